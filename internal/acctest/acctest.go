@@ -1,0 +1,169 @@
+// Package acctest holds what acceptance tests share: the test cluster's
+// connection settings, the admin mode, random names, and SQL helpers that make
+// drift behind the provider's back (always as the superuser).
+package acctest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/jackc/pgx/v5"
+)
+
+// Admin modes of the acceptance suite (PGTF_ADMIN_MODE).
+const (
+	ModeSuperuser = "superuser"
+	ModeManaged   = "managed"
+)
+
+// Mode is the admin mode the provider under test runs in.
+func Mode() string {
+	if os.Getenv("PGTF_ADMIN_MODE") == ModeManaged {
+		return ModeManaged
+	}
+	return ModeSuperuser
+}
+
+// Managed reports whether the provider connects as a non-superuser admin
+// (CREATEROLE CREATEDB), as on AWS RDS, Cloud SQL or Azure.
+func Managed() bool { return Mode() == ModeManaged }
+
+// SkipIfManaged skips a test that PostgreSQL only allows a superuser to run.
+func SkipIfManaged(t *testing.T, why string) {
+	t.Helper()
+	if Managed() {
+		t.Skip("needs superuser: " + why)
+	}
+}
+
+// PreCheck fails early when the acceptance environment is incomplete.
+func PreCheck(t *testing.T) {
+	t.Helper()
+	for _, v := range []string{"PGHOST", "PGPORT", "PGUSER", "PGPASSWORD"} {
+		if os.Getenv(v) == "" {
+			t.Fatalf("%s must be set for acceptance tests: run them through `make testacc` (scripts/testdb starts a throwaway cluster)", v)
+		}
+	}
+}
+
+// AdminUser is the role the provider under test connects as.
+func AdminUser() string { return os.Getenv("PGUSER") }
+
+// RandName returns a random object name with a recognisable prefix.
+func RandName(prefix string) string {
+	return acctest.RandomWithPrefix("tfacc_" + prefix)
+}
+
+// ProviderBlock is the provider configuration for tests: everything comes
+// from the environment (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGSSLMODE, PGSUPERUSER).
+const ProviderBlock = `
+provider "postgresql" {}
+`
+
+// Config prefixes a test configuration with the provider block.
+func Config(format string, args ...any) string {
+	return ProviderBlock + fmt.Sprintf(format, args...)
+}
+
+// SuperConn opens a superuser connection to database db ("" = postgres).
+func SuperConn(t *testing.T, db string) *pgx.Conn {
+	t.Helper()
+	if db == "" {
+		db = "postgres"
+	}
+	user := os.Getenv("PGTF_SUPERUSER")
+	pass := os.Getenv("PGTF_SUPERUSER_PASSWORD")
+	if user == "" {
+		user, pass = os.Getenv("PGUSER"), os.Getenv("PGPASSWORD")
+	}
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s dbname='%s' user='%s' sslmode=disable",
+		os.Getenv("PGHOST"), os.Getenv("PGPORT"), strings.ReplaceAll(db, "'", `\'`), user))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Password = pass
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatalf("connecting as superuser to %q: %v", db, err)
+	}
+	return conn
+}
+
+// Exec runs statements as the superuser in database db; for drift steps and setup.
+func Exec(t *testing.T, db string, stmts ...string) {
+	t.Helper()
+	conn := SuperConn(t, db)
+	defer conn.Close(context.Background())
+	for _, s := range stmts {
+		if _, err := conn.Exec(context.Background(), s); err != nil {
+			t.Fatalf("executing %q: %v", s, err)
+		}
+	}
+}
+
+// ExecFunc returns a PreConfig function running statements as the superuser.
+func ExecFunc(t *testing.T, db string, stmts ...string) func() {
+	return func() { Exec(t, db, stmts...) }
+}
+
+// QueryString runs a query returning one text value as the superuser.
+func QueryString(t *testing.T, db, query string, args ...any) string {
+	t.Helper()
+	conn := SuperConn(t, db)
+	defer conn.Close(context.Background())
+	var s string
+	if err := conn.QueryRow(context.Background(), query, args...).Scan(&s); err != nil {
+		t.Fatalf("query %q: %v", query, err)
+	}
+	return s
+}
+
+// QueryBool runs a query returning one boolean as the superuser.
+func QueryBool(t *testing.T, db, query string, args ...any) bool {
+	t.Helper()
+	conn := SuperConn(t, db)
+	defer conn.Close(context.Background())
+	var b bool
+	if err := conn.QueryRow(context.Background(), query, args...).Scan(&b); err != nil {
+		t.Fatalf("query %q: %v", query, err)
+	}
+	return b
+}
+
+// QuoteHCL renders s as an HCL string literal (escapes quotes, backslashes and
+// template sequences), for names with unusual characters.
+func QuoteHCL(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "${", "$${", "%{", "%%{", "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}
+
+// CheckLogin verifies that role can log in with password and that the
+// plaintext never reached the server log (when the test cluster logs statements).
+func CheckLogin(t *testing.T, role, password string) error {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s dbname=postgres sslmode=disable", os.Getenv("PGHOST"), os.Getenv("PGPORT")))
+	if err != nil {
+		return err
+	}
+	cfg.User, cfg.Password = role, password
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("role %q cannot log in with its password: %w", role, err)
+	}
+	_ = conn.Close(ctx)
+	if logPath := os.Getenv("PGTF_SERVER_LOG"); logPath != "" {
+		if b, err := os.ReadFile(logPath); err == nil && strings.Contains(string(b), password) {
+			return fmt.Errorf("the plaintext password of %q appears in the server log %s", role, logPath)
+		}
+	}
+	return nil
+}

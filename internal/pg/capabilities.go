@@ -1,0 +1,68 @@
+package pg
+
+import (
+	"context"
+	"fmt"
+)
+
+// Capabilities are facts about the server and the connected role, detected
+// once per client and cached.
+type Capabilities struct {
+	ServerVersionNum int    // e.g. 150020
+	ServerVersion    string // e.g. "15.20"
+	CurrentUser      string
+	IsSuperuser      bool // rolsuper of the connected role
+	CanCreateRole    bool
+	CanCreateDB      bool
+	// ManagedAdminRoles lists managed-service admin roles the connected role
+	// is a member of (rds_superuser, cloudsqlsuperuser, azure_pg_admin).
+	ManagedAdminRoles []string
+}
+
+// AtLeast reports whether the server is at least major version major.
+func (c *Capabilities) AtLeast(major int) bool { return c.ServerVersionNum >= major*10000 }
+
+// Capabilities returns the cached server facts, detecting them on first use.
+func (c *Client) Capabilities(ctx context.Context) (*Capabilities, error) {
+	c.capsMu.Lock()
+	defer c.capsMu.Unlock()
+	if c.caps != nil {
+		return c.caps, nil
+	}
+	p, err := c.Pool(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	var caps Capabilities
+	err = retry(ctx, func() error {
+		return p.QueryRow(ctx, `
+SELECT current_setting('server_version_num')::int,
+       current_setting('server_version'),
+       current_user, r.rolsuper, r.rolcreaterole, r.rolcreatedb,
+       coalesce(array(SELECT m.rolname FROM pg_roles m
+                      WHERE m.rolname IN ('rds_superuser', 'cloudsqlsuperuser', 'azure_pg_admin')
+                        AND pg_has_role(current_user, m.oid, 'MEMBER')
+                      ORDER BY 1), '{}')
+FROM pg_roles r WHERE r.rolname = current_user`).Scan(
+			&caps.ServerVersionNum, &caps.ServerVersion, &caps.CurrentUser,
+			&caps.IsSuperuser, &caps.CanCreateRole, &caps.CanCreateDB, &caps.ManagedAdminRoles)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("connecting to PostgreSQL at %s:%d as %q: %w", c.cfg.Host, c.cfg.Port, c.cfg.Username, err)
+	}
+	if caps.ServerVersionNum < 120000 {
+		return nil, fmt.Errorf("PostgreSQL %s is not supported: this provider needs PostgreSQL 12 or later", caps.ServerVersion)
+	}
+	c.caps = &caps
+	return c.caps, nil
+}
+
+// Superuser reports whether the provider may use superuser-only features: the
+// connected role must be superuser and the provider's `superuser` argument true.
+func (c *Client) Superuser(ctx context.Context) (bool, error) {
+	caps, err := c.Capabilities(ctx)
+	if err != nil {
+		return false, err
+	}
+	return caps.IsSuperuser && c.cfg.Superuser, nil
+}

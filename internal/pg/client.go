@@ -1,0 +1,341 @@
+// Package pg owns every SQL statement the provider runs and all knowledge of
+// the PostgreSQL catalog: connection pools (one per target database, opened
+// lazily and bounded together), quoting, server capabilities, transactions
+// with retries, and typed read/write functions per object kind.
+package pg
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"golang.org/x/sync/semaphore"
+)
+
+// Config is the resolved provider configuration.
+type Config struct {
+	Host             string
+	Port             int
+	Database         string
+	Username         string
+	Password         string
+	SSLMode          string
+	SSLRootCert      string
+	ClientCert       *ClientCert
+	ConnectTimeout   time.Duration
+	MaxConnections   int // 0 = unlimited
+	Superuser        bool
+	ExpectedVersion  string
+	DatabaseUsername string
+	ApplicationName  string
+
+	// Unknown lists provider arguments whose value was not known when the
+	// provider was configured (they depend on resources not yet applied).
+	// Operations that need a connection fail with an error naming them.
+	Unknown []string
+	// Unsupported, when set, is returned by every operation that needs a
+	// connection (e.g. a cloud IAM scheme this provider does not implement yet).
+	Unsupported error
+}
+
+// ClientCert is a TLS client certificate, given as file paths or inline PEM.
+type ClientCert struct {
+	Cert   string
+	Key    string
+	Inline bool
+}
+
+// Client hands out pools per database and caches server facts. It is safe for
+// concurrent use by every resource of one provider instance.
+type Client struct {
+	cfg Config
+
+	mu    sync.Mutex
+	pools map[string]*pgxpool.Pool
+	sem   *semaphore.Weighted // bounds server connections across all pools
+
+	capsMu sync.Mutex
+	caps   *Capabilities
+}
+
+// NewClient creates a client. It never connects: pools open on first use.
+func NewClient(cfg Config) *Client {
+	c := &Client{cfg: cfg, pools: map[string]*pgxpool.Pool{}}
+	if cfg.MaxConnections > 0 {
+		c.sem = semaphore.NewWeighted(int64(cfg.MaxConnections))
+	}
+	return c
+}
+
+// Config returns the client's configuration.
+func (c *Client) Config() Config { return c.cfg }
+
+// DefaultDatabase is the database named in the provider configuration.
+func (c *Client) DefaultDatabase() string { return c.cfg.Database }
+
+// Ready reports why the client cannot connect, or nil.
+func (c *Client) Ready() error {
+	if len(c.cfg.Unknown) > 0 {
+		return fmt.Errorf("the provider argument(s) %s are not known yet (they depend on values computed during apply); "+
+			"this operation needs a database connection and cannot run until they are known. "+
+			"Apply the resources they depend on first (for example with -target), or use literal values",
+			strings.Join(c.cfg.Unknown, ", "))
+	}
+	return c.cfg.Unsupported
+}
+
+// Close closes every pool.
+func (c *Client) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, p := range c.pools {
+		p.Close()
+		delete(c.pools, k)
+	}
+}
+
+// Pool returns the pool for database db ("" = the provider's database), opening it lazily.
+func (c *Client) Pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
+	if err := c.Ready(); err != nil {
+		return nil, err
+	}
+	if db == "" {
+		db = c.cfg.Database
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p, ok := c.pools[db]; ok {
+		return p, nil
+	}
+	pc, err := c.poolConfig(db)
+	if err != nil {
+		return nil, err
+	}
+	p, err := pgxpool.NewWithConfig(context.WithoutCancel(ctx), pc)
+	if err != nil {
+		return nil, fmt.Errorf("configuring connection pool for database %q: %w", db, err)
+	}
+	c.pools[db] = p
+	return p, nil
+}
+
+func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
+	kv := []string{
+		"host=" + connValue(c.cfg.Host),
+		"port=" + strconv.Itoa(c.cfg.Port),
+		"dbname=" + connValue(db),
+		"user=" + connValue(c.cfg.Username),
+		"sslmode=" + connValue(c.cfg.SSLMode),
+	}
+	if c.cfg.SSLRootCert != "" {
+		kv = append(kv, "sslrootcert="+connValue(c.cfg.SSLRootCert))
+	}
+	if cc := c.cfg.ClientCert; cc != nil && !cc.Inline {
+		kv = append(kv, "sslcert="+connValue(cc.Cert), "sslkey="+connValue(cc.Key))
+	}
+	pc, err := pgxpool.ParseConfig(strings.Join(kv, " "))
+	if err != nil {
+		return nil, fmt.Errorf("building connection settings: %w", err)
+	}
+	pc.ConnConfig.Password = c.cfg.Password
+	if cc := c.cfg.ClientCert; cc != nil && cc.Inline {
+		cert, err := tls.X509KeyPair([]byte(cc.Cert), []byte(cc.Key))
+		if err != nil {
+			return nil, fmt.Errorf("clientcert: parsing inline certificate and key: %w", err)
+		}
+		if pc.ConnConfig.TLSConfig != nil {
+			pc.ConnConfig.TLSConfig.Certificates = []tls.Certificate{cert}
+		}
+		for _, fb := range pc.ConnConfig.Fallbacks {
+			if fb.TLSConfig != nil {
+				fb.TLSConfig.Certificates = []tls.Certificate{cert}
+			}
+		}
+	}
+	app := c.cfg.ApplicationName
+	if app == "" {
+		app = "terraform-provider-postgresql"
+	}
+	pc.ConnConfig.RuntimeParams["application_name"] = app
+	// QuoteLiteral relies on this; it is the default since PostgreSQL 9.1.
+	pc.ConnConfig.RuntimeParams["standard_conforming_strings"] = "on"
+	pc.ConnConfig.ConnectTimeout = c.cfg.ConnectTimeout
+	pc.ConnConfig.Tracer = sqlTracer{}
+	pc.MaxConnIdleTime = 30 * time.Second
+	pc.HealthCheckPeriod = 10 * time.Second
+	if c.cfg.MaxConnections > 0 {
+		pc.MaxConns = int32(c.cfg.MaxConnections)
+	} else {
+		pc.MaxConns = 64
+	}
+	if c.sem != nil {
+		pc.ConnConfig.DialFunc = c.boundedDial(db, c.cfg.ConnectTimeout)
+	}
+	return pc, nil
+}
+
+// boundedDial takes a permit from the client-wide semaphore for every server
+// connection and gives it back when the socket closes, so that all pools
+// together never hold more than max_connections connections. When no permit
+// is free it first closes idle connections of the other databases' pools.
+func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
+	d := &net.Dialer{KeepAlive: 5 * time.Minute, Timeout: timeout}
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if !c.sem.TryAcquire(1) {
+			c.closeIdleExcept(ctx, db)
+			if err := c.sem.Acquire(ctx, 1); err != nil {
+				return nil, fmt.Errorf("waiting for a free connection slot (max_connections = %d): %w", c.cfg.MaxConnections, err)
+			}
+		}
+		conn, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			c.sem.Release(1)
+			return nil, err
+		}
+		return &permitConn{Conn: conn, release: func() { c.sem.Release(1) }}, nil
+	}
+}
+
+func (c *Client) closeIdleExcept(ctx context.Context, db string) {
+	c.mu.Lock()
+	var others []*pgxpool.Pool
+	for name, p := range c.pools {
+		if name != db {
+			others = append(others, p)
+		}
+	}
+	c.mu.Unlock()
+	for _, p := range others {
+		for _, conn := range p.AcquireAllIdle(ctx) {
+			_ = conn.Conn().Close(ctx)
+			conn.Release()
+		}
+	}
+}
+
+type permitConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (p *permitConn) Close() error {
+	err := p.Conn.Close()
+	p.once.Do(p.release)
+	return err
+}
+
+// connValue quotes a value for a keyword=value connection string.
+func connValue(v string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
+}
+
+// Querier is what typed functions run statements on: a pool, a connection or a transaction.
+type Querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Tx runs fn in one transaction on database db, retrying the whole transaction
+// on transient errors (serialization failure, deadlock, concurrent catalog update).
+func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
+	p, err := c.Pool(ctx, db)
+	if err != nil {
+		return err
+	}
+	return retry(ctx, func() error {
+		return pgx.BeginFunc(ctx, p, func(tx pgx.Tx) error { return fn(ctx, tx) })
+	})
+}
+
+// Do runs fn on a pooled connection of database db without a transaction (for
+// statements PostgreSQL refuses inside one, such as CREATE DATABASE), retrying
+// fn on transient errors; fn must therefore be idempotent or fail cleanly.
+func (c *Client) Do(ctx context.Context, db string, fn func(ctx context.Context, q Querier) error) error {
+	p, err := c.Pool(ctx, db)
+	if err != nil {
+		return err
+	}
+	return retry(ctx, func() error { return fn(ctx, p) })
+}
+
+// Conn runs fn on one dedicated connection of database db (session state such
+// as SET ROLE stays on it); the connection goes back to the pool afterwards.
+func (c *Client) Conn(ctx context.Context, db string, fn func(ctx context.Context, conn *pgxpool.Conn) error) error {
+	p, err := c.Pool(ctx, db)
+	if err != nil {
+		return err
+	}
+	conn, err := p.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	return fn(ctx, conn)
+}
+
+const maxAttempts = 10
+
+func retry(ctx context.Context, fn func() error) error {
+	delay := 20 * time.Millisecond
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = fn()
+		if err == nil || !IsTransient(err) || attempt == maxAttempts {
+			return err
+		}
+		tflog.Debug(ctx, "retrying after transient PostgreSQL error", map[string]any{"attempt": attempt, "error": err.Error()})
+		// jitter from the clock's low bits keeps parallel retries apart
+		sleep := delay + time.Duration(time.Now().UnixNano()%int64(delay))
+		select {
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		case <-time.After(sleep):
+		}
+		if delay < time.Second {
+			delay *= 2
+		}
+	}
+}
+
+// AdvisoryLockKey names one catalog object for a transaction-scoped advisory lock.
+type AdvisoryLockKey struct {
+	ClassID uint32 // e.g. the OID of pg_class, pg_namespace, pg_authid
+	ObjID   uint32
+}
+
+// LockObjects takes transaction-scoped advisory locks on keys in one global
+// order (class, then object), so concurrent transactions changing the same
+// ACLs or memberships queue instead of failing with "tuple concurrently updated".
+func LockObjects(ctx context.Context, tx pgx.Tx, keys []AdvisoryLockKey) error {
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].ClassID != keys[j].ClassID {
+			return keys[i].ClassID < keys[j].ClassID
+		}
+		return keys[i].ObjID < keys[j].ObjID
+	})
+	var last *AdvisoryLockKey
+	for i := range keys {
+		k := keys[i]
+		if last != nil && *last == k {
+			continue
+		}
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1::int4, $2::int4)", int32(k.ClassID), int32(k.ObjID)); err != nil {
+			return fmt.Errorf("taking advisory lock: %w", err)
+		}
+		last = &keys[i]
+	}
+	return nil
+}

@@ -1,0 +1,494 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Catalog class OIDs used as advisory-lock classes (stable across versions).
+const (
+	ClassAuthID    = 1260 // pg_authid
+	ClassDatabase  = 1262 // pg_database
+	ClassNamespace = 2615 // pg_namespace
+	ClassClass     = 1259 // pg_class
+	ClassProc      = 1255 // pg_proc
+)
+
+// Role is a role as the catalog describes it.
+type Role struct {
+	OID         uint32
+	Name        string
+	Superuser   bool
+	CreateDB    bool
+	CreateRole  bool
+	Inherit     bool
+	Login       bool
+	Replication bool
+	BypassRLS   bool
+	ConnLimit   int64
+	// ValidUntil is the server's text for rolvaliduntil, "infinity" when unset.
+	ValidUntil string
+	// MemberOf lists the roles this role is a member of, sorted.
+	MemberOf []string
+	// Settings are the role's cluster-wide settings (ALTER ROLE ... SET), by name.
+	Settings map[string]string
+}
+
+// RoleSpec is what a role should look like.
+type RoleSpec struct {
+	Name        string
+	Superuser   bool
+	CreateDB    bool
+	CreateRole  bool
+	Inherit     bool
+	Login       bool
+	Replication bool
+	BypassRLS   bool
+	ConnLimit   int64
+	ValidUntil  string // "" or "infinity" = no expiry
+	// MemberOf, when non-nil, is the exact set of roles this role must be a member of.
+	MemberOf []string
+	// Settings, for each key present: the value to SET (already rendered as
+	// SQL: a number, a quoted identifier list), or nil to RESET.
+	Settings map[string]*string
+}
+
+// PasswordChange says what to do with the role's password.
+type PasswordChange struct {
+	Set      bool   // change the password at all
+	Password string // "" = PASSWORD NULL
+}
+
+const roleSelect = `
+SELECT r.oid, r.rolname, r.rolsuper, r.rolcreatedb, r.rolcreaterole, r.rolinherit, r.rolcanlogin,
+       r.rolreplication, r.rolbypassrls, r.rolconnlimit,
+       coalesce(r.rolvaliduntil::text, 'infinity'),
+       array(SELECT DISTINCT b.rolname FROM pg_auth_members m JOIN pg_roles b ON b.oid = m.roleid
+             WHERE m.member = r.oid ORDER BY 1),
+       coalesce(r.rolconfig, '{}')
+FROM pg_roles r`
+
+func scanRole(row pgx.Row) (*Role, error) {
+	var r Role
+	var cfg []string
+	var connLimit int32
+	err := row.Scan(&r.OID, &r.Name, &r.Superuser, &r.CreateDB, &r.CreateRole, &r.Inherit, &r.Login,
+		&r.Replication, &r.BypassRLS, &connLimit, &r.ValidUntil, &r.MemberOf, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.ConnLimit = int64(connLimit)
+	r.Settings = map[string]string{}
+	for _, kv := range cfg {
+		k, v, _ := strings.Cut(kv, "=")
+		r.Settings[k] = v
+	}
+	return &r, nil
+}
+
+// ReadRole reads a role by name; nil, nil when it does not exist.
+func (c *Client) ReadRole(ctx context.Context, name string) (*Role, error) {
+	var r *Role
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		var err error
+		r, err = readRole(ctx, q, "WHERE r.rolname = $1", name)
+		return err
+	})
+	return r, err
+}
+
+// ReadRoleByOID reads a role by OID; nil, nil when it does not exist.
+func (c *Client) ReadRoleByOID(ctx context.Context, oid uint32) (*Role, error) {
+	var r *Role
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		var err error
+		r, err = readRole(ctx, q, "WHERE r.oid = $1", oid)
+		return err
+	})
+	return r, err
+}
+
+func readRole(ctx context.Context, q Querier, where string, arg any) (*Role, error) {
+	r, err := scanRole(q.QueryRow(ctx, roleSelect+" "+where, arg))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading role: %w", err)
+	}
+	return r, nil
+}
+
+func roleOptions(s RoleSpec, pw PasswordChange) (string, error) {
+	flag := func(on bool, name string) string {
+		if on {
+			return name
+		}
+		return "NO" + name
+	}
+	opts := []string{
+		flag(s.Superuser, "SUPERUSER"), flag(s.CreateDB, "CREATEDB"), flag(s.CreateRole, "CREATEROLE"),
+		flag(s.Inherit, "INHERIT"), flag(s.Login, "LOGIN"), flag(s.Replication, "REPLICATION"),
+		flag(s.BypassRLS, "BYPASSRLS"),
+		"CONNECTION LIMIT " + strconv.FormatInt(s.ConnLimit, 10),
+	}
+	vu := s.ValidUntil
+	if vu == "" {
+		vu = "infinity"
+	}
+	opts = append(opts, "VALID UNTIL "+QuoteLiteral(vu))
+	if pw.Set {
+		if pw.Password == "" {
+			opts = append(opts, "PASSWORD NULL")
+		} else {
+			v, err := ScramVerifier(pw.Password)
+			if err != nil {
+				return "", err
+			}
+			opts = append(opts, "PASSWORD "+QuoteLiteral(v))
+		}
+	}
+	return strings.Join(opts, " "), nil
+}
+
+// CreateRole creates a role with its memberships and settings in one transaction.
+func (c *Client) CreateRole(ctx context.Context, s RoleSpec, pw PasswordChange) error {
+	opts, err := roleOptions(s, pw)
+	if err != nil {
+		return err
+	}
+	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "CREATE ROLE "+QuoteIdent(s.Name)+" WITH "+opts); err != nil {
+			return fmt.Errorf("creating role %q: %w", s.Name, err)
+		}
+		return applyRoleDetails(ctx, tx, s, nil)
+	})
+}
+
+// UpdateRole renames (when oldName differs) and alters a role in one transaction.
+func (c *Client) UpdateRole(ctx context.Context, oldName string, s RoleSpec, pw PasswordChange) error {
+	opts, err := roleOptions(s, pw)
+	if err != nil {
+		return err
+	}
+	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+		if oldName != s.Name {
+			if _, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(oldName)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+				return fmt.Errorf("renaming role %q to %q: %w", oldName, s.Name, err)
+			}
+		}
+		if _, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(s.Name)+" WITH "+opts); err != nil {
+			return fmt.Errorf("altering role %q: %w", s.Name, err)
+		}
+		cur, err := readRole(ctx, tx, "WHERE r.rolname = $1", s.Name)
+		if err != nil {
+			return err
+		}
+		if cur == nil {
+			return fmt.Errorf("role %q disappeared during update", s.Name)
+		}
+		return applyRoleDetails(ctx, tx, s, cur)
+	})
+}
+
+func applyRoleDetails(ctx context.Context, tx pgx.Tx, s RoleSpec, cur *Role) error {
+	if s.MemberOf != nil {
+		var have []string
+		if cur != nil {
+			have = cur.MemberOf
+		}
+		if err := setMemberships(ctx, tx, s.Name, have, s.MemberOf); err != nil {
+			return err
+		}
+	}
+	keys := make([]string, 0, len(s.Settings))
+	for k := range s.Settings {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		v := s.Settings[k]
+		var stmt string
+		switch {
+		case v != nil:
+			stmt = "ALTER ROLE " + QuoteIdent(s.Name) + " SET " + QuoteIdent(k) + " TO " + *v
+		case cur != nil:
+			if _, has := cur.Settings[k]; !has {
+				continue
+			}
+			stmt = "ALTER ROLE " + QuoteIdent(s.Name) + " RESET " + QuoteIdent(k)
+		default:
+			continue
+		}
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return fmt.Errorf("setting %s of role %q: %w", k, s.Name, err)
+		}
+	}
+	return nil
+}
+
+func setMemberships(ctx context.Context, tx pgx.Tx, member string, have, want []string) error {
+	var grant, revoke []string
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			grant = append(grant, w)
+		}
+	}
+	for _, h := range have {
+		if !slices.Contains(want, h) {
+			revoke = append(revoke, h)
+		}
+	}
+	if len(grant) == 0 && len(revoke) == 0 {
+		return nil
+	}
+	if err := lockRoles(ctx, tx, append([]string{member}, append(grant, revoke...)...)); err != nil {
+		return err
+	}
+	slices.Sort(grant)
+	slices.Sort(revoke)
+	for _, g := range grant {
+		if _, err := tx.Exec(ctx, "GRANT "+QuoteIdent(g)+" TO "+QuoteIdent(member)); err != nil {
+			return fmt.Errorf("granting role %q to %q: %w", g, member, err)
+		}
+	}
+	for _, r := range revoke {
+		if _, err := tx.Exec(ctx, "REVOKE "+QuoteIdent(r)+" FROM "+QuoteIdent(member)); err != nil {
+			return fmt.Errorf("revoking role %q from %q: %w", r, member, err)
+		}
+	}
+	return nil
+}
+
+// lockRoles takes advisory locks on the named roles (those that exist), in
+// OID order, so membership changes on the same roles serialise.
+func lockRoles(ctx context.Context, tx pgx.Tx, names []string) error {
+	rows, err := tx.Query(ctx, "SELECT oid FROM pg_roles WHERE rolname = ANY($1)", names)
+	if err != nil {
+		return err
+	}
+	oids, err := pgx.CollectRows(rows, pgx.RowTo[uint32])
+	if err != nil {
+		return err
+	}
+	keys := make([]AdvisoryLockKey, len(oids))
+	for i, o := range oids {
+		keys[i] = AdvisoryLockKey{ClassID: ClassAuthID, ObjID: o}
+	}
+	return LockObjects(ctx, tx, keys)
+}
+
+// SearchPathValue renders a search_path list for ALTER ROLE ... SET.
+func SearchPathValue(elems []string) string {
+	if len(elems) == 0 {
+		return "DEFAULT"
+	}
+	return QuoteIdents(elems)
+}
+
+// ParseSearchPath splits a stored search_path setting ("app, \"$user\", public")
+// into its elements, unquoting quoted ones.
+func ParseSearchPath(v string) []string {
+	var out []string
+	var cur strings.Builder
+	inQuote := false
+	rs := []rune(v)
+	for i := 0; i < len(rs); i++ {
+		ch := rs[i]
+		switch {
+		case ch == '"' && inQuote && i+1 < len(rs) && rs[i+1] == '"':
+			cur.WriteRune('"')
+			i++
+		case ch == '"':
+			inQuote = !inQuote
+		case ch == ',' && !inQuote:
+			out = append(out, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		case unicode.IsSpace(ch) && !inQuote && cur.Len() == 0:
+		default:
+			cur.WriteRune(ch)
+		}
+	}
+	if s := strings.TrimSpace(cur.String()); s != "" || len(out) > 0 {
+		out = append(out, s)
+	}
+	return out
+}
+
+// ParseMilliseconds parses a time setting as stored by ALTER ROLE ... SET
+// ("30000", "30s", "5min") into milliseconds.
+func ParseMilliseconds(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"ms", 1}, {"us", 0}, {"min", 60000}, {"s", 1000}, {"h", 3600000}, {"d", 86400000}}
+	for _, u := range units {
+		if num, ok := strings.CutSuffix(v, u.suffix); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+			if err != nil {
+				return 0, err
+			}
+			if u.mult == 0 {
+				return n / 1000, nil
+			}
+			return n * u.mult, nil
+		}
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
+// TimestampsEqual asks the server whether two timestamp texts denote the same
+// instant (the server's parser and TimeZone decide); "infinity" and "" are equal.
+func (c *Client) TimestampsEqual(ctx context.Context, a, b string) (bool, error) {
+	if a == b {
+		return true, nil
+	}
+	var eq bool
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `SELECT coalesce(nullif($1, '')::timestamptz, 'infinity') = coalesce(nullif($2, '')::timestamptz, 'infinity')`, a, b).Scan(&eq)
+	})
+	if err != nil {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) {
+			return false, nil // one of them does not parse: not equal
+		}
+		return false, err
+	}
+	return eq, nil
+}
+
+// OwnedObjects counts, per database, the objects a role owns (pg_shdepend
+// owner entries). Shared objects (databases, tablespaces) count under "".
+func (c *Client) OwnedObjects(ctx context.Context, roleOID uint32) (map[string]int, error) {
+	out := map[string]int{}
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		rows, err := q.Query(ctx, `
+SELECT coalesce(d.datname, ''), count(*)
+FROM pg_shdepend s LEFT JOIN pg_database d ON d.oid = s.dbid
+WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND s.deptype = 'o'
+GROUP BY 1`, roleOID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var db string
+			var n int
+			if err := rows.Scan(&db, &n); err != nil {
+				return err
+			}
+			out[db] = n
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// DropRole drops a role. Unless skipReassignOwned, it first runs REASSIGN
+// OWNED (to the connected role) and DROP OWNED in every database where the
+// role owns objects or holds privileges. A missing role is not an error.
+func (c *Client) DropRole(ctx context.Context, name string, skipReassignOwned bool) error {
+	r, err := c.ReadRole(ctx, name)
+	if err != nil || r == nil {
+		return err
+	}
+	var unreachable []string
+	if !skipReassignOwned {
+		type dbInfo struct {
+			name         string
+			allowConnect bool
+		}
+		var dbs []dbInfo
+		err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+			rows, err := q.Query(ctx, `
+SELECT DISTINCT d.datname, d.datallowconn FROM pg_shdepend s JOIN pg_database d ON d.oid = s.dbid
+WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 ORDER BY 1`, r.OID)
+			if err != nil {
+				return err
+			}
+			dbs, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (dbInfo, error) {
+				var d dbInfo
+				return d, row.Scan(&d.name, &d.allowConnect)
+			})
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("finding databases where role %q owns objects: %w", name, err)
+		}
+		def := c.cfg.Database
+		if !slices.ContainsFunc(dbs, func(d dbInfo) bool { return d.name == def }) {
+			dbs = append([]dbInfo{{name: def, allowConnect: true}}, dbs...)
+		}
+		superuser, err := c.Superuser(ctx)
+		if err != nil {
+			return err
+		}
+		for _, d := range dbs {
+			if !d.allowConnect {
+				unreachable = append(unreachable, d.name)
+				continue
+			}
+			err := c.Tx(ctx, d.name, func(ctx context.Context, tx pgx.Tx) error {
+				if !superuser {
+					// REASSIGN OWNED needs the privileges of the role being dropped.
+					if _, err := tx.Exec(ctx, `DO $$BEGIN
+  IF NOT pg_has_role(current_user, `+QuoteLiteral(name)+`, 'USAGE') THEN
+    EXECUTE format('GRANT %I TO %I', `+QuoteLiteral(name)+`, current_user);
+  END IF;
+END$$`); err != nil {
+						return fmt.Errorf("granting role %q to the provider's role for REASSIGN OWNED: %w", name, err)
+					}
+				}
+				if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+QuoteIdent(name)+" TO CURRENT_USER"); err != nil {
+					return err
+				}
+				_, err := tx.Exec(ctx, "DROP OWNED BY "+QuoteIdent(name))
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("reassigning and dropping objects owned by role %q in database %q: %w", name, d.name, err)
+			}
+		}
+	}
+	err = c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+		if err := lockRoles(ctx, tx, []string{name}); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, "DROP ROLE IF EXISTS "+QuoteIdent(name))
+		return err
+	})
+	if err != nil {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == CodeDependentObjects {
+			msg := fmt.Sprintf("role %q cannot be dropped because objects depend on it:\n%s", name, pgErr.Detail)
+			if len(unreachable) > 0 {
+				msg += fmt.Sprintf("\nThese databases do not allow connections, so their objects were not reassigned: %s", strings.Join(unreachable, ", "))
+			}
+			if skipReassignOwned {
+				msg += "\nskip_reassign_owned is true: reassign or drop these objects yourself, or set it to false."
+			}
+			return errors.New(msg)
+		}
+		return fmt.Errorf("dropping role %q: %w", name, err)
+	}
+	return nil
+}
+
+// RolePasswordVerifier returns the stored password verifier of a role (""
+// when it has none). Only a superuser can read pg_authid.
+func (c *Client) RolePasswordVerifier(ctx context.Context, name string) (string, error) {
+	var v string
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, "SELECT coalesce(rolpassword, '') FROM pg_authid WHERE rolname = $1", name).Scan(&v)
+	})
+	return v, err
+}

@@ -1,0 +1,354 @@
+// Package provider wires the PostgreSQL provider: its configuration, and the
+// list of resources and data sources.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+)
+
+var _ provider.Provider = (*pgProvider)(nil)
+var _ provider.ProviderWithValidateConfig = (*pgProvider)(nil)
+
+// New returns a constructor for the provider at the given version.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &pgProvider{version: version} }
+}
+
+type pgProvider struct {
+	version string
+}
+
+var sslModes = []string{"disable", "allow", "prefer", "require", "verify-ca", "verify-full"}
+
+func (p *pgProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "postgresql"
+	resp.Version = p.version
+}
+
+func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manages PostgreSQL roles, databases, schemas, privileges and other objects. " +
+			"The provider never connects while it is configured: connections open on first use, one pool per database.",
+		Attributes: map[string]schema.Attribute{
+			"host": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Server host name or address. Defaults to `PGHOST`, then `localhost`.",
+			},
+			"port": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: "Server port. Defaults to `PGPORT`, then `5432`.",
+				Validators:          []validator.Int64{int64validator.Between(1, 65535)},
+			},
+			"database": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Database the provider connects to for cluster-wide objects (roles, databases). Defaults to `PGDATABASE`, then `postgres`. Database-scoped resources connect to their own `database`.",
+			},
+			"username": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Role to connect as. Defaults to `PGUSER`, then `postgres`.",
+			},
+			"database_username": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Database role name of the connecting user when it differs from `username` (user name maps, e.g. Azure's `user@server`). Used where the provider compares a role with itself.",
+			},
+			"password": schema.StringAttribute{
+				Optional:            true,
+				Sensitive:           true,
+				MarkdownDescription: "Password for password authentication. Defaults to `PGPASSWORD`.",
+			},
+			"sslmode": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "TLS mode, as libpq: one of `" + strings.Join(sslModes, "`, `") + "`. Defaults to `PGSSLMODE`, then `prefer`.",
+				Validators:          []validator.String{stringvalidator.OneOf(sslModes...), stringvalidator.ConflictsWith(path.MatchRoot("ssl_mode"))},
+			},
+			"ssl_mode": schema.StringAttribute{
+				Optional:            true,
+				DeprecationMessage:  "Use sslmode instead.",
+				MarkdownDescription: "Deprecated spelling of `sslmode`.",
+				Validators:          []validator.String{stringvalidator.OneOf(sslModes...)},
+			},
+			"sslrootcert": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Path of a PEM file with the certificate authorities that sign the server's certificate (`verify-ca`, `verify-full`). Defaults to `PGSSLROOTCERT`.",
+			},
+			"connect_timeout": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: "Seconds to wait for a connection; `0` waits indefinitely. Defaults to `PGCONNECT_TIMEOUT`, then `180`.",
+				Validators:          []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"max_connections": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: "Most server connections the provider holds at once, across all databases; `0` means unlimited. Defaults to `20`.",
+				Validators:          []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"superuser": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Whether the provider may use superuser-only features. Set `false` on managed services (AWS RDS, Cloud SQL, Azure) where the admin role is not superuser. " +
+					"The provider also detects the connected role's attributes; superuser-only features need both. Defaults to `PGSUPERUSER`, then `true`.",
+			},
+			"expected_version": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "PostgreSQL version the configuration expects (e.g. `15`, `15.4`). The provider detects the real version on first connection and reports an error when the server is older than this.",
+				Validators:          []validator.String{stringvalidator.RegexMatches(versionRe, "must be a version such as 15 or 15.4")},
+			},
+			"scheme": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Connection scheme: `postgres` (default). `awspostgres` and `gcppostgres` (cloud IAM connectors) are accepted by the schema so configurations validate, but are not supported yet and fail when a connection is needed.",
+				Validators:          []validator.String{stringvalidator.OneOf("postgres", "awspostgres", "gcppostgres")},
+			},
+			"aws_rds_iam_auth": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "Use AWS RDS IAM authentication. Not supported yet: accepted for compatibility, fails when a connection is needed.",
+			},
+			"aws_rds_iam_profile":           notSupportedString("AWS profile for RDS IAM authentication."),
+			"aws_rds_iam_region":            notSupportedString("AWS region for RDS IAM authentication."),
+			"aws_rds_iam_provider_role_arn": notSupportedString("AWS IAM role to assume for RDS IAM authentication."),
+			"azure_identity_auth": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "Use Azure identity (Entra ID) tokens. Not supported yet: accepted for compatibility, fails when a connection is needed.",
+			},
+			"azure_tenant_id":                     notSupportedString("Azure tenant for identity authentication."),
+			"gcp_iam_impersonate_service_account": notSupportedString("Service account to impersonate for GCP IAM authentication."),
+		},
+		Blocks: map[string]schema.Block{
+			"clientcert": schema.ListNestedBlock{
+				MarkdownDescription: "TLS client certificate.",
+				Validators:          []validator.List{listvalidator.SizeAtMost(1)},
+				NestedObject: schema.NestedBlockObject{
+					Attributes: map[string]schema.Attribute{
+						"cert": schema.StringAttribute{Required: true, MarkdownDescription: "Path of the PEM client certificate, or the PEM itself when `sslinline` is true."},
+						"key":  schema.StringAttribute{Required: true, Sensitive: true, MarkdownDescription: "Path of the PEM private key, or the PEM itself when `sslinline` is true."},
+						"sslinline": schema.BoolAttribute{
+							Optional:            true,
+							MarkdownDescription: "Whether `cert` and `key` hold PEM text rather than file paths.",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func notSupportedString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc + " Not supported yet: accepted for compatibility."}
+}
+
+type providerModel struct {
+	Host                      types.String      `tfsdk:"host"`
+	Port                      types.Int64       `tfsdk:"port"`
+	Database                  types.String      `tfsdk:"database"`
+	Username                  types.String      `tfsdk:"username"`
+	DatabaseUsername          types.String      `tfsdk:"database_username"`
+	Password                  types.String      `tfsdk:"password"`
+	SSLMode                   types.String      `tfsdk:"sslmode"`
+	SSLModeDeprecated         types.String      `tfsdk:"ssl_mode"`
+	SSLRootCert               types.String      `tfsdk:"sslrootcert"`
+	ConnectTimeout            types.Int64       `tfsdk:"connect_timeout"`
+	MaxConnections            types.Int64       `tfsdk:"max_connections"`
+	Superuser                 types.Bool        `tfsdk:"superuser"`
+	ExpectedVersion           types.String      `tfsdk:"expected_version"`
+	Scheme                    types.String      `tfsdk:"scheme"`
+	AWSRDSIAMAuth             types.Bool        `tfsdk:"aws_rds_iam_auth"`
+	AWSRDSIAMProfile          types.String      `tfsdk:"aws_rds_iam_profile"`
+	AWSRDSIAMRegion           types.String      `tfsdk:"aws_rds_iam_region"`
+	AWSRDSIAMProviderRoleARN  types.String      `tfsdk:"aws_rds_iam_provider_role_arn"`
+	AzureIdentityAuth         types.Bool        `tfsdk:"azure_identity_auth"`
+	AzureTenantID             types.String      `tfsdk:"azure_tenant_id"`
+	GCPIAMImpersonateSA       types.String      `tfsdk:"gcp_iam_impersonate_service_account"`
+	ClientCert                []clientCertModel `tfsdk:"clientcert"`
+}
+
+type clientCertModel struct {
+	Cert      types.String `tfsdk:"cert"`
+	Key       types.String `tfsdk:"key"`
+	SSLInline types.Bool   `tfsdk:"sslinline"`
+}
+
+func (p *pgProvider) ValidateConfig(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
+	var m providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if m.AWSRDSIAMAuth.ValueBool() && m.AzureIdentityAuth.ValueBool() {
+		resp.Diagnostics.AddAttributeError(path.Root("azure_identity_auth"), "Conflicting authentication methods",
+			"aws_rds_iam_auth and azure_identity_auth cannot both be true.")
+	}
+}
+
+// Configure resolves the configuration into a client. It never connects.
+func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var m providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	cfg, diagErr := resolveConfig(m, os.Getenv)
+	if diagErr != nil {
+		resp.Diagnostics.AddAttributeError(diagErr.path, diagErr.summary, diagErr.detail)
+		return
+	}
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password")
+	tflog.Debug(ctx, "configured PostgreSQL provider", map[string]any{
+		"host": cfg.Host, "port": cfg.Port, "database": cfg.Database, "username": cfg.Username,
+		"sslmode": cfg.SSLMode, "max_connections": cfg.MaxConnections, "unknown": cfg.Unknown,
+	})
+	client := pg.NewClient(cfg)
+	resp.ResourceData = client
+	resp.DataSourceData = client
+}
+
+type configError struct {
+	path            path.Path
+	summary, detail string
+}
+
+var versionRe = mustRegexp(`^[0-9]+(\.[0-9]+){0,2}$`)
+
+// resolveConfig applies environment fallbacks and defaults. Unknown values
+// are recorded, never replaced by defaults.
+func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *configError) {
+	var cfg pg.Config
+	str := func(name string, v types.String, env, def string) string {
+		if v.IsUnknown() {
+			cfg.Unknown = append(cfg.Unknown, name)
+			return ""
+		}
+		if !v.IsNull() {
+			return v.ValueString()
+		}
+		if env != "" {
+			if e := getenv(env); e != "" {
+				return e
+			}
+		}
+		return def
+	}
+	cfg.Host = str("host", m.Host, "PGHOST", "localhost")
+	cfg.Database = str("database", m.Database, "PGDATABASE", "postgres")
+	cfg.Username = str("username", m.Username, "PGUSER", "postgres")
+	cfg.DatabaseUsername = str("database_username", m.DatabaseUsername, "", "")
+	cfg.Password = str("password", m.Password, "PGPASSWORD", "")
+	cfg.SSLRootCert = str("sslrootcert", m.SSLRootCert, "PGSSLROOTCERT", "")
+	cfg.ExpectedVersion = str("expected_version", m.ExpectedVersion, "", "")
+	sslmode := m.SSLMode
+	if sslmode.IsNull() {
+		sslmode = m.SSLModeDeprecated
+	}
+	cfg.SSLMode = str("sslmode", sslmode, "PGSSLMODE", "prefer")
+	if !contains(sslModes, cfg.SSLMode) && !sslmode.IsUnknown() {
+		return cfg, &configError{path.Root("sslmode"), "Invalid sslmode", fmt.Sprintf("sslmode %q (from PGSSLMODE) must be one of %s.", cfg.SSLMode, strings.Join(sslModes, ", "))}
+	}
+
+	intVal := func(name string, v types.Int64, env string, def int64) (int64, *configError) {
+		if v.IsUnknown() {
+			cfg.Unknown = append(cfg.Unknown, name)
+			return def, nil
+		}
+		if !v.IsNull() {
+			return v.ValueInt64(), nil
+		}
+		if env != "" {
+			if e := getenv(env); e != "" {
+				n, err := strconv.ParseInt(e, 10, 64)
+				if err != nil {
+					return 0, &configError{path.Root(name), "Invalid " + env, fmt.Sprintf("%s=%q is not a whole number.", env, e)}
+				}
+				return n, nil
+			}
+		}
+		return def, nil
+	}
+	port, cerr := intVal("port", m.Port, "PGPORT", 5432)
+	if cerr != nil {
+		return cfg, cerr
+	}
+	if port < 1 || port > 65535 {
+		return cfg, &configError{path.Root("port"), "Invalid port", fmt.Sprintf("port %d (from PGPORT) must be between 1 and 65535.", port)}
+	}
+	cfg.Port = int(port)
+	timeout, cerr := intVal("connect_timeout", m.ConnectTimeout, "PGCONNECT_TIMEOUT", 180)
+	if cerr != nil {
+		return cfg, cerr
+	}
+	cfg.ConnectTimeout = time.Duration(timeout) * time.Second
+	maxConns, cerr := intVal("max_connections", m.MaxConnections, "", 20)
+	if cerr != nil {
+		return cfg, cerr
+	}
+	cfg.MaxConnections = int(maxConns)
+
+	switch {
+	case m.Superuser.IsUnknown():
+		cfg.Unknown = append(cfg.Unknown, "superuser")
+	case !m.Superuser.IsNull():
+		cfg.Superuser = m.Superuser.ValueBool()
+	default:
+		cfg.Superuser = true
+		if e := getenv("PGSUPERUSER"); e != "" {
+			b, err := strconv.ParseBool(e)
+			if err != nil {
+				return cfg, &configError{path.Root("superuser"), "Invalid PGSUPERUSER", fmt.Sprintf("PGSUPERUSER=%q is not a boolean.", e)}
+			}
+			cfg.Superuser = b
+		}
+	}
+
+	if len(m.ClientCert) == 1 {
+		cc := m.ClientCert[0]
+		if cc.Cert.IsUnknown() || cc.Key.IsUnknown() || cc.SSLInline.IsUnknown() {
+			cfg.Unknown = append(cfg.Unknown, "clientcert")
+		} else {
+			cfg.ClientCert = &pg.ClientCert{Cert: cc.Cert.ValueString(), Key: cc.Key.ValueString(), Inline: cc.SSLInline.ValueBool()}
+		}
+	}
+
+	scheme := m.Scheme.ValueString()
+	switch {
+	case scheme == "awspostgres" || scheme == "gcppostgres":
+		cfg.Unsupported = fmt.Errorf("scheme %q is not supported yet by this provider; use scheme = \"postgres\" (the default) with password or certificate authentication", scheme)
+	case m.AWSRDSIAMAuth.ValueBool():
+		cfg.Unsupported = fmt.Errorf("aws_rds_iam_auth is not supported yet by this provider; use password authentication")
+	case m.AzureIdentityAuth.ValueBool():
+		cfg.Unsupported = fmt.Errorf("azure_identity_auth is not supported yet by this provider; use password authentication")
+	}
+	return cfg, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *pgProvider) Resources(_ context.Context) []func() resource.Resource {
+	return []func() resource.Resource{
+		NewRoleResource,
+	}
+}
+
+func (p *pgProvider) DataSources(_ context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{}
+}

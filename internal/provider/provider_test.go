@@ -1,0 +1,81 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+
+// testAccProtoV6ProviderFactories serves the provider under test in-process.
+var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"postgresql": providerserver.NewProtocol6WithError(New("test")()),
+}
+
+func TestResolveConfigDefaultsAndEnv(t *testing.T) {
+	env := map[string]string{"PGHOST": "db.example", "PGPORT": "6543", "PGUSER": "admin", "PGSUPERUSER": "false"}
+	cfg, cerr := resolveConfig(providerModel{}, func(k string) string { return env[k] })
+	if cerr != nil {
+		t.Fatal(cerr.detail)
+	}
+	if cfg.Host != "db.example" || cfg.Port != 6543 || cfg.Username != "admin" || cfg.Superuser ||
+		cfg.Database != "postgres" || cfg.SSLMode != "prefer" || cfg.MaxConnections != 20 || cfg.ConnectTimeout.Seconds() != 180 {
+		t.Fatalf("unexpected config %+v", cfg)
+	}
+	if len(cfg.Unknown) != 0 || cfg.Unsupported != nil {
+		t.Fatalf("unexpected unknown/unsupported: %+v", cfg)
+	}
+}
+
+func TestResolveConfigExplicitWinsOverEnv(t *testing.T) {
+	env := map[string]string{"PGHOST": "env-host", "PGSSLMODE": "require"}
+	m := providerModel{Host: types.StringValue("cfg-host"), SSLModeDeprecated: types.StringValue("disable"), Port: types.Int64Value(1)}
+	cfg, cerr := resolveConfig(m, func(k string) string { return env[k] })
+	if cerr != nil {
+		t.Fatal(cerr.detail)
+	}
+	if cfg.Host != "cfg-host" || cfg.SSLMode != "disable" || cfg.Port != 1 {
+		t.Fatalf("unexpected config %+v", cfg)
+	}
+}
+
+// An unknown host must never fall back to PGHOST or localhost: the client
+// refuses to connect and names the argument.
+func TestResolveConfigUnknownHostDoesNotFallBack(t *testing.T) {
+	env := map[string]string{"PGHOST": "env-host"}
+	m := providerModel{Host: types.StringUnknown(), Port: types.Int64Unknown()}
+	cfg, cerr := resolveConfig(m, func(k string) string { return env[k] })
+	if cerr != nil {
+		t.Fatal(cerr.detail)
+	}
+	if cfg.Host != "" {
+		t.Fatalf("unknown host resolved to %q", cfg.Host)
+	}
+	if len(cfg.Unknown) != 2 || cfg.Unknown[0] != "host" || cfg.Unknown[1] != "port" {
+		t.Fatalf("unknown = %v", cfg.Unknown)
+	}
+}
+
+func TestResolveConfigInvalidEnv(t *testing.T) {
+	for _, env := range []map[string]string{{"PGPORT": "x"}, {"PGPORT": "70000"}, {"PGSSLMODE": "bogus"}, {"PGSUPERUSER": "maybe"}} {
+		if _, cerr := resolveConfig(providerModel{}, func(k string) string { return env[k] }); cerr == nil {
+			t.Errorf("env %v accepted", env)
+		}
+	}
+}
+
+func TestResolveConfigUnsupportedSchemes(t *testing.T) {
+	for _, m := range []providerModel{
+		{Scheme: types.StringValue("awspostgres")},
+		{Scheme: types.StringValue("gcppostgres")},
+		{AWSRDSIAMAuth: types.BoolValue(true)},
+		{AzureIdentityAuth: types.BoolValue(true)},
+	} {
+		cfg, cerr := resolveConfig(m, func(string) string { return "" })
+		if cerr != nil || cfg.Unsupported == nil {
+			t.Errorf("%+v: expected an unsupported error at connection time", m)
+		}
+	}
+}

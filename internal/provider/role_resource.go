@@ -1,0 +1,552 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                   = (*roleResource)(nil)
+	_ resource.ResourceWithConfigure      = (*roleResource)(nil)
+	_ resource.ResourceWithImportState    = (*roleResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*roleResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*roleResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*roleResource)(nil)
+)
+
+// NewRoleResource is the constructor of postgresql_role.
+func NewRoleResource() resource.Resource { return &roleResource{} }
+
+type roleResource struct {
+	client *pg.Client
+}
+
+func (r *roleResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_role"
+}
+
+func (r *roleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = roleSchemaV1()
+}
+
+func roleSchemaV1() schema.Schema {
+	boolAttr := func(def bool, desc string) schema.BoolAttribute {
+		return schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(def), MarkdownDescription: desc}
+	}
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "A PostgreSQL role (`CREATE ROLE`). Renaming changes the role in place (`ALTER ROLE ... RENAME`), keeping its OID, " +
+			"privileges and memberships. Passwords are sent to the server as SCRAM-SHA-256 verifiers computed by the provider, never in plain text.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The role name (kept equal to `name`).",
+			},
+			"oid": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The role's OID. It never changes for the life of the role, renames included.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The role name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the role in place.",
+				Validators:          []validator.String{validators.Name()},
+			},
+			"superuser": boolAttr(false, "Whether the role is a superuser (`SUPERUSER`), bypassing every permission check. Only a superuser can set it."),
+			"create_database": boolAttr(false, "Whether the role may create databases (`CREATEDB`)."),
+			"create_role": boolAttr(false, "Whether the role may create, alter and drop other roles (`CREATEROLE`)."),
+			"inherit": boolAttr(true, "Whether the role uses the privileges of the roles it is a member of without `SET ROLE` (`INHERIT`)."),
+			"login": boolAttr(false, "Whether the role may log in (`LOGIN`), i.e. is a user rather than a group."),
+			"replication": boolAttr(false, "Whether the role may start streaming replication and use backup functions (`REPLICATION`). Only a superuser can set it."),
+			"bypass_row_level_security": boolAttr(false, "Whether the role bypasses every row-level security policy (`BYPASSRLS`). Only a superuser can set it."),
+			"connection_limit": schema.Int64Attribute{
+				Optional: true, Computed: true, Default: int64default.StaticInt64(-1),
+				MarkdownDescription: "How many concurrent connections the role may open; `-1` (the default) means no limit. Superusers are not limited.",
+				Validators:          []validator.Int64{int64validator.AtLeast(-1)},
+			},
+			"encrypted_password": boolAttr(true, "Kept for compatibility. PostgreSQL 10 and later always store passwords hashed; this provider always sends a SCRAM-SHA-256 verifier, so `false` has no effect."),
+			"encrypted": schema.StringAttribute{
+				Optional:            true,
+				DeprecationMessage:  "encrypted has no effect: passwords are always stored hashed. Remove it from the configuration.",
+				MarkdownDescription: "Deprecated, no effect.",
+			},
+			"password": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				MarkdownDescription: "The role's password. It is stored in the Terraform state (prefer `password_wo`). The provider sends only a SCRAM-SHA-256 verifier to the server. " +
+					"Removing it from the configuration removes the password (`PASSWORD NULL`). Out-of-band changes are detected only when the provider runs as superuser.",
+				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("password_wo"))},
+			},
+			"password_wo": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				MarkdownDescription: "The role's password, write-only: never stored in the plan or the state (Terraform 1.11 or later). " +
+					"It is set when the role is created and whenever `password_wo_version` changes.",
+				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("password"))},
+			},
+			"password_wo_version": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Any value; change it to make the provider set `password_wo` again.",
+			},
+			"roles": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				MarkdownDescription: "Roles this role is a member of. When set, the provider makes the memberships exactly this set (an empty set means none). " +
+					"When left unset, memberships are not managed by this resource (it reports what it finds), so `postgresql_grant_role` can manage them without either resource showing a diff.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
+			},
+			"search_path": schema.ListAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "The role's `search_path` (`ALTER ROLE ... SET search_path`), one schema per element, written verbatim (`\"$user\"` as `$user`). " +
+					"Unset or empty resets it to the server default.",
+				Validators: []validator.List{listvalidator.ValueStringsAre(validators.Name())},
+			},
+			"valid_until": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("infinity"),
+				MarkdownDescription: "Date and time after which the role's password stops being valid (`VALID UNTIL`), e.g. `2030-01-01 00:00:00+00`; `infinity` means never. " +
+					"Compared as an instant, so the server's rendering of the same time never shows as a change.",
+			},
+			"skip_drop_role": boolAttr(false, "When true, destroying the resource only removes it from the state: the role is not dropped (for roles shared by several configurations or clusters)."),
+			"skip_reassign_owned": boolAttr(false, "When true, destroying the role skips `REASSIGN OWNED` and `DROP OWNED`; the drop then fails if the role still owns objects or holds privileges."),
+			"statement_timeout": schema.Int64Attribute{
+				Optional: true, Computed: true, Default: int64default.StaticInt64(0),
+				MarkdownDescription: "The role's `statement_timeout` in milliseconds; `0` (the default) resets it to the server default.",
+				Validators:          []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"idle_in_transaction_session_timeout": schema.Int64Attribute{
+				Optional: true, Computed: true, Default: int64default.StaticInt64(0),
+				MarkdownDescription: "The role's `idle_in_transaction_session_timeout` in milliseconds; `0` (the default) resets it to the server default.",
+				Validators:          []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"assume_role": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString(""),
+				MarkdownDescription: "A role to switch to at login (`ALTER ROLE ... SET role`); empty (the default) means none.",
+			},
+		},
+	}
+}
+
+func (r *roleResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *roleResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m roleModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !m.EncryptedPassword.IsNull() && !m.EncryptedPassword.IsUnknown() && !m.EncryptedPassword.ValueBool() {
+		resp.Diagnostics.AddAttributeWarning(path.Root("encrypted_password"), "encrypted_password = false has no effect",
+			"PostgreSQL 10 and later cannot store unencrypted passwords; the password is stored as a SCRAM-SHA-256 verifier.")
+	}
+	if !m.AssumeRole.IsNull() && !m.AssumeRole.IsUnknown() && m.AssumeRole.ValueString() != "" {
+		if err := pg.ValidateName(m.AssumeRole.ValueString()); err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("assume_role"), "Invalid PostgreSQL name", "assume_role "+err.Error()+".")
+		}
+	}
+}
+
+func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan roleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	var wo types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("password_wo"), &wo)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec, diags := plan.spec(ctx, nil)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	pw := pg.PasswordChange{}
+	switch {
+	case !wo.IsNull():
+		pw = pg.PasswordChange{Set: true, Password: wo.ValueString()}
+	case !plan.Password.IsNull():
+		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
+	}
+	if err := r.client.CreateRole(ctx, spec, pw); err != nil {
+		resp.Diagnostics.AddError("Could not create role", err.Error())
+		return
+	}
+	found, diags := r.read(ctx, &plan)
+	resp.Diagnostics.Append(diags...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Role vanished", fmt.Sprintf("role %q was created but cannot be read back", spec.Name))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *roleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state roleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, diags := r.read(ctx, &state)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *roleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state, config roleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec, diags := plan.spec(ctx, &config)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	pw := pg.PasswordChange{}
+	switch {
+	case !config.PasswordWO.IsNull() && !plan.PasswordWOVersion.Equal(state.PasswordWOVersion):
+		pw = pg.PasswordChange{Set: true, Password: config.PasswordWO.ValueString()}
+	case !plan.Password.Equal(state.Password) && config.PasswordWO.IsNull():
+		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
+	}
+	if err := r.client.UpdateRole(ctx, state.Name.ValueString(), spec, pw); err != nil {
+		resp.Diagnostics.AddError("Could not update role", err.Error())
+		return
+	}
+	plannedRoles := plan.Roles
+	found, diags := r.read(ctx, &plan)
+	resp.Diagnostics.Append(diags...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Role vanished", fmt.Sprintf("role %q was updated but cannot be read back", spec.Name))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if config.Roles.IsNull() && !plannedRoles.IsUnknown() {
+		// Unmanaged memberships: report what was planned; the next refresh
+		// picks up changes made by postgresql_grant_role in this same apply.
+		plan.Roles = plannedRoles
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *roleResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state roleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || state.SkipDropRole.ValueBool() {
+		return
+	}
+	if err := r.client.DropRole(ctx, state.Name.ValueString(), state.SkipReassignOwned.ValueBool()); err != nil {
+		resp.Diagnostics.AddError("Could not drop role", err.Error())
+	}
+}
+
+// ImportState takes the role name.
+func (r *roleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if err := pg.ValidateName(req.ID); err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the role name, which "+err.Error()+".")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
+
+func (r *roleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
+		return
+	}
+	var plan, config roleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = plan.Name // id follows name, known whenever name is
+	if req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		return
+	}
+	var state roleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if config.Roles.IsNull() {
+		plan.Roles = state.Roles // not managed: keep what was read
+	}
+	// Semantic equality for valid_until: the same instant written differently is no change.
+	if r.client != nil && r.client.Ready() == nil && !plan.ValidUntil.IsUnknown() && !plan.ValidUntil.Equal(state.ValidUntil) {
+		if eq, err := r.client.TimestampsEqual(ctx, plan.ValidUntil.ValueString(), state.ValidUntil.ValueString()); err == nil && eq {
+			plan.ValidUntil = state.ValidUntil
+		}
+	}
+	if !plan.Name.IsUnknown() && plan.Name.ValueString() != state.Name.ValueString() && r.isConnectedRole(ctx, state.Name.ValueString()) {
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Cannot rename the provider's own role",
+			fmt.Sprintf("The provider is connected as role %q; PostgreSQL does not allow renaming the current session's role. Apply this change with another admin role.", state.Name.ValueString()))
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *roleResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state roleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || state.SkipDropRole.ValueBool() {
+		return
+	}
+	name := state.Name.ValueString()
+	if r.isConnectedRole(ctx, name) {
+		resp.Diagnostics.AddError("Cannot drop the provider's own role",
+			fmt.Sprintf("The provider is connected as role %q, which this plan would drop. Remove the resource from the state (terraform state rm) or set skip_drop_role = true, or apply with another admin role.", name))
+		return
+	}
+	if state.OID.IsNull() || state.OID.IsUnknown() {
+		return
+	}
+	owned, err := r.client.OwnedObjects(ctx, uint32(state.OID.ValueInt64()))
+	if err != nil || len(owned) == 0 {
+		return
+	}
+	total := 0
+	var where []string
+	for db, n := range owned {
+		total += n
+		if db == "" {
+			db = "(cluster-wide: databases, tablespaces)"
+		}
+		where = append(where, fmt.Sprintf("%s: %d", db, n))
+	}
+	sort.Strings(where)
+	what := "They will be reassigned to the provider's role (REASSIGN OWNED) and the role's privileges dropped (DROP OWNED)."
+	if state.SkipReassignOwned.ValueBool() {
+		what = "skip_reassign_owned is true, so the drop will fail unless they are removed first."
+	}
+	resp.Diagnostics.AddWarning("Role owns objects",
+		fmt.Sprintf("Role %q owns %d object(s) (%s). %s", name, total, strings.Join(where, ", "), what))
+}
+
+func (r *roleResource) isConnectedRole(ctx context.Context, name string) bool {
+	if r.client == nil || r.client.Ready() != nil {
+		return false
+	}
+	cfg := r.client.Config()
+	if name == cfg.Username || (cfg.DatabaseUsername != "" && name == cfg.DatabaseUsername) {
+		return true
+	}
+	caps, err := r.client.Capabilities(ctx)
+	return err == nil && caps.CurrentUser == name
+}
+
+func (r *roleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: roleSchemaV0(), StateUpgrader: upgradeRoleStateV0},
+	}
+}
+
+// read refreshes m from the server, keeping m's spelling where the server's
+// value means the same. It reports whether the role exists.
+func (r *roleResource) read(ctx context.Context, m *roleModel) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var role *pg.Role
+	var err error
+	if !m.OID.IsNull() && !m.OID.IsUnknown() {
+		role, err = r.client.ReadRoleByOID(ctx, uint32(m.OID.ValueInt64()))
+	}
+	if err == nil && role == nil {
+		role, err = r.client.ReadRole(ctx, m.Name.ValueString())
+	}
+	if err != nil {
+		diags.AddError("Could not read role", err.Error())
+		return false, diags
+	}
+	if role == nil {
+		return false, diags
+	}
+	m.ID = types.StringValue(role.Name)
+	m.OID = types.Int64Value(int64(role.OID))
+	m.Name = types.StringValue(role.Name)
+	m.Superuser = types.BoolValue(role.Superuser)
+	m.CreateDatabase = types.BoolValue(role.CreateDB)
+	m.CreateRole = types.BoolValue(role.CreateRole)
+	m.Inherit = types.BoolValue(role.Inherit)
+	m.Login = types.BoolValue(role.Login)
+	m.Replication = types.BoolValue(role.Replication)
+	m.BypassRLS = types.BoolValue(role.BypassRLS)
+	m.ConnectionLimit = types.Int64Value(role.ConnLimit)
+	if m.ValidUntil.IsNull() || m.ValidUntil.IsUnknown() {
+		m.ValidUntil = types.StringValue(role.ValidUntil)
+	} else if m.ValidUntil.ValueString() != role.ValidUntil {
+		eq, err := r.client.TimestampsEqual(ctx, m.ValidUntil.ValueString(), role.ValidUntil)
+		if err != nil {
+			diags.AddError("Could not compare valid_until", err.Error())
+			return false, diags
+		}
+		if !eq {
+			m.ValidUntil = types.StringValue(role.ValidUntil)
+		}
+	}
+	memberOf, d := types.SetValueFrom(ctx, types.StringType, role.MemberOf)
+	diags.Append(d...)
+	m.Roles = memberOf
+
+	if sp, ok := role.Settings["search_path"]; ok {
+		l, d := types.ListValueFrom(ctx, types.StringType, pg.ParseSearchPath(sp))
+		diags.Append(d...)
+		m.SearchPath = l
+	} else if !m.SearchPath.IsNull() && len(m.SearchPath.Elements()) > 0 {
+		m.SearchPath = types.ListNull(types.StringType)
+	}
+	for _, s := range []struct {
+		key string
+		dst *types.Int64
+	}{{"statement_timeout", &m.StatementTimeout}, {"idle_in_transaction_session_timeout", &m.IdleInTransactionSessionTimeout}} {
+		ms := int64(0)
+		if v, ok := role.Settings[s.key]; ok {
+			if ms, err = pg.ParseMilliseconds(v); err != nil {
+				diags.AddError("Could not read role setting", fmt.Sprintf("%s = %q: %v", s.key, v, err))
+			}
+		}
+		*s.dst = types.Int64Value(ms)
+	}
+	m.AssumeRole = types.StringValue(role.Settings["role"])
+
+	// Attributes that exist only in the configuration: defaults after import.
+	if m.SkipDropRole.IsNull() {
+		m.SkipDropRole = types.BoolValue(false)
+	}
+	if m.SkipReassignOwned.IsNull() {
+		m.SkipReassignOwned = types.BoolValue(false)
+	}
+	if m.EncryptedPassword.IsNull() {
+		m.EncryptedPassword = types.BoolValue(true)
+	}
+	m.PasswordWO = types.StringNull()
+
+	// Out-of-band password change, detectable only as superuser (pg_authid).
+	if !m.Password.IsNull() && m.Password.ValueString() != "" {
+		if su, err := r.client.Superuser(ctx); err == nil && su {
+			if v, err := r.client.RolePasswordVerifier(ctx, role.Name); err == nil && !pg.PasswordVerifierMatches(v, m.Password.ValueString(), role.Name) {
+				m.Password = types.StringNull() // the plan will set the configured password again
+			}
+		}
+	}
+	return true, diags
+}
+
+// spec translates the planned model into what the role must look like.
+// config, on update, tells which optional settings are managed.
+func (m *roleModel) spec(ctx context.Context, config *roleModel) (pg.RoleSpec, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	s := pg.RoleSpec{
+		Name:        m.Name.ValueString(),
+		Superuser:   m.Superuser.ValueBool(),
+		CreateDB:    m.CreateDatabase.ValueBool(),
+		CreateRole:  m.CreateRole.ValueBool(),
+		Inherit:     m.Inherit.ValueBool(),
+		Login:       m.Login.ValueBool(),
+		Replication: m.Replication.ValueBool(),
+		BypassRLS:   m.BypassRLS.ValueBool(),
+		ConnLimit:   m.ConnectionLimit.ValueInt64(),
+		ValidUntil:  m.ValidUntil.ValueString(),
+		Settings:    map[string]*string{},
+	}
+	managedRoles := config == nil || !config.Roles.IsNull()
+	if managedRoles && !m.Roles.IsNull() && !m.Roles.IsUnknown() {
+		s.MemberOf = []string{}
+		diags.Append(m.Roles.ElementsAs(ctx, &s.MemberOf, false)...)
+	}
+	var sp []string
+	if !m.SearchPath.IsNull() {
+		diags.Append(m.SearchPath.ElementsAs(ctx, &sp, false)...)
+	}
+	if len(sp) > 0 {
+		v := pg.SearchPathValue(sp)
+		s.Settings["search_path"] = &v
+	} else {
+		s.Settings["search_path"] = nil
+	}
+	for key, v := range map[string]types.Int64{
+		"statement_timeout":                   m.StatementTimeout,
+		"idle_in_transaction_session_timeout": m.IdleInTransactionSessionTimeout,
+	} {
+		if v.ValueInt64() > 0 {
+			str := strconv.FormatInt(v.ValueInt64(), 10)
+			s.Settings[key] = &str
+		} else {
+			s.Settings[key] = nil
+		}
+	}
+	if ar := m.AssumeRole.ValueString(); ar != "" {
+		q := pg.QuoteIdent(ar)
+		s.Settings["role"] = &q
+	} else {
+		s.Settings["role"] = nil
+	}
+	return s, diags
+}
+
+type roleModel struct {
+	ID                              types.String `tfsdk:"id"`
+	OID                             types.Int64  `tfsdk:"oid"`
+	Name                            types.String `tfsdk:"name"`
+	Superuser                       types.Bool   `tfsdk:"superuser"`
+	CreateDatabase                  types.Bool   `tfsdk:"create_database"`
+	CreateRole                      types.Bool   `tfsdk:"create_role"`
+	Inherit                         types.Bool   `tfsdk:"inherit"`
+	Login                           types.Bool   `tfsdk:"login"`
+	Replication                     types.Bool   `tfsdk:"replication"`
+	BypassRLS                       types.Bool   `tfsdk:"bypass_row_level_security"`
+	ConnectionLimit                 types.Int64  `tfsdk:"connection_limit"`
+	EncryptedPassword               types.Bool   `tfsdk:"encrypted_password"`
+	Encrypted                       types.String `tfsdk:"encrypted"`
+	Password                        types.String `tfsdk:"password"`
+	PasswordWO                      types.String `tfsdk:"password_wo"`
+	PasswordWOVersion               types.String `tfsdk:"password_wo_version"`
+	Roles                           types.Set    `tfsdk:"roles"`
+	SearchPath                      types.List   `tfsdk:"search_path"`
+	ValidUntil                      types.String `tfsdk:"valid_until"`
+	SkipDropRole                    types.Bool   `tfsdk:"skip_drop_role"`
+	SkipReassignOwned               types.Bool   `tfsdk:"skip_reassign_owned"`
+	StatementTimeout                types.Int64  `tfsdk:"statement_timeout"`
+	IdleInTransactionSessionTimeout types.Int64  `tfsdk:"idle_in_transaction_session_timeout"`
+	AssumeRole                      types.String `tfsdk:"assume_role"`
+}

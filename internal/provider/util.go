@@ -1,0 +1,26 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+)
+
+func mustRegexp(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// clientFrom extracts the *pg.Client handed to resources by Configure.
+func clientFrom(req resource.ConfigureRequest, diags *diag.Diagnostics) *pg.Client {
+	if req.ProviderData == nil {
+		return nil // ValidateResourceConfig and friends run before Configure
+	}
+	c, ok := req.ProviderData.(*pg.Client)
+	if !ok {
+		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *pg.Client, got %T; this is a bug in the provider", req.ProviderData))
+		return nil
+	}
+	return c
+}

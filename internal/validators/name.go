@@ -1,0 +1,40 @@
+// Package validators holds schema validators shared by several resources.
+package validators
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+)
+
+// Name validates a PostgreSQL identifier: 1 to 63 bytes, valid UTF-8, no NUL.
+// Any other character (quotes, semicolons, spaces, unicode) is allowed: names
+// are always quoted.
+func Name() validator.String { return nameValidator{} }
+
+type nameValidator struct{}
+
+func (nameValidator) Description(context.Context) string {
+	return "must be a PostgreSQL identifier: 1 to 63 bytes of UTF-8, without NUL bytes"
+}
+
+func (v nameValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (nameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := pg.ValidateName(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid PostgreSQL name",
+			"The name "+quoteForMessage(req.ConfigValue.ValueString())+" "+err.Error()+".")
+	}
+}
+
+func quoteForMessage(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return "\"" + s + "\""
+}
