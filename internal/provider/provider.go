@@ -153,28 +153,28 @@ func notSupportedString(desc string) schema.StringAttribute {
 }
 
 type providerModel struct {
-	Host                      types.String      `tfsdk:"host"`
-	Port                      types.Int64       `tfsdk:"port"`
-	Database                  types.String      `tfsdk:"database"`
-	Username                  types.String      `tfsdk:"username"`
-	DatabaseUsername          types.String      `tfsdk:"database_username"`
-	Password                  types.String      `tfsdk:"password"`
-	SSLMode                   types.String      `tfsdk:"sslmode"`
-	SSLModeDeprecated         types.String      `tfsdk:"ssl_mode"`
-	SSLRootCert               types.String      `tfsdk:"sslrootcert"`
-	ConnectTimeout            types.Int64       `tfsdk:"connect_timeout"`
-	MaxConnections            types.Int64       `tfsdk:"max_connections"`
-	Superuser                 types.Bool        `tfsdk:"superuser"`
-	ExpectedVersion           types.String      `tfsdk:"expected_version"`
-	Scheme                    types.String      `tfsdk:"scheme"`
-	AWSRDSIAMAuth             types.Bool        `tfsdk:"aws_rds_iam_auth"`
-	AWSRDSIAMProfile          types.String      `tfsdk:"aws_rds_iam_profile"`
-	AWSRDSIAMRegion           types.String      `tfsdk:"aws_rds_iam_region"`
-	AWSRDSIAMProviderRoleARN  types.String      `tfsdk:"aws_rds_iam_provider_role_arn"`
-	AzureIdentityAuth         types.Bool        `tfsdk:"azure_identity_auth"`
-	AzureTenantID             types.String      `tfsdk:"azure_tenant_id"`
-	GCPIAMImpersonateSA       types.String      `tfsdk:"gcp_iam_impersonate_service_account"`
-	ClientCert                []clientCertModel `tfsdk:"clientcert"`
+	Host                     types.String      `tfsdk:"host"`
+	Port                     types.Int64       `tfsdk:"port"`
+	Database                 types.String      `tfsdk:"database"`
+	Username                 types.String      `tfsdk:"username"`
+	DatabaseUsername         types.String      `tfsdk:"database_username"`
+	Password                 types.String      `tfsdk:"password"`
+	SSLMode                  types.String      `tfsdk:"sslmode"`
+	SSLModeDeprecated        types.String      `tfsdk:"ssl_mode"`
+	SSLRootCert              types.String      `tfsdk:"sslrootcert"`
+	ConnectTimeout           types.Int64       `tfsdk:"connect_timeout"`
+	MaxConnections           types.Int64       `tfsdk:"max_connections"`
+	Superuser                types.Bool        `tfsdk:"superuser"`
+	ExpectedVersion          types.String      `tfsdk:"expected_version"`
+	Scheme                   types.String      `tfsdk:"scheme"`
+	AWSRDSIAMAuth            types.Bool        `tfsdk:"aws_rds_iam_auth"`
+	AWSRDSIAMProfile         types.String      `tfsdk:"aws_rds_iam_profile"`
+	AWSRDSIAMRegion          types.String      `tfsdk:"aws_rds_iam_region"`
+	AWSRDSIAMProviderRoleARN types.String      `tfsdk:"aws_rds_iam_provider_role_arn"`
+	AzureIdentityAuth        types.Bool        `tfsdk:"azure_identity_auth"`
+	AzureTenantID            types.String      `tfsdk:"azure_tenant_id"`
+	GCPIAMImpersonateSA      types.String      `tfsdk:"gcp_iam_impersonate_service_account"`
+	ClientCert               []clientCertModel `tfsdk:"clientcert"`
 }
 
 type clientCertModel struct {
@@ -343,12 +343,23 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// Resources lists every resource type. Each area keeps its list in its own
+// file (resources_<area>.go).
 func (p *pgProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{
-		NewRoleResource,
+	var all []func() resource.Resource
+	for _, area := range [][]func() resource.Resource{
+		roleResources(), databaseResources(), privilegeResources(), catalogResources(), foreignResources(),
+	} {
+		all = append(all, area...)
 	}
+	return all
 }
 
+// DataSources lists every data source type.
 func (p *pgProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{}
+	var all []func() datasource.DataSource
+	for _, area := range [][]func() datasource.DataSource{catalogDataSources(), foreignDataSources()} {
+		all = append(all, area...)
+	}
+	return all
 }

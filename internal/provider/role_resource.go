@@ -74,12 +74,12 @@ func roleSchemaV1() schema.Schema {
 				MarkdownDescription: "The role name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the role in place.",
 				Validators:          []validator.String{validators.Name()},
 			},
-			"superuser": boolAttr(false, "Whether the role is a superuser (`SUPERUSER`), bypassing every permission check. Only a superuser can set it."),
-			"create_database": boolAttr(false, "Whether the role may create databases (`CREATEDB`)."),
-			"create_role": boolAttr(false, "Whether the role may create, alter and drop other roles (`CREATEROLE`)."),
-			"inherit": boolAttr(true, "Whether the role uses the privileges of the roles it is a member of without `SET ROLE` (`INHERIT`)."),
-			"login": boolAttr(false, "Whether the role may log in (`LOGIN`), i.e. is a user rather than a group."),
-			"replication": boolAttr(false, "Whether the role may start streaming replication and use backup functions (`REPLICATION`). Only a superuser can set it."),
+			"superuser":                 boolAttr(false, "Whether the role is a superuser (`SUPERUSER`), bypassing every permission check. Only a superuser can set it."),
+			"create_database":           boolAttr(false, "Whether the role may create databases (`CREATEDB`)."),
+			"create_role":               boolAttr(false, "Whether the role may create, alter and drop other roles (`CREATEROLE`)."),
+			"inherit":                   boolAttr(true, "Whether the role uses the privileges of the roles it is a member of without `SET ROLE` (`INHERIT`)."),
+			"login":                     boolAttr(false, "Whether the role may log in (`LOGIN`), i.e. is a user rather than a group."),
+			"replication":               boolAttr(false, "Whether the role may start streaming replication and use backup functions (`REPLICATION`). Only a superuser can set it."),
 			"bypass_row_level_security": boolAttr(false, "Whether the role bypasses every row-level security policy (`BYPASSRLS`). Only a superuser can set it."),
 			"connection_limit": schema.Int64Attribute{
 				Optional: true, Computed: true, Default: int64default.StaticInt64(-1),
@@ -131,7 +131,7 @@ func roleSchemaV1() schema.Schema {
 				MarkdownDescription: "Date and time after which the role's password stops being valid (`VALID UNTIL`), e.g. `2030-01-01 00:00:00+00`; `infinity` means never. " +
 					"Compared as an instant, so the server's rendering of the same time never shows as a change.",
 			},
-			"skip_drop_role": boolAttr(false, "When true, destroying the resource only removes it from the state: the role is not dropped (for roles shared by several configurations or clusters)."),
+			"skip_drop_role":      boolAttr(false, "When true, destroying the resource only removes it from the state: the role is not dropped (for roles shared by several configurations or clusters)."),
 			"skip_reassign_owned": boolAttr(false, "When true, destroying the role skips `REASSIGN OWNED` and `DROP OWNED`; the drop then fails if the role still owns objects or holds privileges."),
 			"statement_timeout": schema.Int64Attribute{
 				Optional: true, Computed: true, Default: int64default.StaticInt64(0),

@@ -1,0 +1,8 @@
+package provider
+
+import "github.com/hashicorp/terraform-plugin-framework/resource"
+
+// catalogResources: Functions, publications, subscriptions, replication slots.
+func catalogResources() []func() resource.Resource {
+	return []func() resource.Resource{}
+}
