@@ -1,0 +1,102 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+func strSet(v ...string) types.Set {
+	elems := make([]attr.Value, len(v))
+	for i, s := range v {
+		elems[i] = types.StringValue(s)
+	}
+	return types.SetValueMust(types.StringType, elems)
+}
+
+func strList(v ...string) types.List {
+	elems := make([]attr.Value, len(v))
+	for i, s := range v {
+		elems[i] = types.StringValue(s)
+	}
+	return types.ListValueMust(types.StringType, elems)
+}
+
+// roleDefaults is what an upgraded role with every attribute at its default looks like.
+func roleDefaults(name string) roleModel {
+	return roleModel{
+		ID: types.StringValue(name), OID: types.Int64Null(), Name: types.StringValue(name),
+		Superuser: types.BoolValue(false), CreateDatabase: types.BoolValue(false), CreateRole: types.BoolValue(false),
+		Inherit: types.BoolValue(true), Login: types.BoolValue(false), Replication: types.BoolValue(false),
+		BypassRLS: types.BoolValue(false), ConnectionLimit: types.Int64Value(-1), EncryptedPassword: types.BoolValue(true),
+		Encrypted: types.StringNull(), Password: types.StringNull(), PasswordWO: types.StringNull(),
+		PasswordWOVersion: types.StringNull(), Roles: types.SetNull(types.StringType), SearchPath: types.ListNull(types.StringType),
+		ValidUntil: types.StringValue("infinity"), SkipDropRole: types.BoolValue(false), SkipReassignOwned: types.BoolValue(false),
+		StatementTimeout: types.Int64Value(0), IdleInTransactionSessionTimeout: types.Int64Value(0), AssumeRole: types.StringValue(""),
+	}
+}
+
+func TestUpgradeRoleV0Fixtures(t *testing.T) {
+	app := roleDefaults("fx_role_app")
+	app.Login = types.BoolValue(true)
+	app.Password = types.StringValue("fx-app-pass-1")
+	app.ConnectionLimit = types.Int64Value(5)
+	app.ValidUntil = types.StringValue("2099-12-31 23:59:59+00")
+	app.Roles = strSet("fx_role_group_a", "fx_role_group_b")
+	app.SearchPath = strList("app", "$user", "public")
+	app.StatementTimeout = types.Int64Value(30000)
+	app.IdleInTransactionSessionTimeout = types.Int64Value(60000)
+	app.AssumeRole = types.StringValue("fx_role_group_a")
+
+	flags := roleDefaults("fx_role_flags")
+	flags.CreateDatabase, flags.CreateRole, flags.Inherit = types.BoolValue(true), types.BoolValue(true), types.BoolValue(false)
+	flags.Replication, flags.BypassRLS, flags.SkipReassignOwned = types.BoolValue(true), types.BoolValue(true), types.BoolValue(true)
+	flags.Encrypted = types.StringValue("true")
+
+	super := roleDefaults("fx_role_super")
+	super.Superuser, super.Login, super.Password = types.BoolValue(true), types.BoolValue(true), types.StringValue("fx-super-pass-1")
+
+	wo := roleDefaults("fx_role_wo")
+	wo.Login, wo.ConnectionLimit, wo.PasswordWOVersion = types.BoolValue(true), types.Int64Value(2), types.StringValue("1")
+	nopass := roleDefaults("fx_role_nopass")
+	nopass.Login = types.BoolValue(true)
+
+	imp := roleDefaults("fx_role_imp")
+	imp.Login, imp.ConnectionLimit = types.BoolValue(true), types.Int64Value(3)
+	imp.Roles = strSet("fx_role_imp_group")
+	imp.SearchPath = strList("public")
+	imp.StatementTimeout = types.Int64Value(1000)
+	imp.ValidUntil = types.StringValue("2099-01-01 00:00:00+00")
+
+	emptyRoles := func(m roleModel) roleModel { m.Roles = strSet(); return m }
+	want := map[string]map[string]roleModel{
+		"role/login_password_full/terraform.tfstate": {
+			"app": app, "group_a": roleDefaults("fx_role_group_a"), "group_b": roleDefaults("fx_role_group_b"),
+		},
+		// After a refresh cyrilgdn writes [] for unset roles/search_path: roles stays an
+		// (empty, computed) set, search_path becomes null.
+		"role/login_password_full/terraform.refreshed.tfstate": {
+			"app": app, "group_a": emptyRoles(roleDefaults("fx_role_group_a")), "group_b": emptyRoles(roleDefaults("fx_role_group_b")),
+		},
+		"role/nologin_flags/terraform.tfstate": {"flags": flags, "quoted": roleDefaults("Fx-Mixed Case"), "super": super},
+		"role/password_wo/terraform.tfstate":   {"wo": wo, "nopass": nopass},
+		"role/import/terraform.tfstate":        {"imp": imp, "group": roleDefaults("fx_role_imp_group")},
+	}
+	for file, byName := range want {
+		for _, inst := range loadFixtureInstances(t, file, "postgresql_role") {
+			t.Run(file+"/"+inst.Name, func(t *testing.T) {
+				exp, ok := byName[inst.Name]
+				if !ok {
+					t.Fatalf("no expectation for %s", inst.Name)
+				}
+				var got roleModel
+				runUpgrader(t, NewRoleResource(), inst, &got)
+				if d := cmp.Diff(exp, got); d != "" {
+					t.Errorf("upgraded state differs (-want +got):\n%s", d)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// fixtureInstance is one resource instance of a fixture state file.
+type fixtureInstance struct {
+	Type          string
+	Name          string
+	SchemaVersion int64
+	Attributes    json.RawMessage
+}
+
+// loadFixtureInstances reads every instance of resource type typ from a state
+// file under testdata/cyrilgdn (path relative to it, e.g. "role/import/terraform.tfstate").
+func loadFixtureInstances(t *testing.T, rel, typ string) []fixtureInstance {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "cyrilgdn", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Resources []struct {
+			Mode      string `json:"mode"`
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Instances []struct {
+				SchemaVersion int64           `json:"schema_version"`
+				Attributes    json.RawMessage `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatal(err)
+	}
+	var out []fixtureInstance
+	for _, r := range st.Resources {
+		if r.Mode != "managed" || r.Type != typ {
+			continue
+		}
+		for _, i := range r.Instances {
+			out = append(out, fixtureInstance{Type: r.Type, Name: r.Name, SchemaVersion: i.SchemaVersion, Attributes: i.Attributes})
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s instance in %s", typ, rel)
+	}
+	return out
+}
+
+// runUpgrader runs res's upgrader for the instance's schema version over its
+// raw JSON attributes, as the framework does, and decodes the result into out.
+func runUpgrader(t *testing.T, res resource.Resource, inst fixtureInstance, out any) {
+	t.Helper()
+	ctx := context.Background()
+	up, ok := res.(resource.ResourceWithUpgradeState)
+	if !ok {
+		t.Fatalf("%T has no UpgradeState", res)
+	}
+	u, ok := up.UpgradeState(ctx)[inst.SchemaVersion]
+	if !ok {
+		t.Fatalf("%T has no upgrader for version %d", res, inst.SchemaVersion)
+	}
+	if u.PriorSchema == nil {
+		t.Fatalf("upgrader for version %d has no PriorSchema", inst.SchemaVersion)
+	}
+	priorType := u.PriorSchema.Type().TerraformType(ctx)
+	raw, err := tftypes.ValueFromJSONWithOpts(inst.Attributes, priorType, tftypes.ValueFromJSONOpts{IgnoreUndefinedAttributes: false})
+	if err != nil {
+		t.Fatalf("decoding %s.%s with the prior schema: %v", inst.Type, inst.Name, err)
+	}
+	var sresp resource.SchemaResponse
+	res.Schema(ctx, resource.SchemaRequest{}, &sresp)
+	req := resource.UpgradeStateRequest{State: &tfsdk.State{Raw: raw, Schema: *u.PriorSchema}}
+	resp := resource.UpgradeStateResponse{State: tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}}
+	u.StateUpgrader(ctx, req, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("upgrading %s.%s: %v", inst.Type, inst.Name, resp.Diagnostics)
+	}
+	if !resp.State.Raw.IsFullyKnown() {
+		t.Fatalf("upgraded %s.%s has unknown values", inst.Type, inst.Name)
+	}
+	if diags := resp.State.Get(ctx, out); diags.HasError() {
+		t.Fatalf("decoding upgraded %s.%s: %v", inst.Type, inst.Name, diags)
+	}
+}
