@@ -3,11 +3,11 @@ package pg
 import (
 	"crypto/hmac"
 	"crypto/md5" //nolint:gosec // PostgreSQL legacy md5 verifiers
-	"encoding/hex"
 	"crypto/pbkdf2"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
