@@ -51,7 +51,7 @@ func upgradeServerStateV0(ctx context.Context, req resource.UpgradeStateRequest,
 func upgradeServerV0(old serverModelV0) serverModel {
 	return serverModel{
 		ID:            old.ServerName,
-		OID:           types.Int64Null(), // filled by the next refresh
+		OID:           types.Int64Null(),  // filled by the next refresh
 		Database:      types.StringNull(), // the provider's database, filled by the next refresh
 		ServerName:    old.ServerName,
 		FDWName:       old.FDWName,
