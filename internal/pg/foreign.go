@@ -305,8 +305,9 @@ type UserMapping struct {
 	OID    uint32
 	User   string // "public" for the PUBLIC mapping
 	Server string
-	// Options are nil when the connected role may not see them (it is neither
-	// the mapped user nor the server's owner, nor a superuser).
+	// Options are nil when the connected role may not see them: PostgreSQL
+	// shows them to superusers, to the mapped role itself, and for the PUBLIC
+	// mapping to the server's owner.
 	Options map[string]string
 }
 
@@ -320,7 +321,9 @@ func userMappingRole(user string) string {
 
 const userMappingSelect = `
 SELECT m.umid, m.usename, m.srvname,
-       m.umoptions IS NOT NULL OR pg_has_role(s.srvowner, 'USAGE') OR m.usename = current_user
+       m.umoptions IS NOT NULL
+         OR (m.umuser <> 0 AND m.usename = current_user AND (pg_has_role(s.srvowner, 'USAGE') OR has_server_privilege(s.oid, 'USAGE')))
+         OR (m.umuser = 0 AND pg_has_role(s.srvowner, 'USAGE'))
          OR (SELECT rolsuper FROM pg_roles WHERE rolname = current_user),
        coalesce(array(SELECT o.option_name || '=' || o.option_value FROM pg_options_to_table(m.umoptions) o), '{}')
 FROM pg_user_mappings m JOIN pg_foreign_server s ON s.oid = m.srvid`
@@ -429,7 +432,8 @@ func optionsClauseCreate(options map[string]string) string {
 // one of oldUser on oldServer) the mapping of user on server with options, in
 // one transaction: options change in place; when the mapping now belongs to
 // another role or server (not by a rename), it is dropped and created again.
-func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, oldUser, oldServer, user, server string, want map[string]string) (*UserMapping, error) {
+// known are the options last seen (used when PostgreSQL hides them).
+func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, oldUser, oldServer, user, server string, known, want map[string]string) (*UserMapping, error) {
 	var out *UserMapping
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		var roles []string
@@ -455,7 +459,11 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 			}
 			same := cur != nil && cur.Server == server && (cur.User == user || (isPublicName(cur.User) && isPublicName(user)))
 			if same {
-				if clause := optionsClause(cur.Options, want); clause != "" {
+				have := cur.Options
+				if have == nil {
+					have = known
+				}
+				if clause := optionsClause(have, want); clause != "" {
 					if _, err := tx.Exec(ctx, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server)+clause); err != nil {
 						return fmt.Errorf("altering user mapping for %q on server %q: %w", user, server, err)
 					}

@@ -75,7 +75,8 @@ func userMappingSchemaV1() schema.Schema {
 				Sensitive:   true,
 				MarkdownDescription: "The mapping's options, defined by the wrapper (for `postgres_fdw`: `user`, `password`, ...). Sensitive, as it usually holds a password " +
 					"(it is still stored in the Terraform state). Changes in place (`ALTER USER MAPPING ... OPTIONS (ADD|SET|DROP ...)`); options set outside Terraform are dropped. " +
-					"PostgreSQL shows the options only to the mapped role, the server's owner and superusers; otherwise the provider keeps the configured ones.",
+					"PostgreSQL shows a role's mapping options only to superusers and to that role itself (and the PUBLIC mapping's to the server's owner); " +
+					"when they are hidden from the provider's role, out-of-band changes cannot be detected and the provider keeps the last applied ones.",
 			},
 		},
 	}
@@ -136,11 +137,12 @@ func (r *userMappingResource) Update(ctx context.Context, req resource.UpdateReq
 		return
 	}
 	opts := optionsFromTF(ctx, plan.Options, &resp.Diagnostics)
+	known := optionsFromTF(ctx, state.Options, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	m, err := r.client.UpdateUserMapping(ctx, stateDatabase(r.client, plan.Database), uint32(state.OID.ValueInt64()),
-		state.UserName.ValueString(), state.ServerName.ValueString(), plan.UserName.ValueString(), plan.ServerName.ValueString(), opts)
+		state.UserName.ValueString(), state.ServerName.ValueString(), plan.UserName.ValueString(), plan.ServerName.ValueString(), known, opts)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not update user mapping", err.Error())
 		return
@@ -216,6 +218,10 @@ func (r *userMappingResource) ModifyPlan(ctx context.Context, req resource.Modif
 	state := userMappingModel{Database: types.StringNull(), Options: types.MapNull(types.StringType)}
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if !plan.UserName.Equal(state.UserName) || !plan.ServerName.Equal(state.ServerName) {
+			// a rename keeps the mapping, a move to another role or server creates a new one
+			plan.OID = types.Int64Unknown()
+		}
 	}
 	if !plan.UserName.IsUnknown() && !plan.ServerName.IsUnknown() {
 		plan.ID = types.StringValue(plan.UserName.ValueString() + "." + plan.ServerName.ValueString())
