@@ -458,12 +458,12 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 				return err
 			}
 			same := cur != nil && cur.Server == server && (cur.User == user || (isPublicName(cur.User) && isPublicName(user)))
-			if same {
-				have := cur.Options
-				if have == nil {
-					have = known
+			if same && cur.Options == nil {
+				if err := alterHiddenOptions(ctx, tx, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server), known, want); err != nil {
+					return fmt.Errorf("altering user mapping for %q on server %q: %w", user, server, err)
 				}
-				if clause := optionsClause(have, want); clause != "" {
+			} else if same {
+				if clause := optionsClause(cur.Options, want); clause != "" {
 					if _, err := tx.Exec(ctx, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server)+clause); err != nil {
 						return fmt.Errorf("altering user mapping for %q on server %q: %w", user, server, err)
 					}
@@ -524,4 +524,54 @@ func (c *Client) DatabaseExists(ctx context.Context, name string) (bool, error) 
 		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&ok)
 	})
 	return ok, err
+}
+
+// alterHiddenOptions changes options the connected role cannot read (a
+// mapping of another role, seen by a non-superuser): each wanted option is
+// SET, or ADDed when it does not exist; options last known but no longer
+// wanted are dropped when they still exist. Each step runs in a savepoint.
+func alterHiddenOptions(ctx context.Context, tx pgx.Tx, alter string, known, want map[string]string) error {
+	try := func(clause string) (bool, error) {
+		sp, err := tx.Begin(ctx)
+		if err != nil {
+			return false, err
+		}
+		if _, err := sp.Exec(ctx, alter+" OPTIONS ("+clause+")"); err != nil {
+			_ = sp.Rollback(ctx)
+			if SQLState(err) == CodeUndefinedObject || SQLState(err) == CodeDuplicateObject {
+				return false, nil
+			}
+			return false, err
+		}
+		return true, sp.Commit(ctx)
+	}
+	keys := make([]string, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		ok, err := try("SET " + QuoteIdent(k) + " " + QuoteLiteral(want[k]))
+		if err != nil {
+			return err
+		}
+		if !ok {
+			if ok, err = try("ADD " + QuoteIdent(k) + " " + QuoteLiteral(want[k])); err != nil || !ok {
+				return errors.Join(err, fmt.Errorf("option %q can be neither set nor added", k))
+			}
+		}
+	}
+	keys = keys[:0]
+	for k := range known {
+		if _, ok := want[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if _, err := try("DROP " + QuoteIdent(k)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
