@@ -7,5 +7,7 @@ func foreignResources() []func() resource.Resource {
 	return []func() resource.Resource{
 		NewServerResource,
 		NewUserMappingResource,
+		NewPolicyResource,
+		NewTableRLSResource,
 	}
 }
