@@ -9,5 +9,6 @@ func foreignResources() []func() resource.Resource {
 		NewUserMappingResource,
 		NewPolicyResource,
 		NewTableRLSResource,
+		NewEventTriggerResource,
 	}
 }
