@@ -10,5 +10,6 @@ func foreignResources() []func() resource.Resource {
 		NewPolicyResource,
 		NewTableRLSResource,
 		NewEventTriggerResource,
+		NewSecurityLabelResource,
 	}
 }
