@@ -117,8 +117,21 @@ func (c *Client) Close() {
 	}
 }
 
-// Pool returns the pool for database db ("" = the provider's database), opening it lazily.
+// Pool returns the pool for database db ("" = the provider's database),
+// opening it lazily. The first use of any pool detects the server's
+// capabilities (and checks expected_version).
 func (c *Client) Pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
+	p, err := c.pool(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.detect(ctx, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (c *Client) pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
 	if err := c.Ready(); err != nil {
 		return nil, err
 	}
