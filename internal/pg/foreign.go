@@ -196,6 +196,10 @@ func (c *Client) CreateForeignServer(ctx context.Context, db string, s ForeignSe
 			stmt += " OPTIONS (" + strings.Join(parts, ", ") + ")"
 		}
 		if _, err := tx.Exec(ctx, stmt); err != nil {
+			if SQLState(err) == CodeInsufficientPriv {
+				return fmt.Errorf("creating foreign server %q: %w (a non-superuser needs USAGE on the foreign-data wrapper, which a superuser grants: GRANT USAGE ON FOREIGN DATA WRAPPER %s TO <role>)",
+					s.Name, err, QuoteIdent(s.FDW))
+			}
 			return fmt.Errorf("creating foreign server %q: %w", s.Name, err)
 		}
 		if s.Owner != "" {
@@ -574,4 +578,14 @@ func alterHiddenOptions(ctx context.Context, tx pgx.Tx, alter string, known, wan
 		}
 	}
 	return nil
+}
+
+// ForeignServerDependents counts the user mappings and foreign tables of the
+// server with OID oid (for destroy-plan warnings).
+func (c *Client) ForeignServerDependents(ctx context.Context, db string, oid uint32) (mappings, tables int, err error) {
+	err = c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `SELECT (SELECT count(*) FROM pg_user_mappings WHERE srvid = $1),
+       (SELECT count(*) FROM pg_foreign_table WHERE ftserver = $1)`, oid).Scan(&mappings, &tables)
+	})
+	return mappings, tables, err
 }

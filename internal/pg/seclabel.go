@@ -46,6 +46,16 @@ func (t SecurityLabelTarget) objectAddress(ctx context.Context, q Querier) (clas
 	if t.Schema != "" {
 		name = []string{t.Schema, t.Name}
 	}
+	// a missing object is an error of pg_get_object_address: run it in a
+	// savepoint so that the surrounding transaction survives it
+	if tx, ok := q.(pgx.Tx); ok {
+		sp, err := tx.Begin(ctx)
+		if err != nil {
+			return 0, 0, false, err
+		}
+		defer func() { _ = sp.Rollback(ctx) }()
+		q = sp
+	}
 	err = q.QueryRow(ctx, "SELECT classid, objid FROM pg_get_object_address($1, $2, '{}')", typ, name).Scan(&classID, &objID)
 	if err != nil {
 		switch SQLState(err) {

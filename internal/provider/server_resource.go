@@ -228,6 +228,7 @@ func (r *serverResource) ImportState(ctx context.Context, req resource.ImportSta
 
 func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
 		return
 	}
 	var plan, config serverModel
@@ -250,6 +251,28 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	planOptions(config.Options, state.Options, &plan.Options)
 	planDatabase(r.client, config.Database, state.Database, &plan.Database)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// modifyDestroyPlan warns when the server still has user mappings or foreign tables.
+func (r *serverResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state serverModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
+		return
+	}
+	mappings, tables, err := r.client.ForeignServerDependents(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()))
+	if err != nil || mappings+tables == 0 {
+		return
+	}
+	what := "drop_cascade is false: the drop fails unless they are removed first (those managed in this configuration are destroyed before the server)."
+	if state.DropCascade.ValueBool() {
+		what = "drop_cascade is true: DROP SERVER ... CASCADE drops them too."
+	}
+	resp.Diagnostics.AddWarning("Foreign server has dependent objects",
+		fmt.Sprintf("Foreign server %q has %d user mapping(s) and %d foreign table(s). %s", state.ServerName.ValueString(), mappings, tables, what))
 }
 
 func (r *serverResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
