@@ -198,10 +198,7 @@ func (r *serverResource) ImportState(ctx context.Context, req resource.ImportSta
 		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
 		return
 	}
-	candidates := [][]string{{r.client.DefaultDatabase(), req.ID}}
-	for _, parts := range dottedSplits(req.ID, 2) {
-		candidates = append(candidates, parts)
-	}
+	candidates := append([][]string{{r.client.DefaultDatabase(), req.ID}}, dottedSplits(req.ID, 2)...)
 	for _, c := range candidates {
 		if pg.ValidateName(c[0]) != nil || pg.ValidateName(c[1]) != nil {
 			continue
