@@ -312,3 +312,12 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 	}
 	return out, err
 }
+
+// CountPolicies counts the policies of the table with OID oid (for destroy-plan warnings).
+func (c *Client) CountPolicies(ctx context.Context, db string, oid uint32) (int, error) {
+	var n int
+	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, "SELECT count(*) FROM pg_policy WHERE polrelid = $1", oid).Scan(&n)
+	})
+	return n, err
+}

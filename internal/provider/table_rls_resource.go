@@ -199,6 +199,7 @@ func (r *tableRLSResource) ImportState(ctx context.Context, req resource.ImportS
 
 func (r *tableRLSResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
 		return
 	}
 	var plan, config tableRLSModel
@@ -214,6 +215,26 @@ func (r *tableRLSResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	planDatabase(r.client, config.Database, state.Database, &plan.Database)
 	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// modifyDestroyPlan warns that the table's remaining policies stop filtering rows.
+func (r *tableRLSResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state tableRLSModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !state.Enabled.ValueBool() || state.OID.IsNull() || state.OID.IsUnknown() {
+		return
+	}
+	n, err := r.client.CountPolicies(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()))
+	if err != nil || n == 0 {
+		return
+	}
+	resp.Diagnostics.AddWarning("Row-level security will be disabled",
+		fmt.Sprintf("Destroying this resource disables row-level security on table %s.%s, which has %d polic(ies) now: "+
+			"those left in place stop filtering rows, and every role with table privileges sees all rows.",
+			state.Schema.ValueString(), state.Table.ValueString(), n))
 }
 
 // UpgradeState: postgresql_table_rls is new (cyrilgdn/postgresql has no such
