@@ -232,9 +232,9 @@ func (r *tableRLSResource) modifyDestroyPlan(ctx context.Context, req resource.M
 		return
 	}
 	resp.Diagnostics.AddWarning("Row-level security will be disabled",
-		fmt.Sprintf("Destroying this resource disables row-level security on table %s.%s, which has %d polic(ies) now: "+
+		fmt.Sprintf("Destroying this resource disables row-level security on table %s.%s, which has %d %s now: "+
 			"those left in place stop filtering rows, and every role with table privileges sees all rows.",
-			state.Schema.ValueString(), state.Table.ValueString(), n))
+			state.Schema.ValueString(), state.Table.ValueString(), n, map[bool]string{true: "policy", false: "policies"}[n == 1]))
 }
 
 // UpgradeState: postgresql_table_rls is new (cyrilgdn/postgresql has no such
