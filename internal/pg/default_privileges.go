@@ -79,7 +79,7 @@ FROM (SELECT 1) one
 LEFT JOIN pg_default_acl d ON d.defaclrole = $1 AND d.defaclnamespace = $2 AND d.defaclobjtype = $3::"char"
 CROSS JOIN LATERAL (SELECT CASE WHEN d.oid IS NOT NULL THEN d.defaclacl
                                 WHEN $2 = 0 THEN acldefault($4::"char", $1)
-                                ELSE '{}'::aclitem[] END AS v) acl`
+                                ELSE NULL::aclitem[] END AS v) acl`
 
 type defaclIDs struct {
 	owner, schema, grantee uint32

@@ -200,7 +200,7 @@ FROM pg_namespace WHERE nspname = $1 AND ($2::text[] IS NULL OR true) AND ($3::t
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = $1 AND c.relkind IN (` + kinds + `) AND ($2::text[] IS NULL OR c.relname = ANY($2)) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassClass
 	case ObjColumn:
-		return `SELECT c.oid, c.relname AS name, a.attname::text AS col, '' AS args, '' AS argtypes, ` + owner("c.relowner") + `, coalesce(a.attacl, '{}') AS acl
+		return `SELECT c.oid, c.relname AS name, a.attname::text AS col, '' AS args, '' AS argtypes, ` + owner("c.relowner") + `, a.attacl AS acl
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid
 WHERE n.nspname = $1 AND c.relkind IN ('r','v','m','f','p') AND c.relname = ANY($2) AND a.attnum > 0 AND NOT a.attisdropped
   AND a.attname = ANY($4) AND ($3::text IS NULL OR true)`, ClassClass
