@@ -286,3 +286,101 @@ resource "postgresql_grant" "x" {
 		},
 	})
 }
+
+func TestAccGrant_foreignAndParameter(t *testing.T) {
+	f := newGrantFixture()
+	srv := f.db + "_srv"
+	setup := func() {
+		acctest.OwnerRole(t, f.owner)
+		acctest.Database(t, f.db, f.owner)
+		acctest.Exec(t, f.db,
+			"CREATE EXTENSION postgres_fdw",
+			"GRANT USAGE ON FOREIGN DATA WRAPPER postgres_fdw TO "+acctest.QI(f.owner),
+			"CREATE SERVER "+acctest.QI(srv)+" FOREIGN DATA WRAPPER postgres_fdw",
+			"ALTER SERVER "+acctest.QI(srv)+" OWNER TO "+acctest.QI(f.owner))
+	}
+	// The wrapper belongs to the bootstrap superuser and parameters to the
+	// system: only a superuser can grant on them.
+	super := !acctest.Managed()
+	config := func(wgo bool, paramPrivs string) string {
+		c := acctest.Config(`
+resource "postgresql_role" "g" { name = %[1]s }
+resource "postgresql_grant" "server" {
+  role              = postgresql_role.g.name
+  database          = %[2]s
+  object_type       = "foreign_server"
+  objects           = [%[3]s]
+  privileges        = ["USAGE"]
+  with_grant_option = %[4]t
+}
+resource "postgresql_grant" "public_server" {
+  role        = "PUBLIC"
+  database    = %[2]s
+  object_type = "foreign_server"
+  objects     = [%[3]s]
+  privileges  = ["usage"]
+}
+`, acctest.QuoteHCL(f.grantee), acctest.QuoteHCL(f.db), acctest.QuoteHCL(srv), wgo)
+		if super {
+			c += fmt.Sprintf(`
+resource "postgresql_grant" "fdw" {
+  role        = postgresql_role.g.name
+  database    = %[1]s
+  object_type = "foreign_data_wrapper"
+  objects     = ["postgres_fdw"]
+  privileges  = ["USAGE"]
+}
+resource "postgresql_grant" "param" {
+  role        = postgresql_role.g.name
+  database    = %[1]s
+  object_type = "parameter"
+  objects     = ["work_mem", "log_min_duration_statement"]
+  privileges  = %[2]s
+}
+`, acctest.QuoteHCL(f.db), paramPrivs)
+		}
+		return c
+	}
+	updates := []plancheck.PlanCheck{plancheck.ExpectResourceAction("postgresql_grant.server", plancheck.ResourceActionUpdate)}
+	if super {
+		updates = append(updates, plancheck.ExpectResourceAction("postgresql_grant.param", plancheck.ResourceActionUpdate))
+	}
+	srvACL := func() string {
+		return f.acl(t, "s.srvacl", "pg_foreign_server s WHERE s.srvname = "+quoteLit(srv)+" AND s.srvacl IS NOT NULL")
+	}
+	steps := []resource.TestStep{
+		{
+			Config: config(true, `["SET", "ALTER SYSTEM"]`),
+			Check:  expectACL(t, "server", srvACL, "USAGE*"),
+		},
+		{
+			Config:           config(false, `["ALL"]`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: updates[:1]},
+			Check:            expectACL(t, "server", srvACL, "USAGE"),
+		},
+		{
+			Config:           config(false, `["set"]`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: updates[1:]},
+		},
+		{
+			PreConfig:        acctest.ExecFunc(t, f.db, "REVOKE USAGE ON FOREIGN SERVER "+acctest.QI(srv)+" FROM "+acctest.QI(f.grantee)),
+			Config:           config(false, `["set"]`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: updates[:1]},
+			Check:            expectACL(t, "server", srvACL, "USAGE"),
+		},
+		{Config: config(false, `["set"]`), ResourceName: "postgresql_grant.server", ImportState: true, ImportStateVerify: true},
+		{Config: config(false, `["set"]`), ResourceName: "postgresql_grant.public_server", ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"privileges"}},
+	}
+	if super {
+		steps = append(steps,
+			resource.TestStep{Config: config(false, `["set"]`), ResourceName: "postgresql_grant.fdw", ImportState: true, ImportStateVerify: true},
+			resource.TestStep{Config: config(false, `["set"]`), ResourceName: "postgresql_grant.param", ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"privileges"}},
+		)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); setup() },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps:                    steps,
+	})
+}
