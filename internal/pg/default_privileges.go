@@ -242,7 +242,6 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 	})
 }
 
-
 // ExpandDefaultPrivileges normalises privileges and replaces ALL by the full
 // list for the default-privileges object type. Sorted and unique.
 func ExpandDefaultPrivileges(objectType string, major int, privs []string) []string {

@@ -517,7 +517,7 @@ func leaveOwners(ctx context.Context, tx pgx.Tx, owners []grantObject) error {
 
 type grantAction struct {
 	revoke, revokeGO, grant []string
-	grantWGO              bool
+	grantWGO                bool
 }
 
 func (a grantAction) key() string {

@@ -210,7 +210,7 @@ func TestAccGrant_basic(t *testing.T) {
 				),
 			},
 			{ // spelling only: no diff
-				Config: strings.Replace(f.config(second), `privileges  = ["ALL"]`, `privileges  = ["all privileges"]`, 1),
+				Config:           strings.Replace(f.config(second), `privileges  = ["ALL"]`, `privileges  = ["all privileges"]`, 1),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{ // drift made by SQL, a new function in the schema: repaired in place

@@ -75,7 +75,7 @@ func grantRoleSchemaV1() schema.Schema {
 					"Unset leaves it to the server (the member's `INHERIT` attribute). Changes in place. An error on older servers.",
 			},
 			"set_option": schema.BoolAttribute{
-				Optional: true,
+				Optional:            true,
 				MarkdownDescription: "PostgreSQL 16 and later: whether `role` may `SET ROLE` to `grant_role` (`WITH SET`). Unset leaves the server default (true). Changes in place. An error on older servers.",
 			},
 		},

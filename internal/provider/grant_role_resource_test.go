@@ -82,7 +82,9 @@ FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid WHERE m.member = (SEL
 				Config:      config(true, "  inherit_option = false"),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`inherit_option[\s\S]*PostgreSQL 16`),
-				SkipFunc:    func() (bool, error) { return acctest.QueryBool(t, "", "SELECT current_setting('server_version_num')::int >= 160000"), nil },
+				SkipFunc: func() (bool, error) {
+					return acctest.QueryBool(t, "", "SELECT current_setting('server_version_num')::int >= 160000"), nil
+				},
 			},
 			{ // removing one membership leaves the other alone
 				Config: acctest.Config(`
