@@ -158,6 +158,12 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 	if err != nil {
 		return err
 	}
+	caps, err := c.Capabilities(ctx)
+	if err != nil {
+		return err
+	}
+	// PostgreSQL 15 and older accept plain membership in the owner; 16 wants its privileges.
+	memberOnly := !caps.AtLeast(16)
 	objtype, aclType, plural := defaclType(t.ObjectType)
 	return c.Tx(ctx, t.Database, func(ctx context.Context, tx pgx.Tx) error {
 		ids, err := resolveDefacl(ctx, tx, t)
@@ -178,7 +184,7 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 			return err
 		}
 		if !superuser {
-			join, err = ownersToJoin(ctx, tx, map[uint32]grantObject{ids.owner: {owner: ids.owner, ownerName: ownerName, ownerSU: ownerSU, name: "default privileges of " + ownerName}})
+			join, err = ownersToJoin(ctx, tx, map[uint32]grantObject{ids.owner: {owner: ids.owner, ownerName: ownerName, ownerSU: ownerSU, name: "default privileges of " + ownerName}}, memberOnly)
 			if err != nil {
 				return err
 			}

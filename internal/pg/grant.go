@@ -427,7 +427,7 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 		}
 		var join []grantObject
 		if !superuser {
-			join, err = ownersToJoin(ctx, tx, owners)
+			join, err = ownersToJoin(ctx, tx, owners, false)
 			if err != nil {
 				return err
 			}
@@ -472,16 +472,23 @@ func reservedRole(name string) bool {
 }
 
 // ownersToJoin lists the owners whose privileges the (non-superuser)
-// connected role lacks; it checks they can be joined temporarily.
-func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject) ([]grantObject, error) {
+// connected role lacks; it checks they can be joined temporarily. With
+// memberOnly, plain membership is enough (ALTER DEFAULT PRIVILEGES FOR ROLE);
+// otherwise the privileges must be inherited (GRANT/REVOKE as the owner).
+func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject, memberOnly bool) ([]grantObject, error) {
 	var out []grantObject
 	for oid, o := range owners {
-		var has bool
-		if err := tx.QueryRow(ctx, "SELECT pg_has_role(current_user, $1::oid, 'USAGE')", oid).Scan(&has); err != nil {
+		var usage, member bool
+		if err := tx.QueryRow(ctx, "SELECT pg_has_role(current_user, $1::oid, 'USAGE'), pg_has_role(current_user, $1::oid, 'MEMBER')", oid).Scan(&usage, &member); err != nil {
 			return nil, err
 		}
-		if has {
+		if usage || (memberOnly && member) {
 			continue
+		}
+		if member {
+			// Joining and leaving again would end the existing membership.
+			return nil, fmt.Errorf("the provider's role is a member of role %q, which owns %q, but does not inherit its privileges (NOINHERIT); "+
+				"grant the membership WITH INHERIT TRUE or make the provider's role INHERIT", o.ownerName, o.name)
 		}
 		if o.ownerSU || reservedRole(o.ownerName) {
 			return nil, fmt.Errorf("the provider's role needs the privileges of role %q, which owns %q, and cannot take them itself (%q is a superuser or a reserved role); "+
