@@ -264,6 +264,20 @@ resource "postgresql_grant" "x" {
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`64 bytes`),
 			},
+			{ // managed mode: an object owned by a superuser cannot be granted on; the error names the missing grant
+				SkipFunc:  func() (bool, error) { return !acctest.Managed(), nil },
+				PreConfig: acctest.ExecFunc(t, f.db, "CREATE TABLE "+acctest.QQ(f.schema, "su_owned")+" (a int)"),
+				Config: f.config(second) + `
+resource "postgresql_grant" "su_owned" {
+  role        = postgresql_role.g.name
+  database    = local.db
+  schema      = local.schema
+  object_type = "table"
+  objects     = ["su_owned"]
+  privileges  = ["SELECT"]
+}`,
+				ExpectError: regexp.MustCompile(`needs\s+the\s+privileges\s+of\s+role\s+"postgres"[\s\S]*GRANT\s+"postgres"\s+TO`),
+			},
 			{ // objects dropped behind Terraform's back, then the grants destroyed: succeeds and revokes everything
 				PreConfig: acctest.ExecFunc(t, f.db, "DROP PROCEDURE "+acctest.QQ(f.schema, "p1")+"()", "DROP TABLE "+acctest.QQ(f.schema, "t2")),
 				Config:    acctest.Config(`resource "postgresql_role" "g" { name = %s }`, acctest.QuoteHCL(f.grantee)),
