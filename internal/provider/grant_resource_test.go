@@ -144,6 +144,14 @@ resource "postgresql_grant" "db" {
   object_type = "database"
   privileges  = %[8]s
 }
+resource "postgresql_grant" "public_routines" {
+  role        = "public"
+  database    = local.db
+  schema      = local.schema
+  object_type = "routine"
+  objects     = ["f1(integer)", "p1"]
+  privileges  = []
+}
 resource "postgresql_grant" "public_view" {
   role        = "public"
   database    = local.db
@@ -195,6 +203,14 @@ func TestAccGrant_basic(t *testing.T) {
 					expectACL(t, "f2", func() string { return f.procACL(t, "f2", "()") }, "EXECUTE*"),
 					// "all functions" never includes procedures; the procedure grant does
 					expectACL(t, "p1", func() string { return f.procACL(t, "p1", "()") }, "EXECUTE"),
+					func(*terraform.State) error { // PUBLIC lost its built-in EXECUTE on f1 and p1, not on f2
+						got := acctest.QueryString(t, f.db, `SELECT string_agg(p.proname || '=' || has_function_privilege('public', p.oid, 'EXECUTE')::text, ',' ORDER BY 1)
+FROM pg_proc p WHERE p.pronamespace = $1::regnamespace AND p.proname IN ('f1', 'f2', 'p1')`, acctest.QI(f.schema))
+						if got != "f1=false,f2=true,p1=false" {
+							return fmt.Errorf("PUBLIC EXECUTE: %s", got)
+						}
+						return nil
+					},
 				),
 			},
 			{
@@ -241,7 +257,7 @@ func TestAccGrant_basic(t *testing.T) {
 					expectACL(t, "f3", func() string { return f.procACL(t, "f3", "()") }, "EXECUTE*"),
 				),
 			},
-			imp("tables"), imp("cols"), imp("func_all"), imp("proc", "privileges"), imp("schema"), imp("db"), imp("public_view"),
+			imp("tables"), imp("cols"), imp("func_all"), imp("proc", "privileges"), imp("schema"), imp("db"), imp("public_view"), imp("public_routines"),
 			imp("seq_all", "privileges"), // ALL reads back as the explicit list
 			{
 				Config:      strings.Replace(f.config(second), `["SELECT", "INSERT"]`, `["SELECT", "EXECUTE"]`, 1),
