@@ -247,6 +247,13 @@ func readObjects(ctx context.Context, q Querier, t GrantTarget, granteeOID uint3
 	var names, cols []string
 	if len(t.Objects) > 0 {
 		names = t.Objects
+		if isRoutine(t.ObjectType) {
+			// "f(integer, text)" and "f(integer,text)" both name one overload
+			names = nil
+			for _, n := range t.Objects {
+				names = append(names, n, strings.ReplaceAll(n, " ", ""))
+			}
+		}
 	}
 	if t.ObjectType == ObjSchema {
 		names = nil
@@ -287,11 +294,17 @@ func granteeOID(ctx context.Context, q Querier, t GrantTarget) (uint32, bool, er
 	return oid, err == nil, err
 }
 
+func isRoutine(objectType string) bool {
+	return objectType == ObjFunction || objectType == ObjProcedure || objectType == ObjRoutine
+}
+
 // containerExists checks the database (and schema, where the type has one).
 func (c *Client) containerExists(ctx context.Context, t GrantTarget) (bool, error) {
 	var ok bool
 	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
-		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1 AND datallowconn)", t.Database).Scan(&ok)
+		// database and parameter grants never connect to the database itself
+		shared := t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter
+		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1 AND (datallowconn OR $2))", t.Database, shared).Scan(&ok)
 	})
 	if err != nil || !ok || t.Schema == "" || t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter {
 		return ok, err
@@ -344,7 +357,7 @@ func missingObjects(t GrantTarget, objs []objectRow) []string {
 	for _, name := range t.Objects {
 		found := false
 		for _, o := range objs {
-			if o.name == name || o.name+"("+strings.ReplaceAll(o.argTypes, " ", "")+")" == name {
+			if o.name == name || o.name+"("+strings.ReplaceAll(o.argTypes, " ", "")+")" == strings.ReplaceAll(name, " ", "") {
 				found = true
 				if t.ObjectType != ObjColumn {
 					break

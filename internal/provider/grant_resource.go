@@ -90,7 +90,7 @@ func grantSchemaV1() schema.Schema {
 			"objects": schema.SetAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
-				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type,type)` for one), " +
+				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type, type)` for one, with the types as PostgreSQL prints them: `integer`, not `int`), " +
 					"the table of a `column` grant (exactly one), or the foreign data wrappers, servers or parameters. " +
 					"Unset or empty for `table`, `sequence`, `function`, `procedure` and `routine` means every object of that type in the schema, read again at each refresh " +
 					"(an object that lost a privilege shows as drift and is repaired). Changes in place: objects removed from the set have their privileges revoked.",
