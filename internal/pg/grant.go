@@ -176,7 +176,6 @@ func (c *Client) grantDatabase(t GrantTarget) string {
 	return t.Database
 }
 
-
 // objectQuery returns the query listing the target's objects with their ACLs:
 // $1 schema, $2 object names (NULL = all), $3 database, $4 columns.
 func objectQuery(objectType string) (string, uint32) {
