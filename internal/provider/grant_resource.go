@@ -325,6 +325,7 @@ func (r *grantResource) ImportState(ctx context.Context, req resource.ImportStat
 
 func (r *grantResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
 		return
 	}
 	var plan grantModel
@@ -364,6 +365,35 @@ func (r *grantResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		plan.ID = types.StringValue(plan.id(ctx))
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// modifyDestroyPlan warns, for a grant on every object of a type in a schema,
+// how many objects the destroy will revoke privileges on.
+func (r *grantResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state grantModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	t := r.target(ctx, &state)
+	if resp.Diagnostics.HasError() || len(t.Objects) > 0 || !slices.Contains([]string{pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine}, t.ObjectType) {
+		return
+	}
+	st, err := r.client.ReadGrant(ctx, t)
+	if err != nil || !st.Exists {
+		return
+	}
+	n := 0
+	for _, o := range st.Objects {
+		if len(o.Held) > 0 && !o.OwnedBy {
+			n++
+		}
+	}
+	if n > 0 {
+		resp.Diagnostics.AddWarning("Privileges will be revoked on every "+t.ObjectType+" in the schema",
+			fmt.Sprintf("Destroying this grant revokes the %s privileges of %q on all %d %s object(s) of schema %q in database %q that it holds any on, including objects created after it was applied.",
+				t.ObjectType, t.Grantee, n, t.ObjectType, t.Schema, t.Database))
+	}
 }
 
 func (r *grantResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
