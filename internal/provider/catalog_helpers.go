@@ -2,10 +2,13 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
@@ -58,6 +61,12 @@ func splitDBName(id string) (db, name string, ok bool) {
 		return "", "", false
 	}
 	return db, name, true
+}
+
+// slotNameValidator enforces PostgreSQL's rule for replication slot names.
+func slotNameValidator() validator.String {
+	return stringvalidator.RegexMatches(regexp.MustCompile(`^[a-z0-9_]+$`),
+		"replication slot names may contain only lower-case letters, digits and underscores")
 }
 
 func knownString(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }

@@ -6,5 +6,7 @@ import "github.com/hashicorp/terraform-plugin-framework/resource"
 func catalogResources() []func() resource.Resource {
 	return []func() resource.Resource{
 		NewFunctionResource,
+		NewReplicationSlotResource,
+		NewPhysicalReplicationSlotResource,
 	}
 }
