@@ -24,7 +24,9 @@ var (
 )
 
 // NewPhysicalReplicationSlotResource is the constructor of postgresql_physical_replication_slot.
-func NewPhysicalReplicationSlotResource() resource.Resource { return &physicalReplicationSlotResource{} }
+func NewPhysicalReplicationSlotResource() resource.Resource {
+	return &physicalReplicationSlotResource{}
+}
 
 type physicalReplicationSlotResource struct {
 	client *pg.Client
