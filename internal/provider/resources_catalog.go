@@ -8,5 +8,6 @@ func catalogResources() []func() resource.Resource {
 		NewFunctionResource,
 		NewReplicationSlotResource,
 		NewPhysicalReplicationSlotResource,
+		NewPublicationResource,
 	}
 }
