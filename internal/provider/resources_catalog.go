@@ -9,5 +9,6 @@ func catalogResources() []func() resource.Resource {
 		NewReplicationSlotResource,
 		NewPhysicalReplicationSlotResource,
 		NewPublicationResource,
+		NewSubscriptionResource,
 	}
 }
