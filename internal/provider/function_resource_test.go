@@ -263,7 +263,8 @@ resource "postgresql_function" "test" {
 	})
 }
 
-// TestAccCatalog_dropMissing: deleting objects that are already gone succeeds.
+// TestAccCatalog_dropMissing: deleting catalog objects (functions, slots,
+// publications, subscriptions) that are already gone, or whose database is gone, succeeds.
 func TestAccCatalog_dropMissing(t *testing.T) {
 	if testing.Short() || !acctestEnabled() {
 		t.Skip("acceptance test")
@@ -276,6 +277,21 @@ func TestAccCatalog_dropMissing(t *testing.T) {
 	}
 	if err := c.DropFunction(ctx, acctest.RandName("nodb"), 0, "public", "x", nil, true); err != nil {
 		t.Errorf("function in missing database: %v", err)
+	}
+	if err := c.DropReplicationSlot(ctx, "tfacc_gone_slot"); err != nil {
+		t.Errorf("replication slot: %v", err)
+	}
+	if err := c.DropPublication(ctx, "", 4000000000, acctest.RandName("gone"), true); err != nil {
+		t.Errorf("publication: %v", err)
+	}
+	if err := c.DropPublication(ctx, acctest.RandName("nodb"), 0, "x", false); err != nil {
+		t.Errorf("publication in missing database: %v", err)
+	}
+	if err := c.DropSubscription(ctx, "", 0, acctest.RandName("gone")); err != nil {
+		t.Errorf("subscription: %v", err)
+	}
+	if err := c.DropSubscription(ctx, acctest.RandName("nodb"), 0, "x"); err != nil {
+		t.Errorf("subscription in missing database: %v", err)
 	}
 }
 
