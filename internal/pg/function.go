@@ -139,7 +139,10 @@ WHERE p.oid = $1 ORDER BY a.ord`, oid)
 		if err := rows.Scan(&a.Name, &mode, &a.Type, &a.Default); err != nil {
 			return nil, err
 		}
-		a.Mode = map[string]string{"i": "IN", "o": "OUT", "b": "INOUT", "v": "VARIADIC", "t": "TABLE"}[mode]
+		if mode == "t" {
+			continue // a column of RETURNS TABLE (...): part of Returns, not an argument
+		}
+		a.Mode = map[string]string{"i": "IN", "o": "OUT", "b": "INOUT", "v": "VARIADIC"}[mode]
 		f.Args = append(f.Args, a)
 	}
 	if err := rows.Err(); err != nil {

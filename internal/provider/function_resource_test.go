@@ -212,6 +212,16 @@ resource "postgresql_function" "noop" {
     END;
   EOT
 }
+resource "postgresql_function" "tbl" {
+  name     = "%[1]s_tbl"
+  language = "sql"
+  arg {
+    name = "n"
+    type = "integer"
+  }
+  returns = "TABLE(a int, b text)"
+  body    = "SELECT n, 'x'::text"
+}
 resource "postgresql_function" "test" {
   name = %[2]s
   arg {
@@ -254,10 +264,34 @@ resource "postgresql_function" "test" {
 				ImportStateVerifyIgnore: []string{"arg.1.mode", "drop_cascade"},
 			},
 			{
+				ResourceName:      "postgresql_function.tbl",
+				ImportState:       true,
+				ImportStateId:     "postgres.public." + strings.Split(name, `"`)[0] + "_tbl(integer)",
+				ImportStateVerify: true,
+				// read back as TABLE(a integer, b text)
+				ImportStateVerifyIgnore: []string{"returns"},
+			},
+			{
 				ResourceName:      "postgresql_function.noop",
 				ImportState:       true,
 				ImportStateId:     "postgres.public." + strings.Split(name, `"`)[0] + "_noop()",
 				ImportStateVerify: true,
+			},
+			{ // RETURNS TABLE changed: replace
+				Config: acctest.Config(`
+resource "postgresql_function" "tbl" {
+  name     = "%[1]s_tbl"
+  language = "sql"
+  arg {
+    name = "n"
+    type = "integer"
+  }
+  returns = "TABLE(a bigint, b text)"
+  body    = "SELECT n::bigint, 'x'::text"
+}`, strings.Split(name, `"`)[0]),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("postgresql_function.tbl", plancheck.ResourceActionDestroyBeforeCreate)},
+				},
 			},
 		},
 	})
