@@ -2,12 +2,14 @@ package acctest
 
 import (
 	"os"
-	"strconv"
 	"testing"
-	"time"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/jackc/pgx/v5"
 )
+
+// quoteIdent quotes an identifier (this package cannot import internal/pg,
+// whose own tests import it).
+func quoteIdent(s string) string { return pgx.Identifier{s}.Sanitize() }
 
 // TempDatabase creates database name (as the superuser) for one test and drops
 // it when the test ends. When owned is true the database is owned by the
@@ -15,23 +17,10 @@ import (
 // can create objects there.
 func TempDatabase(t *testing.T, name string) {
 	t.Helper()
-	Exec(t, "", "CREATE DATABASE "+pg.QuoteIdent(name)+" OWNER "+pg.QuoteIdent(AdminUser()))
+	Exec(t, "", "CREATE DATABASE "+quoteIdent(name)+" OWNER "+quoteIdent(AdminUser()))
 	t.Cleanup(func() {
-		Exec(t, "", "DROP DATABASE IF EXISTS "+pg.QuoteIdent(name)+" WITH (FORCE)")
+		Exec(t, "", "DROP DATABASE IF EXISTS "+quoteIdent(name)+" WITH (FORCE)")
 	})
-}
-
-// Client returns a pg.Client connected like the provider under test (PG* environment).
-func Client(t *testing.T) *pg.Client {
-	t.Helper()
-	port, _ := strconv.Atoi(os.Getenv("PGPORT"))
-	c := pg.NewClient(pg.Config{
-		Host: os.Getenv("PGHOST"), Port: port, Database: "postgres",
-		Username: os.Getenv("PGUSER"), Password: os.Getenv("PGPASSWORD"),
-		SSLMode: "disable", ConnectTimeout: 15 * time.Second, Superuser: os.Getenv("PGSUPERUSER") == "true",
-	})
-	t.Cleanup(c.Close)
-	return c
 }
 
 // Conninfo is a libpq connection string to database db on the test cluster as

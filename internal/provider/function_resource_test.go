@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -304,7 +306,7 @@ func TestAccCatalog_dropMissing(t *testing.T) {
 		t.Skip("acceptance test")
 	}
 	acctest.PreCheck(t)
-	c := acctest.Client(t)
+	c := catalogTestClient(t)
 	ctx := t.Context()
 	if err := c.DropFunction(ctx, "", 4000000000, "public", acctest.RandName("gone"), []string{"integer"}, false); err != nil {
 		t.Errorf("function: %v", err)
@@ -330,3 +332,16 @@ func TestAccCatalog_dropMissing(t *testing.T) {
 }
 
 func acctestEnabled() bool { return os.Getenv("TF_ACC") != "" }
+
+// catalogTestClient returns a pg.Client connected like the provider under test (PG* environment).
+func catalogTestClient(t *testing.T) *pg.Client {
+	t.Helper()
+	port, _ := strconv.Atoi(os.Getenv("PGPORT"))
+	c := pg.NewClient(pg.Config{
+		Host: os.Getenv("PGHOST"), Port: port, Database: "postgres",
+		Username: os.Getenv("PGUSER"), Password: os.Getenv("PGPASSWORD"),
+		SSLMode: "disable", ConnectTimeout: 15 * time.Second, Superuser: os.Getenv("PGSUPERUSER") == "true",
+	})
+	t.Cleanup(c.Close)
+	return c
+}
