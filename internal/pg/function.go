@@ -322,3 +322,14 @@ func (c *Client) NormalizeSignature(ctx context.Context, db string, args []Funct
 	}
 	return nil, err
 }
+
+// FunctionDependents counts the objects that depend on the function with OID
+// oid (triggers, views, defaults...), which DROP FUNCTION without CASCADE refuses to drop.
+func (c *Client) FunctionDependents(ctx context.Context, db string, oid uint32) (int, error) {
+	var n int
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		return tx.QueryRow(ctx, `SELECT count(DISTINCT (classid, objid)) FROM pg_depend
+WHERE refclassid = 'pg_proc'::regclass AND refobjid = $1 AND deptype = 'n'`, oid).Scan(&n)
+	})
+	return n, err
+}

@@ -292,6 +292,7 @@ func parseFunctionID(id string) (db, schemaName, name string, args []string, err
 
 func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
 		return
 	}
 	var plan, config functionModel
@@ -365,6 +366,30 @@ func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	plan.ID = functionID(plan)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// modifyDestroyPlan warns when objects depend on the function: the drop fails
+// without drop_cascade, and takes them along with it.
+func (r *functionResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state functionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
+		return
+	}
+	n, err := r.client.FunctionDependents(ctx, databaseOf(state.Database), uint32(state.OID.ValueInt64()))
+	if err != nil || n == 0 {
+		return
+	}
+	if state.DropCascade.ValueBool() {
+		resp.Diagnostics.AddWarning("Function has dependent objects",
+			fmt.Sprintf("%d object(s) (triggers, views, defaults...) depend on function %s; drop_cascade is true, so they will be dropped with it.", n, state.ID.ValueString()))
+		return
+	}
+	resp.Diagnostics.AddWarning("Function has dependent objects",
+		fmt.Sprintf("%d object(s) (triggers, views, defaults...) depend on function %s; the drop will fail unless they are removed first or drop_cascade is true.", n, state.ID.ValueString()))
 }
 
 func argsEqual(a, b []functionArgModel) bool {

@@ -314,6 +314,18 @@ func TestAccCatalog_dropMissing(t *testing.T) {
 	if err := c.DropFunction(ctx, acctest.RandName("nodb"), 0, "public", "x", nil, true); err != nil {
 		t.Errorf("function in missing database: %v", err)
 	}
+	// the destroy-plan warning counts dependents
+	fn := acctest.RandName("dep")
+	acctest.Exec(t, "", "CREATE FUNCTION public."+pg.QuoteIdent(fn)+"() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+		"CREATE VIEW public."+pg.QuoteIdent(fn+"_v")+" AS SELECT public."+pg.QuoteIdent(fn)+"() AS x")
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP FUNCTION public."+pg.QuoteIdent(fn)+"() CASCADE") })
+	oid, err := c.FindFunction(ctx, "", "public", fn, nil)
+	if err != nil || oid == 0 {
+		t.Fatalf("FindFunction: %d, %v", oid, err)
+	}
+	if n, err := c.FunctionDependents(ctx, "", oid); err != nil || n != 1 {
+		t.Errorf("FunctionDependents = %d, %v; want 1", n, err)
+	}
 	if err := c.DropReplicationSlot(ctx, "tfacc_gone_slot"); err != nil {
 		t.Errorf("replication slot: %v", err)
 	}

@@ -129,6 +129,7 @@ func (r *physicalReplicationSlotResource) ImportState(ctx context.Context, req r
 
 func (r *physicalReplicationSlotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		warnActiveSlot(ctx, r.client, req, resp)
 		return
 	}
 	var plan physicalReplicationSlotModel

@@ -148,6 +148,7 @@ func (r *replicationSlotResource) ImportState(ctx context.Context, req resource.
 
 func (r *replicationSlotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
+		warnActiveSlot(ctx, r.client, req, resp)
 		return
 	}
 	var plan, config replicationSlotModel
@@ -169,6 +170,25 @@ func (r *replicationSlotResource) ModifyPlan(ctx context.Context, req resource.M
 		plan.ID = types.StringUnknown()
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// warnActiveSlot warns on a destroy plan when a consumer is connected to the
+// slot: PostgreSQL refuses to drop an active slot.
+func warnActiveSlot(ctx context.Context, client *pg.Client, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || client == nil || client.Ready() != nil {
+		return
+	}
+	var name types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
+	if !knownString(name) {
+		return
+	}
+	s, err := client.ReadReplicationSlot(ctx, name.ValueString())
+	if err != nil || s == nil || !s.Active {
+		return
+	}
+	resp.Diagnostics.AddWarning("Replication slot is in use",
+		fmt.Sprintf("A consumer is connected to replication slot %q; PostgreSQL refuses to drop an active slot, so the destroy will fail until the consumer disconnects.", s.Name))
 }
 
 func (r *replicationSlotResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
