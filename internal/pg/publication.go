@@ -16,8 +16,17 @@ type QualifiedName struct {
 	Name   string
 }
 
-// String renders schema.name unquoted, the way cyrilgdn stores table names.
-func (q QualifiedName) String() string { return q.Schema + "." + q.Name }
+// String renders schema.name the way cyrilgdn stores table names (unquoted),
+// quoting only a part that contains a dot or a double quote, so that
+// ParseQualifiedName reads it back unambiguously.
+func (q QualifiedName) String() string { return quoteIfAmbiguous(q.Schema) + "." + quoteIfAmbiguous(q.Name) }
+
+func quoteIfAmbiguous(s string) string {
+	if strings.ContainsAny(s, `."`) {
+		return QuoteIdent(s)
+	}
+	return s
+}
 
 // Quoted renders "schema"."name".
 func (q QualifiedName) Quoted() string { return QuoteQualified(q.Schema, q.Name) }

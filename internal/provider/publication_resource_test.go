@@ -28,6 +28,7 @@ func publicationTestDatabase(t *testing.T, db string) {
 		"CREATE SCHEMA app AUTHORIZATION "+admin,
 		"CREATE TABLE public.t1 (id int PRIMARY KEY, v text)",
 		"CREATE TABLE app.t2 (id int PRIMARY KEY, v text)",
+		`CREATE TABLE app."Odd.Tbl ü" (id int PRIMARY KEY)`, `ALTER TABLE app."Odd.Tbl ü" OWNER TO `+admin,
 		"CREATE TABLE public.m (id int, at date, PRIMARY KEY (id, at)) PARTITION BY RANGE (at)",
 		"CREATE TABLE public.m_2025 PARTITION OF public.m FOR VALUES FROM ('2025-01-01') TO ('2026-01-01')",
 		"ALTER TABLE public.t1 OWNER TO "+admin, "ALTER TABLE app.t2 OWNER TO "+admin,
@@ -65,7 +66,7 @@ resource "postgresql_publication" "test" {
 	full := fmt.Sprintf(`
   name                             = "%s_r"
   owner                            = %q
-  tables                           = ["public.t1", "app.t2", "public.m"]
+  tables                           = ["public.t1", "app.t2", "public.m", "app.\"Odd.Tbl ü\""]
   publish_via_partition_root_param = true
   drop_cascade                     = true`, name, owner)
 	superOnly := func() (bool, error) { return acctest.Managed(), nil }
@@ -127,7 +128,7 @@ resource "postgresql_publication" "test" {
 				},
 				Check: func(*terraform.State) error {
 					got := acctest.QueryString(t, db, "SELECT string_agg(schemaname || '.' || tablename, ',' ORDER BY schemaname, tablename) || '/' || bool_and(p.pubviaroot)::text FROM pg_publication_tables t JOIN pg_publication p USING (pubname) WHERE pubname = $1", name+"_r")
-					if got != "app.t2,public.m,public.t1/true" {
+					if got != "app.Odd.Tbl ü,app.t2,public.m,public.t1/true" {
 						return fmt.Errorf("published: %s", got)
 					}
 					if acctest.QueryBool(t, "", "SELECT pg_has_role($1, $2, 'MEMBER')", acctest.AdminUser(), owner) && acctest.Managed() {
@@ -156,7 +157,7 @@ resource "postgresql_publication" "test" {
 			},
 			{ // superuser only: FOR TABLES IN SCHEMA, in place
 				SkipFunc: superOnly,
-				Config: cfg(strings.Replace(full, `tables                           = ["public.t1", "app.t2", "public.m"]`,
+				Config: cfg(strings.Replace(full, `tables                           = ["public.t1", "app.t2", "public.m", "app.\"Odd.Tbl ü\""]`,
 					`tables = ["public.t1"]`+"\n"+`schemas = ["app"]`, 1)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
@@ -168,14 +169,14 @@ resource "postgresql_publication" "test" {
 			{ // superuser only: all_tables replaces the publication
 				SkipFunc: superOnly,
 				Config: cfg(strings.NewReplacer(
-					`tables                           = ["public.t1", "app.t2", "public.m"]`, "all_tables = true",
+					`tables                           = ["public.t1", "app.t2", "public.m", "app.\"Odd.Tbl ü\""]`, "all_tables = true",
 					fmt.Sprintf("owner                            = %q", owner), `owner = "postgres"`).Replace(full)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tables"), knownvalue.SetExact([]knownvalue.Check{
-						knownvalue.StringExact("app.t2"), knownvalue.StringExact("public.m"), knownvalue.StringExact("public.t1")})),
+						knownvalue.StringExact(`app."Odd.Tbl ü"`), knownvalue.StringExact("app.t2"), knownvalue.StringExact("public.m"), knownvalue.StringExact("public.t1")})),
 				},
 			},
 		},
