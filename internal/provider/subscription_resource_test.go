@@ -25,7 +25,7 @@ func TestAccSubscription_lifecycle(t *testing.T) {
 	slot := name + "_slot"
 	addr := "postgresql_subscription.test"
 	sameOID := statecheck.CompareValue(compare.ValuesSame())
-	cfg := func(subName, conninfo, pubs string) string {
+	cfgSlot := func(slotName, subName, conninfo, pubs string) string {
 		return acctest.Config(`
 resource "postgresql_subscription" "test" {
   name         = %q
@@ -34,8 +34,10 @@ resource "postgresql_subscription" "test" {
   publications = [%s]
   create_slot  = false
   slot_name    = %q
-}`, subName, subDB, conninfo, pubs, slot)
+}`, subName, subDB, conninfo, pubs, slotName)
 	}
+	cfg := func(subName, conninfo, pubs string) string { return cfgSlot(slot, subName, conninfo, pubs) }
+	cfg2 := func(subName, conninfo, pubs string) string { return cfgSlot(slot+"_2", subName, conninfo, pubs) }
 	conn := acctest.Conninfo(pubDB)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
@@ -47,9 +49,10 @@ resource "postgresql_subscription" "test" {
 			acctest.Exec(t, pubDB, append(tables,
 				"INSERT INTO items VALUES (1, 'a'), (2, 'b')",
 				"CREATE PUBLICATION pub_a FOR TABLE items", "CREATE PUBLICATION pub_b FOR TABLE items2",
-				fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s', 'pgoutput')", slot))...)
+				fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s', 'pgoutput')", slot),
+				fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s_2', 'pgoutput')", slot))...)
 			t.Cleanup(func() {
-				acctest.Exec(t, "", fmt.Sprintf("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '%s' AND NOT active", slot))
+				acctest.Exec(t, "", fmt.Sprintf("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name IN ('%[1]s', '%[1]s_2') AND NOT active", slot))
 			})
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -94,6 +97,19 @@ resource "postgresql_subscription" "test" {
 					return nil
 				},
 			},
+			{ // slot name: in place (disable, set, enable)
+				Config: cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+				Check: func(*terraform.State) error {
+					if !acctest.QueryBool(t, subDB, "SELECT subslotname = $2 AND subenabled FROM pg_subscription WHERE subname = $1", name+"_r", slot+"_2") {
+						return fmt.Errorf("slot not changed or subscription left disabled")
+					}
+					return nil
+				},
+			},
 			{
 				ResourceName: addr, ImportState: true, ImportStateId: subDB + "." + name + "_r", ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{"create_slot"},
@@ -108,19 +124,19 @@ removed {
 }`),
 			},
 			{
-				Config:             cfg(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				Config:             cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
 				ResourceName:       addr,
 				ImportState:        true,
 				ImportStateId:      subDB + "." + name + "_r",
 				ImportStatePersist: true,
 			},
 			{
-				Config:           cfg(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				Config:           cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{ // drift: a publication removed by SQL; apply repairs in place
 				PreConfig: acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" SET PUBLICATION pub_a WITH (refresh = false)"),
-				Config:    cfg(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				Config:    cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 				},
@@ -130,7 +146,7 @@ removed {
 					"ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" DISABLE",
 					"ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" SET (slot_name = NONE)",
 					"DROP SUBSCRIPTION "+pg.QuoteIdent(name+"_r")),
-				Config: cfg(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				Config: cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
