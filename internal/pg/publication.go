@@ -19,7 +19,9 @@ type QualifiedName struct {
 // String renders schema.name the way cyrilgdn stores table names (unquoted),
 // quoting only a part that contains a dot or a double quote, so that
 // ParseQualifiedName reads it back unambiguously.
-func (q QualifiedName) String() string { return quoteIfAmbiguous(q.Schema) + "." + quoteIfAmbiguous(q.Name) }
+func (q QualifiedName) String() string {
+	return quoteIfAmbiguous(q.Schema) + "." + quoteIfAmbiguous(q.Name)
+}
 
 func quoteIfAmbiguous(s string) string {
 	if strings.ContainsAny(s, `."`) {

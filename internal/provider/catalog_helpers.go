@@ -19,10 +19,10 @@ import (
 // Helpers shared by the catalog area (functions, publications, subscriptions,
 // replication slots, catalog data sources).
 
-// planDatabase resolves the `database` argument of a database-scoped object at
+// catalogPlanDatabase resolves the `database` argument of a database-scoped object at
 // plan time: the configured value, else the value in state, else the
 // provider's database. Known at plan whenever the configuration is.
-func planDatabase(config, state types.String, client *pg.Client) types.String {
+func catalogPlanDatabase(config, state types.String, client *pg.Client) types.String {
 	if !config.IsNull() {
 		return config
 	}
@@ -35,16 +35,16 @@ func planDatabase(config, state types.String, client *pg.Client) types.String {
 	return types.StringValue(client.DefaultDatabase())
 }
 
-// databaseOf is the database an operation runs in ("" = the provider's).
-func databaseOf(v types.String) string {
+// catalogDatabaseOf is the database an operation runs in ("" = the provider's).
+func catalogDatabaseOf(v types.String) string {
 	if v.IsNull() || v.IsUnknown() {
 		return ""
 	}
 	return v.ValueString()
 }
 
-// dataSourceClientFrom extracts the *pg.Client handed to data sources by Configure.
-func dataSourceClientFrom(req datasource.ConfigureRequest, diags *diag.Diagnostics) *pg.Client {
+// catalogDataSourceClient extracts the *pg.Client handed to data sources by Configure.
+func catalogDataSourceClient(req datasource.ConfigureRequest, diags *diag.Diagnostics) *pg.Client {
 	if req.ProviderData == nil {
 		return nil
 	}
@@ -56,8 +56,8 @@ func dataSourceClientFrom(req datasource.ConfigureRequest, diags *diag.Diagnosti
 	return c
 }
 
-// splitDBName splits an import ID "<database>.<name>" at the first dot.
-func splitDBName(id string) (db, name string, ok bool) {
+// catalogSplitDBName splits an import ID "<database>.<name>" at the first dot.
+func catalogSplitDBName(id string) (db, name string, ok bool) {
 	db, name, ok = strings.Cut(id, ".")
 	if !ok || db == "" || name == "" {
 		return "", "", false
@@ -71,11 +71,11 @@ func slotNameValidator() validator.String {
 		"replication slot names may contain only lower-case letters, digits and underscores")
 }
 
-func knownString(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
+func catalogKnown(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
 
-// nameFilterAttributes are cyrilgdn's pattern arguments of the catalog list
+// catalogNameFilterAttributes are cyrilgdn's pattern arguments of the catalog list
 // data sources; what names them is `subject` (e.g. "table names").
-func nameFilterAttributes(subject string) map[string]dsschema.Attribute {
+func catalogNameFilterAttributes(subject string) map[string]dsschema.Attribute {
 	return map[string]dsschema.Attribute{
 		"like_any_patterns": dsschema.ListAttribute{
 			ElementType: types.StringType, Optional: true,
@@ -97,14 +97,14 @@ func nameFilterAttributes(subject string) map[string]dsschema.Attribute {
 	}
 }
 
-type nameFilterModel struct {
+type catalogNameFilterModel struct {
 	LikeAny    types.List   `tfsdk:"like_any_patterns"`
 	LikeAll    types.List   `tfsdk:"like_all_patterns"`
 	NotLikeAll types.List   `tfsdk:"not_like_all_patterns"`
 	Regex      types.String `tfsdk:"regex_pattern"`
 }
 
-func (f nameFilterModel) filter(ctx context.Context, diags *diag.Diagnostics) pg.NameFilter {
+func (f catalogNameFilterModel) filter(ctx context.Context, diags *diag.Diagnostics) pg.NameFilter {
 	list := func(l types.List) []string {
 		var out []string
 		if !l.IsNull() && !l.IsUnknown() {
@@ -115,7 +115,7 @@ func (f nameFilterModel) filter(ctx context.Context, diags *diag.Diagnostics) pg
 	return pg.NameFilter{LikeAny: list(f.LikeAny), LikeAll: list(f.LikeAll), NotLikeAll: list(f.NotLikeAll), Regex: f.Regex.ValueString()}
 }
 
-func stringsOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
+func catalogStrings(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
 	var out []string
 	if !l.IsNull() && !l.IsUnknown() {
 		diags.Append(l.ElementsAs(ctx, &out, false)...)
@@ -123,15 +123,15 @@ func stringsOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []str
 	return out
 }
 
-// dataSourceDatabase resolves the database argument of a data source.
-func dataSourceDatabase(v types.String, client *pg.Client) types.String {
-	if knownString(v) && v.ValueString() != "" {
+// catalogDataSourceDatabase resolves the database argument of a data source.
+func catalogDataSourceDatabase(v types.String, client *pg.Client) types.String {
+	if catalogKnown(v) && v.ValueString() != "" {
 		return v
 	}
 	return types.StringValue(client.DefaultDatabase())
 }
 
-func mergeAttrs(maps ...map[string]dsschema.Attribute) map[string]dsschema.Attribute {
+func catalogMergeAttrs(maps ...map[string]dsschema.Attribute) map[string]dsschema.Attribute {
 	out := map[string]dsschema.Attribute{}
 	for _, m := range maps {
 		for k, v := range m {

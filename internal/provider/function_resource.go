@@ -160,7 +160,7 @@ func (r *functionResource) Create(ctx context.Context, req resource.CreateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := databaseOf(plan.Database)
+	db := catalogDatabaseOf(plan.Database)
 	oid, err := r.client.CreateFunction(ctx, db, plan.spec())
 	if err != nil {
 		resp.Diagnostics.AddError("Could not create function", err.Error())
@@ -208,7 +208,7 @@ func (r *functionResource) Update(ctx context.Context, req resource.UpdateReques
 	// The signature did not change (that replaces): keep the server's spelling
 	// of the result type so CREATE OR REPLACE sees the same type.
 	spec.Returns = state.Returns.ValueString()
-	if err := r.client.UpdateFunction(ctx, databaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
+	if err := r.client.UpdateFunction(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
 		resp.Diagnostics.AddError("Could not update function", err.Error())
 		return
 	}
@@ -230,7 +230,7 @@ func (r *functionResource) Delete(ctx context.Context, req resource.DeleteReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	err := r.client.DropFunction(ctx, databaseOf(state.Database), uint32(state.OID.ValueInt64()),
+	err := r.client.DropFunction(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Name.ValueString(), argModelsToSpec(state.Arg).inputTypes(), state.DropCascade.ValueBool())
 	if err != nil {
 		resp.Diagnostics.AddError("Could not drop function", err.Error())
@@ -313,39 +313,39 @@ func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if state != nil {
 		stateDB = state.Database
 	}
-	plan.Database = planDatabase(config.Database, stateDB, r.client)
+	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
 
 	if state != nil {
-		db := databaseOf(state.Database)
+		db := catalogDatabaseOf(state.Database)
 		// Keep the state's spelling where the configuration means the same.
-		if normalizeBody(plan.Body.ValueString()) == normalizeBody(state.Body.ValueString()) && knownString(plan.Body) {
+		if normalizeBody(plan.Body.ValueString()) == normalizeBody(state.Body.ValueString()) && catalogKnown(plan.Body) {
 			plan.Body = state.Body
 		}
 		for _, p := range []struct{ plan, state *types.String }{
 			{&plan.Language, &state.Language}, {&plan.Volatility, &state.Volatility}, {&plan.Parallel, &state.Parallel},
 		} {
-			if knownString(*p.plan) && strings.EqualFold(p.plan.ValueString(), p.state.ValueString()) {
+			if catalogKnown(*p.plan) && strings.EqualFold(p.plan.ValueString(), p.state.ValueString()) {
 				*p.plan = *p.state
 			}
 		}
 		// Arguments and result type: unchanged when written the same, or when
 		// PostgreSQL renders both the same way (int4 = integer, '7' = 7).
 		for i := range plan.Arg {
-			if i < len(state.Arg) && knownString(plan.Arg[i].Mode) && strings.EqualFold(plan.Arg[i].Mode.ValueString(), state.Arg[i].Mode.ValueString()) {
+			if i < len(state.Arg) && catalogKnown(plan.Arg[i].Mode) && strings.EqualFold(plan.Arg[i].Mode.ValueString(), state.Arg[i].Mode.ValueString()) {
 				plan.Arg[i].Mode = state.Arg[i].Mode
 			}
 		}
 		withReturns := !config.Returns.IsNull()
-		argsChanged, returnsChanged := !argsEqual(plan.Arg, state.Arg), withReturns && !plan.Returns.Equal(state.Returns)
-		if (argsChanged || returnsChanged) && argsKnown(plan.Arg) && !plan.Returns.IsUnknown() {
-			ps := r.canonical(ctx, db, plan.Arg, returnsIf(plan.Returns, withReturns))
-			ss := r.canonical(ctx, db, state.Arg, returnsIf(state.Returns, withReturns))
-			if sameSignature(ps, ss, withReturns) {
+		argsChanged, returnsChanged := !functionArgsEqual(plan.Arg, state.Arg), withReturns && !plan.Returns.Equal(state.Returns)
+		if (argsChanged || returnsChanged) && functionArgsKnown(plan.Arg) && !plan.Returns.IsUnknown() {
+			ps := r.canonical(ctx, db, plan.Arg, functionReturnsIf(plan.Returns, withReturns))
+			ss := r.canonical(ctx, db, state.Arg, functionReturnsIf(state.Returns, withReturns))
+			if functionSameSignature(ps, ss, withReturns) {
 				argsChanged, returnsChanged = false, false
 				plan.Arg = state.Arg
 				plan.Returns = state.Returns
 			} else if ps != nil && ss != nil {
-				argsChanged = !sameSignature(&pg.Function{Args: ps.Args}, &pg.Function{Args: ss.Args}, false)
+				argsChanged = !functionSameSignature(&pg.Function{Args: ps.Args}, &pg.Function{Args: ss.Args}, false)
 				returnsChanged = withReturns && ps.Returns != ss.Returns
 			}
 		}
@@ -379,7 +379,7 @@ func (r *functionResource) modifyDestroyPlan(ctx context.Context, req resource.M
 	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}
-	n, err := r.client.FunctionDependents(ctx, databaseOf(state.Database), uint32(state.OID.ValueInt64()))
+	n, err := r.client.FunctionDependents(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()))
 	if err != nil || n == 0 {
 		return
 	}
@@ -392,7 +392,7 @@ func (r *functionResource) modifyDestroyPlan(ctx context.Context, req resource.M
 		fmt.Sprintf("%d object(s) (triggers, views, defaults...) depend on function %s; the drop will fail unless they are removed first or drop_cascade is true.", n, state.ID.ValueString()))
 }
 
-func argsEqual(a, b []functionArgModel) bool {
+func functionArgsEqual(a, b []functionArgModel) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -404,7 +404,7 @@ func argsEqual(a, b []functionArgModel) bool {
 	return true
 }
 
-func argsKnown(a []functionArgModel) bool {
+func functionArgsKnown(a []functionArgModel) bool {
 	for _, x := range a {
 		if x.Name.IsUnknown() || x.Type.IsUnknown() || x.Mode.IsUnknown() || x.Default.IsUnknown() {
 			return false
@@ -413,7 +413,7 @@ func argsKnown(a []functionArgModel) bool {
 	return true
 }
 
-func returnsIf(v types.String, with bool) types.String {
+func functionReturnsIf(v types.String, with bool) types.String {
 	if with {
 		return v
 	}
@@ -432,12 +432,12 @@ func normalizeBody(s string) string {
 }
 
 func functionID(m functionModel) types.String {
-	if !knownString(m.Database) || !knownString(m.Schema) || !knownString(m.Name) {
+	if !catalogKnown(m.Database) || !catalogKnown(m.Schema) || !catalogKnown(m.Name) {
 		return types.StringUnknown()
 	}
 	var types_ []string
 	for _, a := range m.Arg {
-		if !knownString(a.Type) || a.Mode.IsUnknown() {
+		if !catalogKnown(a.Type) || a.Mode.IsUnknown() {
 			return types.StringUnknown()
 		}
 		if mode := strings.ToUpper(a.Mode.ValueString()); mode == "OUT" || mode == "TABLE" {
@@ -480,7 +480,7 @@ func (r *functionResource) canonical(ctx context.Context, db string, args []func
 		return nil
 	}
 	ret := ""
-	if knownString(returns) {
+	if catalogKnown(returns) {
 		ret = returns.ValueString()
 	}
 	f, err := r.client.NormalizeSignature(ctx, db, argModelsToSpec(args), ret)
@@ -490,8 +490,8 @@ func (r *functionResource) canonical(ctx context.Context, db string, args []func
 	return f
 }
 
-// sameSignature compares two canonical signatures (and result types when withReturns).
-func sameSignature(a, b *pg.Function, withReturns bool) bool {
+// functionSameSignature compares two canonical signatures (and result types when withReturns).
+func functionSameSignature(a, b *pg.Function, withReturns bool) bool {
 	if a == nil || b == nil || len(a.Args) != len(b.Args) {
 		return false
 	}
@@ -503,9 +503,9 @@ func sameSignature(a, b *pg.Function, withReturns bool) bool {
 	return !withReturns || a.Returns == b.Returns
 }
 
-// textuallySame reports whether the model's arguments are written exactly as
+// functionTextuallySame reports whether the model's arguments are written exactly as
 // the server renders them (mode compared case-insensitively).
-func textuallySame(args []functionArgModel, srv []pg.FunctionArg) bool {
+func functionTextuallySame(args []functionArgModel, srv []pg.FunctionArg) bool {
 	if len(args) != len(srv) {
 		return false
 	}
@@ -525,8 +525,8 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 	if hints == nil {
 		hints = &functionReadHints{}
 	}
-	db := databaseOf(m.Database)
-	if !knownString(m.Database) {
+	db := catalogDatabaseOf(m.Database)
+	if !catalogKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}
 	var oid uint32
@@ -564,7 +564,7 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 	if !strings.EqualFold(m.Language.ValueString(), f.Language) {
 		m.Language = types.StringValue(f.Language)
 	}
-	if normalizeBody(m.Body.ValueString()) != normalizeBody(f.Body) || !knownString(m.Body) {
+	if normalizeBody(m.Body.ValueString()) != normalizeBody(f.Body) || !catalogKnown(m.Body) {
 		m.Body = types.StringValue(f.Body)
 	}
 	if !strings.EqualFold(m.Volatility.ValueString(), f.Volatility) {
@@ -581,9 +581,9 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 	// Arguments and result type: keep the model's spelling when it means what
 	// the server has (just written, written identically, or the same once
 	// PostgreSQL has normalised it).
-	keep := knownString(m.Returns) && len(m.Arg) == len(f.Args)
-	if keep && !hints.trusted && !(textuallySame(m.Arg, f.Args) && m.Returns.ValueString() == f.Returns) {
-		keep = sameSignature(r.canonical(ctx, db, m.Arg, m.Returns), f, true)
+	keep := catalogKnown(m.Returns) && len(m.Arg) == len(f.Args)
+	if keep && !hints.trusted && !(functionTextuallySame(m.Arg, f.Args) && m.Returns.ValueString() == f.Returns) {
+		keep = functionSameSignature(r.canonical(ctx, db, m.Arg, m.Returns), f, true)
 	}
 	if !keep {
 		args := make([]functionArgModel, len(f.Args))
@@ -624,7 +624,7 @@ func (m *functionModel) spec() pg.FunctionSpec {
 		Strict:          m.Strict.ValueBool(),
 		SecurityDefiner: m.SecurityDefiner.ValueBool(),
 	}
-	if knownString(m.Returns) {
+	if catalogKnown(m.Returns) {
 		s.Returns = m.Returns.ValueString()
 	}
 	return s

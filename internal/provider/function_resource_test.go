@@ -302,7 +302,7 @@ resource "postgresql_function" "tbl" {
 // TestAccCatalog_dropMissing: deleting catalog objects (functions, slots,
 // publications, subscriptions) that are already gone, or whose database is gone, succeeds.
 func TestAccCatalog_dropMissing(t *testing.T) {
-	if testing.Short() || !acctestEnabled() {
+	if testing.Short() || !catalogAcctestEnabled() {
 		t.Skip("acceptance test")
 	}
 	acctest.PreCheck(t)
@@ -343,7 +343,7 @@ func TestAccCatalog_dropMissing(t *testing.T) {
 	}
 }
 
-func acctestEnabled() bool { return os.Getenv("TF_ACC") != "" }
+func catalogAcctestEnabled() bool { return os.Getenv("TF_ACC") != "" }
 
 // catalogTestClient returns a pg.Client connected like the provider under test (PG* environment).
 func catalogTestClient(t *testing.T) *pg.Client {

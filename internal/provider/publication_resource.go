@@ -173,7 +173,7 @@ func (r *publicationResource) Create(ctx context.Context, req resource.CreateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	oid, err := r.client.CreatePublication(ctx, databaseOf(plan.Database), spec)
+	oid, err := r.client.CreatePublication(ctx, catalogDatabaseOf(plan.Database), spec)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not create publication", err.Error())
 		return
@@ -224,7 +224,7 @@ func (r *publicationResource) Update(ctx context.Context, req resource.UpdateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.UpdatePublication(ctx, databaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
+	if err := r.client.UpdatePublication(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
 		resp.Diagnostics.AddError("Could not update publication", err.Error())
 		return
 	}
@@ -242,14 +242,14 @@ func (r *publicationResource) Delete(ctx context.Context, req resource.DeleteReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.DropPublication(ctx, databaseOf(state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
+	if err := r.client.DropPublication(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
 		resp.Diagnostics.AddError("Could not drop publication", err.Error())
 	}
 }
 
 // ImportState takes `<database>.<name>` (split at the first dot).
 func (r *publicationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	db, name, ok := splitDBName(req.ID)
+	db, name, ok := catalogSplitDBName(req.ID)
 	if !ok {
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID is <database>.<publication name>, e.g. postgres.my_pub; got %q.", req.ID))
 		return
@@ -281,7 +281,7 @@ func (r *publicationResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if state != nil {
 		stateDB = state.Database
 	}
-	plan.Database = planDatabase(config.Database, stateDB, r.client)
+	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
 	replacing := state == nil || !plan.AllTables.Equal(state.AllTables) || !plan.Database.Equal(state.Database)
 	if replacing {
 		if config.Tables.IsNull() {
@@ -307,11 +307,11 @@ func (r *publicationResource) ModifyPlan(ctx context.Context, req resource.Modif
 		if config.Owner.IsNull() {
 			plan.Owner = state.Owner
 		}
-		if sameStringSet(ctx, plan.PublishParam, state.PublishParam) {
+		if catalogSameStringSet(ctx, plan.PublishParam, state.PublishParam) {
 			plan.PublishParam = state.PublishParam
 		}
 	}
-	if knownString(plan.Database) && knownString(plan.Name) {
+	if catalogKnown(plan.Database) && catalogKnown(plan.Name) {
 		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
 	} else {
 		plan.ID = types.StringUnknown()
@@ -330,8 +330,8 @@ func tableSetsEqual(ctx context.Context, a, b types.Set) bool {
 	if a.IsUnknown() || b.IsUnknown() || a.IsNull() != b.IsNull() {
 		return false
 	}
-	na, ok1 := qualifiedNames(ctx, a)
-	nb, ok2 := qualifiedNames(ctx, b)
+	na, ok1 := catalogQualifiedNames(ctx, a)
+	nb, ok2 := catalogQualifiedNames(ctx, b)
 	if !ok1 || !ok2 || len(na) != len(nb) {
 		return false
 	}
@@ -343,7 +343,7 @@ func tableSetsEqual(ctx context.Context, a, b types.Set) bool {
 	return true
 }
 
-func qualifiedNames(ctx context.Context, s types.Set) ([]string, bool) {
+func catalogQualifiedNames(ctx context.Context, s types.Set) ([]string, bool) {
 	var raw []string
 	if s.ElementsAs(ctx, &raw, false).HasError() {
 		return nil, false
@@ -365,7 +365,7 @@ func qualifiedNames(ctx context.Context, s types.Set) ([]string, bool) {
 	return out, true
 }
 
-func sameStringSet(ctx context.Context, a, b types.List) bool {
+func catalogSameStringSet(ctx context.Context, a, b types.List) bool {
 	if a.IsUnknown() || b.IsUnknown() || a.IsNull() || b.IsNull() {
 		return false
 	}
@@ -386,8 +386,8 @@ func sameStringSet(ctx context.Context, a, b types.List) bool {
 // read refreshes m from the server, keeping m's spelling of equal values.
 func (r *publicationResource) read(ctx context.Context, m *publicationModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	db := databaseOf(m.Database)
-	if !knownString(m.Database) {
+	db := catalogDatabaseOf(m.Database)
+	if !catalogKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}
 	var p *pg.Publication
@@ -426,7 +426,7 @@ func (r *publicationResource) read(ctx context.Context, m *publicationModel) (bo
 	diags.Append(d...)
 	serverPublish, d := types.ListValueFrom(ctx, types.StringType, p.Publish)
 	diags.Append(d...)
-	if !sameStringSet(ctx, m.PublishParam, serverPublish) {
+	if !catalogSameStringSet(ctx, m.PublishParam, serverPublish) {
 		m.PublishParam = serverPublish
 	}
 	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
@@ -443,7 +443,7 @@ func (m *publicationModel) spec(ctx context.Context) (pg.PublicationSpec, diag.D
 		AllTables:        m.AllTables.ValueBool(),
 		ViaPartitionRoot: m.PublishViaPartitionRootParam.ValueBool(),
 	}
-	if knownString(m.Owner) {
+	if catalogKnown(m.Owner) {
 		s.Owner = m.Owner.ValueString()
 	}
 	var publish []string

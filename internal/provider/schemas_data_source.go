@@ -28,7 +28,7 @@ func (d *schemasDataSource) Metadata(_ context.Context, req datasource.MetadataR
 func (d *schemasDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The names of the schemas of a database, filtered by patterns.",
-		Attributes: mergeAttrs(nameFilterAttributes("schema names"), map[string]schema.Attribute{
+		Attributes: catalogMergeAttrs(catalogNameFilterAttributes("schema names"), map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The database name."},
 			"database": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -48,7 +48,7 @@ func (d *schemasDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 }
 
 func (d *schemasDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = dataSourceClientFrom(req, &resp.Diagnostics)
+	d.client = catalogDataSourceClient(req, &resp.Diagnostics)
 }
 
 func (d *schemasDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -57,8 +57,8 @@ func (d *schemasDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m.Database = dataSourceDatabase(m.Database, d.client)
-	f := m.nameFilterModel.filter(ctx, &resp.Diagnostics)
+	m.Database = catalogDataSourceDatabase(m.Database, d.client)
+	f := m.catalogNameFilterModel.filter(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -75,7 +75,7 @@ func (d *schemasDataSource) Read(ctx context.Context, req datasource.ReadRequest
 }
 
 type schemasDataSourceModel struct {
-	nameFilterModel
+	catalogNameFilterModel
 	ID                   types.String `tfsdk:"id"`
 	Database             types.String `tfsdk:"database"`
 	IncludeSystemSchemas types.Bool   `tfsdk:"include_system_schemas"`

@@ -33,7 +33,7 @@ func (d *sequencesDataSource) Metadata(_ context.Context, req datasource.Metadat
 func (d *sequencesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The sequences of a database that the provider's role can see in `information_schema.sequences`, filtered by patterns on the sequence name.",
-		Attributes: mergeAttrs(nameFilterAttributes("sequence names"), map[string]schema.Attribute{
+		Attributes: catalogMergeAttrs(catalogNameFilterAttributes("sequence names"), map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The database name."},
 			"database": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -53,7 +53,7 @@ func (d *sequencesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 }
 
 func (d *sequencesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = dataSourceClientFrom(req, &resp.Diagnostics)
+	d.client = catalogDataSourceClient(req, &resp.Diagnostics)
 }
 
 func (d *sequencesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -62,9 +62,9 @@ func (d *sequencesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m.Database = dataSourceDatabase(m.Database, d.client)
-	f := m.nameFilterModel.filter(ctx, &resp.Diagnostics)
-	schemas := stringsOf(ctx, m.Schemas, &resp.Diagnostics)
+	m.Database = catalogDataSourceDatabase(m.Database, d.client)
+	f := m.catalogNameFilterModel.filter(ctx, &resp.Diagnostics)
+	schemas := catalogStrings(ctx, m.Schemas, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -85,7 +85,7 @@ func (d *sequencesDataSource) Read(ctx context.Context, req datasource.ReadReque
 }
 
 type sequencesDataSourceModel struct {
-	nameFilterModel
+	catalogNameFilterModel
 	ID        types.String `tfsdk:"id"`
 	Database  types.String `tfsdk:"database"`
 	Schemas   types.List   `tfsdk:"schemas"`

@@ -117,7 +117,7 @@ func (r *subscriptionResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.CreateSubscription(ctx, databaseOf(plan.Database), spec); err != nil {
+	if err := r.client.CreateSubscription(ctx, catalogDatabaseOf(plan.Database), spec); err != nil {
 		resp.Diagnostics.AddError("Could not create subscription", err.Error())
 		return
 	}
@@ -167,7 +167,7 @@ func (r *subscriptionResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.UpdateSubscription(ctx, databaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
+	if err := r.client.UpdateSubscription(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
 		resp.Diagnostics.AddError("Could not update subscription", err.Error())
 		return
 	}
@@ -185,14 +185,14 @@ func (r *subscriptionResource) Delete(ctx context.Context, req resource.DeleteRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.DropSubscription(ctx, databaseOf(state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()); err != nil {
+	if err := r.client.DropSubscription(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()); err != nil {
 		resp.Diagnostics.AddError("Could not drop subscription", err.Error())
 	}
 }
 
 // ImportState takes `<database>.<name>` (split at the first dot).
 func (r *subscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	db, name, ok := splitDBName(req.ID)
+	db, name, ok := catalogSplitDBName(req.ID)
 	if !ok {
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID is <database>.<subscription name>, e.g. postgres.my_sub; got %q.", req.ID))
 		return
@@ -224,8 +224,8 @@ func (r *subscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 			plan.SlotName = state.SlotName
 		}
 	}
-	plan.Database = planDatabase(config.Database, stateDB, r.client)
-	if knownString(plan.Database) && knownString(plan.Name) {
+	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
+	if catalogKnown(plan.Database) && catalogKnown(plan.Name) {
 		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
 	} else {
 		plan.ID = types.StringUnknown()
@@ -242,8 +242,8 @@ func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.
 // read refreshes m from the server.
 func (r *subscriptionResource) read(ctx context.Context, m *subscriptionModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	db := databaseOf(m.Database)
-	if !knownString(m.Database) {
+	db := catalogDatabaseOf(m.Database)
+	if !catalogKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}
 	var s *pg.Subscription
@@ -266,7 +266,7 @@ func (r *subscriptionResource) read(ctx context.Context, m *subscriptionModel) (
 	}
 	m.OID = types.Int64Value(int64(s.OID))
 	m.Name = types.StringValue(s.Name)
-	if s.Conninfo != "" || !knownString(m.Conninfo) {
+	if s.Conninfo != "" || !catalogKnown(m.Conninfo) {
 		m.Conninfo = types.StringValue(s.Conninfo) // "" only when not superuser: keep the state's value
 	}
 	pubs, d := types.SetValueFrom(ctx, types.StringType, s.Publications)
@@ -293,7 +293,7 @@ func (m *subscriptionModel) spec(ctx context.Context) (pg.SubscriptionSpec, diag
 		Conninfo:   m.Conninfo.ValueString(),
 		CreateSlot: m.CreateSlot.ValueBool(),
 	}
-	if knownString(m.SlotName) {
+	if catalogKnown(m.SlotName) {
 		s.SlotName = m.SlotName.ValueString()
 	}
 	diags.Append(m.Publications.ElementsAs(ctx, &s.Publications, false)...)

@@ -52,11 +52,11 @@ func upgradeSubscriptionStateV0(ctx context.Context, req resource.UpgradeStateRe
 		CreateSlot:   boolOr(old.CreateSlot, false),
 		SlotName:     old.SlotName,
 	}
-	if !knownString(m.Database) {
+	if !catalogKnown(m.Database) {
 		m.Database = types.StringNull()
 	}
 	m.ID = types.StringNull()
-	if knownString(m.Database) {
+	if catalogKnown(m.Database) {
 		m.ID = types.StringValue(m.Database.ValueString() + "." + m.Name.ValueString())
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
