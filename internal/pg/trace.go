@@ -8,9 +8,10 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// secretInSQL matches the literal after PASSWORD in role statements. Passwords
+// secretInSQL matches the literal after PASSWORD in role statements and after
+// CONNECTION in subscription statements (a conninfo may hold a password). Passwords
 // are only ever sent as SCRAM verifiers, but a verifier is still worth hiding.
-var secretInSQL = regexp.MustCompile(`(?i)(PASSWORD\s+)'(?:[^']|'')*'`)
+var secretInSQL = regexp.MustCompile(`(?i)((?:PASSWORD|CONNECTION)\s+)'(?:[^']|'')*'`)
 
 // MaskSQL replaces password literals in a statement with '***'.
 func MaskSQL(sql string) string { return secretInSQL.ReplaceAllString(sql, "${1}'***'") }

@@ -4,5 +4,11 @@ import "github.com/hashicorp/terraform-plugin-framework/resource"
 
 // catalogResources: Functions, publications, subscriptions, replication slots.
 func catalogResources() []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		NewFunctionResource,
+		NewReplicationSlotResource,
+		NewPhysicalReplicationSlotResource,
+		NewPublicationResource,
+		NewSubscriptionResource,
+	}
 }

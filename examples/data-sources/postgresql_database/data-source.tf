@@ -1,0 +1,7 @@
+data "postgresql_database" "shop" {
+  name = "shop"
+}
+
+output "shop_owner" {
+  value = data.postgresql_database.shop.owner
+}

@@ -1,0 +1,7 @@
+data "postgresql_role" "app" {
+  name = "app"
+}
+
+output "app_can_login" {
+  value = data.postgresql_role.app.login
+}

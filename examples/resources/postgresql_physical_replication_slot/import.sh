@@ -1,0 +1,2 @@
+# the slot name
+terraform import postgresql_physical_replication_slot.example standby_1

@@ -1,0 +1,2 @@
+# <database>.<publication name>
+terraform import postgresql_publication.example shop.orders

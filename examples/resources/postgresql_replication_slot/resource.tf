@@ -1,0 +1,5 @@
+resource "postgresql_replication_slot" "cdc" {
+  name     = "cdc_slot"
+  database = "shop"
+  plugin   = "pgoutput"
+}

@@ -1,0 +1,392 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// QualifiedName is a schema-qualified relation name.
+type QualifiedName struct {
+	Schema string
+	Name   string
+}
+
+// String renders schema.name the way cyrilgdn stores table names (unquoted),
+// quoting only a part that contains a dot or a double quote, so that
+// ParseQualifiedName reads it back unambiguously.
+func (q QualifiedName) String() string {
+	return quoteIfAmbiguous(q.Schema) + "." + quoteIfAmbiguous(q.Name)
+}
+
+func quoteIfAmbiguous(s string) string {
+	if strings.ContainsAny(s, `."`) {
+		return QuoteIdent(s)
+	}
+	return s
+}
+
+// Quoted renders "schema"."name".
+func (q QualifiedName) Quoted() string { return QuoteQualified(q.Schema, q.Name) }
+
+// ParseQualifiedName splits "schema.table" (each part optionally double-quoted,
+// with "" for a quote inside); an unqualified name is in schema public.
+func ParseQualifiedName(s string) (QualifiedName, error) {
+	parts, err := splitIdentifiers(s)
+	if err != nil {
+		return QualifiedName{}, err
+	}
+	switch len(parts) {
+	case 1:
+		return QualifiedName{Schema: "public", Name: parts[0]}, nil
+	case 2:
+		return QualifiedName{Schema: parts[0], Name: parts[1]}, nil
+	}
+	if !strings.Contains(s, `"`) {
+		// unquoted with several dots: the schema is up to the first dot (cyrilgdn's rule)
+		i := strings.Index(s, ".")
+		return QualifiedName{Schema: s[:i], Name: s[i+1:]}, nil
+	}
+	return QualifiedName{}, fmt.Errorf("%q is not a table name of the form schema.table", s)
+}
+
+func splitIdentifiers(s string) ([]string, error) {
+	var parts []string
+	for i := 0; i <= len(s); {
+		if i == len(s) {
+			return nil, fmt.Errorf("%q: empty name part", s)
+		}
+		var part string
+		if s[i] == '"' {
+			j := i + 1
+			var b strings.Builder
+			for {
+				if j >= len(s) {
+					return nil, fmt.Errorf("%q: unterminated quoted identifier", s)
+				}
+				if s[j] == '"' {
+					if j+1 < len(s) && s[j+1] == '"' {
+						b.WriteByte('"')
+						j += 2
+						continue
+					}
+					j++
+					break
+				}
+				b.WriteByte(s[j])
+				j++
+			}
+			part, i = b.String(), j
+			if i < len(s) && s[i] != '.' {
+				return nil, fmt.Errorf("%q: unexpected text after a quoted identifier", s)
+			}
+		} else {
+			j := strings.IndexByte(s[i:], '.')
+			if j < 0 {
+				j = len(s) - i
+			}
+			part, i = s[i:i+j], i+j
+		}
+		if part == "" {
+			return nil, fmt.Errorf("%q: empty name part", s)
+		}
+		parts = append(parts, part)
+		if i == len(s) {
+			return parts, nil
+		}
+		i++ // the dot
+	}
+	return parts, nil
+}
+
+// Publication is a publication as the catalog describes it.
+type Publication struct {
+	OID              uint32
+	Name             string
+	Owner            string
+	AllTables        bool
+	Publish          []string // in the order insert, update, delete, truncate
+	ViaPartitionRoot bool
+	// Tables are the explicitly added tables, or for FOR ALL TABLES every table published.
+	Tables  []QualifiedName
+	Schemas []string // FOR TABLES IN SCHEMA (PostgreSQL 15+)
+}
+
+// PublicationSpec is what a publication should look like.
+type PublicationSpec struct {
+	Name             string
+	Owner            string // "" = leave as is (the creator)
+	AllTables        bool
+	Publish          []string
+	ViaPartitionRoot bool
+	Tables           []QualifiedName
+	Schemas          []string
+}
+
+// ReadPublication reads publication name (or, when oid != 0, the one with that OID) in database db; nil if none.
+func (c *Client) ReadPublication(ctx context.Context, db string, oid uint32, name string) (*Publication, error) {
+	var p *Publication
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		var err error
+		p, err = readPublication(ctx, tx, oid, name)
+		return err
+	})
+	return p, err
+}
+
+func readPublication(ctx context.Context, q Querier, oid uint32, name string) (*Publication, error) {
+	var p Publication
+	var ins, upd, del, trunc bool
+	err := q.QueryRow(ctx, `
+SELECT p.oid, p.pubname, pg_get_userbyid(p.pubowner), p.puballtables, p.pubinsert, p.pubupdate, p.pubdelete, p.pubtruncate, p.pubviaroot
+FROM pg_publication p WHERE ($1::oid <> 0 AND p.oid = $1) OR ($1::oid = 0 AND p.pubname = $2)`, oid, name).Scan(
+		&p.OID, &p.Name, &p.Owner, &p.AllTables, &ins, &upd, &del, &trunc, &p.ViaPartitionRoot)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading publication %q: %w", name, err)
+	}
+	p.Publish = []string{}
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{ins, "insert"}, {upd, "update"}, {del, "delete"}, {trunc, "truncate"}} {
+		if x.on {
+			p.Publish = append(p.Publish, x.name)
+		}
+	}
+	tablesQuery := `SELECT n.nspname, c.relname FROM pg_publication_rel r JOIN pg_class c ON c.oid = r.prrelid
+JOIN pg_namespace n ON n.oid = c.relnamespace WHERE r.prpubid = $1 ORDER BY 1, 2`
+	if p.AllTables {
+		tablesQuery = `SELECT schemaname::text, tablename::text FROM pg_publication_tables WHERE pubname = (SELECT pubname FROM pg_publication WHERE oid = $1) ORDER BY 1, 2`
+	}
+	rows, err := q.Query(ctx, tablesQuery, p.OID)
+	if err != nil {
+		return nil, fmt.Errorf("reading tables of publication %q: %w", p.Name, err)
+	}
+	p.Tables, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (QualifiedName, error) {
+		var t QualifiedName
+		return t, r.Scan(&t.Schema, &t.Name)
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.Schemas = []string{}
+	var hasNamespaces bool
+	if err := q.QueryRow(ctx, `SELECT to_regclass('pg_catalog.pg_publication_namespace') IS NOT NULL`).Scan(&hasNamespaces); err != nil {
+		return nil, err
+	}
+	if hasNamespaces {
+		rows, err := q.Query(ctx, `SELECT n.nspname FROM pg_publication_namespace pn JOIN pg_namespace n ON n.oid = pn.pnnspid WHERE pn.pnpubid = $1 ORDER BY 1`, p.OID)
+		if err != nil {
+			return nil, err
+		}
+		if p.Schemas, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return nil, err
+		}
+	}
+	return &p, nil
+}
+
+func publicationWith(s PublicationSpec) string {
+	return fmt.Sprintf("publish = %s, publish_via_partition_root = %t", QuoteLiteral(strings.Join(s.Publish, ", ")), s.ViaPartitionRoot)
+}
+
+func publicationObjects(tables []QualifiedName, schemas []string) string {
+	var parts []string
+	for _, t := range tables {
+		parts = append(parts, "TABLE "+t.Quoted())
+	}
+	for _, s := range schemas {
+		parts = append(parts, "TABLES IN SCHEMA "+QuoteIdent(s))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// CreatePublication creates the publication (and sets its owner) in one transaction; it returns the OID.
+func (c *Client) CreatePublication(ctx context.Context, db string, s PublicationSpec) (uint32, error) {
+	var oid uint32
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		stmt := "CREATE PUBLICATION " + QuoteIdent(s.Name)
+		switch {
+		case s.AllTables:
+			stmt += " FOR ALL TABLES"
+		case len(s.Tables)+len(s.Schemas) > 0:
+			stmt += " FOR " + publicationObjects(s.Tables, s.Schemas)
+		}
+		stmt += " WITH (" + publicationWith(s) + ")"
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return fmt.Errorf("creating publication %q: %w", s.Name, err)
+		}
+		if err := setPublicationOwner(ctx, tx, s.Name, s.Owner); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT oid FROM pg_publication WHERE pubname = $1`, s.Name).Scan(&oid)
+	})
+	return oid, err
+}
+
+func setPublicationOwner(ctx context.Context, tx pgx.Tx, pub, owner string) error {
+	if owner == "" {
+		return nil
+	}
+	var cur string
+	if err := tx.QueryRow(ctx, `SELECT pg_get_userbyid(pubowner) FROM pg_publication WHERE pubname = $1`, pub).Scan(&cur); err != nil {
+		return err
+	}
+	if cur == owner {
+		return nil
+	}
+	return catalogBorrowRole(ctx, tx, owner, func() error {
+		if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+QuoteIdent(pub)+" OWNER TO "+QuoteIdent(owner)); err != nil {
+			return fmt.Errorf("changing the owner of publication %q to %q: %w", pub, owner, err)
+		}
+		return nil
+	})
+}
+
+// catalogBorrowRole runs fn with the current role a member of role: when it
+// is not already (a non-superuser admin giving an object away), it grants the
+// membership inside the transaction and revokes it afterwards, which
+// PostgreSQL 15 allows a CREATEROLE role to do for non-superuser roles.
+func catalogBorrowRole(ctx context.Context, tx pgx.Tx, role string, fn func() error) error {
+	var member bool
+	if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT pg_has_role(current_user, oid, 'MEMBER') FROM pg_roles WHERE rolname = $1), false)
+OR (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)`, role).Scan(&member); err != nil {
+		return err
+	}
+	if member {
+		return fn()
+	}
+	if _, err := tx.Exec(ctx, "GRANT "+QuoteIdent(role)+" TO CURRENT_USER"); err != nil {
+		return fmt.Errorf("the provider's role must be a member of %q to give it an object, and granting that membership failed: %w", role, err)
+	}
+	if err := fn(); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, "REVOKE "+QuoteIdent(role)+" FROM CURRENT_USER"); err != nil {
+		return fmt.Errorf("revoking the temporary membership in %q: %w", role, err)
+	}
+	return nil
+}
+
+// UpdatePublication renames the publication with OID oid and brings its
+// tables, schemas, options and owner to s, in one transaction.
+func (c *Client) UpdatePublication(ctx context.Context, db string, oid uint32, s PublicationSpec) error {
+	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		cur, err := readPublication(ctx, tx, oid, "")
+		if err != nil {
+			return err
+		}
+		if cur == nil {
+			return fmt.Errorf("publication %q (OID %d) no longer exists", s.Name, oid)
+		}
+		// Altering needs ownership: a non-superuser admin borrows the owner's role.
+		return catalogBorrowRole(ctx, tx, cur.Owner, func() error { return alterPublication(ctx, tx, cur, s) })
+	})
+}
+
+func alterPublication(ctx context.Context, tx pgx.Tx, cur *Publication, s PublicationSpec) error {
+	{
+		if cur.Name != s.Name {
+			if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+QuoteIdent(cur.Name)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+				return fmt.Errorf("renaming publication %q: %w", cur.Name, err)
+			}
+		}
+		name := QuoteIdent(s.Name)
+		if !cur.AllTables {
+			have := map[QualifiedName]bool{}
+			for _, t := range cur.Tables {
+				have[t] = true
+			}
+			want := map[QualifiedName]bool{}
+			for _, t := range s.Tables {
+				want[t] = true
+			}
+			var add, drop []QualifiedName
+			for t := range want {
+				if !have[t] {
+					add = append(add, t)
+				}
+			}
+			for t := range have {
+				if !want[t] {
+					drop = append(drop, t)
+				}
+			}
+			addS, dropS := diffStrings(cur.Schemas, s.Schemas)
+			sortNames(add)
+			sortNames(drop)
+			if len(drop)+len(dropS) > 0 {
+				if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+name+" DROP "+publicationObjects(drop, dropS)); err != nil {
+					return fmt.Errorf("removing tables from publication %q: %w", s.Name, err)
+				}
+			}
+			if len(add)+len(addS) > 0 {
+				if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+name+" ADD "+publicationObjects(add, addS)); err != nil {
+					return fmt.Errorf("adding tables to publication %q: %w", s.Name, err)
+				}
+			}
+		}
+		if strings.Join(cur.Publish, ",") != strings.Join(s.Publish, ",") || cur.ViaPartitionRoot != s.ViaPartitionRoot {
+			if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+name+" SET ("+publicationWith(s)+")"); err != nil {
+				return fmt.Errorf("setting options of publication %q: %w", s.Name, err)
+			}
+		}
+		return setPublicationOwner(ctx, tx, s.Name, s.Owner)
+	}
+}
+
+func sortNames(n []QualifiedName) {
+	sort.Slice(n, func(i, j int) bool { return n[i].String() < n[j].String() })
+}
+
+func diffStrings(have, want []string) (add, drop []string) {
+	h := map[string]bool{}
+	for _, x := range have {
+		h[x] = true
+	}
+	w := map[string]bool{}
+	for _, x := range want {
+		w[x] = true
+		if !h[x] {
+			add = append(add, x)
+		}
+	}
+	for _, x := range have {
+		if !w[x] {
+			drop = append(drop, x)
+		}
+	}
+	sort.Strings(add)
+	sort.Strings(drop)
+	return add, drop
+}
+
+// DropPublication drops the publication with OID oid (or called name when the
+// OID is unknown); a missing publication or database is not an error.
+func (c *Client) DropPublication(ctx context.Context, db string, oid uint32, name string, cascade bool) error {
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		cur, err := readPublication(ctx, tx, oid, name)
+		if err != nil || cur == nil {
+			return err
+		}
+		stmt := "DROP PUBLICATION IF EXISTS " + QuoteIdent(cur.Name)
+		if cascade {
+			stmt += " CASCADE"
+		}
+		return catalogBorrowRole(ctx, tx, cur.Owner, func() error {
+			_, err := tx.Exec(ctx, stmt)
+			return err
+		})
+	})
+	if SQLState(err) == CodeInvalidCatalogName {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,655 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                 = (*functionResource)(nil)
+	_ resource.ResourceWithConfigure    = (*functionResource)(nil)
+	_ resource.ResourceWithImportState  = (*functionResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*functionResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*functionResource)(nil)
+)
+
+// NewFunctionResource is the constructor of postgresql_function.
+func NewFunctionResource() resource.Resource { return &functionResource{} }
+
+type functionResource struct {
+	client *pg.Client
+}
+
+// Private state keys.
+const (
+	privFunctionImportArgs = "import_args" // input argument types from the import ID
+)
+
+func (r *functionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_function"
+}
+
+func (r *functionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = functionSchemaV1()
+}
+
+func functionSchemaV1() schema.Schema {
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "A PostgreSQL function (`CREATE FUNCTION`). Body, language, volatility, strictness, parallel safety and security " +
+			"change in place with `CREATE OR REPLACE FUNCTION`; name and schema change in place with `ALTER FUNCTION ... RENAME TO / SET SCHEMA`. " +
+			"A change to the arguments or the result type, which PostgreSQL cannot make in place, replaces the function.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<database>.<schema>.<name>(<input argument types>)`, e.g. `postgres.public.add(integer,integer)`; OUT arguments are not listed.",
+			},
+			"oid": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The function's OID. `CREATE OR REPLACE`, renames and schema moves keep it; a replacement gets a new one.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The function name (1 to 63 bytes, always quoted). Changing it renames the function in place.",
+				Validators:          []validator.String{validators.Name()},
+			},
+			"schema": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("public"),
+				MarkdownDescription: "The schema of the function; `public` by default. Changing it moves the function in place (`ALTER FUNCTION ... SET SCHEMA`).",
+				Validators:          []validator.String{validators.Name()},
+			},
+			"database": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The database of the function; the provider's `database` when not set. Changing it replaces the function.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()},
+			},
+			"returns": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The result type (`RETURNS`), e.g. `integer`, `SETOF text`, `TABLE(a int)`, `trigger`. When not set PostgreSQL derives it " +
+					"from the OUT arguments (`record` for several) or uses `void`. Compared by meaning (`int` = `integer`). Changing it replaces the function.",
+			},
+			"language": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("plpgsql"),
+				MarkdownDescription: "The implementation language (`LANGUAGE`), e.g. `plpgsql` (the default), `sql`, `internal`, `c`. Compared case-insensitively. " +
+					"Only trusted languages (`sql`, `plpgsql`) are usable without superuser.",
+			},
+			"body": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The function body (`AS '...'`), sent verbatim. Differences PostgreSQL ignores are not changes: line endings, " +
+					"trailing spaces and leading/trailing blank lines (a heredoc's final newline).",
+			},
+			"volatility": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("VOLATILE"),
+				MarkdownDescription: "`VOLATILE` (the default), `STABLE` or `IMMUTABLE`: what the planner may assume about repeated calls.",
+				Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive("VOLATILE", "STABLE", "IMMUTABLE")},
+			},
+			"parallel": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("UNSAFE"),
+				MarkdownDescription: "`UNSAFE` (the default), `RESTRICTED` or `SAFE`: whether the function may run in parallel workers (`PARALLEL`).",
+				Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive("UNSAFE", "RESTRICTED", "SAFE")},
+			},
+			"strict": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the function returns NULL without being called when any argument is NULL (`STRICT`); `false` means `CALLED ON NULL INPUT`.",
+			},
+			"security_definer": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the function runs with the privileges of its owner (`SECURITY DEFINER`) instead of its caller (`SECURITY INVOKER`).",
+			},
+			"drop_cascade": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether destroying (or replacing) the function also drops the objects that depend on it, such as triggers and views (`DROP FUNCTION ... CASCADE`).",
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"arg": schema.ListNestedBlock{
+				MarkdownDescription: "The function's parameters, in order. Any change to them replaces the function (PostgreSQL identifies a function by its input types).",
+				NestedObject: schema.NestedBlockObject{
+					Attributes: map[string]schema.Attribute{
+						"name": schema.StringAttribute{
+							Optional: true, Computed: true, Default: stringdefault.StaticString(""),
+							MarkdownDescription: "The parameter name; empty for an unnamed parameter.",
+						},
+						"type": schema.StringAttribute{
+							Required:            true,
+							MarkdownDescription: "The parameter type, e.g. `integer`, `text[]`. Compared by meaning (`int4` = `integer`).",
+						},
+						"mode": schema.StringAttribute{
+							Optional: true, Computed: true, Default: stringdefault.StaticString("IN"),
+							MarkdownDescription: "`IN` (the default), `OUT`, `INOUT` or `VARIADIC`. OUT parameters are not part of the function's identity.",
+							Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive("IN", "OUT", "INOUT", "VARIADIC")},
+						},
+						"default": schema.StringAttribute{
+							Optional: true, Computed: true, Default: stringdefault.StaticString(""),
+							MarkdownDescription: "An SQL expression used when the caller omits the parameter (`DEFAULT`); empty for none.",
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func (r *functionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *functionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan functionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	db := catalogDatabaseOf(plan.Database)
+	oid, err := r.client.CreateFunction(ctx, db, plan.spec())
+	if err != nil {
+		resp.Diagnostics.AddError("Could not create function", err.Error())
+		return
+	}
+	plan.OID = types.Int64Value(int64(oid))
+	found, diags := r.read(ctx, &plan, &functionReadHints{trusted: true})
+	resp.Diagnostics.Append(diags...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Function vanished", "the function was created but cannot be read back")
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *functionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state functionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, diags := r.read(ctx, &state, getFunctionImportArgs(ctx, req.Private))
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privFunctionImportArgs, nil)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *functionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state functionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec := plan.spec()
+	// The signature did not change (that replaces): keep the server's spelling
+	// of the result type so CREATE OR REPLACE sees the same type.
+	spec.Returns = state.Returns.ValueString()
+	if err := r.client.UpdateFunction(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
+		resp.Diagnostics.AddError("Could not update function", err.Error())
+		return
+	}
+	plan.OID = state.OID
+	found, diags := r.read(ctx, &plan, &functionReadHints{trusted: true})
+	resp.Diagnostics.Append(diags...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Function vanished", "the function was updated but cannot be read back")
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *functionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state functionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	err := r.client.DropFunction(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()),
+		state.Schema.ValueString(), state.Name.ValueString(), argModelsToSpec(state.Arg).inputTypes(), state.DropCascade.ValueBool())
+	if err != nil {
+		resp.Diagnostics.AddError("Could not drop function", err.Error())
+	}
+}
+
+// ImportState takes `<database>.<schema>.<name>(<input argument types>)`.
+func (r *functionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	db, schemaName, name, args, err := parseFunctionID(req.ID)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error())
+		return
+	}
+	b, _ := json.Marshal(args)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privFunctionImportArgs, b)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), schemaName)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+}
+
+// parseFunctionID splits `db.schema.name(t1, t2)`. The database and schema are
+// taken up to the first and second dot; the argument list is split on
+// top-level commas (so `numeric(10,2)` stays one type).
+func parseFunctionID(id string) (db, schemaName, name string, args []string, err error) {
+	open := strings.Index(id, "(")
+	if open < 0 || !strings.HasSuffix(id, ")") {
+		return "", "", "", nil, fmt.Errorf("the import ID must be <database>.<schema>.<name>(<argument types>), e.g. postgres.public.add(integer,integer); got %q", id)
+	}
+	parts := strings.SplitN(id[:open], ".", 3)
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+		return "", "", "", nil, fmt.Errorf("the import ID must be <database>.<schema>.<name>(<argument types>), e.g. postgres.public.add(integer,integer); got %q", id)
+	}
+	inner := id[open+1 : len(id)-1]
+	depth, start := 0, 0
+	for i, ch := range inner {
+		switch ch {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				args = append(args, strings.TrimSpace(inner[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if last := strings.TrimSpace(inner[start:]); last != "" || len(args) > 0 {
+		args = append(args, last)
+	}
+	for _, a := range args {
+		if a == "" {
+			return "", "", "", nil, fmt.Errorf("empty argument type in import ID %q", id)
+		}
+	}
+	return parts[0], parts[1], parts[2], args, nil
+}
+
+func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
+		return
+	}
+	var plan, config functionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var state *functionModel
+	if !req.State.Raw.IsNull() {
+		state = &functionModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	var stateDB types.String
+	if state != nil {
+		stateDB = state.Database
+	}
+	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
+
+	if state != nil {
+		db := catalogDatabaseOf(state.Database)
+		// Keep the state's spelling where the configuration means the same.
+		if normalizeBody(plan.Body.ValueString()) == normalizeBody(state.Body.ValueString()) && catalogKnown(plan.Body) {
+			plan.Body = state.Body
+		}
+		for _, p := range []struct{ plan, state *types.String }{
+			{&plan.Language, &state.Language}, {&plan.Volatility, &state.Volatility}, {&plan.Parallel, &state.Parallel},
+		} {
+			if catalogKnown(*p.plan) && strings.EqualFold(p.plan.ValueString(), p.state.ValueString()) {
+				*p.plan = *p.state
+			}
+		}
+		// Arguments and result type: unchanged when written the same, or when
+		// PostgreSQL renders both the same way (int4 = integer, '7' = 7).
+		for i := range plan.Arg {
+			if i < len(state.Arg) && catalogKnown(plan.Arg[i].Mode) && strings.EqualFold(plan.Arg[i].Mode.ValueString(), state.Arg[i].Mode.ValueString()) {
+				plan.Arg[i].Mode = state.Arg[i].Mode
+			}
+		}
+		withReturns := !config.Returns.IsNull()
+		argsChanged, returnsChanged := !functionArgsEqual(plan.Arg, state.Arg), withReturns && !plan.Returns.Equal(state.Returns)
+		if (argsChanged || returnsChanged) && functionArgsKnown(plan.Arg) && !plan.Returns.IsUnknown() {
+			ps := r.canonical(ctx, db, plan.Arg, functionReturnsIf(plan.Returns, withReturns))
+			ss := r.canonical(ctx, db, state.Arg, functionReturnsIf(state.Returns, withReturns))
+			if functionSameSignature(ps, ss, withReturns) {
+				argsChanged, returnsChanged = false, false
+				plan.Arg = state.Arg
+				plan.Returns = state.Returns
+			} else if ps != nil && ss != nil {
+				argsChanged = !functionSameSignature(&pg.Function{Args: ps.Args}, &pg.Function{Args: ss.Args}, false)
+				returnsChanged = withReturns && ps.Returns != ss.Returns
+			}
+		}
+		switch {
+		case !withReturns && !argsChanged:
+			plan.Returns = state.Returns
+		case !withReturns:
+			plan.Returns = types.StringUnknown()
+		case !returnsChanged:
+			plan.Returns = state.Returns
+		}
+		if argsChanged {
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("arg"))
+		}
+		if returnsChanged {
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("returns"))
+		}
+	}
+	plan.ID = functionID(plan)
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// modifyDestroyPlan warns when objects depend on the function: the drop fails
+// without drop_cascade, and takes them along with it.
+func (r *functionResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state functionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
+		return
+	}
+	n, err := r.client.FunctionDependents(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()))
+	if err != nil || n == 0 {
+		return
+	}
+	if state.DropCascade.ValueBool() {
+		resp.Diagnostics.AddWarning("Function has dependent objects",
+			fmt.Sprintf("%d object(s) (triggers, views, defaults...) depend on function %s; drop_cascade is true, so they will be dropped with it.", n, state.ID.ValueString()))
+		return
+	}
+	resp.Diagnostics.AddWarning("Function has dependent objects",
+		fmt.Sprintf("%d object(s) (triggers, views, defaults...) depend on function %s; the drop will fail unless they are removed first or drop_cascade is true.", n, state.ID.ValueString()))
+}
+
+func functionArgsEqual(a, b []functionArgModel) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Name.Equal(b[i].Name) || !a[i].Type.Equal(b[i].Type) || !a[i].Mode.Equal(b[i].Mode) || !a[i].Default.Equal(b[i].Default) {
+			return false
+		}
+	}
+	return true
+}
+
+func functionArgsKnown(a []functionArgModel) bool {
+	for _, x := range a {
+		if x.Name.IsUnknown() || x.Type.IsUnknown() || x.Mode.IsUnknown() || x.Default.IsUnknown() {
+			return false
+		}
+	}
+	return true
+}
+
+func functionReturnsIf(v types.String, with bool) types.String {
+	if with {
+		return v
+	}
+	return types.StringNull()
+}
+
+// normalizeBody is what body comparison ignores: line endings, trailing spaces
+// on each line, and blank lines/whitespace at the very beginning and end.
+func normalizeBody(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
+
+func functionID(m functionModel) types.String {
+	if !catalogKnown(m.Database) || !catalogKnown(m.Schema) || !catalogKnown(m.Name) {
+		return types.StringUnknown()
+	}
+	var types_ []string
+	for _, a := range m.Arg {
+		if !catalogKnown(a.Type) || a.Mode.IsUnknown() {
+			return types.StringUnknown()
+		}
+		if mode := strings.ToUpper(a.Mode.ValueString()); mode == "OUT" || mode == "TABLE" {
+			continue
+		}
+		types_ = append(types_, a.Type.ValueString())
+	}
+	return types.StringValue(fmt.Sprintf("%s.%s.%s(%s)", m.Database.ValueString(), m.Schema.ValueString(), m.Name.ValueString(), strings.Join(types_, ",")))
+}
+
+func (r *functionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: functionSchemaV0(), StateUpgrader: upgradeFunctionStateV0},
+	}
+}
+
+// functionReadHints tell read how to look the function up and which spellings to trust.
+type functionReadHints struct {
+	importArgs []string // input argument types from the import ID (nil = not an import)
+	trusted    bool     // the function was just written from this model: keep its spellings
+}
+
+func getFunctionImportArgs(ctx context.Context, p interface {
+	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
+}) *functionReadHints {
+	h := &functionReadHints{}
+	if b, d := p.GetKey(ctx, privFunctionImportArgs); !d.HasError() && len(b) > 0 {
+		var args []string
+		if json.Unmarshal(b, &args) == nil {
+			h.importArgs = append([]string{}, args...)
+		}
+	}
+	return h
+}
+
+// canonical returns PostgreSQL's rendering of the arguments and result type
+// written in args/returns (nil when PostgreSQL rejects them).
+func (r *functionResource) canonical(ctx context.Context, db string, args []functionArgModel, returns types.String) *pg.Function {
+	if r.client == nil || r.client.Ready() != nil {
+		return nil
+	}
+	ret := ""
+	if catalogKnown(returns) {
+		ret = returns.ValueString()
+	}
+	f, err := r.client.NormalizeSignature(ctx, db, argModelsToSpec(args), ret)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// functionSameSignature compares two canonical signatures (and result types when withReturns).
+func functionSameSignature(a, b *pg.Function, withReturns bool) bool {
+	if a == nil || b == nil || len(a.Args) != len(b.Args) {
+		return false
+	}
+	for i := range a.Args {
+		if a.Args[i] != b.Args[i] {
+			return false
+		}
+	}
+	return !withReturns || a.Returns == b.Returns
+}
+
+// functionTextuallySame reports whether the model's arguments are written exactly as
+// the server renders them (mode compared case-insensitively).
+func functionTextuallySame(args []functionArgModel, srv []pg.FunctionArg) bool {
+	if len(args) != len(srv) {
+		return false
+	}
+	for i, a := range args {
+		s := srv[i]
+		if a.Name.ValueString() != s.Name || a.Type.ValueString() != s.Type || !strings.EqualFold(a.Mode.ValueString(), s.Mode) || a.Default.ValueString() != s.Default {
+			return false
+		}
+	}
+	return true
+}
+
+// read refreshes m from the server, keeping m's spelling where the server's
+// value means the same. It reports whether the function exists.
+func (r *functionResource) read(ctx context.Context, m *functionModel, hints *functionReadHints) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if hints == nil {
+		hints = &functionReadHints{}
+	}
+	db := catalogDatabaseOf(m.Database)
+	if !catalogKnown(m.Database) {
+		m.Database = types.StringValue(r.client.DefaultDatabase())
+	}
+	var oid uint32
+	var err error
+	var f *pg.Function
+	if !m.OID.IsNull() && !m.OID.IsUnknown() {
+		f, err = r.client.ReadFunction(ctx, db, uint32(m.OID.ValueInt64()))
+		if err == nil && f != nil && f.Kind != "f" {
+			f = nil
+		}
+	}
+	if err == nil && f == nil {
+		inputs := argModelsToSpec(m.Arg).inputTypes()
+		if hints.importArgs != nil {
+			inputs = hints.importArgs
+		}
+		oid, err = r.client.FindFunction(ctx, db, m.Schema.ValueString(), m.Name.ValueString(), inputs)
+		if err == nil && oid != 0 {
+			f, err = r.client.ReadFunction(ctx, db, oid)
+		}
+	}
+	if err != nil {
+		if st := pg.SQLState(err); st == pg.CodeInvalidCatalogName {
+			return false, diags // the database is gone
+		}
+		diags.AddError("Could not read function", err.Error())
+		return false, diags
+	}
+	if f == nil {
+		return false, diags
+	}
+	m.OID = types.Int64Value(int64(f.OID))
+	m.Name = types.StringValue(f.Name)
+	m.Schema = types.StringValue(f.Schema)
+	if !strings.EqualFold(m.Language.ValueString(), f.Language) {
+		m.Language = types.StringValue(f.Language)
+	}
+	if normalizeBody(m.Body.ValueString()) != normalizeBody(f.Body) || !catalogKnown(m.Body) {
+		m.Body = types.StringValue(f.Body)
+	}
+	if !strings.EqualFold(m.Volatility.ValueString(), f.Volatility) {
+		m.Volatility = types.StringValue(f.Volatility)
+	}
+	if !strings.EqualFold(m.Parallel.ValueString(), f.Parallel) {
+		m.Parallel = types.StringValue(f.Parallel)
+	}
+	m.Strict = types.BoolValue(f.Strict)
+	m.SecurityDefiner = types.BoolValue(f.SecurityDefiner)
+	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
+		m.DropCascade = types.BoolValue(false)
+	}
+	// Arguments and result type: keep the model's spelling when it means what
+	// the server has (just written, written identically, or the same once
+	// PostgreSQL has normalised it).
+	keep := catalogKnown(m.Returns) && len(m.Arg) == len(f.Args)
+	if keep && !hints.trusted && !(functionTextuallySame(m.Arg, f.Args) && m.Returns.ValueString() == f.Returns) {
+		keep = functionSameSignature(r.canonical(ctx, db, m.Arg, m.Returns), f, true)
+	}
+	if !keep {
+		args := make([]functionArgModel, len(f.Args))
+		for i, a := range f.Args {
+			args[i] = functionArgModel{Name: types.StringValue(a.Name), Type: types.StringValue(a.Type), Mode: types.StringValue(a.Mode), Default: types.StringValue(a.Default)}
+		}
+		m.Arg = args
+		m.Returns = types.StringValue(f.Returns)
+	}
+	m.ID = functionID(*m)
+	return true, diags
+}
+
+type functionSpecArgs []pg.FunctionArg
+
+func (a functionSpecArgs) inputTypes() []string { return pg.InputTypes(a) }
+
+func argModelsToSpec(args []functionArgModel) functionSpecArgs {
+	out := make(functionSpecArgs, len(args))
+	for i, a := range args {
+		out[i] = pg.FunctionArg{Name: a.Name.ValueString(), Type: a.Type.ValueString(), Mode: strings.ToUpper(a.Mode.ValueString()), Default: a.Default.ValueString()}
+		if out[i].Mode == "" {
+			out[i].Mode = "IN"
+		}
+	}
+	return out
+}
+
+func (m *functionModel) spec() pg.FunctionSpec {
+	s := pg.FunctionSpec{
+		Schema:          m.Schema.ValueString(),
+		Name:            m.Name.ValueString(),
+		Args:            argModelsToSpec(m.Arg),
+		Language:        m.Language.ValueString(),
+		Body:            m.Body.ValueString(),
+		Volatility:      strings.ToUpper(m.Volatility.ValueString()),
+		Parallel:        strings.ToUpper(m.Parallel.ValueString()),
+		Strict:          m.Strict.ValueBool(),
+		SecurityDefiner: m.SecurityDefiner.ValueBool(),
+	}
+	if catalogKnown(m.Returns) {
+		s.Returns = m.Returns.ValueString()
+	}
+	return s
+}
+
+type functionArgModel struct {
+	Name    types.String `tfsdk:"name"`
+	Type    types.String `tfsdk:"type"`
+	Mode    types.String `tfsdk:"mode"`
+	Default types.String `tfsdk:"default"`
+}
+
+type functionModel struct {
+	ID              types.String       `tfsdk:"id"`
+	OID             types.Int64        `tfsdk:"oid"`
+	Name            types.String       `tfsdk:"name"`
+	Schema          types.String       `tfsdk:"schema"`
+	Database        types.String       `tfsdk:"database"`
+	Arg             []functionArgModel `tfsdk:"arg"`
+	Returns         types.String       `tfsdk:"returns"`
+	Language        types.String       `tfsdk:"language"`
+	Body            types.String       `tfsdk:"body"`
+	Volatility      types.String       `tfsdk:"volatility"`
+	Parallel        types.String       `tfsdk:"parallel"`
+	Strict          types.Bool         `tfsdk:"strict"`
+	SecurityDefiner types.Bool         `tfsdk:"security_definer"`
+	DropCascade     types.Bool         `tfsdk:"drop_cascade"`
+}

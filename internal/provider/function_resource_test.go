@@ -1,0 +1,359 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+)
+
+func checkFunctionGone(t *testing.T, db, name string) func(*terraform.State) error {
+	return func(*terraform.State) error {
+		if acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_proc WHERE proname = $1)", name) {
+			return fmt.Errorf("function %q still exists in %q", name, db)
+		}
+		return nil
+	}
+}
+
+func TestAccFunction_lifecycle(t *testing.T) {
+	db := acctest.RandName("fndb")
+	name := acctest.RandName("fn")
+	addr := "postgresql_function.test"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	cfg := func(fnName, schemaName, extra, bType, body string) string {
+		return acctest.Config(`
+resource "postgresql_function" "test" {
+  name     = %q
+  database = %q
+  schema   = %q
+  language = "sql"
+  arg {
+    name = "a"
+    type = "integer"
+  }
+  arg {
+    name    = "b"
+    type    = %q
+    default = "'7'"
+  }
+  returns = "int"
+  body    = %q
+  %s
+}`, fnName, db, schemaName, bType, body, extra)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.TempDatabase(t, db)
+			acctest.Exec(t, db, "CREATE SCHEMA s1 AUTHORIZATION "+pg.QuoteIdent(acctest.AdminUser()),
+				"CREATE SCHEMA s2 AUTHORIZATION "+pg.QuoteIdent(acctest.AdminUser()))
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkFunctionGone(t, db, name),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(name, "s1", `volatility = "immutable"`, "int4", "SELECT a + b"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(db+".s1."+name+"(integer,int4)")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("returns"), knownvalue.StringExact("int")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("volatility"), knownvalue.StringExact("immutable")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("default"), knownvalue.StringExact("'7'")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("mode"), knownvalue.StringExact("IN")),
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+				},
+				Check: func(*terraform.State) error {
+					if got := acctest.QueryString(t, db, "SELECT s1."+pg.QuoteIdent(name)+"(1)::text"); got != "8" {
+						return fmt.Errorf("f(1) = %s", got)
+					}
+					return nil
+				},
+			},
+			{ // spelling only (int4 → integer, IMMUTABLE, trailing blank line): no change
+				Config:             cfg(name, "s1", `volatility = "IMMUTABLE"`, "integer", "SELECT a + b\n\n"),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: false,
+			},
+			{ // body, volatility, strict, parallel, security: in place
+				Config: cfg(name, "s1", `
+  volatility       = "STABLE"
+  strict           = true
+  parallel         = "SAFE"
+  security_definer = true`, "int4", "SELECT a * b"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("strict"), knownvalue.Bool(true)),
+				},
+				Check: func(*terraform.State) error {
+					if got := acctest.QueryString(t, db, "SELECT s1."+pg.QuoteIdent(name)+"(2)::text"); got != "14" {
+						return fmt.Errorf("f(2) = %s", got)
+					}
+					if !acctest.QueryBool(t, db, "SELECT provolatile = 's' AND proisstrict AND prosecdef AND proparallel = 's' FROM pg_proc WHERE proname = $1", name) {
+						return fmt.Errorf("attributes not applied")
+					}
+					return nil
+				},
+			},
+			{ // rename and move schema: in place
+				Config: cfg(name+"_r", "s2", `
+  volatility       = "STABLE"
+  strict           = true
+  parallel         = "SAFE"
+  security_definer = true`, "int4", "SELECT a * b"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(db+".s2."+name+"_r(integer,int4)")),
+				},
+			},
+			{ // argument type change: replace
+				Config: cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: func(*terraform.State) error {
+					if acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_proc WHERE proname = $1)", name+"_r") {
+						return fmt.Errorf("old function still exists")
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     db + ".s2." + name + "(integer, bigint)",
+				ImportStateVerify: true,
+				// import reads the server's spelling; the next step proves it means the same
+				ImportStateVerifyIgnore: []string{"id", "arg.1.default", "returns"},
+			},
+			{ // forget it, then import it for real
+				Config: acctest.Config(`
+removed {
+  from = postgresql_function.test
+  lifecycle {
+    destroy = false
+  }
+}`),
+			},
+			{
+				Config:             cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateId:      db + ".s2." + name + "(integer, bigint)",
+				ImportStatePersist: true,
+			},
+			{ // after import: no change (server spelling = configured spelling)
+				Config: cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{ // drift: body and volatility changed behind Terraform's back
+				PreConfig: acctest.ExecFunc(t, db, "CREATE OR REPLACE FUNCTION s2."+pg.QuoteIdent(name)+"(a integer, b bigint DEFAULT '7') RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 0'"),
+				Config:    cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+			},
+			{ // dropped out of band: recreated
+				PreConfig: acctest.ExecFunc(t, db, "DROP FUNCTION s2."+pg.QuoteIdent(name)+"(integer, bigint)"),
+				Config:    cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+			},
+		},
+	})
+}
+
+func TestAccFunction_plpgsqlDefaults(t *testing.T) {
+	name := acctest.RandName("fn") + `_"Ünï"`
+	addr := "postgresql_function.test"
+	body := "BEGIN\n  label := upper(label);\n  SELECT sum(v) INTO total FROM unnest(vals) AS v;\nEND;\n"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkFunctionGone(t, "postgres", name),
+		Steps: []resource.TestStep{
+			{
+				Config:      acctest.Config("resource \"postgresql_function\" \"test\" {\n name = %q\n body = \"x\"\n}", strings.Repeat("f", 64)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`at most 63 bytes`),
+			},
+			{
+				Config:      acctest.Config("resource \"postgresql_function\" \"test\" {\n name = \"x\"\n body = \"x\"\n volatility = \"sometimes\"\n}"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`volatility`),
+			},
+			{
+				Config: acctest.Config(`
+resource "postgresql_function" "noop" {
+  name = "%[1]s_noop"
+  body = <<-EOT
+    BEGIN
+      PERFORM 1;
+    END;
+  EOT
+}
+resource "postgresql_function" "tbl" {
+  name     = "%[1]s_tbl"
+  language = "sql"
+  arg {
+    name = "n"
+    type = "integer"
+  }
+  returns = "TABLE(a int, b text)"
+  body    = "SELECT n, 'x'::text"
+}
+resource "postgresql_function" "test" {
+  name = %[2]s
+  arg {
+    mode = "INOUT"
+    name = "label"
+    type = "text"
+  }
+  arg {
+    mode = "out"
+    name = "total"
+    type = "bigint"
+  }
+  arg {
+    mode = "VARIADIC"
+    name = "vals"
+    type = "integer[]"
+  }
+  returns      = "record"
+  volatility   = "STABLE"
+  drop_cascade = true
+  body         = %[3]s
+}`, strings.Split(name, `"`)[0], acctest.QuoteHCL(name), acctest.QuoteHCL(body)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("returns"), knownvalue.StringExact("void")),
+					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("arg"), knownvalue.ListSizeExact(0)),
+					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("database"), knownvalue.StringExact("postgres")),
+					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("schema"), knownvalue.StringExact("public")),
+					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("language"), knownvalue.StringExact("plpgsql")),
+					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("id"), knownvalue.StringExact("postgres.public."+strings.Split(name, `"`)[0]+"_noop()")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("postgres.public."+name+"(text,integer[])")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("mode"), knownvalue.StringExact("out")),
+				},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     "postgres.public." + name + "(text,integer[])",
+				ImportStateVerify: true,
+				// mode "out" is read back as "OUT" on import; drop_cascade exists only in configuration
+				ImportStateVerifyIgnore: []string{"arg.1.mode", "drop_cascade"},
+			},
+			{
+				ResourceName:      "postgresql_function.tbl",
+				ImportState:       true,
+				ImportStateId:     "postgres.public." + strings.Split(name, `"`)[0] + "_tbl(integer)",
+				ImportStateVerify: true,
+				// read back as TABLE(a integer, b text)
+				ImportStateVerifyIgnore: []string{"returns"},
+			},
+			{
+				ResourceName:      "postgresql_function.noop",
+				ImportState:       true,
+				ImportStateId:     "postgres.public." + strings.Split(name, `"`)[0] + "_noop()",
+				ImportStateVerify: true,
+			},
+			{ // RETURNS TABLE changed: replace
+				Config: acctest.Config(`
+resource "postgresql_function" "tbl" {
+  name     = "%[1]s_tbl"
+  language = "sql"
+  arg {
+    name = "n"
+    type = "integer"
+  }
+  returns = "TABLE(a bigint, b text)"
+  body    = "SELECT n::bigint, 'x'::text"
+}`, strings.Split(name, `"`)[0]),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("postgresql_function.tbl", plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+			},
+		},
+	})
+}
+
+// TestAccCatalog_dropMissing: deleting catalog objects (functions, slots,
+// publications, subscriptions) that are already gone, or whose database is gone, succeeds.
+func TestAccCatalog_dropMissing(t *testing.T) {
+	if testing.Short() || !catalogAcctestEnabled() {
+		t.Skip("acceptance test")
+	}
+	acctest.PreCheck(t)
+	c := catalogTestClient(t)
+	ctx := t.Context()
+	if err := c.DropFunction(ctx, "", 4000000000, "public", acctest.RandName("gone"), []string{"integer"}, false); err != nil {
+		t.Errorf("function: %v", err)
+	}
+	if err := c.DropFunction(ctx, acctest.RandName("nodb"), 0, "public", "x", nil, true); err != nil {
+		t.Errorf("function in missing database: %v", err)
+	}
+	// the destroy-plan warning counts dependents
+	fn := acctest.RandName("dep")
+	acctest.Exec(t, "", "CREATE FUNCTION public."+pg.QuoteIdent(fn)+"() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+		"CREATE VIEW public."+pg.QuoteIdent(fn+"_v")+" AS SELECT public."+pg.QuoteIdent(fn)+"() AS x")
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP FUNCTION public."+pg.QuoteIdent(fn)+"() CASCADE") })
+	oid, err := c.FindFunction(ctx, "", "public", fn, nil)
+	if err != nil || oid == 0 {
+		t.Fatalf("FindFunction: %d, %v", oid, err)
+	}
+	if n, err := c.FunctionDependents(ctx, "", oid); err != nil || n != 1 {
+		t.Errorf("FunctionDependents = %d, %v; want 1", n, err)
+	}
+	if err := c.DropReplicationSlot(ctx, "tfacc_gone_slot"); err != nil {
+		t.Errorf("replication slot: %v", err)
+	}
+	if err := c.DropPublication(ctx, "", 4000000000, acctest.RandName("gone"), true); err != nil {
+		t.Errorf("publication: %v", err)
+	}
+	if err := c.DropPublication(ctx, acctest.RandName("nodb"), 0, "x", false); err != nil {
+		t.Errorf("publication in missing database: %v", err)
+	}
+	if err := c.DropSubscription(ctx, "", 0, acctest.RandName("gone")); err != nil {
+		t.Errorf("subscription: %v", err)
+	}
+	if err := c.DropSubscription(ctx, acctest.RandName("nodb"), 0, "x"); err != nil {
+		t.Errorf("subscription in missing database: %v", err)
+	}
+}
+
+func catalogAcctestEnabled() bool { return os.Getenv("TF_ACC") != "" }
+
+// catalogTestClient returns a pg.Client connected like the provider under test (PG* environment).
+func catalogTestClient(t *testing.T) *pg.Client {
+	t.Helper()
+	port, _ := strconv.Atoi(os.Getenv("PGPORT"))
+	c := pg.NewClient(pg.Config{
+		Host: os.Getenv("PGHOST"), Port: port, Database: "postgres",
+		Username: os.Getenv("PGUSER"), Password: os.Getenv("PGPASSWORD"),
+		SSLMode: "disable", ConnectTimeout: 15 * time.Second, Superuser: os.Getenv("PGSUPERUSER") == "true",
+	})
+	t.Cleanup(c.Close)
+	return c
+}

@@ -1,0 +1,111 @@
+package provider
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// functionSchemaV0 is the frozen schema of cyrilgdn/postgresql 1.26's postgresql_function (types only).
+func functionSchemaV0() *schema.Schema {
+	return &schema.Schema{
+		Attributes: map[string]schema.Attribute{
+			"id":               schema.StringAttribute{Optional: true, Computed: true},
+			"name":             schema.StringAttribute{Required: true},
+			"schema":           schema.StringAttribute{Optional: true, Computed: true},
+			"database":         schema.StringAttribute{Optional: true, Computed: true},
+			"returns":          schema.StringAttribute{Optional: true, Computed: true},
+			"language":         schema.StringAttribute{Optional: true},
+			"body":             schema.StringAttribute{Required: true},
+			"volatility":       schema.StringAttribute{Optional: true},
+			"parallel":         schema.StringAttribute{Optional: true},
+			"strict":           schema.BoolAttribute{Optional: true},
+			"security_definer": schema.BoolAttribute{Optional: true},
+			"drop_cascade":     schema.BoolAttribute{Optional: true},
+		},
+		Blocks: map[string]schema.Block{
+			"arg": schema.ListNestedBlock{
+				NestedObject: schema.NestedBlockObject{
+					Attributes: map[string]schema.Attribute{
+						"name":    schema.StringAttribute{Optional: true},
+						"type":    schema.StringAttribute{Required: true},
+						"mode":    schema.StringAttribute{Optional: true},
+						"default": schema.StringAttribute{Optional: true},
+					},
+				},
+			},
+		},
+	}
+}
+
+type functionModelV0 struct {
+	ID              types.String       `tfsdk:"id"`
+	Name            types.String       `tfsdk:"name"`
+	Schema          types.String       `tfsdk:"schema"`
+	Database        types.String       `tfsdk:"database"`
+	Arg             []functionArgModel `tfsdk:"arg"`
+	Returns         types.String       `tfsdk:"returns"`
+	Language        types.String       `tfsdk:"language"`
+	Body            types.String       `tfsdk:"body"`
+	Volatility      types.String       `tfsdk:"volatility"`
+	Parallel        types.String       `tfsdk:"parallel"`
+	Strict          types.Bool         `tfsdk:"strict"`
+	SecurityDefiner types.Bool         `tfsdk:"security_definer"`
+	DropCascade     types.Bool         `tfsdk:"drop_cascade"`
+}
+
+// upgradeFunctionStateV0 reads cyrilgdn's layout: `arg: []` when there are
+// none, `returns` computed (`void`), `mode: "IN"`, `default: ""`, and
+// `drop_cascade: null` after import.
+func upgradeFunctionStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+	var old functionModelV0
+	resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, upgradeFunctionV0(old))...)
+}
+
+func upgradeFunctionV0(old functionModelV0) functionModel {
+	args := make([]functionArgModel, len(old.Arg))
+	for i, a := range old.Arg {
+		args[i] = functionArgModel{
+			Name:    stringOr(a.Name, ""),
+			Type:    a.Type,
+			Mode:    types.StringValue(strings.ToUpper(stringOr(a.Mode, "IN").ValueString())),
+			Default: stringOr(a.Default, ""),
+		}
+	}
+	m := functionModel{
+		OID:             types.Int64Null(), // filled by the next refresh
+		Name:            old.Name,
+		Schema:          stringOr(old.Schema, "public"),
+		Database:        old.Database,
+		Arg:             args,
+		Returns:         old.Returns,
+		Language:        stringOr(old.Language, "plpgsql"),
+		Body:            old.Body,
+		Volatility:      stringOr(old.Volatility, "VOLATILE"),
+		Parallel:        stringOr(old.Parallel, "UNSAFE"),
+		Strict:          boolOr(old.Strict, false),
+		SecurityDefiner: boolOr(old.SecurityDefiner, false),
+		DropCascade:     boolOr(old.DropCascade, false),
+	}
+	if m.Returns.IsUnknown() {
+		m.Returns = types.StringNull()
+	}
+	if m.Database.IsUnknown() {
+		m.Database = types.StringNull()
+	}
+	m.ID = old.ID
+	if m.ID.IsNull() || m.ID.IsUnknown() || m.ID.ValueString() == "" {
+		m.ID = functionID(m)
+		if m.ID.IsUnknown() {
+			m.ID = types.StringNull()
+		}
+	}
+	return m
+}

@@ -1,0 +1,88 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+func fnArg(name, typ, mode, def string) functionArgModel {
+	return functionArgModel{Name: types.StringValue(name), Type: types.StringValue(typ), Mode: types.StringValue(mode), Default: types.StringValue(def)}
+}
+
+func fnDefaults(db, schema, name, body string) functionModel {
+	return functionModel{
+		OID: types.Int64Null(), Name: types.StringValue(name), Schema: types.StringValue(schema), Database: types.StringValue(db),
+		Arg: []functionArgModel{}, Returns: types.StringValue("void"), Language: types.StringValue("plpgsql"), Body: types.StringValue(body),
+		Volatility: types.StringValue("VOLATILE"), Parallel: types.StringValue("UNSAFE"), Strict: types.BoolValue(false),
+		SecurityDefiner: types.BoolValue(false), DropCascade: types.BoolValue(false),
+	}
+}
+
+func TestUpgradeFunctionV0Fixtures(t *testing.T) {
+	imp := fnDefaults("postgres", "public", "fx_fn_imp", "SELECT x * 2")
+	imp.ID = types.StringValue("postgres.public.fx_fn_imp(integer)")
+	imp.Arg = []functionArgModel{fnArg("x", "integer", "IN", "")}
+	imp.Returns, imp.Language, imp.Volatility = types.StringValue("integer"), types.StringValue("sql"), types.StringValue("IMMUTABLE")
+
+	stats := fnDefaults("postgres", "public", "fx_stats", "BEGIN\n  label := upper(label);\n  SELECT sum(v) INTO total FROM unnest(vals) AS v;\nEND;\n")
+	stats.ID = types.StringValue("postgres.public.fx_stats(text,integer[])")
+	stats.Arg = []functionArgModel{fnArg("label", "text", "INOUT", ""), fnArg("total", "bigint", "OUT", ""), fnArg("vals", "integer[]", "VARIADIC", "")}
+	stats.Returns, stats.Volatility = types.StringValue("record"), types.StringValue("STABLE")
+	stats.SecurityDefiner, stats.DropCascade = types.BoolValue(true), types.BoolValue(true)
+
+	noop := fnDefaults("postgres", "public", "fx_noop", "BEGIN\n  PERFORM 1;\nEND;\n")
+	noop.ID = types.StringValue("postgres.public.fx_noop()")
+
+	add := fnDefaults("fx_fn_db", "fn", "fx_add", "SELECT a + b")
+	add.ID = types.StringValue("fx_fn_db.fn.fx_add(integer,integer)")
+	add.Arg = []functionArgModel{fnArg("a", "integer", "IN", ""), fnArg("b", "integer", "IN", "1")}
+	add.Returns, add.Language, add.Volatility = types.StringValue("integer"), types.StringValue("sql"), types.StringValue("IMMUTABLE")
+	add.Strict, add.Parallel = types.BoolValue(true), types.StringValue("SAFE")
+
+	want := map[string]map[string]functionModel{
+		"function/import/terraform.tfstate":                    {"imp": imp},
+		"function/out_args_security_definer/terraform.tfstate": {"stats": stats},
+		"function/plpgsql_minimal/terraform.tfstate":           {"noop": noop},
+		"function/sql_with_args/terraform.tfstate":             {"add": add},
+	}
+	for file, byName := range want {
+		for _, inst := range loadFixtureInstances(t, file, "postgresql_function") {
+			t.Run(file+"/"+inst.Name, func(t *testing.T) {
+				exp, ok := byName[inst.Name]
+				if !ok {
+					t.Fatalf("no expectation for %s", inst.Name)
+				}
+				var got functionModel
+				runUpgrader(t, NewFunctionResource(), inst, &got)
+				if d := cmp.Diff(exp, got); d != "" {
+					t.Errorf("upgraded state differs (-want +got):\n%s", d)
+				}
+			})
+		}
+	}
+}
+
+func TestParseFunctionID(t *testing.T) {
+	for id, want := range map[string][]string{
+		"postgres.public.f()":                         {"postgres", "public", "f"},
+		"db.s.f(integer, numeric(10,2))":              {"db", "s", "f", "integer", "numeric(10,2)"},
+		"postgres.public.fx_stats(text,integer[])":    {"postgres", "public", "fx_stats", "text", "integer[]"},
+		`postgres.public.name.with.dots("char",text)`: {"postgres", "public", "name.with.dots", `"char"`, "text"},
+	} {
+		db, s, n, args, err := parseFunctionID(id)
+		if err != nil {
+			t.Errorf("%s: %v", id, err)
+			continue
+		}
+		if d := cmp.Diff(want, append([]string{db, s, n}, args...)); d != "" {
+			t.Errorf("%s: %s", id, d)
+		}
+	}
+	for _, bad := range []string{"f()", "db.f()", "db.s.f", "db.s.f(a,,b)"} {
+		if _, _, _, _, err := parseFunctionID(bad); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}

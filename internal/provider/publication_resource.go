@@ -1,0 +1,492 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                   = (*publicationResource)(nil)
+	_ resource.ResourceWithConfigure      = (*publicationResource)(nil)
+	_ resource.ResourceWithImportState    = (*publicationResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*publicationResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*publicationResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*publicationResource)(nil)
+)
+
+// NewPublicationResource is the constructor of postgresql_publication.
+func NewPublicationResource() resource.Resource { return &publicationResource{} }
+
+type publicationResource struct {
+	client *pg.Client
+}
+
+var allPublishParams = []string{"insert", "update", "delete", "truncate"}
+
+func (r *publicationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_publication"
+}
+
+func (r *publicationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = publicationSchemaV1()
+}
+
+func publicationSchemaV1() schema.Schema {
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "A logical replication publication (`CREATE PUBLICATION`): the set of tables whose changes subscribers receive. " +
+			"Tables, schemas, options, owner and name change in place (`ALTER PUBLICATION`); switching `all_tables` replaces the publication. " +
+			"`FOR ALL TABLES` and `FOR TABLES IN SCHEMA` need superuser; adding a table needs ownership of it.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<database>.<name>`.",
+			},
+			"oid": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The publication's OID; it survives renames and other in-place changes.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The publication name, unique in its database. Changing it renames the publication in place.",
+				Validators:          []validator.String{validators.Name()},
+			},
+			"database": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The database of the publication (and of its tables); the provider's `database` when not set. Changing it replaces the publication.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()},
+			},
+			"owner": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The role owning the publication; the provider's role when not set. The owner needs `CREATE` on the database " +
+					"(and, for `all_tables`, superuser). A non-superuser provider role is made a member of the new owner for the change and then removed.",
+				Validators: []validator.String{validators.Name()},
+			},
+			"tables": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true, Computed: true,
+				MarkdownDescription: "The tables published, as `schema.table` (an unqualified name means `public`; quote parts with `\"` when they contain dots). " +
+					"Changed in place (`ALTER PUBLICATION ... ADD/DROP TABLE`). When not set, the tables are not managed and the attribute reports " +
+					"the tables added outside Terraform, or, with `all_tables`, every table published. Partitions of a published partitioned table are published through it.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+			},
+			"schemas": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true, Computed: true,
+				MarkdownDescription: "Schemas whose tables (present and future) are all published (`FOR TABLES IN SCHEMA`, PostgreSQL 15 or later; needs superuser). " +
+					"Changed in place. When not set, they are not managed.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
+			},
+			"all_tables": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Publish every table of the database, present and future (`FOR ALL TABLES`; needs superuser). PostgreSQL cannot switch an " +
+					"existing publication to or from this mode, so a change replaces the publication.",
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+			},
+			"publish_param": schema.ListAttribute{
+				ElementType: types.StringType,
+				Optional:    true, Computed: true,
+				Default: listdefault.StaticValue(types.ListValueMust(types.StringType, []attr.Value{
+					types.StringValue("insert"), types.StringValue("update"), types.StringValue("delete"), types.StringValue("truncate")})),
+				MarkdownDescription: "Which operations are published (`publish` option): any of `insert`, `update`, `delete`, `truncate`; all four by default. " +
+					"Order does not matter.",
+				Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(allPublishParams...)), listvalidator.UniqueValues()},
+			},
+			"publish_via_partition_root_param": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Publish changes of partitions as changes of their partitioned table (`publish_via_partition_root`), so the subscriber " +
+					"needs only the root table.",
+			},
+			"drop_cascade": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Use `DROP PUBLICATION ... CASCADE` on destroy. (Publications have no dependent objects in PostgreSQL today; kept for compatibility.)",
+			},
+		},
+	}
+}
+
+func (r *publicationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *publicationResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m publicationModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if m.AllTables.ValueBool() {
+		for _, a := range []struct {
+			name string
+			v    types.Set
+		}{{"tables", m.Tables}, {"schemas", m.Schemas}} {
+			if !a.v.IsNull() && !a.v.IsUnknown() && len(a.v.Elements()) > 0 {
+				resp.Diagnostics.AddAttributeError(path.Root(a.name), "Conflicting arguments",
+					fmt.Sprintf("A publication with all_tables = true publishes every table; %s cannot be set too.", a.name))
+			}
+		}
+	}
+	if !m.Tables.IsNull() && !m.Tables.IsUnknown() {
+		for _, e := range m.Tables.Elements() {
+			s, ok := e.(types.String)
+			if !ok || s.IsUnknown() {
+				continue
+			}
+			if _, err := pg.ParseQualifiedName(s.ValueString()); err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("tables"), "Invalid table name", err.Error())
+			}
+		}
+	}
+}
+
+func (r *publicationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan publicationModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec, diags := plan.spec(ctx)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	oid, err := r.client.CreatePublication(ctx, catalogDatabaseOf(plan.Database), spec)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not create publication", err.Error())
+		return
+	}
+	plan.OID = types.Int64Value(int64(oid))
+	r.readInto(ctx, &plan, &resp.Diagnostics, "created")
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *publicationResource) readInto(ctx context.Context, m *publicationModel, diags *diag.Diagnostics, what string) {
+	found, d := r.read(ctx, m)
+	diags.Append(d...)
+	if !found && !diags.HasError() {
+		diags.AddError("Publication vanished", fmt.Sprintf("publication %q was %s but cannot be read back", m.Name.ValueString(), what))
+	}
+}
+
+func (r *publicationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state publicationModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, diags := r.read(ctx, &state)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *publicationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state publicationModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec, diags := plan.spec(ctx)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.UpdatePublication(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
+		resp.Diagnostics.AddError("Could not update publication", err.Error())
+		return
+	}
+	plan.OID = state.OID
+	r.readInto(ctx, &plan, &resp.Diagnostics, "updated")
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *publicationResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state publicationModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.DropPublication(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
+		resp.Diagnostics.AddError("Could not drop publication", err.Error())
+	}
+}
+
+// ImportState takes `<database>.<name>` (split at the first dot).
+func (r *publicationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	db, name, ok := catalogSplitDBName(req.ID)
+	if !ok {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID is <database>.<publication name>, e.g. postgres.my_pub; got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
+
+func (r *publicationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan, config publicationModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var state *publicationModel
+	if !req.State.Raw.IsNull() {
+		state = &publicationModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	stateDB := types.StringNull()
+	if state != nil {
+		stateDB = state.Database
+	}
+	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
+	replacing := state == nil || !plan.AllTables.Equal(state.AllTables) || !plan.Database.Equal(state.Database)
+	if replacing {
+		if config.Tables.IsNull() {
+			if plan.AllTables.ValueBool() {
+				plan.Tables = types.SetUnknown(types.StringType)
+			} else {
+				plan.Tables = types.SetValueMust(types.StringType, []attr.Value{})
+			}
+		}
+		if config.Schemas.IsNull() {
+			plan.Schemas = types.SetValueMust(types.StringType, []attr.Value{})
+		}
+		if config.Owner.IsNull() {
+			plan.Owner = types.StringUnknown()
+		}
+	} else {
+		if config.Tables.IsNull() || tableSetsEqual(ctx, plan.Tables, state.Tables) {
+			plan.Tables = state.Tables
+		}
+		if config.Schemas.IsNull() {
+			plan.Schemas = state.Schemas
+		}
+		if config.Owner.IsNull() {
+			plan.Owner = state.Owner
+		}
+		if catalogSameStringSet(ctx, plan.PublishParam, state.PublishParam) {
+			plan.PublishParam = state.PublishParam
+		}
+	}
+	if catalogKnown(plan.Database) && catalogKnown(plan.Name) {
+		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
+	} else {
+		plan.ID = types.StringUnknown()
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *publicationResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: publicationSchemaV0(), StateUpgrader: upgradePublicationStateV0},
+	}
+}
+
+// tableSetsEqual compares two sets of table names by the tables they name.
+func tableSetsEqual(ctx context.Context, a, b types.Set) bool {
+	if a.IsUnknown() || b.IsUnknown() || a.IsNull() != b.IsNull() {
+		return false
+	}
+	na, ok1 := catalogQualifiedNames(ctx, a)
+	nb, ok2 := catalogQualifiedNames(ctx, b)
+	if !ok1 || !ok2 || len(na) != len(nb) {
+		return false
+	}
+	for i := range na {
+		if na[i] != nb[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func catalogQualifiedNames(ctx context.Context, s types.Set) ([]string, bool) {
+	var raw []string
+	if s.ElementsAs(ctx, &raw, false).HasError() {
+		return nil, false
+	}
+	out := make([]string, 0, len(raw))
+	seen := map[string]bool{}
+	for _, x := range raw {
+		q, err := pg.ParseQualifiedName(x)
+		if err != nil {
+			return nil, false
+		}
+		k := q.Schema + "\x00" + q.Name
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out, true
+}
+
+func catalogSameStringSet(ctx context.Context, a, b types.List) bool {
+	if a.IsUnknown() || b.IsUnknown() || a.IsNull() || b.IsNull() {
+		return false
+	}
+	var x, y []string
+	if a.ElementsAs(ctx, &x, false).HasError() || b.ElementsAs(ctx, &y, false).HasError() || len(x) != len(y) {
+		return false
+	}
+	sort.Strings(x)
+	sort.Strings(y)
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// read refreshes m from the server, keeping m's spelling of equal values.
+func (r *publicationResource) read(ctx context.Context, m *publicationModel) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	db := catalogDatabaseOf(m.Database)
+	if !catalogKnown(m.Database) {
+		m.Database = types.StringValue(r.client.DefaultDatabase())
+	}
+	var p *pg.Publication
+	var err error
+	if !m.OID.IsNull() && !m.OID.IsUnknown() {
+		p, err = r.client.ReadPublication(ctx, db, uint32(m.OID.ValueInt64()), "")
+	}
+	if err == nil && p == nil {
+		p, err = r.client.ReadPublication(ctx, db, 0, m.Name.ValueString())
+	}
+	if err != nil {
+		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
+			return false, diags
+		}
+		diags.AddError("Could not read publication", err.Error())
+		return false, diags
+	}
+	if p == nil {
+		return false, diags
+	}
+	m.OID = types.Int64Value(int64(p.OID))
+	m.Name = types.StringValue(p.Name)
+	m.Owner = types.StringValue(p.Owner)
+	m.AllTables = types.BoolValue(p.AllTables)
+	m.PublishViaPartitionRootParam = types.BoolValue(p.ViaPartitionRoot)
+	tables := make([]string, len(p.Tables))
+	for i, t := range p.Tables {
+		tables[i] = t.String()
+	}
+	serverTables, d := types.SetValueFrom(ctx, types.StringType, tables)
+	diags.Append(d...)
+	if !tableSetsEqual(ctx, m.Tables, serverTables) {
+		m.Tables = serverTables
+	}
+	m.Schemas, d = types.SetValueFrom(ctx, types.StringType, p.Schemas)
+	diags.Append(d...)
+	serverPublish, d := types.ListValueFrom(ctx, types.StringType, p.Publish)
+	diags.Append(d...)
+	if !catalogSameStringSet(ctx, m.PublishParam, serverPublish) {
+		m.PublishParam = serverPublish
+	}
+	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
+		m.DropCascade = types.BoolValue(false)
+	}
+	m.ID = types.StringValue(m.Database.ValueString() + "." + p.Name)
+	return true, diags
+}
+
+func (m *publicationModel) spec(ctx context.Context) (pg.PublicationSpec, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	s := pg.PublicationSpec{
+		Name:             m.Name.ValueString(),
+		AllTables:        m.AllTables.ValueBool(),
+		ViaPartitionRoot: m.PublishViaPartitionRootParam.ValueBool(),
+	}
+	if catalogKnown(m.Owner) {
+		s.Owner = m.Owner.ValueString()
+	}
+	var publish []string
+	diags.Append(m.PublishParam.ElementsAs(ctx, &publish, false)...)
+	for _, p := range allPublishParams { // canonical order
+		for _, x := range publish {
+			if x == p {
+				s.Publish = append(s.Publish, p)
+			}
+		}
+	}
+	if !s.AllTables && !m.Tables.IsUnknown() && !m.Tables.IsNull() {
+		var raw []string
+		diags.Append(m.Tables.ElementsAs(ctx, &raw, false)...)
+		seen := map[pg.QualifiedName]bool{}
+		for _, x := range raw {
+			q, err := pg.ParseQualifiedName(x)
+			if err != nil {
+				diags.AddAttributeError(path.Root("tables"), "Invalid table name", err.Error())
+				continue
+			}
+			if !seen[q] {
+				seen[q] = true
+				s.Tables = append(s.Tables, q)
+			}
+		}
+	}
+	if !s.AllTables && !m.Schemas.IsUnknown() && !m.Schemas.IsNull() {
+		diags.Append(m.Schemas.ElementsAs(ctx, &s.Schemas, false)...)
+	}
+	return s, diags
+}
+
+type publicationModel struct {
+	ID                           types.String `tfsdk:"id"`
+	OID                          types.Int64  `tfsdk:"oid"`
+	Name                         types.String `tfsdk:"name"`
+	Database                     types.String `tfsdk:"database"`
+	Owner                        types.String `tfsdk:"owner"`
+	Tables                       types.Set    `tfsdk:"tables"`
+	Schemas                      types.Set    `tfsdk:"schemas"`
+	AllTables                    types.Bool   `tfsdk:"all_tables"`
+	PublishParam                 types.List   `tfsdk:"publish_param"`
+	PublishViaPartitionRootParam types.Bool   `tfsdk:"publish_via_partition_root_param"`
+	DropCascade                  types.Bool   `tfsdk:"drop_cascade"`
+}

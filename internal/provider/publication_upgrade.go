@@ -1,0 +1,90 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// publicationSchemaV0 is the frozen schema of cyrilgdn/postgresql 1.26's postgresql_publication (types only).
+func publicationSchemaV0() *schema.Schema {
+	return &schema.Schema{
+		Attributes: map[string]schema.Attribute{
+			"id":                               schema.StringAttribute{Optional: true, Computed: true},
+			"name":                             schema.StringAttribute{Required: true},
+			"database":                         schema.StringAttribute{Optional: true, Computed: true},
+			"owner":                            schema.StringAttribute{Optional: true, Computed: true},
+			"tables":                           schema.SetAttribute{ElementType: types.StringType, Optional: true, Computed: true},
+			"all_tables":                       schema.BoolAttribute{Optional: true, Computed: true},
+			"publish_param":                    schema.ListAttribute{ElementType: types.StringType, Optional: true, Computed: true},
+			"publish_via_partition_root_param": schema.BoolAttribute{Optional: true},
+			"drop_cascade":                     schema.BoolAttribute{Optional: true},
+		},
+	}
+}
+
+type publicationModelV0 struct {
+	ID                           types.String `tfsdk:"id"`
+	Name                         types.String `tfsdk:"name"`
+	Database                     types.String `tfsdk:"database"`
+	Owner                        types.String `tfsdk:"owner"`
+	Tables                       types.Set    `tfsdk:"tables"`
+	AllTables                    types.Bool   `tfsdk:"all_tables"`
+	PublishParam                 types.List   `tfsdk:"publish_param"`
+	PublishViaPartitionRootParam types.Bool   `tfsdk:"publish_via_partition_root_param"`
+	DropCascade                  types.Bool   `tfsdk:"drop_cascade"`
+}
+
+// upgradePublicationStateV0 reads cyrilgdn's layout. It repairs the id that
+// cyrilgdn's import leaves as "<database>." and fills what import left null.
+func upgradePublicationStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+	var old publicationModelV0
+	resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, upgradePublicationV0(old))...)
+}
+
+func upgradePublicationV0(old publicationModelV0) publicationModel {
+	m := publicationModel{
+		OID:                          types.Int64Null(), // filled by the next refresh
+		Name:                         old.Name,
+		Database:                     old.Database,
+		Owner:                        old.Owner,
+		Tables:                       old.Tables,
+		Schemas:                      types.SetValueMust(types.StringType, []attr.Value{}), // cyrilgdn had no schemas
+		AllTables:                    boolOr(old.AllTables, false),
+		PublishParam:                 old.PublishParam,
+		PublishViaPartitionRootParam: boolOr(old.PublishViaPartitionRootParam, false),
+		DropCascade:                  boolOr(old.DropCascade, false),
+	}
+	if !catalogKnown(m.Database) {
+		m.Database = types.StringNull()
+	}
+	if !catalogKnown(m.Owner) {
+		m.Owner = types.StringNull()
+	}
+	if m.Tables.IsNull() || m.Tables.IsUnknown() {
+		m.Tables = types.SetValueMust(types.StringType, []attr.Value{})
+	}
+	if m.PublishParam.IsNull() || m.PublishParam.IsUnknown() {
+		m.PublishParam = catalogStringList(allPublishParams...)
+	}
+	m.ID = types.StringNull()
+	if catalogKnown(m.Database) {
+		m.ID = types.StringValue(m.Database.ValueString() + "." + m.Name.ValueString())
+	}
+	return m
+}
+
+func catalogStringList(v ...string) types.List {
+	elems := make([]attr.Value, len(v))
+	for i, s := range v {
+		elems[i] = types.StringValue(s)
+	}
+	return types.ListValueMust(types.StringType, elems)
+}

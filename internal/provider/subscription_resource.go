@@ -1,0 +1,313 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                 = (*subscriptionResource)(nil)
+	_ resource.ResourceWithConfigure    = (*subscriptionResource)(nil)
+	_ resource.ResourceWithImportState  = (*subscriptionResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*subscriptionResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*subscriptionResource)(nil)
+)
+
+// NewSubscriptionResource is the constructor of postgresql_subscription.
+func NewSubscriptionResource() resource.Resource { return &subscriptionResource{} }
+
+type subscriptionResource struct {
+	client *pg.Client
+}
+
+func (r *subscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_subscription"
+}
+
+func (r *subscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = subscriptionSchemaV1()
+}
+
+func subscriptionSchemaV1() schema.Schema {
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "A logical replication subscription (`CREATE SUBSCRIPTION`) in a database of the subscriber, receiving the changes of " +
+			"publications on a publisher. Name, connection, publications and slot name change in place (`ALTER SUBSCRIPTION`); these statements run " +
+			"one by one, outside a transaction, because PostgreSQL refuses some of them in a transaction block. Creating a subscription needs superuser " +
+			"(PostgreSQL 15). Destroying it also drops its replication slot on the publisher. A subscription to a publication of the same cluster " +
+			"must use `create_slot = false` with a slot created beforehand (PostgreSQL would otherwise wait forever).",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<database>.<name>`.",
+			},
+			"oid": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The subscription's OID; it survives in-place changes.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The subscription name (unique in the cluster). Changing it renames the subscription in place.",
+				Validators:          []validator.String{validators.Name()},
+			},
+			"database": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The database the changes are applied to; the provider's `database` when not set. Changing it replaces the subscription.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()},
+			},
+			"conninfo": schema.StringAttribute{
+				Required:  true,
+				Sensitive: true,
+				MarkdownDescription: "The libpq connection string to the publisher (keyword/value form, e.g. `host=... dbname=... user=... password=...`). " +
+					"Changed in place (`ALTER SUBSCRIPTION ... CONNECTION`). Stored in the state (sensitive) and readable in `pg_subscription` by superusers only, " +
+					"so out-of-band changes are detected only when the provider runs as superuser.",
+			},
+			"publications": schema.SetAttribute{
+				ElementType: types.StringType,
+				Required:    true,
+				MarkdownDescription: "The publications on the publisher to subscribe to. Changed in place (`ALTER SUBSCRIPTION ... SET PUBLICATION`), " +
+					"which also fetches the new table list when the subscription is enabled.",
+				Validators: []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(validators.Name())},
+			},
+			"create_slot": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+				MarkdownDescription: "Whether `CREATE SUBSCRIPTION` creates the replication slot on the publisher (`create_slot`); `true` by default. " +
+					"Only used when the subscription is created: changing it later changes nothing on the server and never replaces the subscription.",
+			},
+			"slot_name": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The replication slot on the publisher; PostgreSQL uses the subscription name when not set. Changed in place " +
+					"(the subscription is disabled, `SET (slot_name = ...)`, enabled again).",
+				Validators: []validator.String{validators.Name(), slotNameValidator()},
+			},
+		},
+	}
+}
+
+func (r *subscriptionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *subscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan subscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec, diags := plan.spec(ctx)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.CreateSubscription(ctx, catalogDatabaseOf(plan.Database), spec); err != nil {
+		resp.Diagnostics.AddError("Could not create subscription", err.Error())
+		return
+	}
+	plan.OID = types.Int64Null()
+	r.readInto(ctx, &plan, &resp.Diagnostics, "created")
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *subscriptionResource) readInto(ctx context.Context, m *subscriptionModel, diags *diag.Diagnostics, what string) {
+	found, d := r.read(ctx, m)
+	diags.Append(d...)
+	if !found && !diags.HasError() {
+		diags.AddError("Subscription vanished", fmt.Sprintf("subscription %q was %s but cannot be read back", m.Name.ValueString(), what))
+	}
+}
+
+func (r *subscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state subscriptionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, diags := r.read(ctx, &state)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *subscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state subscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec, diags := plan.spec(ctx)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.UpdateSubscription(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
+		resp.Diagnostics.AddError("Could not update subscription", err.Error())
+		return
+	}
+	plan.OID = state.OID
+	r.readInto(ctx, &plan, &resp.Diagnostics, "updated")
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *subscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state subscriptionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.DropSubscription(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()); err != nil {
+		resp.Diagnostics.AddError("Could not drop subscription", err.Error())
+	}
+}
+
+// ImportState takes `<database>.<name>` (split at the first dot).
+func (r *subscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	db, name, ok := catalogSplitDBName(req.ID)
+	if !ok {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID is <database>.<subscription name>, e.g. postgres.my_sub; got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
+
+func (r *subscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan, config subscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	stateDB := types.StringNull()
+	if !req.State.Raw.IsNull() {
+		var state subscriptionModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		stateDB = state.Database
+		if config.SlotName.IsNull() && plan.Database.Equal(state.Database) {
+			plan.SlotName = state.SlotName
+		}
+	}
+	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
+	if catalogKnown(plan.Database) && catalogKnown(plan.Name) {
+		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
+	} else {
+		plan.ID = types.StringUnknown()
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: subscriptionSchemaV0(), StateUpgrader: upgradeSubscriptionStateV0},
+	}
+}
+
+// read refreshes m from the server.
+func (r *subscriptionResource) read(ctx context.Context, m *subscriptionModel) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	db := catalogDatabaseOf(m.Database)
+	if !catalogKnown(m.Database) {
+		m.Database = types.StringValue(r.client.DefaultDatabase())
+	}
+	var s *pg.Subscription
+	var err error
+	if !m.OID.IsNull() && !m.OID.IsUnknown() {
+		s, err = r.client.ReadSubscription(ctx, db, uint32(m.OID.ValueInt64()), "")
+	}
+	if err == nil && s == nil {
+		s, err = r.client.ReadSubscription(ctx, db, 0, m.Name.ValueString())
+	}
+	if err != nil {
+		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
+			return false, diags
+		}
+		diags.AddError("Could not read subscription", err.Error())
+		return false, diags
+	}
+	if s == nil {
+		return false, diags
+	}
+	m.OID = types.Int64Value(int64(s.OID))
+	m.Name = types.StringValue(s.Name)
+	if s.Conninfo != "" || !catalogKnown(m.Conninfo) {
+		m.Conninfo = types.StringValue(s.Conninfo) // "" only when not superuser: keep the state's value
+	}
+	pubs, d := types.SetValueFrom(ctx, types.StringType, s.Publications)
+	diags.Append(d...)
+	m.Publications = pubs
+	if s.SlotName == "" {
+		m.SlotName = types.StringNull()
+	} else {
+		m.SlotName = types.StringValue(s.SlotName)
+	}
+	if m.CreateSlot.IsNull() || m.CreateSlot.IsUnknown() {
+		// Not stored by PostgreSQL. After an import the slot exists already;
+		// the value only matters at creation, so it never forces a replacement.
+		m.CreateSlot = types.BoolValue(false)
+	}
+	m.ID = types.StringValue(m.Database.ValueString() + "." + s.Name)
+	return true, diags
+}
+
+func (m *subscriptionModel) spec(ctx context.Context) (pg.SubscriptionSpec, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	s := pg.SubscriptionSpec{
+		Name:       m.Name.ValueString(),
+		Conninfo:   m.Conninfo.ValueString(),
+		CreateSlot: m.CreateSlot.ValueBool(),
+	}
+	if catalogKnown(m.SlotName) {
+		s.SlotName = m.SlotName.ValueString()
+	}
+	diags.Append(m.Publications.ElementsAs(ctx, &s.Publications, false)...)
+	sort.Strings(s.Publications)
+	return s, diags
+}
+
+type subscriptionModel struct {
+	ID           types.String `tfsdk:"id"`
+	OID          types.Int64  `tfsdk:"oid"`
+	Name         types.String `tfsdk:"name"`
+	Database     types.String `tfsdk:"database"`
+	Conninfo     types.String `tfsdk:"conninfo"`
+	Publications types.Set    `tfsdk:"publications"`
+	CreateSlot   types.Bool   `tfsdk:"create_slot"`
+	SlotName     types.String `tfsdk:"slot_name"`
+}

@@ -1,0 +1,156 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+)
+
+func TestAccSubscription_lifecycle(t *testing.T) {
+	acctest.SkipIfManaged(t, "CREATE SUBSCRIPTION requires superuser on PostgreSQL 15")
+	pubDB := acctest.RandName("subpub")
+	subDB := acctest.RandName("subsub")
+	name := strings.ReplaceAll(acctest.RandName("sub"), "-", "_")
+	slot := name + "_slot"
+	addr := "postgresql_subscription.test"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	cfgSlot := func(slotName, subName, conninfo, pubs string) string {
+		return acctest.Config(`
+resource "postgresql_subscription" "test" {
+  name         = %q
+  database     = %q
+  conninfo     = %q
+  publications = [%s]
+  create_slot  = false
+  slot_name    = %q
+}`, subName, subDB, conninfo, pubs, slotName)
+	}
+	cfg := func(subName, conninfo, pubs string) string { return cfgSlot(slot, subName, conninfo, pubs) }
+	cfg2 := func(subName, conninfo, pubs string) string { return cfgSlot(slot+"_2", subName, conninfo, pubs) }
+	conn := acctest.Conninfo(pubDB)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.TempDatabase(t, pubDB)
+			acctest.TempDatabase(t, subDB)
+			tables := []string{"CREATE TABLE items (id int PRIMARY KEY, name text)", "CREATE TABLE items2 (id int PRIMARY KEY, name text)"}
+			acctest.Exec(t, subDB, tables...)
+			acctest.Exec(t, pubDB, append(tables,
+				"INSERT INTO items VALUES (1, 'a'), (2, 'b')",
+				"CREATE PUBLICATION pub_a FOR TABLE items", "CREATE PUBLICATION pub_b FOR TABLE items2",
+				fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s', 'pgoutput')", slot),
+				fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s_2', 'pgoutput')", slot))...)
+			t.Cleanup(func() {
+				acctest.Exec(t, "", fmt.Sprintf("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name IN ('%[1]s', '%[1]s_2') AND NOT active", slot))
+			})
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_subscription WHERE subname LIKE $1)", name+"%") {
+				return fmt.Errorf("subscription still exists")
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(name, conn, `"pub_a"`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(subDB+"."+name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slot_name"), knownvalue.StringExact(slot)),
+				},
+			},
+			{ // publications: in place
+				Config: cfg(name, conn, `"pub_a", "pub_b"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+				Check: func(*terraform.State) error {
+					if got := acctest.QueryString(t, subDB, "SELECT array_to_string(subpublications, ',') FROM pg_subscription WHERE subname = $1", name); got != "pub_a,pub_b" {
+						return fmt.Errorf("publications = %s", got)
+					}
+					return nil
+				},
+			},
+			{ // connection and name: in place
+				Config: cfg(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+				Check: func(*terraform.State) error {
+					if got := acctest.QueryString(t, subDB, "SELECT subconninfo FROM pg_subscription WHERE subname = $1", name+"_r"); !strings.HasSuffix(got, "connect_timeout=10") {
+						return fmt.Errorf("conninfo not changed")
+					}
+					return nil
+				},
+			},
+			{ // slot name: in place (disable, set, enable)
+				Config: cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+				Check: func(*terraform.State) error {
+					if !acctest.QueryBool(t, subDB, "SELECT subslotname = $2 AND subenabled FROM pg_subscription WHERE subname = $1", name+"_r", slot+"_2") {
+						return fmt.Errorf("slot not changed or subscription left disabled")
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName: addr, ImportState: true, ImportStateId: subDB + "." + name + "_r", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"create_slot"},
+			},
+			{ // forget it, import it for real: the next plan is empty (no replacement, unlike cyrilgdn)
+				Config: acctest.Config(`
+removed {
+  from = postgresql_subscription.test
+  lifecycle {
+    destroy = false
+  }
+}`),
+			},
+			{
+				Config:             cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateId:      subDB + "." + name + "_r",
+				ImportStatePersist: true,
+			},
+			{
+				Config:           cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{ // drift: a publication removed by SQL; apply repairs in place
+				PreConfig: acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" SET PUBLICATION pub_a WITH (refresh = false)"),
+				Config:    cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+			},
+			{ // dropped out of band (keeping the slot): recreated
+				PreConfig: acctest.ExecFunc(t, subDB,
+					"ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" DISABLE",
+					"ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" SET (slot_name = NONE)",
+					"DROP SUBSCRIPTION "+pg.QuoteIdent(name+"_r")),
+				Config: cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+			},
+		},
+	})
+}
