@@ -11,11 +11,11 @@ import (
 // whose own tests import it).
 func quoteIdent(s string) string { return pgx.Identifier{s}.Sanitize() }
 
-// TempDatabase creates database name (as the superuser) for one test and drops
+// TempOwnedDatabase creates database name (as the superuser) for one test and drops
 // it when the test ends. When owned is true the database is owned by the
 // provider's admin role and gets a schema "s" owned by it, so both admin modes
 // can create objects there.
-func TempDatabase(t *testing.T, name string) {
+func TempOwnedDatabase(t *testing.T, name string) {
 	t.Helper()
 	Exec(t, "", "CREATE DATABASE "+quoteIdent(name)+" OWNER "+quoteIdent(AdminUser()))
 	t.Cleanup(func() {

@@ -284,8 +284,6 @@ func (c *Client) DropFunction(ctx context.Context, db string, oid uint32, schema
 	return err
 }
 
-var errRollback = errors.New("rollback")
-
 // NormalizeSignature returns how PostgreSQL renders the given arguments and
 // result type (format_type of each type, deparsed default expressions,
 // pg_get_function_result), by creating a throwaway function in pg_temp inside a

@@ -183,8 +183,6 @@ func (c *Client) DropPolicy(ctx context.Context, db string, oid uint32, schema, 
 	return nil
 }
 
-var errRollback = errors.New("rollback")
-
 // NormalizePolicyExprs returns the server's rendering (pg_get_expr) of the
 // expressions using and withCheck on schema.table ("" stays ""), by creating
 // a scratch policy in a transaction that is rolled back. It needs the

@@ -59,7 +59,7 @@ resource "postgresql_function" "test" {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			acctest.TempDatabase(t, db)
+			acctest.TempOwnedDatabase(t, db)
 			acctest.Exec(t, db, "CREATE SCHEMA s1 AUTHORIZATION "+pg.QuoteIdent(acctest.AdminUser()),
 				"CREATE SCHEMA s2 AUTHORIZATION "+pg.QuoteIdent(acctest.AdminUser()))
 		},

@@ -42,8 +42,8 @@ resource "postgresql_subscription" "test" {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			acctest.TempDatabase(t, pubDB)
-			acctest.TempDatabase(t, subDB)
+			acctest.TempOwnedDatabase(t, pubDB)
+			acctest.TempOwnedDatabase(t, subDB)
 			tables := []string{"CREATE TABLE items (id int PRIMARY KEY, name text)", "CREATE TABLE items2 (id int PRIMARY KEY, name text)"}
 			acctest.Exec(t, subDB, tables...)
 			acctest.Exec(t, pubDB, append(tables,
