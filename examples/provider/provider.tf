@@ -6,15 +6,18 @@ terraform {
   }
 }
 
-# Credentials can also come from the environment (PGHOST, PGPORT, PGUSER,
-# PGPASSWORD, PGSSLMODE, ...) or a password file (~/.pgpass).
+# Every argument can also come from the libpq environment variables
+# (PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD, PGSSLMODE, ...).
 provider "postgresql" {
-  host     = "db.example.com"
-  port     = 5432
-  database = "postgres"
-  username = "terraform"
-  sslmode  = "verify-full"
+  host            = "db.example.com"
+  port            = 5432
+  database        = "postgres"
+  username        = "terraform"
+  sslmode         = "verify-full"
+  sslrootcert     = "/etc/ssl/certs/db-ca.pem"
+  connect_timeout = 15
+  max_connections = 10
 
-  # On a managed service (AWS RDS, Cloud SQL, Azure) the admin role is not a superuser.
+  # On AWS RDS, Cloud SQL or Azure the admin role is not a superuser.
   superuser = false
 }
