@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -103,7 +104,7 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 
 	out, err := runTerraform(tf, work, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false")
 	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() == 2 {
 			t.Fatalf("terraform plan over the upgraded cyrilgdn state of %s shows changes:\n%s", caseDir, out)
 		}
 		t.Fatalf("terraform plan failed: %v\n%s", err, out)
@@ -199,7 +200,8 @@ func providerBinaryDir(t *testing.T) string {
 			return
 		}
 		base := os.Getenv("PGTF_TESTDB_DIR")
-		buildDir, buildErr = os.MkdirTemp(base, "provider-bin-")
+		// Shared by every test of the run (sync.Once), so not t.TempDir; it lives in the test cluster's directory.
+		buildDir, buildErr = os.MkdirTemp(base, "provider-bin-") //nolint:usetesting // see above
 		if buildErr != nil {
 			return
 		}
@@ -207,7 +209,7 @@ func providerBinaryDir(t *testing.T) string {
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("building the provider: %v\n%s", err, out)
+			buildErr = fmt.Errorf("building the provider: %w\n%s", err, out)
 		}
 	})
 	if buildErr != nil {

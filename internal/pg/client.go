@@ -173,7 +173,11 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building connection settings: %w", err)
 	}
-	pc.ConnConfig.Password = c.cfg.Password
+	// Without a configured password, keep what pgconn found in the password
+	// file (PGPASSFILE, default ~/.pgpass), as libpq does.
+	if c.cfg.Password != "" {
+		pc.ConnConfig.Password = c.cfg.Password
+	}
 	if cc := c.cfg.ClientCert; cc != nil && cc.Inline {
 		cert, err := tls.X509KeyPair([]byte(cc.Cert), []byte(cc.Key))
 		if err != nil {

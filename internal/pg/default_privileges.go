@@ -216,7 +216,6 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 				a.grant = append(a.grant, w)
 			}
 		}
-		a.grantWGO = withGrantOption
 		prefix := "ALTER DEFAULT PRIVILEGES FOR ROLE " + QuoteIdent(ownerName)
 		if t.Schema != "" {
 			prefix += " IN SCHEMA " + QuoteIdent(t.Schema)

@@ -456,7 +456,7 @@ func TestAccRole_dropReassignsOwned(t *testing.T) {
 						acctest.Exec(t, "", fmt.Sprintf(`ALTER DATABASE %q OWNER TO %q`, db, acctest.AdminUser()))
 					}
 					acctest.Exec(t, db,
-						fmt.Sprintf(`CREATE TABLE owned_t (id int)`),
+						`CREATE TABLE owned_t (id int)`,
 						fmt.Sprintf(`ALTER TABLE owned_t OWNER TO %q`, name),
 						fmt.Sprintf(`GRANT USAGE ON SCHEMA public TO %q`, name))
 					return nil

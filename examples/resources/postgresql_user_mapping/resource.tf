@@ -1,3 +1,18 @@
+variable "reporting_password" {
+  type      = string
+  sensitive = true
+}
+
+resource "postgresql_server" "reporting" {
+  database    = "app"
+  server_name = "reporting"
+  fdw_name    = "postgres_fdw"
+  options = {
+    host   = "reporting.internal"
+    dbname = "reporting"
+  }
+}
+
 resource "postgresql_user_mapping" "app" {
   database    = postgresql_server.reporting.database
   server_name = postgresql_server.reporting.server_name
