@@ -212,7 +212,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 		"host": cfg.Host, "port": cfg.Port, "database": cfg.Database, "username": cfg.Username,
 		"sslmode": cfg.SSLMode, "max_connections": cfg.MaxConnections, "unknown": cfg.Unknown,
 	})
-	client := pg.NewClient(cfg)
+	client := pg.SharedClient(cfg)
 	resp.ResourceData = client
 	resp.DataSourceData = client
 }

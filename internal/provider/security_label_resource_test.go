@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -20,6 +21,9 @@ import (
 // label provider "dummy" (testdata/seclabel, preloaded by scripts/testdb once built).
 func skipWithoutDummyLabelProvider(t *testing.T) {
 	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC (make testacc)")
+	}
 	if !strings.Contains(acctest.QueryString(t, "", "SELECT current_setting('shared_preload_libraries')"), "dummy_seclabel") {
 		t.Skip("the security label provider \"dummy\" is not loaded: build it with `make -C testdata/seclabel` " +
 			"(needs pg_config and postgresql-server-dev-15) and restart the test cluster (scripts/testdb preloads it)")
