@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -163,6 +164,23 @@ func CheckLogin(t *testing.T, role, password string) error {
 	if logPath := os.Getenv("PGTF_SERVER_LOG"); logPath != "" {
 		if b, err := os.ReadFile(logPath); err == nil && strings.Contains(string(b), password) {
 			return fmt.Errorf("the plaintext password of %q appears in the server log %s", role, logPath)
+		}
+	}
+	return nil
+}
+
+// StateDoesNotContain fails when secret appears anywhere in the state's attributes.
+func StateDoesNotContain(s *terraform.State, secret string) error {
+	for _, m := range s.Modules {
+		for addr, r := range m.Resources {
+			if r.Primary == nil {
+				continue
+			}
+			for k, v := range r.Primary.Attributes {
+				if strings.Contains(v, secret) {
+					return fmt.Errorf("%s.%s holds a secret value", addr, k)
+				}
+			}
 		}
 	}
 	return nil

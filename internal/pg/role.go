@@ -127,24 +127,48 @@ func readRole(ctx context.Context, q Querier, where string, arg any) (*Role, err
 	return r, nil
 }
 
-func roleOptions(s RoleSpec, pw PasswordChange) (string, error) {
-	flag := func(on bool, name string) string {
-		if on {
-			return name
+// roleOptions renders the options of CREATE ROLE (cur == nil) or of ALTER
+// ROLE, where only what differs from cur is sent: a non-superuser admin may
+// not even repeat NOSUPERUSER, NOREPLICATION or NOBYPASSRLS.
+func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChange) (string, error) {
+	var opts []string
+	flag := func(want bool, have *bool, name string) {
+		if have != nil && *have == want {
+			return
 		}
-		return "NO" + name
+		if want {
+			opts = append(opts, name)
+		} else {
+			opts = append(opts, "NO"+name)
+		}
 	}
-	opts := []string{
-		flag(s.Superuser, "SUPERUSER"), flag(s.CreateDB, "CREATEDB"), flag(s.CreateRole, "CREATEROLE"),
-		flag(s.Inherit, "INHERIT"), flag(s.Login, "LOGIN"), flag(s.Replication, "REPLICATION"),
-		flag(s.BypassRLS, "BYPASSRLS"),
-		"CONNECTION LIMIT " + strconv.FormatInt(s.ConnLimit, 10),
+	var c Role
+	if cur != nil {
+		c = *cur
 	}
-	vu := s.ValidUntil
-	if vu == "" {
-		vu = "infinity"
+	ptr := func(b *bool) *bool {
+		if cur == nil {
+			return nil
+		}
+		return b
 	}
-	opts = append(opts, "VALID UNTIL "+QuoteLiteral(vu))
+	flag(s.Superuser, ptr(&c.Superuser), "SUPERUSER")
+	flag(s.CreateDB, ptr(&c.CreateDB), "CREATEDB")
+	flag(s.CreateRole, ptr(&c.CreateRole), "CREATEROLE")
+	flag(s.Inherit, ptr(&c.Inherit), "INHERIT")
+	flag(s.Login, ptr(&c.Login), "LOGIN")
+	flag(s.Replication, ptr(&c.Replication), "REPLICATION")
+	flag(s.BypassRLS, ptr(&c.BypassRLS), "BYPASSRLS")
+	if cur == nil || cur.ConnLimit != s.ConnLimit {
+		opts = append(opts, "CONNECTION LIMIT "+strconv.FormatInt(s.ConnLimit, 10))
+	}
+	if cur == nil || validUntilChanged {
+		vu := s.ValidUntil
+		if vu == "" {
+			vu = "infinity"
+		}
+		opts = append(opts, "VALID UNTIL "+QuoteLiteral(vu))
+	}
 	if pw.Set {
 		if pw.Password == "" {
 			opts = append(opts, "PASSWORD NULL")
@@ -161,7 +185,7 @@ func roleOptions(s RoleSpec, pw PasswordChange) (string, error) {
 
 // CreateRole creates a role with its memberships and settings in one transaction.
 func (c *Client) CreateRole(ctx context.Context, s RoleSpec, pw PasswordChange) error {
-	opts, err := roleOptions(s, pw)
+	opts, err := roleOptions(s, nil, true, pw)
 	if err != nil {
 		return err
 	}
@@ -173,27 +197,35 @@ func (c *Client) CreateRole(ctx context.Context, s RoleSpec, pw PasswordChange) 
 	})
 }
 
-// UpdateRole renames (when oldName differs) and alters a role in one transaction.
+// UpdateRole renames (when oldName differs) and alters a role in one
+// transaction, sending only what differs from the catalog.
 func (c *Client) UpdateRole(ctx context.Context, oldName string, s RoleSpec, pw PasswordChange) error {
-	opts, err := roleOptions(s, pw)
-	if err != nil {
-		return err
-	}
 	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
 		if oldName != s.Name {
 			if _, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(oldName)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
 				return fmt.Errorf("renaming role %q to %q: %w", oldName, s.Name, err)
 			}
 		}
-		if _, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(s.Name)+" WITH "+opts); err != nil {
-			return fmt.Errorf("altering role %q: %w", s.Name, err)
-		}
 		cur, err := readRole(ctx, tx, "WHERE r.rolname = $1", s.Name)
 		if err != nil {
 			return err
 		}
 		if cur == nil {
-			return fmt.Errorf("role %q disappeared during update", s.Name)
+			return fmt.Errorf("role %q does not exist", s.Name)
+		}
+		var vuChanged bool
+		if err := tx.QueryRow(ctx, `SELECT coalesce(nullif($1, '')::timestamptz, 'infinity') IS DISTINCT FROM coalesce(rolvaliduntil, 'infinity')
+FROM pg_roles WHERE oid = $2`, s.ValidUntil, cur.OID).Scan(&vuChanged); err != nil {
+			return fmt.Errorf("comparing valid_until %q: %w", s.ValidUntil, err)
+		}
+		opts, err := roleOptions(s, cur, vuChanged, pw)
+		if err != nil {
+			return err
+		}
+		if opts != "" {
+			if _, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(s.Name)+" WITH "+opts); err != nil {
+				return fmt.Errorf("altering role %q: %w", s.Name, err)
+			}
 		}
 		return applyRoleDetails(ctx, tx, s, cur)
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
@@ -32,32 +33,46 @@ func checkRoleGone(t *testing.T, names ...string) func(*terraform.State) error {
 	}
 }
 
-func TestAccRole_basic(t *testing.T) {
+func expectUpdate(addr string) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}}
+}
+
+func expectAction(addr string, a plancheck.ResourceActionType) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, a)}}
+}
+
+func expectEmpty() resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+}
+
+func str(addr, attr, want string) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), knownvalue.StringExact(want))
+}
+
+func num(addr, attr string, want int64) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), knownvalue.Int64Exact(want))
+}
+
+func boolean(addr, attr string, want bool) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), knownvalue.Bool(want))
+}
+
+// TestAccRole_lifecycle: create minimal, update every attribute in place
+// (same OID), reset to defaults, rename in place, import, drift repaired,
+// out-of-band drop recreated.
+func TestAccRole_lifecycle(t *testing.T) {
 	name := acctest.RandName("role")
+	renamed := name + "_renamed"
+	grp := name + "_grp"
 	addr := "postgresql_role.test"
 	sameOID := statecheck.CompareValue(compare.ValuesSame())
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkRoleGone(t, name),
-		Steps: []resource.TestStep{
-			{
-				Config: acctest.Config(`resource "postgresql_role" "test" { name = %q }`, name),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(name)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("login"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("inherit"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("connection_limit"), knownvalue.Int64Exact(-1)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("valid_until"), knownvalue.StringExact("infinity")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetSizeExact(0)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password"), knownvalue.Null()),
-					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
-				},
-			},
-			{
-				Config: acctest.Config(`
-resource "postgresql_role" "group" { name = "%[1]s_grp" }
+	superOnly := ""
+	if !acctest.Managed() {
+		superOnly = "replication = true\n  bypass_row_level_security = true"
+	}
+	full := func(n string) string {
+		return acctest.Config(`
+resource "postgresql_role" "group" { name = %[2]q }
 resource "postgresql_role" "test" {
   name                                = %[1]q
   login                               = true
@@ -72,42 +87,166 @@ resource "postgresql_role" "test" {
   statement_timeout                   = 30000
   idle_in_transaction_session_timeout = 60000
   assume_role                         = postgresql_role.group.name
-}`, name),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+  %[3]s
+}`, n, grp, superOnly)
+	}
+	minimal := acctest.Config(`
+resource "postgresql_role" "group" { name = %[2]q }
+resource "postgresql_role" "test" { name = %[1]q }`, name, grp)
+
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, name, renamed, grp),
+		Steps: []resource.TestStep{
+			{
+				Config: minimal,
+				ConfigStateChecks: []statecheck.StateCheck{
+					str(addr, "id", name), boolean(addr, "login", false), boolean(addr, "inherit", true),
+					boolean(addr, "superuser", false), num(addr, "connection_limit", -1), str(addr, "valid_until", "infinity"),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetSizeExact(0)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password"), knownvalue.Null()),
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 				},
+			},
+			{ // every attribute in place
+				Config:           full(name),
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("valid_until"), knownvalue.StringExact("2099-12-31T23:59:59Z")),
+					str(addr, "valid_until", "2099-12-31T23:59:59Z"), num(addr, "connection_limit", 7),
+					boolean(addr, "login", true), boolean(addr, "inherit", false), boolean(addr, "create_role", true),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.StringExact("app"), knownvalue.StringExact("$user"), knownvalue.StringExact("Mixed Case")})),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(name + "_grp")})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(grp)})),
 				},
 				Check: func(*terraform.State) error {
-					// the password works, and only its SCRAM verifier reached the server
-					if got := acctest.QueryString(t, "", "SELECT coalesce(setconfig::text, '') FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole WHERE r.rolname = $1", name); !strings.Contains(got, "statement_timeout=30000") {
-						return fmt.Errorf("settings = %s", got)
+					if got := acctest.QueryString(t, "", "SELECT array_to_string(rolconfig, '|') FROM pg_roles WHERE rolname = $1", name); !strings.Contains(got, "statement_timeout=30000") || !strings.Contains(got, "role="+grp) {
+						return fmt.Errorf("rolconfig = %s", got)
 					}
 					return acctest.CheckLogin(t, name, "s3cret-'\"-pass")
 				},
 			},
-			{ // empty plan after apply, from a fresh refresh
-				Config:   acctest.Config(`resource "postgresql_role" "group" { name = "%[1]s_grp" }`+"\n"+`resource "postgresql_role" "test" { name = %[1]q }`, name),
-				PlanOnly: false,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+			{ // the server's spelling of the same instant is no change
+				Config:           strings.Replace(full(name), "2099-12-31T23:59:59Z", "2099-12-31 23:59:59+00", 1),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{ // back to defaults, in place
+				Config:           minimal,
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("statement_timeout"), knownvalue.Int64Exact(0)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("assume_role"), knownvalue.StringExact("")),
+					num(addr, "statement_timeout", 0), str(addr, "assume_role", ""), str(addr, "valid_until", "infinity"),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password"), knownvalue.Null()),
+					// roles unset = not managed: the membership stays and is reported
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(grp)})),
+				},
+				Check: func(*terraform.State) error {
+					if acctest.QueryBool(t, "", "SELECT rolpassword IS NOT NULL FROM pg_authid WHERE rolname = $1", name) {
+						return fmt.Errorf("password of %q was not removed", name)
+					}
+					return nil
+				},
+			},
+			{ // roles = [] means no memberships
+				Config:           strings.Replace(minimal, `"test" { name = "`+name+`" }`, `"test" {`+"\n name = \""+name+"\"\n roles = []\n}", 1),
+				ConfigPlanChecks: expectUpdate(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetSizeExact(0)),
+				},
+			},
+			{ // unmanaged roles: a membership granted outside is reported without a diff
+				PreConfig:        acctest.ExecFunc(t, "", fmt.Sprintf(`GRANT %q TO %q`, grp, name)),
+				Config:           minimal,
+				ConfigPlanChecks: expectEmpty(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(grp)})),
+				},
+			},
+			{ // rename in place
+				Config:           strings.Replace(minimal, `name = "`+name+`"`, `name = "`+renamed+`"`, 1),
+				ConfigPlanChecks: expectUpdate(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")), str(addr, "id", renamed), str(addr, "name", renamed),
+				},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     renamed,
+				ImportStateVerify: true,
+			},
+			{ // drift made with SQL is repaired
+				PreConfig: acctest.ExecFunc(t, "",
+					fmt.Sprintf(`ALTER ROLE %q LOGIN CONNECTION LIMIT 3 VALID UNTIL '2030-01-01'`, renamed),
+					fmt.Sprintf(`ALTER ROLE %q SET statement_timeout = '5s'`, renamed),
+					fmt.Sprintf(`ALTER ROLE %q SET search_path = a, b`, renamed)),
+				Config:           full(renamed),
+				ConfigPlanChecks: expectUpdate(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")), num(addr, "statement_timeout", 30000), num(addr, "connection_limit", 7),
+				},
+			},
+			{ // password changed behind Terraform's back: detected as superuser, repaired
+				PreConfig: func() {
+					if !acctest.Managed() {
+						acctest.Exec(t, "", fmt.Sprintf(`ALTER ROLE %q PASSWORD 'changed-outside'`, renamed))
+					}
+				},
+				Config: full(renamed),
+				Check:  func(*terraform.State) error { return acctest.CheckLogin(t, renamed, "s3cret-'\"-pass") },
+			},
+			{ // dropped outside Terraform: planned for creation, never an error
+				PreConfig:        acctest.ExecFunc(t, "", fmt.Sprintf(`DROP ROLE %q`, renamed)),
+				Config:           full(renamed),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
+			},
+		},
+	})
+}
+
+// TestAccRole_names: quotes, semicolons, spaces and unicode work verbatim; 64 bytes are refused at plan.
+func TestAccRole_names(t *testing.T) {
+	odd := acctest.RandName(`q"uo;te ü`)
+	addr := "postgresql_role.odd"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, odd),
+		Steps: []resource.TestStep{
+			{
+				Config:             acctest.Config(`resource "postgresql_role" "long" { name = %q }`, strings.Repeat("x", 64)),
+				PlanOnly:           true,
+				ExpectError:        regexp.MustCompile(`at most 63 bytes`),
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config:             acctest.Config(`resource "postgresql_role" "long" { name = %q }`, strings.Repeat("é", 32)),
+				PlanOnly:           true,
+				ExpectError:        regexp.MustCompile(`64 bytes long`),
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: acctest.Config(`resource "postgresql_role" "odd" {
+  name        = %s
+  login       = true
+  password    = "odd-name-pass-7f3a"
+  search_path = [%s, "public"]
+}`, acctest.QuoteHCL(odd), acctest.QuoteHCL(odd)),
+				ConfigStateChecks: []statecheck.StateCheck{str(addr, "name", odd), str(addr, "id", odd)},
+				Check: func(*terraform.State) error {
+					if !roleExists(t, odd) {
+						return fmt.Errorf("role %q not found verbatim", odd)
+					}
+					return acctest.CheckLogin(t, odd, "odd-name-pass-7f3a")
 				},
 			},
 			{
 				ResourceName:            addr,
 				ImportState:             true,
-				ImportStateId:           name,
+				ImportStateId:           odd,
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"password"},
 			},
@@ -115,4 +254,214 @@ resource "postgresql_role" "test" {
 	})
 }
 
-var _ = regexp.MustCompile
+// TestAccRole_passwordWriteOnly: password_wo never reaches state or plan, and
+// is set again only when password_wo_version changes.
+func TestAccRole_passwordWriteOnly(t *testing.T) {
+	name := acctest.RandName("role_wo")
+	addr := "postgresql_role.wo"
+	cfg := func(pw, ver string) string {
+		return acctest.Config(`resource "postgresql_role" "wo" {
+  name                = %q
+  login               = true
+  password_wo         = %q
+  password_wo_version = %q
+}`, name, pw, ver)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, name),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("first-wo-pass", "1"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password_wo"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password"), knownvalue.Null()),
+					str(addr, "password_wo_version", "1"),
+				},
+				Check: func(s *terraform.State) error {
+					if err := acctest.CheckLogin(t, name, "first-wo-pass"); err != nil {
+						return err
+					}
+					return acctest.StateDoesNotContain(s, "first-wo-pass")
+				},
+			},
+			{ // a new value alone changes nothing: the version did not change
+				Config:           cfg("second-wo-pass", "1"),
+				ConfigPlanChecks: expectEmpty(),
+				Check:            func(*terraform.State) error { return acctest.CheckLogin(t, name, "first-wo-pass") },
+			},
+			{
+				Config: cfg("second-wo-pass", "2"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("password_wo"), knownvalue.Null()),
+				}},
+				Check: func(s *terraform.State) error {
+					if err := acctest.CheckLogin(t, name, "second-wo-pass"); err != nil {
+						return err
+					}
+					return acctest.StateDoesNotContain(s, "second-wo-pass")
+				},
+			},
+		},
+	})
+}
+
+// TestAccRole_metaArguments: ignore_changes, prevent_destroy,
+// create_before_destroy with replace_triggered_by, and a postcondition on a
+// computed attribute.
+func TestAccRole_metaArguments(t *testing.T) {
+	name := acctest.RandName("role_meta")
+	addr := "postgresql_role.meta"
+	cfg := func(rev, lifecycle string) string {
+		return acctest.Config(`
+resource "terraform_data" "rev" { input = %[3]q }
+resource "postgresql_role" "meta" {
+  name             = "%[1]s_${terraform_data.rev.output}"
+  connection_limit = 5
+  lifecycle {
+    %[2]s
+    postcondition {
+      condition     = self.oid > 0 && self.id == self.name
+      error_message = "oid must be known and id must equal name"
+    }
+  }
+}`, name, lifecycle, rev)
+	}
+	ignore := `ignore_changes = [connection_limit]`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, name+"_a", name+"_b", name+"_c"),
+		Steps: []resource.TestStep{
+			{Config: cfg("a", ignore), ConfigStateChecks: []statecheck.StateCheck{num(addr, "connection_limit", 5)}},
+			{ // changed by SQL, ignored by the configuration: no diff, state follows the server
+				PreConfig:         acctest.ExecFunc(t, "", fmt.Sprintf(`ALTER ROLE %q CONNECTION LIMIT 9`, name+"_a")),
+				Config:            cfg("a", ignore),
+				ConfigPlanChecks:  expectEmpty(),
+				ConfigStateChecks: []statecheck.StateCheck{num(addr, "connection_limit", 9)},
+			},
+			{ // prevent_destroy does not block a rename: renames are in place
+				Config:           cfg("b", "prevent_destroy = true"),
+				ConfigPlanChecks: expectUpdate(addr),
+			},
+			{ // ...but blocks a destroy plan
+				Config:      cfg("b", "prevent_destroy = true"),
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`Instance cannot be destroyed`),
+			},
+			{ // ...and a replacement
+				Config:      cfg("c", "prevent_destroy = true\n    replace_triggered_by = [terraform_data.rev]"),
+				ExpectError: regexp.MustCompile(`Instance cannot be destroyed`),
+			},
+			{ // replace_triggered_by with create_before_destroy: the new role (new name) exists before the old one goes
+				Config:           cfg("b", "create_before_destroy = true\n    replace_triggered_by = [terraform_data.rev]"),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				Config:           cfg("c", "create_before_destroy = true\n    replace_triggered_by = [terraform_data.rev]"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreateBeforeDestroy),
+				Check: func(*terraform.State) error {
+					if roleExists(t, name+"_b") || !roleExists(t, name+"_c") {
+						return fmt.Errorf("expected %s_c only", name)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccRole_selfProtection: the plan refuses to drop or rename the role the
+// provider is connected as.
+func TestAccRole_selfProtection(t *testing.T) {
+	admin := acctest.AdminUser()
+	attrs := `login = true
+  create_database = true
+  create_role = true`
+	if !acctest.Managed() {
+		attrs += `
+  superuser = true
+  replication = true
+  bypass_row_level_security = true`
+	}
+	cfg := func(name, extra string) string {
+		return acctest.Config(`resource "postgresql_role" "self" {
+  name = %q
+  %s
+  %s
+}`, name, attrs, extra)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg(admin, ""),
+				ResourceName:       "postgresql_role.self",
+				ImportState:        true,
+				ImportStateId:      admin,
+				ImportStatePersist: true,
+			},
+			{
+				Config:      cfg(admin, ""),
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`Cannot drop the provider's own role`),
+			},
+			{
+				Config:      cfg(admin+"_x", ""),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Cannot rename the provider's own role`),
+			},
+			{ // with skip_drop_role, destroying only forgets the role
+				Config: cfg(admin, "skip_drop_role = true"),
+				Check: func(*terraform.State) error {
+					if !roleExists(t, admin) {
+						return fmt.Errorf("admin role vanished")
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccRole_dropReassignsOwned: dropping a role that owns objects in two
+// databases reassigns them and drops its privileges first.
+func TestAccRole_dropReassignsOwned(t *testing.T) {
+	name := acctest.RandName("role_owner")
+	db := acctest.RandName("db_owned")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			defer acctest.Exec(t, "", fmt.Sprintf(`DROP DATABASE IF EXISTS %q WITH (FORCE)`, db))
+			if roleExists(t, name) {
+				return fmt.Errorf("role %q still exists", name)
+			}
+			owner := acctest.QueryString(t, db, "SELECT tableowner::text FROM pg_tables WHERE tablename = 'owned_t'")
+			if owner == name {
+				return fmt.Errorf("table still owned by the dropped role")
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: acctest.Config(`resource "postgresql_role" "owner" { name = %q }`, name),
+				Check: func(*terraform.State) error {
+					acctest.Exec(t, "", fmt.Sprintf(`CREATE DATABASE %q`, db), fmt.Sprintf(`GRANT CONNECT ON DATABASE %q TO %q`, db, name))
+					if acctest.Managed() {
+						acctest.Exec(t, "", fmt.Sprintf(`ALTER DATABASE %q OWNER TO %q`, db, acctest.AdminUser()))
+					}
+					acctest.Exec(t, db,
+						fmt.Sprintf(`CREATE TABLE owned_t (id int)`),
+						fmt.Sprintf(`ALTER TABLE owned_t OWNER TO %q`, name),
+						fmt.Sprintf(`GRANT USAGE ON SCHEMA public TO %q`, name))
+					return nil
+				},
+			},
+		},
+	})
+}
