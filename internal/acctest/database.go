@@ -25,7 +25,11 @@ func CheckDatabasesGone(t *testing.T, names ...string) error {
 // DropDatabaseFunc returns a PreConfig function dropping a database out of band
 // (disconnecting its sessions).
 func DropDatabaseFunc(t *testing.T, name string) func() {
-	return ExecFunc(t, "", "DROP DATABASE IF EXISTS "+quoteIdent(name)+" WITH (FORCE)")
+	return func() {
+		if DatabaseExists(t, name) {
+			Exec(t, "", "ALTER DATABASE "+quoteIdent(name)+" WITH IS_TEMPLATE false", "DROP DATABASE "+quoteIdent(name)+" WITH (FORCE)")
+		}
+	}
 }
 
 func quoteIdent(s string) string {

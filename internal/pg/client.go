@@ -75,6 +75,7 @@ func NewClient(cfg Config) *Client {
 	if cfg.MaxConnections > 0 {
 		c.sem = semaphore.NewWeighted(int64(cfg.MaxConnections))
 	}
+	registerClient(c)
 	return c
 }
 

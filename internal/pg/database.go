@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -89,15 +91,41 @@ func (c *Client) ReadDatabaseByOID(ctx context.Context, oid uint32) (*Database, 
 	return d, err
 }
 
-// ClosePool closes and forgets the provider's pool for database db, so that
-// none of its connections is left open on it (before DROP or RENAME).
+// clients lists every client of this process, so that a database about to be
+// renamed or dropped can be released by all of them (several provider
+// instances can live in one process, e.g. in acceptance tests).
+var clients struct {
+	sync.Mutex
+	list []*Client
+}
+
+func registerClient(c *Client) {
+	clients.Lock()
+	defer clients.Unlock()
+	clients.list = append(clients.list, c)
+}
+
+// ClosePool closes and forgets the pools for database db of every client of
+// this process connected to the same server, so that none of their
+// connections is left open on it (before DROP or RENAME).
 func (c *Client) ClosePool(db string) {
-	c.mu.Lock()
-	p, ok := c.pools[db]
-	delete(c.pools, db)
-	c.mu.Unlock()
-	if ok {
-		p.Close()
+	clients.Lock()
+	list := append([]*Client{}, clients.list...)
+	clients.Unlock()
+	if !slices.Contains(list, c) {
+		list = append(list, c)
+	}
+	for _, cl := range list {
+		if cl != c && (cl.cfg.Host != c.cfg.Host || cl.cfg.Port != c.cfg.Port) {
+			continue
+		}
+		cl.mu.Lock()
+		p, ok := cl.pools[db]
+		delete(cl.pools, db)
+		cl.mu.Unlock()
+		if ok {
+			p.Close()
+		}
 	}
 }
 
@@ -265,13 +293,70 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 			if err != nil {
 				return err
 			}
-			if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+QuoteIdent(cur.Owner)+" TO "+QuoteIdent(s.Owner)); err != nil {
-				return fmt.Errorf("reassigning the objects of role %q in database %q to %q: %w", cur.Owner, s.Name, s.Owner, err)
+			if err := reassignObjects(ctx, tx, cur.Owner, s.Owner); err != nil {
+				return fmt.Errorf("giving the objects of role %q in database %q to %q: %w", cur.Owner, s.Name, s.Owner, err)
 			}
 			return returnRoles(ctx, tx, granted)
 		})
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// reassignObjects gives every object of the current database owned by role
+// from (outside the system schemas and extensions) to role to. Unlike REASSIGN
+// OWNED it leaves the role's other databases alone and works when from is the
+// bootstrap superuser.
+func reassignObjects(ctx context.Context, tx pgx.Tx, from, to string) error {
+	rows, err := tx.Query(ctx, `
+WITH o AS (SELECT oid FROM pg_roles WHERE rolname = $1),
+     ns AS (SELECT oid, nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\_%' AND nspname <> 'information_schema'),
+     ext AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
+SELECT 1, 'SCHEMA', '', ns.nspname::text, '' FROM pg_namespace n JOIN ns ON ns.oid = n.oid, o
+ WHERE n.nspowner = o.oid AND (('pg_namespace'::regclass, n.oid) NOT IN (SELECT * FROM ext))
+UNION ALL
+SELECT 2, CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW'
+                         WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END, ns.nspname::text, c.relname::text, ''
+FROM pg_class c JOIN ns ON ns.oid = c.relnamespace, o
+ WHERE c.relowner = o.oid AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+   AND (('pg_class'::regclass, c.oid) NOT IN (SELECT * FROM ext))
+   AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+                   AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i'))
+UNION ALL
+SELECT 3, CASE p.prokind WHEN 'p' THEN 'PROCEDURE' WHEN 'a' THEN 'AGGREGATE' ELSE 'FUNCTION' END,
+       ns.nspname::text, p.proname::text, pg_get_function_identity_arguments(p.oid)
+FROM pg_proc p JOIN ns ON ns.oid = p.pronamespace, o
+ WHERE p.proowner = o.oid AND (('pg_proc'::regclass, p.oid) NOT IN (SELECT * FROM ext))
+UNION ALL
+SELECT 4, CASE t.typtype WHEN 'd' THEN 'DOMAIN' ELSE 'TYPE' END, ns.nspname::text, t.typname::text, ''
+FROM pg_type t JOIN ns ON ns.oid = t.typnamespace, o
+ WHERE t.typowner = o.oid AND (t.typtype IN ('d', 'e', 'r', 'm')
+        OR (t.typtype = 'c' AND (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c'))
+   AND (('pg_type'::regclass, t.oid) NOT IN (SELECT * FROM ext))
+ORDER BY 1, 3, 4`, from)
+	if err != nil {
+		return err
+	}
+	type obj struct {
+		order                    int
+		kind, schema, name, args string
+	}
+	objs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (obj, error) {
+		var o obj
+		return o, r.Scan(&o.order, &o.kind, &o.schema, &o.name, &o.args)
+	})
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		target := QuoteQualified(o.schema, o.name)
+		if o.order == 3 {
+			target += "(" + o.args + ")"
+		}
+		if _, err := tx.Exec(ctx, "ALTER "+o.kind+" "+target+" OWNER TO "+QuoteIdent(to)); err != nil {
+			return fmt.Errorf("ALTER %s %s OWNER: %w", o.kind, target, err)
 		}
 	}
 	return nil

@@ -107,8 +107,8 @@ func databaseSchemaV1() schema.Schema {
 			},
 			"alter_object_ownership": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "When true, changing `owner` also gives the new owner the objects owned by the previous owner inside the database (`REASSIGN OWNED`, which also " +
-					"reassigns the previous owner's other databases and tablespaces, and fails when the previous owner is the bootstrap superuser).",
+				MarkdownDescription: "When true, changing `owner` also gives the new owner the objects owned by the previous owner inside the database (`ALTER ... OWNER TO` for its schemas, tables, views, sequences, functions, procedures and types outside the system schemas; " +
+					"unlike `REASSIGN OWNED` it leaves the previous owner's other databases alone).",
 			},
 			"force_drop": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),

@@ -80,7 +80,12 @@ resource "postgresql_database" "test" {
 				ImportStateVerifyIgnore: []string{"template", "alter_object_ownership", "encoding"},
 			},
 			{ // import block: the plan after import is empty
-				Config:          acctest.Config(ownerHCL+`resource "postgresql_database" "test" { name = %s }`, acctest.QuoteHCL(renamed)),
+				Config: acctest.Config(ownerHCL+`resource "postgresql_database" "test" {
+  name             = %s
+  owner            = postgresql_role.owner.name
+  encoding         = "utf8"
+  connection_limit = 5
+}`, acctest.QuoteHCL(renamed)),
 				ResourceName:    addr,
 				ImportState:     true,
 				ImportStateId:   renamed,
