@@ -6,5 +6,6 @@ import "github.com/hashicorp/terraform-plugin-framework/resource"
 func databaseResources() []func() resource.Resource {
 	return []func() resource.Resource{
 		NewDatabaseResource,
+		NewSchemaResource,
 	}
 }
