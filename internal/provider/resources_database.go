@@ -7,5 +7,6 @@ func databaseResources() []func() resource.Resource {
 	return []func() resource.Resource{
 		NewDatabaseResource,
 		NewSchemaResource,
+		NewExtensionResource,
 	}
 }
