@@ -64,10 +64,17 @@ func extensionSchemaV1() schema.Schema {
 				Validators:          []validator.String{validators.Name()},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
+			"database_oid": schema.Int64Attribute{
+				Computed: true,
+				MarkdownDescription: "The OID of the database holding the extension. It identifies the database across renames: when `database` changes to a name that is (or, " +
+					"during this apply, becomes) the name of the database with this OID, the extension is kept and updated in place instead of being replaced (see `postgresql_schema`).",
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
 			"database": schema.StringAttribute{
 				Optional: true, Computed: true,
-				MarkdownDescription: "The database to install the extension in; defaults to the provider's database. Changing a configured value replaces the resource.",
-				Validators:          []validator.String{validators.Name()},
+				MarkdownDescription: "The database to install the extension in; defaults to the provider's database. Changing it replaces the resource, unless the new name " +
+					"belongs to the same database after a rename (see `database_oid`).",
+				Validators: []validator.String{validators.Name()},
 			},
 			"schema": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -144,8 +151,13 @@ func (r *extensionResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *extensionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan extensionModel
+	var plan, state extensionModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(checkSameDatabase(ctx, r.client, plan.Database.ValueString(), state.Database.ValueString(), state.DatabaseOID)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -170,7 +182,15 @@ func (r *extensionResource) Delete(ctx context.Context, req resource.DeleteReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.DropExtension(ctx, state.Database.ValueString(), state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
+	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not read database", err.Error())
+		return
+	}
+	if d == nil {
+		return // the database is gone, and the extension with it
+	}
+	if err := r.client.DropExtension(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
 		resp.Diagnostics.AddError("Could not drop extension", err.Error())
 	}
 }
@@ -208,10 +228,16 @@ func (r *extensionResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		plan.DatabaseOID = state.DatabaseOID
 		if config.Database.IsNull() {
 			plan.Database = state.Database
-		} else if !plan.Database.IsUnknown() && plan.Database.ValueString() != state.Database.ValueString() {
-			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))
+		} else if plan.Database.IsUnknown() || plan.Database.ValueString() != state.Database.ValueString() {
+			replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID)
+			resp.Diagnostics.Append(diags...)
+			if replace {
+				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))
+				plan.OID, plan.DatabaseOID = types.Int64Unknown(), types.Int64Unknown()
+			}
 		}
 		if config.Schema.IsNull() {
 			plan.Schema = state.Schema
@@ -236,7 +262,11 @@ func (r *extensionResource) modifyDestroyPlan(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := state.Database.ValueString()
+	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
+	if err != nil || d == nil {
+		return
+	}
+	db := d.Name
 	e, err := r.client.ReadExtension(ctx, db, state.Name.ValueString())
 	if err != nil || e == nil {
 		return
@@ -263,7 +293,15 @@ func (r *extensionResource) UpgradeState(context.Context) map[int64]resource.Sta
 // read refreshes m from the server. It reports whether the extension is installed.
 func (r *extensionResource) read(ctx context.Context, m *extensionModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	db := m.Database.ValueString()
+	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
+	if err != nil {
+		diags.AddError("Could not read database", err.Error())
+		return false, diags
+	}
+	if d == nil {
+		return false, diags
+	}
+	db := d.Name
 	e, err := r.client.ReadExtension(ctx, db, m.Name.ValueString())
 	if pg.IsMissingDatabase(err) {
 		return false, diags
@@ -276,6 +314,8 @@ func (r *extensionResource) read(ctx context.Context, m *extensionModel) (bool, 
 		return false, diags
 	}
 	m.ID = types.StringValue(db + "." + e.Name)
+	m.Database = types.StringValue(db)
+	m.DatabaseOID = types.Int64Value(int64(d.OID))
 	m.OID = types.Int64Value(int64(e.OID))
 	m.Name = types.StringValue(e.Name)
 	m.Schema = types.StringValue(e.Schema)
@@ -305,6 +345,7 @@ type extensionModel struct {
 	OID           types.Int64  `tfsdk:"oid"`
 	Name          types.String `tfsdk:"name"`
 	Database      types.String `tfsdk:"database"`
+	DatabaseOID   types.Int64  `tfsdk:"database_oid"`
 	Schema        types.String `tfsdk:"schema"`
 	Version       types.String `tfsdk:"version"`
 	CreateCascade types.Bool   `tfsdk:"create_cascade"`

@@ -61,6 +61,7 @@ func upgradeExtensionV0(old extensionModelV0) extensionModel {
 		OID:           types.Int64Null(),
 		Name:          old.Name,
 		Database:      known(old.Database),
+		DatabaseOID:   types.Int64Null(), // filled by the next refresh
 		Schema:        known(old.Schema),
 		Version:       known(old.Version),
 		CreateCascade: boolOr(old.CreateCascade, false),

@@ -10,7 +10,7 @@ import (
 func upgradedExtension(db, name, schema, version string) extensionModel {
 	return extensionModel{
 		ID: types.StringValue(db + "." + name), OID: types.Int64Null(), Name: types.StringValue(name),
-		Database: types.StringValue(db), Schema: types.StringValue(schema), Version: types.StringValue(version),
+		Database: types.StringValue(db), DatabaseOID: types.Int64Null(), Schema: types.StringValue(schema), Version: types.StringValue(version),
 		CreateCascade: types.BoolValue(false), DropCascade: types.BoolValue(false),
 	}
 }

@@ -211,19 +211,9 @@ func (r *schemaResource) Update(ctx context.Context, req resource.UpdateRequest,
 		return
 	}
 	db := plan.Database.ValueString()
-	if db != state.Database.ValueString() {
-		// Allowed in place only when it is the same database under a new name.
-		d, err := r.client.ReadDatabase(ctx, db)
-		if err != nil {
-			resp.Diagnostics.AddError("Could not read database", err.Error())
-			return
-		}
-		if d == nil || state.DatabaseOID.IsNull() || int64(d.OID) != state.DatabaseOID.ValueInt64() {
-			resp.Diagnostics.AddAttributeError(path.Root("database"), "Schema moved to another database",
-				fmt.Sprintf("database changed from %q to %q, which is not the same database renamed (OID %s). Moving a schema to another database means replacing it: "+
-					"nothing was changed; run plan again (it now shows the replacement), or apply with -replace.", state.Database.ValueString(), db, state.DatabaseOID.String()))
-			return
-		}
+	resp.Diagnostics.Append(checkSameDatabase(ctx, r.client, db, state.Database.ValueString(), state.DatabaseOID)...)
+	if resp.Diagnostics.HasError() {
+		return
 	}
 	spec, diags := plan.spec(ctx)
 	resp.Diagnostics.Append(diags...)
@@ -363,43 +353,12 @@ func (r *schemaResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 // planDatabaseChange decides between an in-place update (the same database,
 // renamed) and a replacement (another database).
 func (r *schemaResource) planDatabaseChange(ctx context.Context, plan, state *schemaModel, resp *resource.ModifyPlanResponse) {
-	replace := func() {
+	replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID)
+	resp.Diagnostics.Append(diags...)
+	if replace {
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))
 		plan.OID = types.Int64Unknown()
 		plan.DatabaseOID = types.Int64Unknown()
-	}
-	if state.DatabaseOID.IsNull() || state.DatabaseOID.IsUnknown() || r.client == nil || r.client.Ready() != nil {
-		replace()
-		return
-	}
-	oid := uint32(state.DatabaseOID.ValueInt64())
-	old, err := r.client.ReadDatabaseByOID(ctx, oid)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not read database", err.Error())
-		return
-	}
-	if old == nil {
-		replace() // the schema's database is gone
-		return
-	}
-	if plan.Database.IsUnknown() {
-		return // decided at apply: the same database renamed, or an error
-	}
-	cur, err := r.client.ReadDatabase(ctx, plan.Database.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError("Could not read database", err.Error())
-		return
-	}
-	switch {
-	case cur != nil && cur.OID == oid:
-		// already renamed: nothing to do but record the name
-	case cur != nil:
-		replace() // another existing database
-	case old.Name == plan.Database.ValueString():
-		// cannot happen (cur would be found); kept for clarity
-	default:
-		// The new name does not exist yet and the schema's database still
-		// does: a rename of that database in this apply (checked at apply).
 	}
 }
 
@@ -440,25 +399,9 @@ func (r *schemaResource) UpgradeState(context.Context) map[int64]resource.StateU
 // currentDatabase returns the current name of the schema's database (following
 // a rename through database_oid), or "" when it no longer exists.
 func (r *schemaResource) currentDatabase(ctx context.Context, m *schemaModel) (string, error) {
-	name := m.Database.ValueString()
-	if name == "" && r.client != nil {
-		name = r.client.DefaultDatabase()
-	}
-	if !m.DatabaseOID.IsNull() && !m.DatabaseOID.IsUnknown() {
-		d, err := r.client.ReadDatabaseByOID(ctx, uint32(m.DatabaseOID.ValueInt64()))
-		if err != nil {
-			return "", err
-		}
-		if d != nil {
-			return d.Name, nil
-		}
-	}
-	d, err := r.client.ReadDatabase(ctx, name)
+	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
 	if err != nil || d == nil {
 		return "", err
-	}
-	if !m.DatabaseOID.IsNull() && !m.DatabaseOID.IsUnknown() && int64(d.OID) != m.DatabaseOID.ValueInt64() {
-		return "", nil // a new database with the old name: the schema's database is gone
 	}
 	return d.Name, nil
 }
@@ -466,21 +409,15 @@ func (r *schemaResource) currentDatabase(ctx context.Context, m *schemaModel) (s
 // read refreshes m from the server. It reports whether the schema exists.
 func (r *schemaResource) read(ctx context.Context, m *schemaModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	db, err := r.currentDatabase(ctx, m)
+	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
 	if err != nil {
 		diags.AddError("Could not read database", err.Error())
 		return false, diags
 	}
-	if db == "" {
+	if d == nil {
 		return false, diags
 	}
-	d, err := r.client.ReadDatabase(ctx, db)
-	if err != nil || d == nil {
-		if err != nil {
-			diags.AddError("Could not read database", err.Error())
-		}
-		return false, diags
-	}
+	db := d.Name
 	var oid uint32
 	if !m.OID.IsNull() && !m.OID.IsUnknown() {
 		oid = uint32(m.OID.ValueInt64())

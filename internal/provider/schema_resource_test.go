@@ -34,16 +34,26 @@ func TestAccSchema_lifecycle(t *testing.T) {
 	addr, plainAddr := "postgresql_schema.test", "postgresql_schema.plain"
 	sameOID := statecheck.CompareValue(compare.ValuesSame())
 	sameDBOID := statecheck.CompareValue(compare.ValuesSame())
+	sameExtOID := statecheck.CompareValue(compare.ValuesSame())
 	config := func(dbName, schemaName, extra string) string {
+		schemaDB := "postgresql_database.db.name"
+		if strings.HasPrefix(extra, "#postgres") {
+			schemaDB = `"postgres"`
+		}
 		return acctest.Config(`
 resource "postgresql_role" "owner" { name = %q }
 resource "postgresql_database" "db" {
   name       = %q
   force_drop = true
 }
+resource "postgresql_extension" "citext" {
+  name         = "citext"
+  database     = postgresql_database.db.name
+  drop_cascade = true
+}
 resource "postgresql_schema" "test" {
   name     = %s
-  database = postgresql_database.db.name
+  database = %s
 %s
 }
 resource "postgresql_schema" "plain" {
@@ -56,7 +66,7 @@ resource "postgresql_schema" "plain" {
     usage_with_grant  = true
     role              = postgresql_role.owner.name
   }
-}`, owner, dbName, acctest.QuoteHCL(schemaName), extra, plain)
+}`, owner, dbName, acctest.QuoteHCL(schemaName), schemaDB, extra, plain)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -82,6 +92,7 @@ resource "postgresql_schema" "plain" {
 					statecheck.ExpectKnownValue(plainAddr, tfjsonpath.New("id"), knownvalue.StringExact("postgres."+plain)),
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					sameDBOID.AddStateValue(addr, tfjsonpath.New("database_oid")),
+					sameExtOID.AddStateValue("postgresql_extension.citext", tfjsonpath.New("oid")),
 				},
 				Check: func(*terraform.State) error {
 					acl := acctest.QueryString(t, "postgres", "SELECT nspacl::text FROM pg_namespace WHERE nspname = $1", plain)
@@ -133,16 +144,19 @@ resource "postgresql_schema" "plain" {
 			{ // rename the database holding the schema and a table: the schema is kept
 				PreConfig: acctest.ExecFunc(t, db,
 					`CREATE TABLE `+quoteIdentTest(renamed)+`.keep (id int)`,
-					`INSERT INTO `+quoteIdentTest(renamed)+`.keep VALUES (1), (2), (3)`),
+					`INSERT INTO `+quoteIdentTest(renamed)+`.keep VALUES (1), (2), (3)`,
+					`CREATE TABLE public.words (w citext)`, `INSERT INTO public.words VALUES ('Keep')`),
 				Config: config(dbRenamed, renamed, "  owner = postgresql_role.owner.name\n  drop_cascade = true"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction("postgresql_database.db", plancheck.ResourceActionUpdate),
 						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction("postgresql_extension.citext", plancheck.ResourceActionUpdate),
 					},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					sameExtOID.AddStateValue("postgresql_extension.citext", tfjsonpath.New("oid")),
 					sameDBOID.AddStateValue(addr, tfjsonpath.New("database_oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(dbRenamed+"."+renamed)),
 				},
@@ -150,18 +164,21 @@ resource "postgresql_schema" "plain" {
 					if n := acctest.QueryString(t, dbRenamed, `SELECT count(*)::text FROM `+quoteIdentTest(renamed)+`.keep`); n != "3" {
 						return fmt.Errorf("table has %s rows after the database rename", n)
 					}
+					if n := acctest.QueryString(t, dbRenamed, `SELECT count(*)::text FROM public.words WHERE w = 'KEEP'`); n != "1" {
+						return fmt.Errorf("citext column lost after the database rename (%s rows)", n)
+					}
 					return nil
 				},
 			},
 			{ // moving to another existing database replaces the schema
-				Config: strings.Replace(config(dbRenamed, renamed, "  owner = postgresql_role.owner.name\n  drop_cascade = true"), `database = postgresql_database.db.name`, `database = "postgres"`, 1),
+				Config: config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
 			},
 			{ // dropped behind Terraform's back: created again
 				PreConfig: acctest.ExecFunc(t, "postgres", `DROP SCHEMA `+quoteIdentTest(renamed)),
-				Config:    strings.Replace(config(dbRenamed, renamed, "  owner = postgresql_role.owner.name\n  drop_cascade = true"), `database = postgresql_database.db.name`, `database = "postgres"`, 1),
+				Config:    config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
