@@ -1,8 +1,13 @@
 package acctest
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // DatabaseExists reports whether database name exists (asked as the superuser).
@@ -42,4 +47,24 @@ func quoteIdent(s string) string {
 		}
 	}
 	return out + `"`
+}
+
+// HoldConnectionFunc returns a PreConfig function opening a session to database
+// db as the provider's role (application_name "tfacc-holder") and keeping it
+// open until the end of the test, to test drops with connected sessions.
+func HoldConnectionFunc(t *testing.T, db string) func() {
+	return func() {
+		cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s sslmode=disable application_name=tfacc-holder", os.Getenv("PGHOST"), os.Getenv("PGPORT")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Database, cfg.User, cfg.Password = db, os.Getenv("PGUSER"), os.Getenv("PGPASSWORD")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			t.Fatalf("holding a connection to %q: %v", db, err)
+		}
+		t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	}
 }

@@ -31,6 +31,7 @@ resource "postgresql_database" "test" {
   encoding               = "utf8"
   connection_limit       = 5
   alter_object_ownership = true
+  force_drop             = true
 %s
 }`, acctest.QuoteHCL(renamed), extra)
 	}
@@ -77,7 +78,7 @@ resource "postgresql_database" "test" {
 				ImportState:             true,
 				ImportStateId:           renamed,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"template", "alter_object_ownership", "encoding"},
+				ImportStateVerifyIgnore: []string{"template", "alter_object_ownership", "force_drop"},
 			},
 			{ // import block: the plan after import is empty
 				Config: acctest.Config(ownerHCL+`resource "postgresql_database" "test" {
@@ -103,9 +104,9 @@ resource "postgresql_database" "test" {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allow_connections"), knownvalue.Bool(true)),
 				},
 			},
-			{ // a different collation must replace
-				Config: cfgRenamed(`  lc_collate = "C"
-  force_drop = true`),
+			{ // a different collation must replace; force_drop disconnects a session still connected
+				PreConfig: acctest.HoldConnectionFunc(t, renamed),
+				Config:    cfgRenamed(`  lc_collate = "C"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
@@ -117,7 +118,6 @@ resource "postgresql_database" "test" {
 			{ // dropped out of band: planned for creation again
 				PreConfig: acctest.DropDatabaseFunc(t, renamed),
 				Config: cfgRenamed(`  lc_collate = "C"
-  force_drop = true
   is_template = true`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
@@ -150,3 +150,24 @@ resource "postgresql_database" "test" {
 }
 
 func quoteIdentTest(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// In managed mode the admin cannot make a superuser own a database: the error
+// names the missing grant, and nothing is left behind.
+func TestAccDatabase_managedOwnerNotGrantable(t *testing.T) {
+	if !acctest.Managed() {
+		t.Skip("only meaningful when the provider's role is not a superuser")
+	}
+	name := acctest.RandName("dbsu")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, name) },
+		Steps: []resource.TestStep{{
+			Config: acctest.Config(`resource "postgresql_database" "test" {
+  name  = %q
+  owner = "postgres"
+}`, name),
+			ExpectError: regexp.MustCompile(`(?s)could not grant itself.*membership in it`),
+		}},
+	})
+}
