@@ -3,6 +3,10 @@ package pg
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Capabilities are facts about the server and the connected role, detected
@@ -24,17 +28,21 @@ func (c *Capabilities) AtLeast(major int) bool { return c.ServerVersionNum >= ma
 
 // Capabilities returns the cached server facts, detecting them on first use.
 func (c *Client) Capabilities(ctx context.Context) (*Capabilities, error) {
+	p, err := c.pool(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	return c.detect(ctx, p)
+}
+
+func (c *Client) detect(ctx context.Context, p *pgxpool.Pool) (*Capabilities, error) {
 	c.capsMu.Lock()
 	defer c.capsMu.Unlock()
 	if c.caps != nil {
 		return c.caps, nil
 	}
-	p, err := c.Pool(ctx, "")
-	if err != nil {
-		return nil, err
-	}
 	var caps Capabilities
-	err = retry(ctx, func() error {
+	err := retry(ctx, func() error {
 		return p.QueryRow(ctx, `
 SELECT current_setting('server_version_num')::int,
        current_setting('server_version'),
@@ -53,6 +61,11 @@ FROM pg_roles r WHERE r.rolname = current_user`).Scan(
 	if caps.ServerVersionNum < 120000 {
 		return nil, fmt.Errorf("PostgreSQL %s is not supported: this provider needs PostgreSQL 12 or later", caps.ServerVersion)
 	}
+	if ev := c.cfg.ExpectedVersion; ev != "" {
+		if want, ok := versionNum(ev); ok && caps.ServerVersionNum < want {
+			return nil, fmt.Errorf("the server runs PostgreSQL %s, but the provider's expected_version is %s", caps.ServerVersion, ev)
+		}
+	}
 	c.caps = &caps
 	return c.caps, nil
 }
@@ -65,4 +78,21 @@ func (c *Client) Superuser(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	return caps.IsSuperuser && c.cfg.Superuser, nil
+}
+
+// versionNum turns "15", "15.4" or "9.6.2" into server_version_num form.
+func versionNum(v string) (int, bool) {
+	parts := strings.Split(v, ".")
+	nums := make([]int, 3)
+	for i := 0; i < len(parts) && i < 3; i++ {
+		n, err := strconv.Atoi(parts[i])
+		if err != nil {
+			return 0, false
+		}
+		nums[i] = n
+	}
+	if nums[0] >= 10 {
+		return nums[0]*10000 + nums[1], true
+	}
+	return nums[0]*10000 + nums[1]*100 + nums[2], true
 }

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -67,7 +68,18 @@ type Client struct {
 
 	capsMu sync.Mutex
 	caps   *Capabilities
+
+	dials   atomic.Int64 // server connections opened, for tests and benchmarks
+	waiting atomic.Int32 // dialers waiting for a connection permit
+	open    atomic.Int64 // server connections open now
+	maxOpen atomic.Int64 // most server connections open at once
 }
+
+// MaxConnectionsOpenAtOnce reports the most server connections the client held at the same time.
+func (c *Client) MaxConnectionsOpenAtOnce() int64 { return c.maxOpen.Load() }
+
+// ConnectionsOpened reports how many server connections the client has opened so far.
+func (c *Client) ConnectionsOpened() int64 { return c.dials.Load() }
 
 // NewClient creates a client. It never connects: pools open on first use.
 func NewClient(cfg Config) *Client {
@@ -106,8 +118,21 @@ func (c *Client) Close() {
 	}
 }
 
-// Pool returns the pool for database db ("" = the provider's database), opening it lazily.
+// Pool returns the pool for database db ("" = the provider's database),
+// opening it lazily. The first use of any pool detects the server's
+// capabilities (and checks expected_version).
 func (c *Client) Pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
+	p, err := c.pool(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.detect(ctx, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (c *Client) pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
 	if err := c.Ready(); err != nil {
 		return nil, err
 	}
@@ -180,9 +205,11 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	} else {
 		pc.MaxConns = 64
 	}
-	if c.sem != nil {
-		pc.ConnConfig.DialFunc = c.boundedDial(db, c.cfg.ConnectTimeout)
-	}
+	pc.ConnConfig.DialFunc = c.boundedDial(db, c.cfg.ConnectTimeout)
+	// While another database's pool waits for a permit, connections are
+	// closed on release instead of going back to their pool, so the permit
+	// passes on and no pool starves.
+	pc.AfterRelease = func(*pgx.Conn) bool { return c.waiting.Load() == 0 }
 	return pc, nil
 }
 
@@ -193,18 +220,31 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
 	d := &net.Dialer{KeepAlive: 5 * time.Minute, Timeout: timeout}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if !c.sem.TryAcquire(1) {
+		c.dials.Add(1)
+		if c.sem != nil && !c.sem.TryAcquire(1) {
+			c.waiting.Add(1)
 			c.closeIdleExcept(ctx, db)
-			if err := c.sem.Acquire(ctx, 1); err != nil {
+			err := c.sem.Acquire(ctx, 1)
+			c.waiting.Add(-1)
+			if err != nil {
 				return nil, fmt.Errorf("waiting for a free connection slot (max_connections = %d): %w", c.cfg.MaxConnections, err)
 			}
 		}
+		release := func() {
+			c.open.Add(-1)
+			if c.sem != nil {
+				c.sem.Release(1)
+			}
+		}
+		n := c.open.Add(1)
+		for m := c.maxOpen.Load(); n > m && !c.maxOpen.CompareAndSwap(m, n); m = c.maxOpen.Load() {
+		}
 		conn, err := d.DialContext(ctx, network, addr)
 		if err != nil {
-			c.sem.Release(1)
+			release()
 			return nil, err
 		}
-		return &permitConn{Conn: conn, release: func() { c.sem.Release(1) }}, nil
+		return &permitConn{Conn: conn, release: release}, nil
 	}
 }
 

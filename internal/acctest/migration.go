@@ -1,0 +1,332 @@
+package acctest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-version"
+)
+
+// MigrationOptions tunes MigrationPlanEmpty.
+type MigrationOptions struct {
+	// StateFile is the fixture state to seed (default terraform.tfstate).
+	StateFile string
+	// Replace holds extra literal substitutions applied to every fixture file.
+	Replace map[string]string
+}
+
+var (
+	buildOnce   sync.Once
+	buildDir    string
+	buildErr    error
+	tfVersionRe = regexp.MustCompile(`"terraform_version":\s*"([^"]+)"`)
+)
+
+// MigrationPlanEmpty is the end-to-end migration check for one cyrilgdn
+// fixture case (a directory with main.tf, setup.sql, apply.sql and a state):
+// it recreates the objects the community provider made (setup.sql +
+// apply.sql, as the superuser), seeds the state with the provider address
+// replaced (as `terraform state replace-provider` does), and runs a real
+// `terraform plan` with this provider, which must show no changes. It then
+// destroys everything (as the superuser) and runs teardown.sql.
+//
+// Fixture object names are fixed, so a case must not run twice at once.
+func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC (make testacc)")
+	}
+	PreCheck(t)
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Fatal("terraform not found on PATH")
+	}
+	if v := terraformVersion(t, tf); v.LessThan(version.Must(version.NewVersion("1.11.0"))) {
+		t.Skipf("fixture states were written by Terraform 1.11.4; terraform on PATH is %s", v)
+	}
+	bin := providerBinaryDir(t)
+
+	replacer := []string{"25433", os.Getenv("PGPORT"), "pgfixpw", superPassword(), "registry.terraform.io/cyrilgdn/postgresql", "registry.terraform.io/pgtf/postgresql"}
+	for k, v := range opts.Replace {
+		replacer = append(replacer, k, v)
+	}
+	sub := strings.NewReplacer(replacer...)
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(caseDir, name))
+		if err != nil {
+			if os.IsNotExist(err) {
+				return ""
+			}
+			t.Fatal(err)
+		}
+		return sub.Replace(string(b))
+	}
+	stateFile := opts.StateFile
+	if stateFile == "" {
+		stateFile = "terraform.tfstate"
+	}
+
+	work := t.TempDir()
+	mainTF := read("main.tf")
+	body, err := stripProviderHeader(mainTF)
+	if err != nil {
+		t.Fatalf("%s/main.tf: %v", caseDir, err)
+	}
+	header := "terraform {\n  required_providers {\n    postgresql = { source = \"pgtf/postgresql\" }\n  }\n}\n\nprovider \"postgresql\" {}\n"
+	writeFile(t, filepath.Join(work, "main.tf"), header+body)
+	state := read(stateFile)
+	writeFile(t, filepath.Join(work, "terraform.tfstate"), state)
+	cli := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", bin)
+	writeFile(t, filepath.Join(work, "terraformrc"), cli)
+
+	superEnv := map[string]string{"PGUSER": superUser(), "PGPASSWORD": superPassword(), "PGSUPERUSER": "true"}
+	t.Cleanup(func() {
+		if out, err := runTerraform(tf, work, superEnv, "destroy", "-auto-approve", "-no-color", "-input=false"); err != nil {
+			t.Errorf("destroy after the migration check failed: %v\n%s", err, out)
+		}
+		if td := read("teardown.sql"); td != "" {
+			runSQLFile(t, td)
+		}
+	})
+	runSQLFile(t, read("setup.sql"))
+	runSQLFile(t, read("apply.sql"))
+
+	out, err := runTerraform(tf, work, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false")
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 2 {
+			t.Fatalf("terraform plan over the upgraded cyrilgdn state of %s shows changes:\n%s", caseDir, out)
+		}
+		t.Fatalf("terraform plan failed: %v\n%s", err, out)
+	}
+}
+
+func superUser() string {
+	if u := os.Getenv("PGTF_SUPERUSER"); u != "" {
+		return u
+	}
+	return os.Getenv("PGUSER")
+}
+
+func superPassword() string {
+	if u := os.Getenv("PGTF_SUPERUSER"); u != "" {
+		return os.Getenv("PGTF_SUPERUSER_PASSWORD")
+	}
+	return os.Getenv("PGPASSWORD")
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stripProviderHeader removes the terraform and provider blocks the fixture
+// configuration starts with, keeping the resources.
+func stripProviderHeader(mainTF string) (string, error) {
+	lines := strings.Split(mainTF, "\n")
+	start := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, `provider "postgresql"`) {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return "", fmt.Errorf("no provider block")
+	}
+	for j := start + 1; j < len(lines); j++ {
+		if lines[j] == "}" {
+			return strings.Join(lines[j+1:], "\n"), nil
+		}
+	}
+	return "", fmt.Errorf("unterminated provider block")
+}
+
+func runTerraform(tf, dir string, extraEnv map[string]string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, tf, args...)
+	cmd.Dir = dir
+	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(dir, "terraformrc"), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")
+	for k, v := range extraEnv {
+		env = append(env, k+"="+v)
+	}
+	cmd.Env = env
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	return buf.String(), err
+}
+
+func terraformVersion(t *testing.T, tf string) *version.Version {
+	t.Helper()
+	out, err := exec.Command(tf, "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("terraform version: %v", err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		if m := tfVersionRe.FindSubmatch(out); m != nil {
+			v.Version = string(m[1])
+		} else {
+			t.Fatalf("terraform version -json: %v", err)
+		}
+	}
+	return version.Must(version.NewVersion(v.Version))
+}
+
+// providerBinaryDir builds the provider once per test binary into a temporary
+// directory (under the test cluster's directory when there is one).
+func providerBinaryDir(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		root, err := moduleRoot()
+		if err != nil {
+			buildErr = err
+			return
+		}
+		base := os.Getenv("PGTF_TESTDB_DIR")
+		buildDir, buildErr = os.MkdirTemp(base, "provider-bin-")
+		if buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, "terraform-provider-postgresql"), ".")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("building the provider: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return buildDir
+}
+
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("go.mod not found above the test directory")
+		}
+		dir = parent
+	}
+}
+
+// runSQLFile runs a fixture SQL file as the superuser: statements one by one
+// (CREATE DATABASE cannot run in a multi-statement string), honouring
+// `\connect db` lines.
+func runSQLFile(t *testing.T, content string) {
+	t.Helper()
+	db := "postgres"
+	var chunk strings.Builder
+	flush := func() {
+		for _, stmt := range SplitSQL(chunk.String()) {
+			Exec(t, db, stmt)
+		}
+		chunk.Reset()
+	}
+	for _, line := range strings.Split(content, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), `\connect `); ok {
+			flush()
+			db = strings.Trim(strings.TrimSpace(rest), `"`)
+			continue
+		}
+		chunk.WriteString(line)
+		chunk.WriteByte('\n')
+	}
+	flush()
+}
+
+// SplitSQL splits a script into statements at top-level semicolons, keeping
+// quoted strings, quoted identifiers, dollar-quoted bodies and comments intact.
+func SplitSQL(script string) []string {
+	var out []string
+	var cur strings.Builder
+	emit := func() {
+		s := strings.TrimSpace(cur.String())
+		cur.Reset()
+		if s == "" {
+			return
+		}
+		// drop statements made only of comments
+		onlyComments := true
+		for _, l := range strings.Split(s, "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "--") {
+				onlyComments = false
+			}
+		}
+		if !onlyComments {
+			out = append(out, s)
+		}
+	}
+	for i := 0; i < len(script); i++ {
+		c := script[i]
+		switch {
+		case c == '-' && i+1 < len(script) && script[i+1] == '-':
+			j := strings.IndexByte(script[i:], '\n')
+			if j < 0 {
+				j = len(script) - i
+			}
+			cur.WriteString(script[i : i+j])
+			i += j - 1
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < len(script) {
+				if script[j] == c {
+					if j+1 < len(script) && script[j+1] == c {
+						j += 2
+						continue
+					}
+					break
+				}
+				j++
+			}
+			cur.WriteString(script[i:min(j+1, len(script))])
+			i = j
+		case c == '$':
+			m := dollarTag.FindString(script[i:])
+			if m == "" {
+				cur.WriteByte(c)
+				continue
+			}
+			end := strings.Index(script[i+len(m):], m)
+			if end < 0 {
+				cur.WriteString(script[i:])
+				i = len(script)
+				continue
+			}
+			stop := i + len(m) + end + len(m)
+			cur.WriteString(script[i:stop])
+			i = stop - 1
+		case c == ';':
+			emit()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	emit()
+	return out
+}
+
+var dollarTag = regexp.MustCompile(`^\$[A-Za-z_]*\$`)

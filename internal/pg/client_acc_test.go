@@ -1,0 +1,190 @@
+package pg
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+// testClient builds a client from the acceptance environment (the admin mode's role).
+func testClient(t testing.TB, maxConns int, app string) *Client {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC (make testacc)")
+	}
+	port, _ := strconv.Atoi(os.Getenv("PGPORT"))
+	c := NewClient(Config{
+		Host: os.Getenv("PGHOST"), Port: port, Database: "postgres", Username: os.Getenv("PGUSER"),
+		Password: os.Getenv("PGPASSWORD"), SSLMode: "disable", ConnectTimeout: 10 * time.Second,
+		MaxConnections: maxConns, Superuser: os.Getenv("PGSUPERUSER") != "false", ApplicationName: app,
+	})
+	t.Cleanup(c.Close)
+	return c
+}
+
+// All pools together never hold more than max_connections server connections,
+// even when work is spread over several databases.
+func TestAccClientBoundsConnectionsAcrossDatabases(t *testing.T) {
+	app := acctest.RandName("pool")
+	c := testClient(t, 3, app)
+	var dbs []string
+	for i := 0; i < 3; i++ {
+		db := fmt.Sprintf("%s_db%d", app, i)
+		acctest.Exec(t, "", fmt.Sprintf(`CREATE DATABASE %q`, db), fmt.Sprintf(`GRANT CONNECT ON DATABASE %q TO PUBLIC`, db))
+		t.Cleanup(func() { acctest.Exec(t, "", fmt.Sprintf(`DROP DATABASE IF EXISTS %q WITH (FORCE)`, db)) })
+		dbs = append(dbs, db)
+	}
+	ctx := context.Background()
+	stop := make(chan struct{})
+	maxSeen := 0
+	var mu sync.Mutex
+	var sampler sync.WaitGroup
+	sampler.Add(1)
+	go func() {
+		defer sampler.Done()
+		conn := acctest.SuperConn(t, "")
+		defer conn.Close(ctx)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			var n int
+			if err := conn.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", app).Scan(&n); err == nil {
+				mu.Lock()
+				maxSeen = max(maxSeen, n)
+				mu.Unlock()
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	errs := make(chan error, 60)
+	for i := 0; i < 60; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			errs <- c.Do(ctx, dbs[i%len(dbs)], func(ctx context.Context, q Querier) error {
+				_, err := q.Exec(ctx, "SELECT pg_sleep(0.02)")
+				return err
+			})
+		}(i)
+	}
+	wg.Wait()
+	close(stop)
+	sampler.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := c.MaxConnectionsOpenAtOnce(); n > 3 || n == 0 {
+		t.Fatalf("the client held %d connections at once, max_connections is 3", n)
+	}
+	// The server's view lags: a closed connection's backend may still be
+	// exiting when the next one arrives, so allow one in flight.
+	if maxSeen > 4 || maxSeen == 0 {
+		t.Fatalf("saw %d server connections at once, max_connections is 3", maxSeen)
+	}
+	t.Logf("max connections at once: client %d, server sample %d; opened in total %d", c.MaxConnectionsOpenAtOnce(), maxSeen, c.ConnectionsOpened())
+}
+
+// Statements reuse pooled connections instead of opening one each. (pgxpool
+// returns a released connection asynchronously, so a sequential caller may
+// now and then open a second one; one per statement would be 50.)
+func TestAccClientReusesConnections(t *testing.T) {
+	c := testClient(t, 20, acctest.RandName("reuse"))
+	ctx := context.Background()
+	for i := 0; i < 50; i++ {
+		if _, err := c.ReadRole(ctx, "postgres"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := c.ConnectionsOpened(); n > 5 {
+		t.Fatalf("50 sequential reads opened %d connections", n)
+	}
+}
+
+func TestAccClientCapabilitiesAndMissingRole(t *testing.T) {
+	c := testClient(t, 5, acctest.RandName("caps"))
+	ctx := context.Background()
+	caps, err := c.Capabilities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if caps.ServerVersionNum < 120000 || caps.CurrentUser != os.Getenv("PGUSER") {
+		t.Fatalf("unexpected capabilities %+v", caps)
+	}
+	if acctest.Managed() == caps.IsSuperuser {
+		t.Fatalf("managed=%v but rolsuper=%v", acctest.Managed(), caps.IsSuperuser)
+	}
+	if acctest.Managed() && (!caps.CanCreateRole || !caps.CanCreateDB) {
+		t.Fatalf("managed admin lacks CREATEROLE/CREATEDB: %+v", caps)
+	}
+	// dropping a role that does not exist succeeds (destroy after out-of-band drop)
+	if err := c.DropRole(ctx, acctest.RandName("never_existed"), false); err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.ReadRole(ctx, acctest.RandName("never_existed"))
+	if err != nil || r != nil {
+		t.Fatalf("ReadRole of a missing role = %v, %v", r, err)
+	}
+}
+
+func TestClientUnknownArgumentsNeverConnect(t *testing.T) {
+	c := NewClient(Config{Host: "", Unknown: []string{"host"}})
+	_, err := c.Pool(context.Background(), "")
+	if err == nil || !strings.Contains(err.Error(), "host") {
+		t.Fatalf("expected an error naming host, got %v", err)
+	}
+	if c.ConnectionsOpened() != 0 {
+		t.Fatal("connected with an unknown host")
+	}
+}
+
+// BenchmarkReadRoles400 reads 400 roles with 10 concurrent workers, as a plan
+// of 400 role resources does, and reports the connections it needed
+// (cyrilgdn opens one per statement: over a thousand for such a plan).
+func BenchmarkReadRoles400(b *testing.B) {
+	c := testClient(b, 20, "bench_read_roles")
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		var wg sync.WaitGroup
+		work := make(chan int)
+		for w := 0; w < 10; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range work {
+					if _, err := c.ReadRole(ctx, "postgres"); err != nil {
+						b.Error(err)
+					}
+				}
+			}()
+		}
+		for i := 0; i < 400; i++ {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
+	}
+	b.ReportMetric(float64(c.ConnectionsOpened()), "conns-total")
+}
+
+// BenchmarkScramVerifier measures the client-side password hashing (4096 PBKDF2 iterations).
+func BenchmarkScramVerifier(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ScramVerifier("benchmark-password"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

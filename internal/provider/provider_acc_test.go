@@ -1,0 +1,68 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+// TestAccProvider_unknownHost: a host that is unknown at plan time (it comes
+// from a resource created in the same apply) never falls back to a default;
+// plans that need no connection proceed, and an operation that needs one
+// fails with an error naming the argument.
+func TestAccProvider_unknownHost(t *testing.T) {
+	name := acctest.RandName("role_unknown_host")
+	cfg := func(rev string) string {
+		return fmt.Sprintf(`
+resource "terraform_data" "conn" {
+  input = { host = %q, rev = %q }
+}
+provider "postgresql" {
+  host = terraform_data.conn.output.host
+}
+resource "postgresql_role" "r" { name = %q }
+`, os.Getenv("PGHOST"), rev, name)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, name),
+		Steps: []resource.TestStep{
+			{
+				Config:           cfg("1"),
+				ConfigPlanChecks: expectAction("postgresql_role.r", plancheck.ResourceActionCreate),
+			},
+			{
+				Config:      cfg("2"),
+				ExpectError: regexp.MustCompile(`host are not known yet`),
+			},
+			{Config: cfg("1")},
+		},
+	})
+}
+
+func TestAccProvider_expectedVersion(t *testing.T) {
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: `provider "postgresql" { expected_version = "99.1" }
+resource "postgresql_role" "r" { name = "` + acctest.RandName("role_ev") + `" }`,
+				ExpectError: regexp.MustCompile(`expected_version is 99.1`),
+			},
+			{
+				Config: `provider "postgresql" { expected_version = "not-a-version" }
+resource "postgresql_role" "r" { name = "never_created" }`,
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`must be a version`),
+			},
+		},
+	})
+}
