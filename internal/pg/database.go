@@ -456,3 +456,28 @@ func (c *Client) DropDatabase(ctx context.Context, name string, force bool) erro
 		return returnRoles(ctx, conn, granted)
 	})
 }
+
+// XactPosition returns the server's transaction counter (the xmax of a fresh
+// snapshot, 64-bit): databases whose catalog row is written later are newer.
+func (c *Client) XactPosition(ctx context.Context) (int64, error) {
+	var pos int64
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, "SELECT txid_snapshot_xmax(txid_current_snapshot())").Scan(&pos)
+	})
+	return pos, err
+}
+
+// DatabaseWrittenSince reports whether the catalog row of database name was
+// written (created or altered) after transaction position pos (XactPosition).
+func (c *Client) DatabaseWrittenSince(ctx context.Context, name string, pos int64) (bool, error) {
+	var since bool
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		err := q.QueryRow(ctx, `SELECT age(d.xmin)::bigint <= txid_snapshot_xmax(txid_current_snapshot()) - $2::bigint
+FROM pg_database d WHERE d.datname = $1`, name, pos).Scan(&since)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return since, err
+}

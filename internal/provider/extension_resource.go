@@ -147,6 +147,7 @@ func (r *extensionResource) Read(ctx context.Context, req resource.ReadRequest, 
 		resp.State.RemoveResource(ctx)
 		return
 	}
+	resp.Diagnostics.Append(recordXactPos(ctx, r.client, resp.Private)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -232,7 +233,8 @@ func (r *extensionResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if config.Database.IsNull() {
 			plan.Database = state.Database
 		} else if plan.Database.IsUnknown() || plan.Database.ValueString() != state.Database.ValueString() {
-			replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID)
+			pos, havePos := readXactPos(ctx, req.Private)
+			replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID, pos, havePos)
 			resp.Diagnostics.Append(diags...)
 			if replace {
 				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))

@@ -200,6 +200,7 @@ func (r *schemaResource) Read(ctx context.Context, req resource.ReadRequest, res
 		resp.State.RemoveResource(ctx)
 		return
 	}
+	resp.Diagnostics.Append(recordXactPos(ctx, r.client, resp.Private)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -340,7 +341,7 @@ func (r *schemaResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		}
 		plan.DatabaseOID = state.DatabaseOID
 		if plan.Database.IsUnknown() || plan.Database.ValueString() != state.Database.ValueString() {
-			r.planDatabaseChange(ctx, &plan, &state, resp)
+			r.planDatabaseChange(ctx, &plan, &state, req, resp)
 		}
 	}
 	plan.ID = types.StringUnknown()
@@ -352,8 +353,9 @@ func (r *schemaResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 
 // planDatabaseChange decides between an in-place update (the same database,
 // renamed) and a replacement (another database).
-func (r *schemaResource) planDatabaseChange(ctx context.Context, plan, state *schemaModel, resp *resource.ModifyPlanResponse) {
-	replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID)
+func (r *schemaResource) planDatabaseChange(ctx context.Context, plan, state *schemaModel, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	pos, havePos := readXactPos(ctx, req.Private)
+	replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID, pos, havePos)
 	resp.Diagnostics.Append(diags...)
 	if replace {
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))

@@ -186,3 +186,54 @@ resource "postgresql_schema" "plain" {
 		},
 	})
 }
+
+// Moving a schema to a database created in the same apply cannot be told apart
+// from a rename at plan time: the apply refuses it without touching anything,
+// and the next plan replaces the schema.
+func TestAccSchema_moveToNewDatabase(t *testing.T) {
+	a, b := acctest.RandName("mva"), acctest.RandName("mvb")
+	addr := "postgresql_schema.test"
+	config := func(withB bool, in string) string {
+		extra := ""
+		if withB {
+			extra = fmt.Sprintf(`resource "postgresql_database" "b" { name = %q }`, b)
+		}
+		return acctest.Config(`
+resource "postgresql_database" "a" { name = %q }
+%s
+resource "postgresql_schema" "test" {
+  name     = "moving"
+  database = postgresql_database.%s.name
+}`, a, extra, in)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, a, b) },
+		Steps: []resource.TestStep{
+			{Config: config(false, "a")},
+			{
+				Config:      config(true, "b"),
+				ExpectError: regexp.MustCompile(`Moved to another database`),
+				Check: func(*terraform.State) error {
+					if !schemaExists(t, a, "moving") {
+						return fmt.Errorf("the schema left database %s", a)
+					}
+					return nil
+				},
+			},
+			{
+				Config: config(true, "b"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: func(*terraform.State) error {
+					if schemaExists(t, a, "moving") || !schemaExists(t, b, "moving") {
+						return fmt.Errorf("the schema was not moved from %s to %s", a, b)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
