@@ -472,7 +472,7 @@ func (c *Client) XactPosition(ctx context.Context) (int64, error) {
 func (c *Client) DatabaseWrittenSince(ctx context.Context, name string, pos int64) (bool, error) {
 	var since bool
 	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
-		err := q.QueryRow(ctx, `SELECT age(d.xmin)::bigint <= txid_snapshot_xmax(txid_current_snapshot()) - $2::bigint
+		err := q.QueryRow(ctx, `SELECT age(d.xmin)::bigint < txid_snapshot_xmax(txid_current_snapshot()) - $2::bigint
 FROM pg_database d WHERE d.datname = $1`, name, pos).Scan(&since)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil

@@ -299,6 +299,9 @@ func (r *databaseResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		}
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root(a.attr))
 	}
+	if len(resp.RequiresReplace) > 0 && r.client != nil && r.client.Ready() == nil && state.Name.ValueString() != r.client.DefaultDatabase() {
+		r.warnDrop(ctx, state, resp, true)
+	}
 	if r.client != nil {
 		def := r.client.DefaultDatabase()
 		if state.Name.ValueString() == def {
@@ -332,6 +335,12 @@ func (r *databaseResource) modifyDestroyPlan(ctx context.Context, req resource.M
 				"Connect the provider to another database (e.g. postgres), or remove the resource from the state (terraform state rm).", name))
 		return
 	}
+	r.warnDrop(ctx, state, resp, false)
+}
+
+// warnDrop warns about what dropping the database of state loses and whether it will succeed.
+func (r *databaseResource) warnDrop(ctx context.Context, state databaseModel, resp *resource.ModifyPlanResponse, replacing bool) {
+	name := state.Name.ValueString()
 	act, err := r.client.ReadDatabaseActivity(ctx, name)
 	if err != nil {
 		return
@@ -340,7 +349,11 @@ func (r *databaseResource) modifyDestroyPlan(ctx context.Context, req resource.M
 	if act.SizeKnown {
 		size = act.SizePretty
 	}
-	msg := fmt.Sprintf("Database %q (%s) will be dropped with all its content. It has %d active connection(s)", name, size, act.Connections)
+	what := "dropped with all its content"
+	if replacing {
+		what = "replaced: dropped with all its content and created again empty"
+	}
+	msg := fmt.Sprintf("Database %q (%s) will be %s. It has %d active connection(s)", name, size, what, act.Connections)
 	if act.OwnConnections > 0 {
 		msg += fmt.Sprintf(", plus %d of Terraform providers (this provider closes its own before the drop)", act.OwnConnections)
 	}
