@@ -472,8 +472,13 @@ func (c *Client) XactPosition(ctx context.Context) (int64, error) {
 func (c *Client) DatabaseWrittenSince(ctx context.Context, name string, pos int64) (bool, error) {
 	var since bool
 	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
-		err := q.QueryRow(ctx, `SELECT age(d.xmin)::bigint < txid_snapshot_xmax(txid_current_snapshot()) - $2::bigint
-FROM pg_database d WHERE d.datname = $1`, name, pos).Scan(&since)
+		// The row's 32-bit xmin is widened to 64 bits with the epoch of the
+		// current snapshot's xmax (it committed, so it is below that xmax).
+		err := q.QueryRow(ctx, `
+WITH s AS (SELECT txid_snapshot_xmax(txid_current_snapshot()) AS x),
+     r AS (SELECT d.xmin::text::bigint AS xmin32, s.x, ((s.x >> 32) << 32) | d.xmin::text::bigint AS wide
+           FROM pg_database d, s WHERE d.datname = $1)
+SELECT xmin32 >= 3 AND (CASE WHEN wide > x THEN wide - 4294967296 ELSE wide END) >= $2::bigint FROM r`, name, pos).Scan(&since)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
