@@ -237,3 +237,52 @@ resource "postgresql_schema" "test" {
 		},
 	})
 }
+
+// The new database name is not known at plan time (it comes from another
+// resource): the schema is still updated in place, and its data stays.
+func TestAccSchema_databaseRenamedUnknownAtPlan(t *testing.T) {
+	a, b := acctest.RandName("unka"), acctest.RandName("unkb")
+	addr := "postgresql_schema.test"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(name string) string {
+		return acctest.Config(`
+resource "terraform_data" "name" { input = %q }
+resource "postgresql_database" "db" { name = terraform_data.name.output }
+resource "postgresql_schema" "test" {
+  name         = "data"
+  database     = postgresql_database.db.name
+  drop_cascade = true
+}`, name)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, a, b) },
+		Steps: []resource.TestStep{
+			{
+				Config:            config(a),
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			},
+			{
+				PreConfig: acctest.ExecFunc(t, a, `CREATE TABLE data.t (id int)`, `INSERT INTO data.t VALUES (42)`),
+				Config:    config(b),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectUnknownValue(addr, tfjsonpath.New("database")),
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(b+".data")),
+				},
+				Check: func(*terraform.State) error {
+					if got := acctest.QueryString(t, b, `SELECT string_agg(id::text, ',') FROM data.t`); got != "42" {
+						return fmt.Errorf("rows after the rename: %q", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
