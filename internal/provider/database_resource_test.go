@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -61,6 +62,9 @@ resource "postgresql_database" "test" {
 				},
 			},
 			{ // rename + owner + limit in place; "utf8" means UTF8: no replacement
+				PreConfig: acctest.ExecFunc(t, name, `CREATE SCHEMA old_owner_s`, `CREATE TABLE old_owner_s.t (id int)`,
+					`ALTER SCHEMA old_owner_s OWNER TO `+quoteIdentTest(acctest.AdminUser()),
+					`ALTER TABLE old_owner_s.t OWNER TO `+quoteIdentTest(acctest.AdminUser())),
 				Config: cfgRenamed(""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
@@ -70,6 +74,14 @@ resource "postgresql_database" "test" {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(renamed)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("owner"), knownvalue.StringExact(owner)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("encoding"), knownvalue.StringExact("UTF8")),
+				},
+				Check: func(*terraform.State) error { // alter_object_ownership gave the objects inside to the new owner
+					got := acctest.QueryString(t, renamed, `SELECT pg_get_userbyid(n.nspowner) || ' ' || pg_get_userbyid(c.relowner)
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'old_owner_s' AND c.relname = 't'`)
+					if got != owner+" "+owner {
+						return fmt.Errorf("owners of the schema and table inside: %q, want %q", got, owner)
+					}
+					return nil
 				},
 			},
 			{
