@@ -361,6 +361,7 @@ func (r *schemaResource) planDatabaseChange(ctx context.Context, plan, state *sc
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))
 		plan.OID = types.Int64Unknown()
 		plan.DatabaseOID = types.Int64Unknown()
+		r.warnDrop(ctx, state, resp, true)
 	}
 }
 
@@ -373,7 +374,16 @@ func (r *schemaResource) modifyDestroyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}
-	db, err := r.currentDatabase(ctx, &state)
+	r.warnDrop(ctx, &state, resp, false)
+}
+
+// warnDrop warns when dropping the schema of state (destroy or replacement)
+// takes objects with it or will fail because of them.
+func (r *schemaResource) warnDrop(ctx context.Context, state *schemaModel, resp *resource.ModifyPlanResponse, replacing bool) {
+	if state.OID.IsNull() || state.OID.IsUnknown() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	db, err := r.currentDatabase(ctx, state)
 	if err != nil || db == "" {
 		return
 	}
@@ -381,15 +391,19 @@ func (r *schemaResource) modifyDestroyPlan(ctx context.Context, req resource.Mod
 	if err != nil || n == 0 {
 		return
 	}
+	how := "dropped"
+	if replacing {
+		how = "replaced (dropped, then created empty in the new database)"
+	}
 	if state.DropCascade.ValueBool() {
 		resp.Diagnostics.AddWarning("Schema objects will be dropped",
-			fmt.Sprintf("Schema %q in database %q holds %d object(s) (tables, views, sequences, functions, types); drop_cascade is true, so they will be dropped with it, and so will objects elsewhere that depend on them.",
-				state.Name.ValueString(), db, n))
+			fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (tables, views, sequences, functions, types); drop_cascade is true, so they will be dropped with it, and so will objects elsewhere that depend on them.",
+				state.Name.ValueString(), db, how, n))
 		return
 	}
 	resp.Diagnostics.AddWarning("Schema is not empty",
-		fmt.Sprintf("Schema %q in database %q holds %d object(s) (tables, views, sequences, functions, types) and drop_cascade is false: the drop will fail. "+
-			"Drop or move the objects first, or set drop_cascade = true (and apply it) to drop them with the schema.", state.Name.ValueString(), db, n))
+		fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (tables, views, sequences, functions, types) and drop_cascade is false: the drop will fail. "+
+			"Drop or move the objects first, or set drop_cascade = true (and apply it) to drop them with the schema.", state.Name.ValueString(), db, how, n))
 }
 
 func (r *schemaResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
