@@ -4,5 +4,9 @@ import "github.com/hashicorp/terraform-plugin-framework/resource"
 
 // privilegeResources: Privileges: grants, default privileges, role memberships.
 func privilegeResources() []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		NewGrantResource,
+		NewDefaultPrivilegesResource,
+		NewGrantRoleResource,
+	}
 }

@@ -1,0 +1,36 @@
+package acctest
+
+import (
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// QI quotes an identifier for SQL written by tests.
+func QI(name string) string { return pgx.Identifier{name}.Sanitize() }
+
+// QQ quotes a schema-qualified name for SQL written by tests.
+func QQ(schema, name string) string { return pgx.Identifier{schema, name}.Sanitize() }
+
+// OwnerRole creates a NOLOGIN role that owns test objects (the managed admin
+// is not a member of it, as with objects created by application roles) and
+// drops it, with everything it owns or was granted, when the test ends.
+func OwnerRole(t *testing.T, name string, dbs ...string) {
+	t.Helper()
+	Exec(t, "", "CREATE ROLE "+QI(name)+" NOLOGIN")
+	t.Cleanup(func() {
+		for _, db := range dbs {
+			Exec(t, db, "DROP OWNED BY "+QI(name)+" CASCADE")
+		}
+		Exec(t, "", "DROP OWNED BY "+QI(name)+" CASCADE", "DROP ROLE IF EXISTS "+QI(name))
+	})
+}
+
+// Database creates a database owned by owner and drops it (forcing out
+// connections) when the test ends; register it after OwnerRole so it is
+// dropped first.
+func Database(t *testing.T, name, owner string) {
+	t.Helper()
+	Exec(t, "", "CREATE DATABASE "+QI(name)+" OWNER "+QI(owner))
+	t.Cleanup(func() { Exec(t, "", "DROP DATABASE IF EXISTS "+QI(name)+" WITH (FORCE)") })
+}

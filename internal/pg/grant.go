@@ -1,0 +1,699 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ClassParameterACL is the OID of pg_parameter_acl (advisory-lock class for parameters).
+const ClassParameterACL = 6243
+
+// Object types of GRANT as the provider names them.
+const (
+	ObjDatabase   = "database"
+	ObjSchema     = "schema"
+	ObjTable      = "table"
+	ObjSequence   = "sequence"
+	ObjFunction   = "function"
+	ObjProcedure  = "procedure"
+	ObjRoutine    = "routine"
+	ObjFDW        = "foreign_data_wrapper"
+	ObjServer     = "foreign_server"
+	ObjColumn     = "column"
+	ObjParameter  = "parameter"
+	PublicGrantee = "public"
+)
+
+// GrantObjectTypes lists the object types postgresql_grant accepts.
+var GrantObjectTypes = []string{ObjDatabase, ObjSchema, ObjTable, ObjSequence, ObjFunction, ObjProcedure, ObjRoutine, ObjFDW, ObjServer, ObjColumn, ObjParameter}
+
+// GrantPrivileges returns the privileges PostgreSQL (of the given major
+// version, 0 = newest) knows for an object type, in canonical order; ALL
+// stands for exactly these.
+func GrantPrivileges(objectType string, major int) []string {
+	switch objectType {
+	case ObjDatabase:
+		return []string{"CONNECT", "CREATE", "TEMPORARY"}
+	case ObjSchema:
+		return []string{"CREATE", "USAGE"}
+	case ObjTable:
+		p := []string{"DELETE", "INSERT", "REFERENCES", "SELECT", "TRIGGER", "TRUNCATE", "UPDATE"}
+		if major == 0 || major >= 17 {
+			p = append(p, "MAINTAIN")
+			sort.Strings(p)
+		}
+		return p
+	case ObjSequence:
+		return []string{"SELECT", "UPDATE", "USAGE"}
+	case ObjFunction, ObjProcedure, ObjRoutine:
+		return []string{"EXECUTE"}
+	case ObjFDW, ObjServer:
+		return []string{"USAGE"}
+	case ObjColumn:
+		return []string{"INSERT", "REFERENCES", "SELECT", "UPDATE"}
+	case ObjParameter:
+		return []string{"ALTER SYSTEM", "SET"}
+	}
+	return nil
+}
+
+// NormalizePrivilege upper-cases a privilege and maps aliases (TEMP).
+func NormalizePrivilege(p string) string {
+	p = strings.ToUpper(strings.TrimSpace(p))
+	p = strings.Join(strings.Fields(p), " ")
+	if p == "TEMP" {
+		return "TEMPORARY"
+	}
+	return p
+}
+
+// ExpandPrivileges normalises privileges and replaces ALL by the full list for
+// the object type and server major version. The result is sorted and unique.
+func ExpandPrivileges(objectType string, major int, privs []string) []string {
+	var out []string
+	for _, p := range privs {
+		n := NormalizePrivilege(p)
+		if n == "ALL" || n == "ALL PRIVILEGES" {
+			out = append(out, GrantPrivileges(objectType, major)...)
+			continue
+		}
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// GrantTarget names the objects a grant is about.
+type GrantTarget struct {
+	Database   string
+	Schema     string
+	ObjectType string
+	// Objects are the object names; empty = every object of the type in the
+	// schema (table, sequence, function, procedure, routine).
+	Objects []string
+	Columns []string // ObjectType column
+	Grantee string   // role name or "public" (any case)
+}
+
+// IsPublic reports whether the grantee is PUBLIC.
+func (t GrantTarget) IsPublic() bool { return strings.EqualFold(t.Grantee, PublicGrantee) }
+
+// GrantObjectState is what the grantee holds on one object.
+type GrantObjectState struct {
+	Name      string // object name (table name for columns)
+	Column    string // column name, for column grants
+	Signature string // function argument types, for routines
+	OwnedBy   bool   // the grantee owns the object: ownership privileges are not reported
+	Held      []string
+	Grantable []string
+}
+
+// GrantState is the result of reading a grant.
+type GrantState struct {
+	// Exists is false when the database, schema or grantee no longer exists.
+	Exists  bool
+	Objects []GrantObjectState
+	// Missing lists explicitly named objects (or columns as table.column) that do not exist.
+	Missing []string
+}
+
+// grantObject is one resolved catalog object.
+type grantObject struct {
+	oid       uint32
+	classID   uint32
+	name      string
+	column    string
+	args      string // identity arguments (routines), SQL rendered by the server
+	argTypes  string // argument types, for matching "name(types)"
+	owner     uint32
+	ownerName string
+	ownerSU   bool
+}
+
+func (o grantObject) sql(objectType, schema string) string {
+	switch objectType {
+	case ObjDatabase:
+		return "DATABASE " + QuoteIdent(o.name)
+	case ObjSchema:
+		return "SCHEMA " + QuoteIdent(o.name)
+	case ObjTable, ObjColumn:
+		return "TABLE " + QuoteQualified(schema, o.name)
+	case ObjSequence:
+		return "SEQUENCE " + QuoteQualified(schema, o.name)
+	case ObjFunction, ObjProcedure, ObjRoutine:
+		return "ROUTINE " + QuoteQualified(schema, o.name) + "(" + o.args + ")"
+	case ObjFDW:
+		return "FOREIGN DATA WRAPPER " + QuoteIdent(o.name)
+	case ObjServer:
+		return "FOREIGN SERVER " + QuoteIdent(o.name)
+	case ObjParameter:
+		return "PARAMETER " + QuoteIdent(o.name)
+	}
+	return ""
+}
+
+func grantee(t GrantTarget) string {
+	if t.IsPublic() {
+		return "PUBLIC"
+	}
+	return QuoteIdent(t.Grantee)
+}
+
+// grantDatabase is the database whose connection runs statements for t:
+// shared catalogs (databases, parameters) go through the provider's database
+// so that advisory locks on them are taken in one database.
+func (c *Client) grantDatabase(t GrantTarget) string {
+	switch t.ObjectType {
+	case ObjDatabase, ObjParameter:
+		return ""
+	}
+	return t.Database
+}
+
+// objectQuery returns the query listing the target's objects with their ACLs:
+// $1 schema, $2 object names (NULL = all), $3 database, $4 columns.
+func objectQuery(objectType string) (string, uint32) {
+	owner := func(expr string) string {
+		return expr + ` AS owner, (SELECT rolname FROM pg_roles WHERE oid = ` + expr + `) AS ownername, (SELECT rolsuper FROM pg_roles WHERE oid = ` + expr + `) AS ownersu`
+	}
+	switch objectType {
+	case ObjDatabase:
+		return `SELECT oid, datname AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("datdba") + `, coalesce(datacl, acldefault('d', datdba)) AS acl
+FROM pg_database WHERE datname = $3 AND ($1::text IS NULL OR true) AND ($2::text[] IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassDatabase
+	case ObjSchema:
+		return `SELECT oid, nspname AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("nspowner") + `, coalesce(nspacl, acldefault('n', nspowner)) AS acl
+FROM pg_namespace WHERE nspname = $1 AND ($2::text[] IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassNamespace
+	case ObjTable, ObjSequence:
+		kinds, def := "'r','v','m','f','p'", "r"
+		if objectType == ObjSequence {
+			kinds, def = "'S'", "s"
+		}
+		return `SELECT c.oid, c.relname AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("c.relowner") + `, coalesce(c.relacl, acldefault('` + def + `', c.relowner)) AS acl
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relkind IN (` + kinds + `) AND ($2::text[] IS NULL OR c.relname = ANY($2)) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassClass
+	case ObjColumn:
+		return `SELECT c.oid, c.relname AS name, a.attname::text AS col, '' AS args, '' AS argtypes, ` + owner("c.relowner") + `, a.attacl AS acl
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid
+WHERE n.nspname = $1 AND c.relkind IN ('r','v','m','f','p') AND c.relname = ANY($2) AND a.attnum > 0 AND NOT a.attisdropped
+  AND a.attname = ANY($4) AND ($3::text IS NULL OR true)`, ClassClass
+	case ObjFunction, ObjProcedure, ObjRoutine:
+		kinds := "'f','a','w','p'"
+		switch objectType {
+		case ObjFunction:
+			kinds = "'f','a','w'" // GRANT ... ON ALL FUNCTIONS does not cover procedures
+		case ObjProcedure:
+			kinds = "'p'"
+		}
+		return `SELECT p.oid, p.proname::text AS name, '' AS col, pg_get_function_identity_arguments(p.oid) AS args,
+       oidvectortypes(p.proargtypes) AS argtypes, ` + owner("p.proowner") + `, coalesce(p.proacl, acldefault('f', p.proowner)) AS acl
+FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname = $1 AND p.prokind IN (` + kinds + `)
+  AND ($2::text[] IS NULL OR p.proname = ANY($2) OR p.proname || '(' || replace(oidvectortypes(p.proargtypes), ' ', '') || ')' = ANY($2))
+  AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassProc
+	case ObjFDW:
+		return `SELECT oid, fdwname::text AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("fdwowner") + `, coalesce(fdwacl, acldefault('F', fdwowner)) AS acl
+FROM pg_foreign_data_wrapper WHERE fdwname = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 2328
+	case ObjServer:
+		return `SELECT oid, srvname::text AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("srvowner") + `, coalesce(srvacl, acldefault('S', srvowner)) AS acl
+FROM pg_foreign_server WHERE srvname = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 1417
+	case ObjParameter:
+		return `SELECT coalesce(pa.oid, 0::oid) AS oid, n.name, '' AS col, '' AS args, '' AS argtypes, ` + owner("10::oid") + `,
+       coalesce(pa.paracl, acldefault('p', 10::oid)) AS acl
+FROM unnest($2::text[]) AS n(name) LEFT JOIN pg_parameter_acl pa ON pa.parname = lower(n.name)
+WHERE ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassParameterACL
+	}
+	return "", 0
+}
+
+type objectRow struct {
+	grantObject
+	held, grantable []string
+}
+
+// readObjects resolves the target's objects and what granteeOID holds on each.
+func readObjects(ctx context.Context, q Querier, t GrantTarget, granteeOID uint32) ([]objectRow, error) {
+	query, classID := objectQuery(t.ObjectType)
+	if query == "" {
+		return nil, fmt.Errorf("unsupported object type %q", t.ObjectType)
+	}
+	var names, cols []string
+	if len(t.Objects) > 0 {
+		names = t.Objects
+		if isRoutine(t.ObjectType) {
+			// "f(integer, text)" and "f(integer,text)" both name one overload
+			names = nil
+			for _, n := range t.Objects {
+				names = append(names, n, strings.ReplaceAll(n, " ", ""))
+			}
+		}
+	}
+	if t.ObjectType == ObjSchema {
+		names = nil
+	}
+	if len(t.Columns) > 0 {
+		cols = t.Columns
+	}
+	var schema *string
+	if t.Schema != "" {
+		schema = &t.Schema
+	}
+	full := `SELECT o.oid, o.name, o.col, o.args, o.argtypes, o.owner, coalesce(o.ownername, ''), coalesce(o.ownersu, false),
+  array(SELECT DISTINCT a.privilege_type FROM aclexplode(o.acl) a WHERE a.grantee = $5 ORDER BY 1),
+  array(SELECT DISTINCT a.privilege_type FROM aclexplode(o.acl) a WHERE a.grantee = $5 AND a.is_grantable ORDER BY 1)
+FROM (` + query + `) o ORDER BY o.name, o.col, o.args`
+	rows, err := q.Query(ctx, full, schema, names, t.Database, cols, granteeOID)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s privileges: %w", t.ObjectType, err)
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (objectRow, error) {
+		var r objectRow
+		err := row.Scan(&r.oid, &r.name, &r.column, &r.args, &r.argTypes, &r.owner, &r.ownerName, &r.ownerSU, &r.held, &r.grantable)
+		r.classID = classID
+		return r, err
+	})
+}
+
+// granteeOID returns the OID of the grantee (0 for PUBLIC) and whether it exists.
+func granteeOID(ctx context.Context, q Querier, t GrantTarget) (uint32, bool, error) {
+	if t.IsPublic() {
+		return 0, true, nil
+	}
+	var oid uint32
+	err := q.QueryRow(ctx, "SELECT oid FROM pg_roles WHERE rolname = $1", t.Grantee).Scan(&oid)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, false, nil
+	}
+	return oid, err == nil, err
+}
+
+func isRoutine(objectType string) bool {
+	return objectType == ObjFunction || objectType == ObjProcedure || objectType == ObjRoutine
+}
+
+// containerExists checks the database (and schema, where the type has one).
+func (c *Client) containerExists(ctx context.Context, t GrantTarget) (bool, error) {
+	var ok bool
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		// database and parameter grants never connect to the database itself
+		shared := t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter
+		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1 AND (datallowconn OR $2))", t.Database, shared).Scan(&ok)
+	})
+	if err != nil || !ok || t.Schema == "" || t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter {
+		return ok, err
+	}
+	err = c.Do(ctx, t.Database, func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_namespace WHERE nspname = $1)", t.Schema).Scan(&ok)
+	})
+	return ok, err
+}
+
+// ReadGrant reads what the grantee holds on the target's objects.
+func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, error) {
+	st := &GrantState{}
+	ok, err := c.containerExists(ctx, t)
+	if err != nil || !ok {
+		return st, err
+	}
+	err = c.Do(ctx, c.grantDatabase(t), func(ctx context.Context, q Querier) error {
+		gOID, exists, err := granteeOID(ctx, q, t)
+		if err != nil || !exists {
+			return err
+		}
+		objs, err := readObjects(ctx, q, t, gOID)
+		if err != nil {
+			return err
+		}
+		st.Exists = true
+		st.Objects = st.Objects[:0]
+		for _, o := range objs {
+			st.Objects = append(st.Objects, GrantObjectState{
+				Name: o.name, Column: o.column, Signature: o.argTypes,
+				OwnedBy: !t.IsPublic() && o.owner == gOID, Held: o.held, Grantable: o.grantable,
+			})
+		}
+		st.Missing = missingObjects(t, objs)
+		return nil
+	})
+	return st, err
+}
+
+func missingObjects(t GrantTarget, objs []objectRow) []string {
+	var missing []string
+	switch t.ObjectType {
+	case ObjDatabase, ObjSchema:
+		if len(objs) == 0 {
+			missing = append(missing, t.Database+t.Schema)
+		}
+		return missing
+	}
+	for _, name := range t.Objects {
+		found := false
+		for _, o := range objs {
+			if o.name == name || o.name+"("+strings.ReplaceAll(o.argTypes, " ", "")+")" == strings.ReplaceAll(name, " ", "") {
+				found = true
+				if t.ObjectType != ObjColumn {
+					break
+				}
+			}
+		}
+		if !found {
+			missing = append(missing, name)
+		}
+	}
+	if t.ObjectType == ObjColumn {
+		for _, col := range t.Columns {
+			if !slices.ContainsFunc(objs, func(o objectRow) bool { return o.column == col }) {
+				missing = append(missing, col)
+			}
+		}
+	}
+	return missing
+}
+
+// GrantSpec is what the grantee must hold: exactly Privileges (already
+// expanded and normalised), with or without grant option.
+type GrantSpec struct {
+	Target          GrantTarget
+	Privileges      []string
+	WithGrantOption bool
+}
+
+// SetGrant makes the grantee hold exactly spec.Privileges on the target's
+// objects (grants what is missing, revokes what is not wanted), in one
+// transaction, under advisory locks on every object whose ACL changes.
+// Column privileges survive changes to table privileges and vice versa.
+// With missingOK, absent objects, schema, database or grantee are not errors
+// (used to revoke on destroy).
+func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) error {
+	t := spec.Target
+	if missingOK {
+		ok, err := c.containerExists(ctx, t)
+		if err != nil || !ok {
+			return err
+		}
+	}
+	superuser, err := c.Superuser(ctx)
+	if err != nil {
+		return err
+	}
+	return c.Tx(ctx, c.grantDatabase(t), func(ctx context.Context, tx pgx.Tx) error {
+		gOID, exists, err := granteeOID(ctx, tx, t)
+		if err != nil {
+			return err
+		}
+		if !exists {
+			if missingOK {
+				return nil
+			}
+			return fmt.Errorf("role %q does not exist", t.Grantee)
+		}
+		objs, err := readObjects(ctx, tx, t, gOID)
+		if err != nil {
+			return err
+		}
+		if m := missingObjects(t, objs); len(m) > 0 && !missingOK {
+			return fmt.Errorf("%s object(s) not found: %s", t.ObjectType, strings.Join(m, ", "))
+		}
+		if len(objs) == 0 {
+			return nil
+		}
+		// Lock every object (and, in managed mode, every owner we may join), then read again.
+		var keys []AdvisoryLockKey
+		owners := map[uint32]grantObject{}
+		for _, o := range objs {
+			keys = append(keys, AdvisoryLockKey{ClassID: o.classID, ObjID: o.oid})
+			owners[o.owner] = o.grantObject
+		}
+		if t.ObjectType == ObjParameter {
+			keys = keys[:0]
+			for _, o := range objs {
+				keys = append(keys, AdvisoryLockKey{ClassID: ClassParameterACL, ObjID: hashName(strings.ToLower(o.name))})
+			}
+		}
+		var join []grantObject
+		if !superuser {
+			join, err = ownersToJoin(ctx, tx, owners, false)
+			if err != nil {
+				return err
+			}
+			for _, o := range join {
+				keys = append(keys, AdvisoryLockKey{ClassID: ClassAuthID, ObjID: o.owner})
+			}
+		}
+		if err := LockObjects(ctx, tx, keys); err != nil {
+			return err
+		}
+		if objs, err = readObjects(ctx, tx, t, gOID); err != nil {
+			return err
+		}
+		if err := joinOwners(ctx, tx, join); err != nil {
+			return err
+		}
+		if err := applyGrant(ctx, tx, spec, gOID, objs); err != nil {
+			return err
+		}
+		return leaveOwners(ctx, tx, join)
+	})
+}
+
+func hashName(s string) uint32 {
+	var h uint32 = 2166136261
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// reservedRole reports roles the provider never grants or revokes on its own:
+// predefined roles and the admin roles of managed services.
+func reservedRole(name string) bool {
+	for _, p := range []string{"pg_", "rds", "cloudsql", "azure"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownersToJoin lists the owners whose privileges the (non-superuser)
+// connected role lacks; it checks they can be joined temporarily. With
+// memberOnly, plain membership is enough (ALTER DEFAULT PRIVILEGES FOR ROLE);
+// otherwise the privileges must be inherited (GRANT/REVOKE as the owner).
+func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject, memberOnly bool) ([]grantObject, error) {
+	var out []grantObject
+	for oid, o := range owners {
+		var usage, member bool
+		if err := tx.QueryRow(ctx, "SELECT pg_has_role(current_user, $1::oid, 'USAGE'), pg_has_role(current_user, $1::oid, 'MEMBER')", oid).Scan(&usage, &member); err != nil {
+			return nil, err
+		}
+		if usage || (memberOnly && member) {
+			continue
+		}
+		if member {
+			// Joining and leaving again would end the existing membership.
+			return nil, fmt.Errorf("the provider's role is a member of role %q, which owns %q, but does not inherit its privileges (NOINHERIT); "+
+				"grant the membership WITH INHERIT TRUE or make the provider's role INHERIT", o.ownerName, o.name)
+		}
+		if o.ownerSU || reservedRole(o.ownerName) {
+			return nil, fmt.Errorf("the provider's role needs the privileges of role %q, which owns %q, and cannot take them itself (%q is a superuser or a reserved role); "+
+				"run GRANT %s TO <the provider's role> as a superuser, or have the owner grant the privileges WITH GRANT OPTION", o.ownerName, o.name, o.ownerName, QuoteIdent(o.ownerName))
+		}
+		out = append(out, o)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].owner < out[j].owner })
+	return out, nil
+}
+
+// joinOwners grants each owner role to the connected role for the rest of the
+// transaction (what managed services require; revoked again by leaveOwners
+// before commit, so the membership is never visible to anyone else).
+func joinOwners(ctx context.Context, tx pgx.Tx, owners []grantObject) error {
+	for _, o := range owners {
+		if _, err := tx.Exec(ctx, "GRANT "+QuoteIdent(o.ownerName)+" TO CURRENT_USER"); err != nil {
+			return fmt.Errorf("the provider's role lacks the privileges of role %q (owner of %q) and could not take them temporarily with GRANT %s TO CURRENT_USER: %w; "+
+				"grant that membership to the provider's role", o.ownerName, o.name, QuoteIdent(o.ownerName), err)
+		}
+	}
+	return nil
+}
+
+func leaveOwners(ctx context.Context, tx pgx.Tx, owners []grantObject) error {
+	for _, o := range owners {
+		if _, err := tx.Exec(ctx, "REVOKE "+QuoteIdent(o.ownerName)+" FROM CURRENT_USER"); err != nil {
+			return fmt.Errorf("revoking the temporary membership in role %q: %w", o.ownerName, err)
+		}
+	}
+	return nil
+}
+
+type grantAction struct {
+	revoke, revokeGO, grant []string
+	grantWGO                bool
+}
+
+func (a grantAction) key() string {
+	return strings.Join(a.revoke, ",") + "|" + strings.Join(a.revokeGO, ",") + "|" + strings.Join(a.grant, ",") + fmt.Sprint(a.grantWGO)
+}
+
+func applyGrant(ctx context.Context, tx pgx.Tx, spec GrantSpec, gOID uint32, objs []objectRow) error {
+	t := spec.Target
+	want := spec.Privileges
+	g := grantee(t)
+	type group struct {
+		action grantAction
+		objs   []objectRow
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, o := range objs {
+		if !t.IsPublic() && o.owner == gOID {
+			continue // the owner's privileges come from ownership
+		}
+		var a grantAction
+		for _, h := range o.held {
+			if !slices.Contains(want, h) {
+				a.revoke = append(a.revoke, h)
+			} else if !spec.WithGrantOption && slices.Contains(o.grantable, h) {
+				a.revokeGO = append(a.revokeGO, h)
+			}
+		}
+		for _, w := range want {
+			if !slices.Contains(o.held, w) || (spec.WithGrantOption && !slices.Contains(o.grantable, w)) {
+				a.grant = append(a.grant, w)
+			}
+		}
+		a.grantWGO = spec.WithGrantOption
+		if len(a.revoke)+len(a.revokeGO)+len(a.grant) == 0 {
+			continue
+		}
+		if t.ObjectType == ObjColumn {
+			// columns: statements per column
+			k := a.key() + "|" + o.name + "|" + o.column
+			groups[k] = &group{action: a, objs: []objectRow{o}}
+			order = append(order, k)
+			continue
+		}
+		k := a.key()
+		if gr, ok := groups[k]; ok {
+			gr.objs = append(gr.objs, o)
+		} else {
+			groups[k] = &group{action: a, objs: []objectRow{o}}
+			order = append(order, k)
+		}
+	}
+	for _, k := range order {
+		gr := groups[k]
+		var names []string
+		for _, o := range gr.objs {
+			names = append(names, o.sql(t.ObjectType, t.Schema))
+		}
+		if t.ObjectType != ObjTable && t.ObjectType != ObjSequence && t.ObjectType != ObjColumn {
+			// one statement per object: the object-type keyword is not repeated in a list
+			for _, n := range names {
+				if err := execGrant(ctx, tx, gr.action, n, "", g); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if t.ObjectType == ObjColumn {
+			o := gr.objs[0]
+			if err := execGrant(ctx, tx, gr.action, o.sql(ObjTable, t.Schema), QuoteIdent(o.column), g); err != nil {
+				return err
+			}
+			continue
+		}
+		// "TABLE a, TABLE b" is not valid SQL: one keyword, then the list
+		kw, _, _ := strings.Cut(names[0], " ")
+		bare := make([]string, len(names))
+		for i, n := range names {
+			_, bare[i], _ = strings.Cut(n, " ")
+		}
+		target := kw + " " + strings.Join(bare, ", ")
+		var restoreCols []columnGrant
+		if t.ObjectType == ObjTable && len(gr.action.revoke)+len(gr.action.revokeGO) > 0 {
+			// REVOKE on a table also revokes the same privileges on its columns: remember them.
+			var err error
+			if restoreCols, err = columnGrants(ctx, tx, gr.objs, gOID); err != nil {
+				return err
+			}
+		}
+		if err := execGrant(ctx, tx, gr.action, target, "", g); err != nil {
+			return err
+		}
+		for _, cg := range restoreCols {
+			stmt := "GRANT " + cg.privilege + " (" + QuoteIdent(cg.column) + ") ON " + cg.table + " TO " + g
+			if cg.grantable {
+				stmt += " WITH GRANT OPTION"
+			}
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("restoring column privilege: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+func execGrant(ctx context.Context, tx pgx.Tx, a grantAction, target, columns, g string) error {
+	privList := func(ps []string) string {
+		if columns == "" {
+			return strings.Join(ps, ", ")
+		}
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = p + " (" + columns + ")"
+		}
+		return strings.Join(out, ", ")
+	}
+	var stmts []string
+	if len(a.revoke) > 0 {
+		stmts = append(stmts, "REVOKE "+privList(a.revoke)+" ON "+target+" FROM "+g)
+	}
+	if len(a.revokeGO) > 0 {
+		stmts = append(stmts, "REVOKE GRANT OPTION FOR "+privList(a.revokeGO)+" ON "+target+" FROM "+g)
+	}
+	if len(a.grant) > 0 {
+		s := "GRANT " + privList(a.grant) + " ON " + target + " TO " + g
+		if a.grantWGO {
+			s += " WITH GRANT OPTION"
+		}
+		stmts = append(stmts, s)
+	}
+	for _, s := range stmts {
+		if _, err := tx.Exec(ctx, s); err != nil {
+			return fmt.Errorf("%s: %w", strings.SplitN(s, " TO ", 2)[0], err)
+		}
+	}
+	return nil
+}
+
+type columnGrant struct {
+	table, column, privilege string
+	grantable                bool
+}
+
+func columnGrants(ctx context.Context, tx pgx.Tx, objs []objectRow, gOID uint32) ([]columnGrant, error) {
+	oids := make([]uint32, len(objs))
+	for i, o := range objs {
+		oids[i] = o.oid
+	}
+	rows, err := tx.Query(ctx, `
+SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname), a.attname::text, x.privilege_type, x.is_grantable
+FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace,
+     aclexplode(a.attacl) x
+WHERE a.attrelid = ANY($1) AND a.attacl IS NOT NULL AND x.grantee = $2 ORDER BY 1, 2, 3`, oids, gOID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (columnGrant, error) {
+		var cg columnGrant
+		return cg, row.Scan(&cg.table, &cg.column, &cg.privilege, &cg.grantable)
+	})
+}

@@ -1,0 +1,148 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// RoleMembership is one membership as the catalog holds it.
+type RoleMembership struct {
+	Exists      bool
+	AdminOption bool
+	// PostgreSQL 16 and later only.
+	InheritOption bool
+	SetOption     bool
+}
+
+// MembershipSpec is what postgresql_grant_role wants.
+type MembershipSpec struct {
+	Role, GrantRole string
+	AdminOption     bool
+	InheritOption   *bool // PostgreSQL >= 16
+	SetOption       *bool // PostgreSQL >= 16
+}
+
+// ReadMembership reads whether role is a member of grantRole. On PostgreSQL
+// 16 and later, where memberships are keyed by grantor too, it reads the row
+// granted by the connected role (or by the bootstrap superuser, which is what
+// a superuser's grants record), falling back to any row.
+func (c *Client) ReadMembership(ctx context.Context, role, grantRole string) (*RoleMembership, bool, error) {
+	caps, err := c.Capabilities(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	m := &RoleMembership{}
+	rolesExist := false
+	err = c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		if err := q.QueryRow(ctx, "SELECT count(*) = 2 FROM pg_roles WHERE rolname IN ($1, $2)", role, grantRole).Scan(&rolesExist); err != nil {
+			return err
+		}
+		if role == grantRole {
+			rolesExist = false
+		}
+		if !rolesExist {
+			return nil
+		}
+		query := `SELECT m.admin_option, true, true FROM pg_auth_members m
+JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid
+WHERE r.rolname = $1 AND g.rolname = $2 LIMIT 1`
+		if caps.AtLeast(16) {
+			query = `SELECT m.admin_option, m.inherit_option, m.set_option FROM pg_auth_members m
+JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid
+WHERE r.rolname = $1 AND g.rolname = $2
+ORDER BY (m.grantor = (SELECT oid FROM pg_roles WHERE rolname = current_user)) DESC, (m.grantor = 10) DESC LIMIT 1`
+		}
+		err := q.QueryRow(ctx, query, role, grantRole).Scan(&m.AdminOption, &m.InheritOption, &m.SetOption)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		m.Exists = true
+		return nil
+	})
+	return m, rolesExist, err
+}
+
+// SetMembership grants grantRole to role with the given options, or changes
+// the options of an existing membership, under advisory locks on both roles.
+func (c *Client) SetMembership(ctx context.Context, s MembershipSpec) error {
+	caps, err := c.Capabilities(ctx)
+	if err != nil {
+		return err
+	}
+	if !caps.AtLeast(16) && (s.InheritOption != nil || s.SetOption != nil) {
+		return fmt.Errorf("inherit_option and set_option need PostgreSQL 16 or later; the server runs %s", caps.ServerVersion)
+	}
+	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+		if err := lockRoles(ctx, tx, []string{s.Role, s.GrantRole}); err != nil {
+			return err
+		}
+		var admin bool
+		var exists bool
+		err := tx.QueryRow(ctx, `SELECT coalesce(bool_or(m.admin_option), false), count(*) > 0 FROM pg_auth_members m
+JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.rolname = $1 AND g.rolname = $2`, s.Role, s.GrantRole).Scan(&admin, &exists)
+		if err != nil {
+			return err
+		}
+		if exists && admin && !s.AdminOption {
+			if _, err := tx.Exec(ctx, "REVOKE ADMIN OPTION FOR "+QuoteIdent(s.GrantRole)+" FROM "+QuoteIdent(s.Role)); err != nil {
+				return fmt.Errorf("revoking admin option of role %q from %q: %w", s.GrantRole, s.Role, err)
+			}
+		}
+		stmt := "GRANT " + QuoteIdent(s.GrantRole) + " TO " + QuoteIdent(s.Role)
+		if caps.AtLeast(16) {
+			// GRANT on an existing membership (same grantor) updates its options.
+			opts := []string{"ADMIN " + boolWord(s.AdminOption)}
+			if s.InheritOption != nil {
+				opts = append(opts, "INHERIT "+boolWord(*s.InheritOption))
+			}
+			if s.SetOption != nil {
+				opts = append(opts, "SET "+boolWord(*s.SetOption))
+			}
+			stmt += " WITH " + strings.Join(opts, ", ")
+		} else {
+			if exists && (admin == s.AdminOption || !s.AdminOption) {
+				return nil
+			}
+			if s.AdminOption {
+				stmt += " WITH ADMIN OPTION"
+			}
+		}
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return fmt.Errorf("granting role %q to %q: %w", s.GrantRole, s.Role, err)
+		}
+		return nil
+	})
+}
+
+func boolWord(b bool) string {
+	if b {
+		return "TRUE"
+	}
+	return "FALSE"
+}
+
+// RevokeMembership revokes grantRole from role; missing roles or membership are not errors.
+func (c *Client) RevokeMembership(ctx context.Context, role, grantRole string) error {
+	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+		if err := lockRoles(ctx, tx, []string{role, grantRole}); err != nil {
+			return err
+		}
+		var exists bool
+		err := tx.QueryRow(ctx, `SELECT exists(SELECT 1 FROM pg_auth_members m
+JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.rolname = $1 AND g.rolname = $2)`, role, grantRole).Scan(&exists)
+		if err != nil || !exists {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "REVOKE "+QuoteIdent(grantRole)+" FROM "+QuoteIdent(role)); err != nil {
+			return fmt.Errorf("revoking role %q from %q: %w", grantRole, role, err)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,323 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Policy is a row-level security policy as the catalog describes it.
+type Policy struct {
+	OID        uint32
+	Name       string
+	Schema     string
+	Table      string
+	Command    string // ALL, SELECT, INSERT, UPDATE or DELETE
+	Permissive bool
+	Roles      []string // sorted; "public" for PUBLIC
+	Using      string   // pg_get_expr rendering, "" when none
+	WithCheck  string   // pg_get_expr rendering, "" when none
+}
+
+// PolicySpec is what a policy should look like.
+type PolicySpec struct {
+	Name       string
+	Schema     string
+	Table      string
+	Command    string
+	Permissive bool
+	Roles      []string // empty = PUBLIC
+	Using      string   // "" = none
+	WithCheck  string   // "" = none
+}
+
+const policySelect = `
+SELECT p.oid, p.polname, n.nspname, c.relname,
+       CASE p.polcmd WHEN 'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE' WHEN 'd' THEN 'DELETE' ELSE 'ALL' END,
+       p.polpermissive,
+       array(SELECT CASE WHEN r = 0 THEN 'public' ELSE pg_get_userbyid(r) END FROM unnest(p.polroles) r ORDER BY 1),
+       coalesce(pg_get_expr(p.polqual, p.polrelid), ''), coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '')
+FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid JOIN pg_namespace n ON n.oid = c.relnamespace`
+
+func readPolicy(ctx context.Context, q Querier, where string, args ...any) (*Policy, error) {
+	var p Policy
+	err := q.QueryRow(ctx, policySelect+" "+where, args...).Scan(&p.OID, &p.Name, &p.Schema, &p.Table, &p.Command,
+		&p.Permissive, &p.Roles, &p.Using, &p.WithCheck)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading policy: %w", err)
+	}
+	return &p, nil
+}
+
+func readPolicyByOIDOrName(ctx context.Context, q Querier, oid uint32, schema, table, name string) (*Policy, error) {
+	if oid != 0 {
+		if p, err := readPolicy(ctx, q, "WHERE p.oid = $1", oid); err != nil || p != nil {
+			return p, err
+		}
+	}
+	return readPolicy(ctx, q, "WHERE n.nspname = $1 AND c.relname = $2 AND p.polname = $3", schema, table, name)
+}
+
+// ReadPolicy reads a policy of database db by OID when oid is not 0
+// (following renames of the policy and its table), else by schema, table and
+// name; nil, nil when it does not exist.
+func (c *Client) ReadPolicy(ctx context.Context, db string, oid uint32, schema, table, name string) (*Policy, error) {
+	var p *Policy
+	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+		var err error
+		p, err = readPolicyByOIDOrName(ctx, q, oid, schema, table, name)
+		return err
+	})
+	return p, err
+}
+
+func policyRoles(roles []string) string {
+	if len(roles) == 0 {
+		return "PUBLIC"
+	}
+	r := make([]string, len(roles))
+	for i, n := range roles {
+		if isPublicName(n) {
+			r[i] = "PUBLIC"
+		} else {
+			r[i] = QuoteIdent(n)
+		}
+	}
+	slices.Sort(r)
+	return strings.Join(r, ", ")
+}
+
+// CreatePolicy creates a policy and returns it as read back.
+func (c *Client) CreatePolicy(ctx context.Context, db string, s PolicySpec) (*Policy, error) {
+	var out *Policy
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		stmt := "CREATE POLICY " + QuoteIdent(s.Name) + " ON " + QuoteQualified(s.Schema, s.Table)
+		if s.Permissive {
+			stmt += " AS PERMISSIVE"
+		} else {
+			stmt += " AS RESTRICTIVE"
+		}
+		stmt += " FOR " + policyCommand(s.Command) + " TO " + policyRoles(s.Roles)
+		if s.Using != "" {
+			stmt += " USING (" + s.Using + ")"
+		}
+		if s.WithCheck != "" {
+			stmt += " WITH CHECK (" + s.WithCheck + ")"
+		}
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return fmt.Errorf("creating policy %q on %s: %w", s.Name, QuoteQualified(s.Schema, s.Table), err)
+		}
+		var err error
+		out, err = readPolicyByOIDOrName(ctx, tx, 0, s.Schema, s.Table, s.Name)
+		return err
+	})
+	return out, err
+}
+
+func policyCommand(cmd string) string {
+	switch strings.ToUpper(cmd) {
+	case "SELECT", "INSERT", "UPDATE", "DELETE":
+		return strings.ToUpper(cmd)
+	}
+	return "ALL"
+}
+
+// UpdatePolicy renames the policy with OID oid and sets its roles and
+// expressions (ALTER POLICY), in one transaction. Expressions that are ""
+// are left as they are (PostgreSQL cannot remove one).
+func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s PolicySpec) (*Policy, error) {
+	var out *Policy
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		cur, err := readPolicy(ctx, tx, "WHERE p.oid = $1", oid)
+		if err != nil {
+			return err
+		}
+		if cur == nil {
+			return fmt.Errorf("policy %q on %s no longer exists", s.Name, QuoteQualified(s.Schema, s.Table))
+		}
+		table := QuoteQualified(cur.Schema, cur.Table)
+		if cur.Name != s.Name {
+			if _, err := tx.Exec(ctx, "ALTER POLICY "+QuoteIdent(cur.Name)+" ON "+table+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+				return fmt.Errorf("renaming policy %q on %s to %q: %w", cur.Name, table, s.Name, err)
+			}
+		}
+		stmt := "ALTER POLICY " + QuoteIdent(s.Name) + " ON " + table + " TO " + policyRoles(s.Roles)
+		if s.Using != "" {
+			stmt += " USING (" + s.Using + ")"
+		}
+		if s.WithCheck != "" {
+			stmt += " WITH CHECK (" + s.WithCheck + ")"
+		}
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return fmt.Errorf("altering policy %q on %s: %w", s.Name, table, err)
+		}
+		out, err = readPolicy(ctx, tx, "WHERE p.oid = $1", oid)
+		return err
+	})
+	return out, err
+}
+
+// DropPolicy drops a policy; a missing policy, table or database is not an error.
+func (c *Client) DropPolicy(ctx context.Context, db string, oid uint32, schema, table, name string) error {
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		cur, err := readPolicyByOIDOrName(ctx, tx, oid, schema, table, name)
+		if err != nil || cur == nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, "DROP POLICY IF EXISTS "+QuoteIdent(cur.Name)+" ON "+QuoteQualified(cur.Schema, cur.Table))
+		return err
+	})
+	if err != nil && SQLState(err) == CodeInvalidCatalogName {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("dropping policy %q on %s: %w", name, QuoteQualified(schema, table), err)
+	}
+	return nil
+}
+
+var errRollback = errors.New("rollback")
+
+// NormalizePolicyExprs returns the server's rendering (pg_get_expr) of the
+// expressions using and withCheck on schema.table ("" stays ""), by creating
+// a scratch policy in a transaction that is rolled back. It needs the
+// privileges that creating a policy on the table needs (ownership).
+func (c *Client) NormalizePolicyExprs(ctx context.Context, db, schema, table, using, withCheck string) (string, string, error) {
+	if using == "" && withCheck == "" {
+		return "", "", nil
+	}
+	var nu, nw string
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SET LOCAL lock_timeout = '10s'"); err != nil {
+			return err
+		}
+		stmt := "CREATE POLICY pgtf_normalize ON " + QuoteQualified(schema, table)
+		if using != "" {
+			stmt += " USING (" + using + ")"
+		}
+		if withCheck != "" {
+			stmt += " WITH CHECK (" + withCheck + ")"
+		}
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return err
+		}
+		p, err := readPolicy(ctx, tx, "WHERE n.nspname = $1 AND c.relname = $2 AND p.polname = 'pgtf_normalize'", schema, table)
+		if err != nil {
+			return err
+		}
+		if p == nil {
+			return errors.New("scratch policy not found")
+		}
+		nu, nw = p.Using, p.WithCheck
+		return errRollback
+	})
+	if errors.Is(err, errRollback) {
+		return nu, nw, nil
+	}
+	return "", "", err
+}
+
+// TableRLS is the row-level security state of a table.
+type TableRLS struct {
+	OID     uint32
+	Schema  string
+	Table   string
+	Enabled bool
+	Force   bool
+}
+
+func readTableRLS(ctx context.Context, q Querier, oid uint32, schema, table string) (*TableRLS, error) {
+	const sel = `SELECT c.oid, n.nspname, c.relname, c.relrowsecurity, c.relforcerowsecurity
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p') AND `
+	var t TableRLS
+	scan := func(row pgx.Row) error {
+		return row.Scan(&t.OID, &t.Schema, &t.Table, &t.Enabled, &t.Force)
+	}
+	err := pgx.ErrNoRows
+	if oid != 0 {
+		err = scan(q.QueryRow(ctx, sel+"c.oid = $1", oid))
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = scan(q.QueryRow(ctx, sel+"n.nspname = $1 AND c.relname = $2", schema, table))
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading table %s: %w", QuoteQualified(schema, table), err)
+	}
+	return &t, nil
+}
+
+// ReadTableRLS reads the row-level security flags of a table (by OID when
+// not 0, else by name); nil, nil when the table does not exist.
+func (c *Client) ReadTableRLS(ctx context.Context, db string, oid uint32, schema, table string) (*TableRLS, error) {
+	var t *TableRLS
+	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+		var err error
+		t, err = readTableRLS(ctx, q, oid, schema, table)
+		return err
+	})
+	return t, err
+}
+
+// SetTableRLS enables or disables (and forces or not) row-level security on a
+// table, changing only what differs. With missingOK a missing table is not an error.
+func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema, table string, enabled, force, missingOK bool) (*TableRLS, error) {
+	var out *TableRLS
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		cur, err := readTableRLS(ctx, tx, oid, schema, table)
+		if err != nil {
+			return err
+		}
+		if cur == nil {
+			if missingOK {
+				return nil
+			}
+			return fmt.Errorf("table %s does not exist", QuoteQualified(schema, table))
+		}
+		var actions []string
+		if cur.Enabled != enabled {
+			if enabled {
+				actions = append(actions, "ENABLE ROW LEVEL SECURITY")
+			} else {
+				actions = append(actions, "DISABLE ROW LEVEL SECURITY")
+			}
+		}
+		if cur.Force != force {
+			if force {
+				actions = append(actions, "FORCE ROW LEVEL SECURITY")
+			} else {
+				actions = append(actions, "NO FORCE ROW LEVEL SECURITY")
+			}
+		}
+		if len(actions) > 0 {
+			stmt := "ALTER TABLE " + QuoteQualified(cur.Schema, cur.Table) + " " + strings.Join(actions, ", ")
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("changing row-level security of table %s: %w", QuoteQualified(cur.Schema, cur.Table), err)
+			}
+		}
+		out, err = readTableRLS(ctx, tx, cur.OID, "", "")
+		return err
+	})
+	if err != nil && missingOK && SQLState(err) == CodeInvalidCatalogName {
+		return nil, nil
+	}
+	return out, err
+}
+
+// CountPolicies counts the policies of the table with OID oid (for destroy-plan warnings).
+func (c *Client) CountPolicies(ctx context.Context, db string, oid uint32) (int, error) {
+	var n int
+	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, "SELECT count(*) FROM pg_policy WHERE polrelid = $1", oid).Scan(&n)
+	})
+	return n, err
+}

@@ -1,0 +1,314 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                   = (*defaultPrivilegesResource)(nil)
+	_ resource.ResourceWithConfigure      = (*defaultPrivilegesResource)(nil)
+	_ resource.ResourceWithImportState    = (*defaultPrivilegesResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*defaultPrivilegesResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*defaultPrivilegesResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*defaultPrivilegesResource)(nil)
+)
+
+// NewDefaultPrivilegesResource is the constructor of postgresql_default_privileges.
+func NewDefaultPrivilegesResource() resource.Resource { return &defaultPrivilegesResource{} }
+
+type defaultPrivilegesResource struct {
+	client *pg.Client
+}
+
+func (r *defaultPrivilegesResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_default_privileges"
+}
+
+func (r *defaultPrivilegesResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = defaultPrivilegesSchemaV1()
+}
+
+func defaultPrivilegesSchemaV1() schema.Schema {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "The privileges a role (or `PUBLIC`) gets on objects that `owner` creates in the future (`ALTER DEFAULT PRIVILEGES`). " +
+			"Authoritative for its (owner, schema, object type, grantee) entry of `pg_default_acl`: it grants the configured privileges and revokes the others. " +
+			"Without `schema` the entry applies in every schema and replaces PostgreSQL's built-in defaults for that grantee (e.g. `PUBLIC` may `EXECUTE` new functions); " +
+			"destroying the resource restores those built-in defaults, which removes the entry. With `schema` the entry adds to the global one, and destroying it revokes everything it granted.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The import ID: a JSON object with `role`, `database`, `owner`, `schema` and `object_type` (see Import).",
+			},
+			"role": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The grantee: a role name, or `public`. Changing it replaces the resource.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       replace,
+			},
+			"database": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The database the default privileges apply in. Changing it replaces the resource.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       replace,
+			},
+			"owner": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to join it temporarily (managed services). Changing it replaces the resource.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       replace,
+			},
+			"schema": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Limit the entry to objects created in this schema (`IN SCHEMA`); unset means every schema. Not allowed for `object_type = \"schema\"`. Changing it replaces the resource.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       replace,
+			},
+			"object_type": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The kind of future objects: `table`, `sequence`, `function`, `routine` (PostgreSQL treats functions and routines alike here), `type` or `schema`. Changing it replaces the resource.",
+				Validators:          []validator.String{stringvalidator.OneOf(pg.DefaultPrivilegesObjectTypes...)},
+				PlanModifiers:       replace,
+			},
+			"privileges": schema.SetAttribute{
+				ElementType: types.StringType,
+				Required:    true,
+				MarkdownDescription: "The privileges new objects grant the grantee, case-insensitive and validated against the object type; `ALL` is kept as written. " +
+					"An empty set revokes everything (e.g. `role = \"public\"`, `object_type = \"function\"`, `privileges = []` stops new functions being executable by everyone). Changes in place.",
+			},
+			"with_grant_option": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the grantee may grant these privileges to others. Not allowed with `public`. Changes in place.",
+			},
+		},
+	}
+}
+
+func (r *defaultPrivilegesResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m defaultPrivilegesModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.ObjectType.IsUnknown() || m.ObjectType.IsNull() {
+		return
+	}
+	ot := m.ObjectType.ValueString()
+	if ot == "schema" && !m.Schema.IsNull() && !m.Schema.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema", "Default privileges on schemas cannot be limited to a schema; leave schema unset.")
+	}
+	if !m.Privileges.IsUnknown() {
+		validatePrivileges(ctx, m.Privileges, pg.DefaultPrivileges(ot, 0), ot, &resp.Diagnostics)
+	}
+	if !m.Role.IsUnknown() && strings.EqualFold(m.Role.ValueString(), pg.PublicGrantee) && m.WithGrantOption.ValueBool() {
+		resp.Diagnostics.AddAttributeError(path.Root("with_grant_option"), "Grant option for PUBLIC", "PostgreSQL does not allow granting privileges to PUBLIC WITH GRANT OPTION.")
+	}
+}
+
+func (r *defaultPrivilegesResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan defaultPrivilegesModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.apply(ctx, &plan); err != nil {
+		resp.Diagnostics.AddError("Could not alter default privileges", err.Error())
+		return
+	}
+	plan.ID = types.StringValue(plan.id())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *defaultPrivilegesResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state defaultPrivilegesModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, diags := r.read(ctx, &state)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *defaultPrivilegesResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan defaultPrivilegesModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.apply(ctx, &plan); err != nil {
+		resp.Diagnostics.AddError("Could not alter default privileges", err.Error())
+		return
+	}
+	plan.ID = types.StringValue(plan.id())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *defaultPrivilegesResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state defaultPrivilegesModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	t := state.target()
+	if err := r.client.SetDefaultPrivileges(ctx, t, pg.BuiltinDefaultPrivileges(t), false, true); err != nil {
+		resp.Diagnostics.AddError("Could not reset default privileges", err.Error())
+	}
+}
+
+type defaultPrivilegesImportID struct {
+	Role       string `json:"role"`
+	Database   string `json:"database"`
+	Owner      string `json:"owner"`
+	Schema     string `json:"schema"`
+	ObjectType string `json:"object_type"`
+}
+
+// ImportState takes a JSON object: {"role":"app","database":"db","owner":"owner","schema":"public","object_type":"table"}.
+func (r *defaultPrivilegesResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	var id defaultPrivilegesImportID
+	if err := parseID(req.ID, &id); err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"mydb","owner":"migrator","schema":"public","object_type":"table"}`)
+		return
+	}
+	if id.Role == "" || id.Database == "" || id.Owner == "" || !slices.Contains(pg.DefaultPrivilegesObjectTypes, id.ObjectType) {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("role, database, owner and object_type (one of %s) are required.", strings.Join(pg.DefaultPrivilegesObjectTypes, ", ")))
+		return
+	}
+	m := defaultPrivilegesModel{
+		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Owner: types.StringValue(id.Owner),
+		Schema: strOrNull(id.Schema), ObjectType: types.StringValue(id.ObjectType),
+		Privileges: types.SetNull(types.StringType), WithGrantOption: types.BoolNull(),
+	}
+	m.ID = types.StringValue(m.id())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (r *defaultPrivilegesResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan defaultPrivilegesModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	major := serverMajor(ctx, r.client)
+	ot := plan.ObjectType.ValueString()
+	if major > 0 && !plan.Privileges.IsUnknown() && !plan.ObjectType.IsUnknown() {
+		validatePrivileges(ctx, plan.Privileges, pg.DefaultPrivileges(ot, major), fmt.Sprintf("%s (PostgreSQL %d)", ot, major), &resp.Diagnostics)
+	}
+	if !req.State.Raw.IsNull() {
+		var state defaultPrivilegesModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if !plan.Privileges.IsUnknown() && !plan.Privileges.Equal(state.Privileges) &&
+			privilegesEqual(func(p []string) []string { return pg.ExpandDefaultPrivileges(ot, major, p) }, setStrings(ctx, plan.Privileges), setStrings(ctx, state.Privileges)) {
+			plan.Privileges = state.Privileges
+		}
+	}
+	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Owner.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() {
+		plan.ID = types.StringUnknown()
+	} else {
+		plan.ID = types.StringValue(plan.id())
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *defaultPrivilegesResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: defaultPrivilegesSchemaV0(), StateUpgrader: upgradeDefaultPrivilegesStateV0},
+	}
+}
+
+func (r *defaultPrivilegesResource) apply(ctx context.Context, m *defaultPrivilegesModel) error {
+	t := m.target()
+	privs := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, m.Privileges))
+	return r.client.SetDefaultPrivileges(ctx, t, privs, m.WithGrantOption.ValueBool(), false)
+}
+
+// read refreshes privileges and with_grant_option from pg_default_acl,
+// keeping the state's spelling when the meaning is the same.
+func (r *defaultPrivilegesResource) read(ctx context.Context, m *defaultPrivilegesModel) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	t := m.target()
+	st, err := r.client.ReadDefaultPrivileges(ctx, t)
+	if err != nil {
+		diags.AddError("Could not read default privileges", err.Error())
+		return false, diags
+	}
+	if !st.Exists {
+		return false, diags
+	}
+	if m.Privileges.IsNull() {
+		m.Privileges = stringSet(st.Held)
+	}
+	if m.WithGrantOption.IsNull() {
+		m.WithGrantOption = types.BoolValue(len(st.Held) > 0 && sameStrings(st.Grantable, st.Held))
+	}
+	want := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, m.Privileges))
+	if !sameStrings(want, st.Held) {
+		m.Privileges = stringSet(st.Held)
+	}
+	wgo := m.WithGrantOption.ValueBool()
+	g := intersect([][]string{st.Grantable, want})
+	if (wgo && !sameStrings(g, want)) || (!wgo && len(st.Grantable) > 0) {
+		m.WithGrantOption = types.BoolValue(!wgo)
+	}
+	m.ID = types.StringValue(m.id())
+	return true, diags
+}
+
+func (m *defaultPrivilegesModel) target() pg.DefaultPrivilegesTarget {
+	return pg.DefaultPrivilegesTarget{
+		Database: m.Database.ValueString(), Owner: m.Owner.ValueString(), Schema: m.Schema.ValueString(),
+		ObjectType: m.ObjectType.ValueString(), Grantee: m.Role.ValueString(),
+	}
+}
+
+// id renders the resource ID (also the import ID).
+func (m *defaultPrivilegesModel) id() string {
+	return canonicalID(map[string]any{
+		"role": m.Role.ValueString(), "database": m.Database.ValueString(), "owner": m.Owner.ValueString(),
+		"schema": m.Schema.ValueString(), "object_type": m.ObjectType.ValueString(),
+	})
+}
+
+type defaultPrivilegesModel struct {
+	ID              types.String `tfsdk:"id"`
+	Role            types.String `tfsdk:"role"`
+	Database        types.String `tfsdk:"database"`
+	Owner           types.String `tfsdk:"owner"`
+	Schema          types.String `tfsdk:"schema"`
+	ObjectType      types.String `tfsdk:"object_type"`
+	Privileges      types.Set    `tfsdk:"privileges"`
+	WithGrantOption types.Bool   `tfsdk:"with_grant_option"`
+}

@@ -1,0 +1,128 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+)
+
+func TestAccEventTrigger_basic(t *testing.T) {
+	acctest.SkipIfManaged(t, "PostgreSQL lets only superusers create event triggers, and their owner must be a superuser")
+	db := acctest.RandName("evtdb")
+	name := acctest.RandName("evt")
+	renamed := name + ` "Ü.renamed"`
+	owner := acctest.RandName("evtown")
+	addr := "postgresql_event_trigger.test"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	cfg := func(name, body string) string {
+		return acctest.Config(`
+resource "postgresql_role" "owner" {
+  name      = %q
+  superuser = true
+}
+resource "postgresql_event_trigger" "test" {
+  database = %q
+  name     = %s
+%s
+}`, owner, db, acctest.QuoteHCL(name), body)
+	}
+	base := `
+  event    = "ddl_command_end"
+  tags     = ["create table", "ALTER TABLE"]
+  function = "log_ddl"
+  function_schema = "Audit"`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.TempDatabase(t, db,
+				`CREATE SCHEMA "Audit"`,
+				`CREATE FUNCTION "Audit".log_ddl() RETURNS event_trigger LANGUAGE plpgsql AS $$BEGIN END$$`,
+				`CREATE FUNCTION "Audit".other() RETURNS event_trigger LANGUAGE plpgsql AS $$BEGIN END$$`)
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if n := acctest.QueryString(t, db, "SELECT count(*)::text FROM pg_event_trigger"); n != "0" {
+				return fmt.Errorf("%s event triggers left", n)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(name, base),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(db+"."+name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.StringExact("ORIGIN")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("owner"), knownvalue.StringExact(acctest.AdminUser())),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tags"), knownvalue.SetExact([]knownvalue.Check{
+						knownvalue.StringExact("create table"), knownvalue.StringExact("ALTER TABLE")})), // configured case kept
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+				},
+			},
+			{ // rename, firing mode and owner in place
+				Config: cfg(renamed, base+`
+  enabled = "ALWAYS"
+  owner   = postgresql_role.owner.name`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.StringExact("ALWAYS")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("owner"), knownvalue.StringExact(owner)),
+				},
+			},
+			{
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateId:           db + "." + renamed,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"tags"}, // imported in PostgreSQL's upper case
+			},
+			{ // drift made with SQL is repaired in place
+				PreConfig: acctest.ExecFunc(t, db, "ALTER EVENT TRIGGER "+pg.QuoteIdent(renamed)+" DISABLE"),
+				Config: cfg(renamed, base+`
+  enabled = "ALWAYS"
+  owner   = postgresql_role.owner.name`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			},
+			{ // another function, event and no tags: replaced
+				Config: cfg(renamed, `
+  event           = "sql_drop"
+  function        = "other"
+  function_schema = "Audit"
+  enabled         = "REPLICA"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tags"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.StringExact("REPLICA")),
+				},
+			},
+			{ // dropped behind Terraform's back: created again
+				PreConfig: acctest.ExecFunc(t, db, "DROP EVENT TRIGGER "+pg.QuoteIdent(renamed)),
+				Config: cfg(renamed, `
+  event           = "sql_drop"
+  function        = "other"
+  function_schema = "Audit"
+  enabled         = "REPLICA"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+			},
+		},
+	})
+}

@@ -1,0 +1,117 @@
+package provider
+
+import (
+	"context"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+// databaseAttribute is the `database` argument of database-scoped objects of
+// the foreign-data area: Optional+Computed, the provider's database by default.
+func databaseAttribute(what string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true,
+		Computed: true,
+		MarkdownDescription: "The database holding the " + what + ". Defaults to the provider's `database`. " +
+			"Changing it replaces the " + what + " (the old one is dropped from the old database).",
+		Validators:    []validator.String{validators.Name()},
+		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()},
+	}
+}
+
+// planDatabase fills an unconfigured database at plan time: the state's value
+// on update (so a change of the provider's database never moves objects), the
+// provider's database on create.
+func planDatabase(c *pg.Client, config, state types.String, plan *types.String) {
+	if !config.IsNull() {
+		return
+	}
+	if !state.IsNull() && !state.IsUnknown() {
+		*plan = state
+		return
+	}
+	if c != nil {
+		*plan = types.StringValue(c.DefaultDatabase())
+	}
+}
+
+// stateDatabase is the database recorded in state, or the provider's database
+// when none is (upgraded cyrilgdn states, imports).
+func stateDatabase(c *pg.Client, db types.String) string {
+	if db.IsNull() || db.IsUnknown() || db.ValueString() == "" {
+		return c.DefaultDatabase()
+	}
+	return db.ValueString()
+}
+
+// dottedSplits returns every way to cut id at dots into n non-empty parts,
+// for import IDs whose parts may themselves contain dots.
+func dottedSplits(id string, n int) [][]string {
+	if n == 1 {
+		if id == "" {
+			return nil
+		}
+		return [][]string{{id}}
+	}
+	var out [][]string
+	for i := 0; i < len(id); i++ {
+		if id[i] != '.' || i == 0 {
+			continue
+		}
+		for _, rest := range dottedSplits(id[i+1:], n-1) {
+			out = append(out, append([]string{id[:i]}, rest...))
+		}
+	}
+	return out
+}
+
+// optionsFromTF converts an options map to Go (nil for a null map).
+func optionsFromTF(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
+	if m.IsNull() || m.IsUnknown() {
+		return map[string]string{}
+	}
+	out := map[string]string{}
+	diags.Append(m.ElementsAs(ctx, &out, false)...)
+	return out
+}
+
+// optionsToTF reports the server's options, keeping a null map when the
+// server has none and the state had none (cyrilgdn wrote null, then {}).
+func optionsToTF(ctx context.Context, have map[string]string, prior types.Map, diags *diag.Diagnostics) types.Map {
+	if len(have) == 0 && (prior.IsNull() || prior.IsUnknown()) {
+		return types.MapNull(types.StringType)
+	}
+	m, d := types.MapValueFrom(ctx, types.StringType, have)
+	diags.Append(d...)
+	return m
+}
+
+// isPublic reports whether a role name means PUBLIC in a user mapping or policy.
+func isPublic(name string) bool { return strings.EqualFold(name, "public") }
+
+// planOptions plans an Optional+Computed options map: unset means "no
+// options", and null and {} mean the same, so the state's spelling of "none"
+// is kept (cyrilgdn wrote null after apply and {} after a refresh).
+func planOptions(config, state types.Map, plan *types.Map) {
+	if !config.IsNull() {
+		return // the plan is the configuration
+	}
+	if state.IsNull() || state.IsUnknown() || len(state.Elements()) == 0 {
+		if state.IsUnknown() {
+			*plan = types.MapNull(types.StringType)
+		} else {
+			*plan = state
+		}
+		return
+	}
+	*plan = types.MapNull(types.StringType)
+}

@@ -1,0 +1,540 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                   = (*grantResource)(nil)
+	_ resource.ResourceWithConfigure      = (*grantResource)(nil)
+	_ resource.ResourceWithImportState    = (*grantResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*grantResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*grantResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*grantResource)(nil)
+)
+
+// NewGrantResource is the constructor of postgresql_grant.
+func NewGrantResource() resource.Resource { return &grantResource{} }
+
+type grantResource struct {
+	client *pg.Client
+}
+
+func (r *grantResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_grant"
+}
+
+func (r *grantResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = grantSchemaV1()
+}
+
+func grantSchemaV1() schema.Schema {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "Privileges of one role (or `PUBLIC`) on database objects (`GRANT`/`REVOKE`). " +
+			"The resource is authoritative for the grantee on the objects it names, for the privileges of that object type at that level: " +
+			"it grants the configured privileges and revokes every other privilege of that type the grantee holds there. " +
+			"Table and column privileges are separate: a table grant never revokes column grants, and a column grant never revokes table grants. " +
+			"Changes to the same object's ACL are serialised with advisory locks, so any number of grants can be applied in parallel.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The import ID: a JSON object with `role`, `database`, `schema`, `object_type`, `objects` and `columns` (see Import).",
+			},
+			"role": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The grantee: a role name, or `public` for every role (`PUBLIC`). Changing it replaces the resource.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       replace,
+			},
+			"database": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The database holding the objects (for `object_type = \"database\"`, the database itself). Changing it replaces the resource.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       replace,
+			},
+			"schema": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`, " +
+					"not allowed for `database`, `foreign_data_wrapper`, `foreign_server` and `parameter`. Changing it replaces the resource.",
+				Validators:    []validator.String{validators.Name()},
+				PlanModifiers: replace,
+			},
+			"object_type": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The kind of object: `database`, `schema`, `table` (also views, materialized views, foreign and partitioned tables), `sequence`, " +
+					"`function` (functions, aggregates and window functions, not procedures), `procedure`, `routine` (all of them), `foreign_data_wrapper`, " +
+					"`foreign_server`, `column`, or `parameter` (configuration parameters, PostgreSQL 15 and later). Changing it replaces the resource.",
+				Validators:    []validator.String{stringvalidator.OneOf(pg.GrantObjectTypes...)},
+				PlanModifiers: replace,
+			},
+			"objects": schema.SetAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type, type)` for one, with the types as PostgreSQL prints them: `integer`, not `int`), " +
+					"the table of a `column` grant (exactly one), or the foreign data wrappers, servers or parameters. " +
+					"Unset or empty for `table`, `sequence`, `function`, `procedure` and `routine` means every object of that type in the schema, read again at each refresh " +
+					"(an object that lost a privilege shows as drift and is repaired). Changes in place: objects removed from the set have their privileges revoked.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthBetween(1, 1024))},
+			},
+			"columns": schema.SetAttribute{
+				ElementType:         types.StringType,
+				Optional:            true,
+				MarkdownDescription: "The columns of a `column` grant (required for it, not allowed otherwise). Changes in place.",
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
+			},
+			"privileges": schema.SetAttribute{
+				ElementType: types.StringType,
+				Required:    true,
+				MarkdownDescription: "The privileges the grantee must hold, case-insensitive, validated against the object type " +
+					"(e.g. `SELECT`, `INSERT`, `UPDATE`, `DELETE`, `TRUNCATE`, `REFERENCES`, `TRIGGER` and, from PostgreSQL 17, `MAINTAIN` for tables; `USAGE`, `CREATE` for schemas; " +
+					"`CONNECT`, `CREATE`, `TEMPORARY` for databases; `EXECUTE` for routines; `SET`, `ALTER SYSTEM` for parameters). " +
+					"`ALL` means every privilege of the type on the server's version and is kept as written. An empty set revokes everything. Changes in place.",
+			},
+			"with_grant_option": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the grantee may grant these privileges to others (`WITH GRANT OPTION`); `false` revokes the grant option. Not allowed with `public`. Changes in place.",
+			},
+		},
+	}
+}
+
+func (r *grantResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+var grantSchemaTypes = []string{pg.ObjSchema, pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine, pg.ObjColumn}
+
+func (r *grantResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m grantModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.ObjectType.IsUnknown() || m.ObjectType.IsNull() {
+		return
+	}
+	ot := m.ObjectType.ValueString()
+	if !m.Schema.IsUnknown() {
+		needs := slices.Contains(grantSchemaTypes, ot)
+		if needs && m.Schema.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("schema"), "Missing schema", fmt.Sprintf("object_type %q needs schema.", ot))
+		}
+		if !needs && !m.Schema.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema", fmt.Sprintf("object_type %q does not take a schema.", ot))
+		}
+	}
+	if !m.Objects.IsUnknown() {
+		n := len(m.Objects.Elements())
+		switch ot {
+		case pg.ObjDatabase, pg.ObjSchema:
+			if n > 0 {
+				resp.Diagnostics.AddAttributeError(path.Root("objects"), "Unexpected objects",
+					fmt.Sprintf("object_type %q names its object with the %s argument; objects must be unset.", ot, map[string]string{pg.ObjDatabase: "database", pg.ObjSchema: "schema"}[ot]))
+			}
+		case pg.ObjFDW, pg.ObjServer, pg.ObjParameter:
+			if n == 0 {
+				resp.Diagnostics.AddAttributeError(path.Root("objects"), "Missing objects", fmt.Sprintf("object_type %q needs at least one object.", ot))
+			}
+		case pg.ObjColumn:
+			if n != 1 {
+				resp.Diagnostics.AddAttributeError(path.Root("objects"), "One table expected", "object_type \"column\" needs exactly one table in objects.")
+			}
+		}
+	}
+	if !m.Columns.IsUnknown() {
+		n := len(m.Columns.Elements())
+		if ot == pg.ObjColumn && n == 0 {
+			resp.Diagnostics.AddAttributeError(path.Root("columns"), "Missing columns", "object_type \"column\" needs columns.")
+		}
+		if ot != pg.ObjColumn && n > 0 {
+			resp.Diagnostics.AddAttributeError(path.Root("columns"), "Unexpected columns", "columns is only allowed with object_type \"column\".")
+		}
+	}
+	if !m.Privileges.IsUnknown() {
+		validatePrivileges(ctx, m.Privileges, pg.GrantPrivileges(ot, 0), ot, &resp.Diagnostics)
+	}
+	if !m.Role.IsUnknown() && strings.EqualFold(m.Role.ValueString(), pg.PublicGrantee) && m.WithGrantOption.ValueBool() {
+		resp.Diagnostics.AddAttributeError(path.Root("with_grant_option"), "Grant option for PUBLIC", "PostgreSQL does not allow granting privileges to PUBLIC WITH GRANT OPTION.")
+	}
+}
+
+// validatePrivileges checks every privilege against the valid ones for the type.
+func validatePrivileges(ctx context.Context, s types.Set, valid []string, objectType string, diags *diag.Diagnostics) {
+	for _, p := range setStrings(ctx, s) {
+		n := pg.NormalizePrivilege(p)
+		if n == "ALL" || n == "ALL PRIVILEGES" || slices.Contains(valid, n) {
+			continue
+		}
+		diags.AddAttributeError(path.Root("privileges"), "Invalid privilege",
+			fmt.Sprintf("%q is not a privilege of object_type %q; valid privileges are: %s, or ALL.", p, objectType, strings.Join(valid, ", ")))
+	}
+}
+
+func (r *grantResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan grantModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.SetGrant(ctx, r.spec(ctx, &plan), false); err != nil {
+		resp.Diagnostics.AddError("Could not grant privileges", err.Error())
+		return
+	}
+	plan.ID = types.StringValue(plan.id(ctx))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *grantResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state grantModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, diags := r.read(ctx, &state)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *grantResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state grantModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// Objects or columns dropped from the set lose their privileges first.
+	oldT, newT := r.target(ctx, &state), r.target(ctx, &plan)
+	var removedObjects, removedColumns []string
+	if len(newT.Objects) > 0 {
+		oldObjects := oldT.Objects
+		if len(oldObjects) == 0 {
+			st, err := r.client.ReadGrant(ctx, oldT)
+			if err != nil {
+				resp.Diagnostics.AddError("Could not read privileges", err.Error())
+				return
+			}
+			for _, o := range st.Objects {
+				oldObjects = append(oldObjects, o.Name)
+			}
+		}
+		for _, o := range oldObjects {
+			if !slices.Contains(newT.Objects, o) {
+				removedObjects = append(removedObjects, o)
+			}
+		}
+	}
+	for _, c := range oldT.Columns {
+		if !slices.Contains(newT.Columns, c) {
+			removedColumns = append(removedColumns, c)
+		}
+	}
+	if len(removedObjects) > 0 {
+		t := oldT
+		t.Objects = slices.Compact(removedObjects)
+		if err := r.client.SetGrant(ctx, pg.GrantSpec{Target: t}, true); err != nil {
+			resp.Diagnostics.AddError("Could not revoke privileges from removed objects", err.Error())
+			return
+		}
+	}
+	if len(removedColumns) > 0 {
+		t := oldT
+		t.Columns = removedColumns
+		if err := r.client.SetGrant(ctx, pg.GrantSpec{Target: t}, true); err != nil {
+			resp.Diagnostics.AddError("Could not revoke privileges from removed columns", err.Error())
+			return
+		}
+	}
+	if err := r.client.SetGrant(ctx, r.spec(ctx, &plan), false); err != nil {
+		resp.Diagnostics.AddError("Could not change privileges", err.Error())
+		return
+	}
+	plan.ID = types.StringValue(plan.id(ctx))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *grantResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state grantModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.SetGrant(ctx, pg.GrantSpec{Target: r.target(ctx, &state)}, true); err != nil {
+		resp.Diagnostics.AddError("Could not revoke privileges", err.Error())
+	}
+}
+
+// grantImportID is the JSON shape of the import ID.
+type grantImportID struct {
+	Role       string   `json:"role"`
+	Database   string   `json:"database"`
+	Schema     string   `json:"schema"`
+	ObjectType string   `json:"object_type"`
+	Objects    []string `json:"objects"`
+	Columns    []string `json:"columns"`
+}
+
+// ImportState takes a JSON object: {"role":"app","database":"db","schema":"public","object_type":"table","objects":["t1"],"columns":[]}.
+func (r *grantResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	var id grantImportID
+	if err := parseID(req.ID, &id); err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"mydb","schema":"public","object_type":"table","objects":["orders"]}`)
+		return
+	}
+	if id.Role == "" || id.Database == "" || !slices.Contains(pg.GrantObjectTypes, id.ObjectType) {
+		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("role, database and object_type (one of %s) are required.", strings.Join(pg.GrantObjectTypes, ", ")))
+		return
+	}
+	m := grantModel{
+		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Schema: strOrNull(id.Schema),
+		ObjectType: types.StringValue(id.ObjectType), Objects: types.SetNull(types.StringType), Columns: types.SetNull(types.StringType),
+		Privileges: types.SetNull(types.StringType), WithGrantOption: types.BoolNull(),
+	}
+	if len(id.Objects) > 0 {
+		m.Objects = stringSet(id.Objects)
+	}
+	if len(id.Columns) > 0 {
+		m.Columns = stringSet(id.Columns)
+	}
+	m.ID = types.StringValue(m.id(ctx))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (r *grantResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
+		return
+	}
+	var plan grantModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	major := serverMajor(ctx, r.client)
+	ot := plan.ObjectType.ValueString()
+	if major > 0 && !plan.Privileges.IsUnknown() && !plan.ObjectType.IsUnknown() {
+		if ot == pg.ObjParameter && major < 15 {
+			resp.Diagnostics.AddAttributeError(path.Root("object_type"), "Unsupported object type", "Privileges on parameters need PostgreSQL 15 or later.")
+		}
+		validatePrivileges(ctx, plan.Privileges, pg.GrantPrivileges(ot, major), fmt.Sprintf("%s (PostgreSQL %d)", ot, major), &resp.Diagnostics)
+	}
+	if !req.State.Raw.IsNull() {
+		var state grantModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if !plan.Privileges.IsUnknown() && !plan.Privileges.Equal(state.Privileges) &&
+			privilegesEqual(func(p []string) []string { return pg.ExpandPrivileges(ot, major, p) }, setStrings(ctx, plan.Privileges), setStrings(ctx, state.Privileges)) {
+			plan.Privileges = state.Privileges
+		}
+		if emptyOrNull(plan.Objects) && emptyOrNull(state.Objects) {
+			plan.Objects = state.Objects
+		}
+		if emptyOrNull(plan.Columns) && emptyOrNull(state.Columns) {
+			plan.Columns = state.Columns
+		}
+	}
+	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() ||
+		plan.Objects.IsUnknown() || plan.Columns.IsUnknown() {
+		plan.ID = types.StringUnknown()
+	} else {
+		plan.ID = types.StringValue(plan.id(ctx))
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// modifyDestroyPlan warns, for a grant on every object of a type in a schema,
+// how many objects the destroy will revoke privileges on.
+func (r *grantResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state grantModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	t := r.target(ctx, &state)
+	if resp.Diagnostics.HasError() || len(t.Objects) > 0 || !slices.Contains([]string{pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine}, t.ObjectType) {
+		return
+	}
+	st, err := r.client.ReadGrant(ctx, t)
+	if err != nil || !st.Exists {
+		return
+	}
+	n := 0
+	for _, o := range st.Objects {
+		if len(o.Held) > 0 && !o.OwnedBy {
+			n++
+		}
+	}
+	if n > 0 {
+		resp.Diagnostics.AddWarning("Privileges will be revoked on every "+t.ObjectType+" in the schema",
+			fmt.Sprintf("Destroying this grant revokes the %s privileges of %q on all %d %s object(s) of schema %q in database %q that it holds any on, including objects created after it was applied.",
+				t.ObjectType, t.Grantee, n, t.ObjectType, t.Schema, t.Database))
+	}
+}
+
+func (r *grantResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: grantSchemaV0(), StateUpgrader: upgradeGrantStateV0},
+	}
+}
+
+func (r *grantResource) target(ctx context.Context, m *grantModel) pg.GrantTarget {
+	return pg.GrantTarget{
+		Database:   m.Database.ValueString(),
+		Schema:     m.Schema.ValueString(),
+		ObjectType: m.ObjectType.ValueString(),
+		Objects:    setStrings(ctx, m.Objects),
+		Columns:    setStrings(ctx, m.Columns),
+		Grantee:    m.Role.ValueString(),
+	}
+}
+
+func (r *grantResource) spec(ctx context.Context, m *grantModel) pg.GrantSpec {
+	t := r.target(ctx, m)
+	return pg.GrantSpec{
+		Target:          t,
+		Privileges:      pg.ExpandPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, m.Privileges)),
+		WithGrantOption: m.WithGrantOption.ValueBool(),
+	}
+}
+
+// read refreshes privileges, with_grant_option, objects and columns. Where
+// every object matches what the state says, the state's spelling is kept
+// (ALL, case); otherwise the privileges held by every object are reported
+// (or, when those match, all the privileges held), so the plan repairs them.
+func (r *grantResource) read(ctx context.Context, m *grantModel) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	t := r.target(ctx, m)
+	st, err := r.client.ReadGrant(ctx, t)
+	if err != nil {
+		diags.AddError("Could not read privileges", err.Error())
+		return false, diags
+	}
+	if !st.Exists {
+		return false, diags
+	}
+	switch t.ObjectType {
+	case pg.ObjDatabase, pg.ObjSchema:
+		if len(st.Missing) > 0 {
+			return false, diags
+		}
+	}
+	if len(t.Objects) > 0 {
+		var present []string
+		for _, o := range t.Objects {
+			if !slices.Contains(st.Missing, o) {
+				present = append(present, o)
+			}
+		}
+		if len(present) == 0 {
+			return false, diags
+		}
+		if len(present) != len(t.Objects) {
+			m.Objects = stringSet(present)
+		}
+	}
+	if len(t.Columns) > 0 {
+		var present []string
+		for _, c := range t.Columns {
+			if !slices.Contains(st.Missing, c) {
+				present = append(present, c)
+			}
+		}
+		if len(present) == 0 {
+			return false, diags
+		}
+		if len(present) != len(t.Columns) {
+			m.Columns = stringSet(present)
+		}
+	}
+	var held, grantable [][]string
+	for _, o := range st.Objects {
+		if o.OwnedBy {
+			continue
+		}
+		held = append(held, o.Held)
+		grantable = append(grantable, o.Grantable)
+	}
+	major := serverMajor(ctx, r.client)
+	if m.Privileges.IsNull() || m.WithGrantOption.IsNull() { // import
+		want := intersect(held)
+		wgo := len(want) > 0
+		for _, g := range grantable {
+			wgo = wgo && sameStrings(intersect([][]string{g, want}), want)
+		}
+		if m.Privileges.IsNull() {
+			m.Privileges = stringSet(want)
+		}
+		if m.WithGrantOption.IsNull() {
+			m.WithGrantOption = types.BoolValue(wgo)
+		}
+	}
+	want := pg.ExpandPrivileges(t.ObjectType, major, setStrings(ctx, m.Privileges))
+	wgo := m.WithGrantOption.ValueBool()
+	privsOK, goOK := true, true
+	for i := range held {
+		if !sameStrings(held[i], want) {
+			privsOK = false
+		}
+		g := intersect([][]string{grantable[i], want})
+		if (wgo && !sameStrings(g, want)) || (!wgo && len(grantable[i]) > 0) {
+			goOK = false
+		}
+	}
+	if !privsOK {
+		report := intersect(held)
+		if sameStrings(report, want) {
+			report = union(held)
+		}
+		m.Privileges = stringSet(report)
+	}
+	if !goOK {
+		m.WithGrantOption = types.BoolValue(!wgo)
+	}
+	m.ID = types.StringValue(m.id(ctx))
+	return true, diags
+}
+
+// id renders the resource ID (also the import ID).
+func (m *grantModel) id(ctx context.Context) string {
+	return canonicalID(map[string]any{
+		"role": m.Role.ValueString(), "database": m.Database.ValueString(), "schema": m.Schema.ValueString(),
+		"object_type": m.ObjectType.ValueString(), "objects": setStrings(ctx, m.Objects), "columns": setStrings(ctx, m.Columns),
+	})
+}
+
+type grantModel struct {
+	ID              types.String `tfsdk:"id"`
+	Role            types.String `tfsdk:"role"`
+	Database        types.String `tfsdk:"database"`
+	Schema          types.String `tfsdk:"schema"`
+	ObjectType      types.String `tfsdk:"object_type"`
+	Objects         types.Set    `tfsdk:"objects"`
+	Columns         types.Set    `tfsdk:"columns"`
+	Privileges      types.Set    `tfsdk:"privileges"`
+	WithGrantOption types.Bool   `tfsdk:"with_grant_option"`
+}

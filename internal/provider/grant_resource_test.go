@@ -1,0 +1,416 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+// grantFixture is a database owned by a role the managed admin is not a
+// member of, with a schema of tables, sequences, functions and a procedure.
+type grantFixture struct {
+	db, owner, schema, grantee string
+}
+
+func newGrantFixture() grantFixture {
+	base := acctest.RandName("gr")
+	return grantFixture{db: base + "_db", owner: base + "_own", schema: base + " Sch\"ü", grantee: base + " \"ü"}
+}
+
+func (f grantFixture) setup(t *testing.T) {
+	acctest.OwnerRole(t, f.owner)
+	acctest.Database(t, f.db, f.owner)
+	s := func(n string) string { return acctest.QQ(f.schema, n) }
+	acctest.Exec(t, f.db,
+		"CREATE SCHEMA "+acctest.QI(f.schema)+" AUTHORIZATION "+acctest.QI(f.owner),
+		"SET ROLE "+acctest.QI(f.owner),
+		"CREATE TABLE "+s("t1")+" (a int, b text)",
+		"CREATE TABLE "+s("t2")+" (a int)",
+		"CREATE TABLE "+s("Odd \"Tbl")+" (a int)",
+		"CREATE VIEW "+s("v1")+" AS SELECT 1 AS x",
+		"CREATE SEQUENCE "+s("s1"),
+		"CREATE SEQUENCE "+s("s2"),
+		"CREATE FUNCTION "+s("f1")+"(i int) RETURNS int LANGUAGE sql AS 'SELECT i'",
+		"CREATE FUNCTION "+s("f2")+"() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+		"CREATE PROCEDURE "+s("p1")+"() LANGUAGE sql AS 'SELECT 1'",
+		"RESET ROLE",
+	)
+}
+
+// acl returns the privileges the grantee holds directly on an object (its ACL, not ownership or PUBLIC).
+func (f grantFixture) acl(t *testing.T, aclExpr, from string) string {
+	table, where, _ := strings.Cut(from, " WHERE ")
+	return acctest.QueryString(t, f.db, `SELECT coalesce(string_agg(a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END, ',' ORDER BY 1), '')
+FROM `+table+`, aclexplode(`+aclExpr+`) a WHERE `+where+` AND a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $1)`, f.grantee)
+}
+
+func (f grantFixture) relACL(t *testing.T, rel string) string {
+	return f.acl(t, "c.relacl", fmt.Sprintf("pg_class c WHERE c.oid = %s::regclass AND c.relacl IS NOT NULL", quoteLit(acctest.QQ(f.schema, rel))))
+}
+
+func (f grantFixture) colACL(t *testing.T, rel, col string) string {
+	return f.acl(t, "x.attacl", fmt.Sprintf("pg_attribute x WHERE x.attrelid = %s::regclass AND x.attname = %s AND x.attacl IS NOT NULL", quoteLit(acctest.QQ(f.schema, rel)), quoteLit(col)))
+}
+
+func (f grantFixture) procACL(t *testing.T, name, args string) string {
+	return f.acl(t, "p.proacl", fmt.Sprintf("pg_proc p WHERE p.oid = %s::regprocedure AND p.proacl IS NOT NULL", quoteLit(acctest.QQ(f.schema, name)+args)))
+}
+
+func quoteLit(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+func expectACL(t *testing.T, what string, got func() string, want string) func(*terraform.State) error {
+	return func(*terraform.State) error {
+		if g := got(); g != want {
+			return fmt.Errorf("%s: privileges %q, want %q", what, g, want)
+		}
+		return nil
+	}
+}
+
+type grantCfg struct {
+	tablePrivs, tableObjects, cols, dbPrivs string
+	schemaWGO                               bool
+}
+
+func (f grantFixture) config(c grantCfg) string {
+	return acctest.Config(`
+locals {
+  db     = %[1]s
+  schema = %[2]s
+}
+resource "postgresql_role" "g" { name = %[3]s }
+
+resource "postgresql_grant" "tables" {
+  role        = postgresql_role.g.name
+  database    = local.db
+  schema      = local.schema
+  object_type = "table"
+  objects     = %[4]s
+  privileges  = %[5]s
+}
+resource "postgresql_grant" "cols" {
+  role        = postgresql_role.g.name
+  database    = local.db
+  schema      = local.schema
+  object_type = "column"
+  objects     = ["t1"]
+  columns     = %[6]s
+  privileges  = ["UPDATE"]
+}
+resource "postgresql_grant" "seq_all" {
+  role        = postgresql_role.g.name
+  database    = local.db
+  schema      = local.schema
+  object_type = "sequence"
+  privileges  = ["ALL"]
+}
+resource "postgresql_grant" "func_all" {
+  role              = postgresql_role.g.name
+  database          = local.db
+  schema            = local.schema
+  object_type       = "function"
+  privileges        = ["EXECUTE"]
+  with_grant_option = true
+}
+resource "postgresql_grant" "proc" {
+  role        = postgresql_role.g.name
+  database    = local.db
+  schema      = local.schema
+  object_type = "procedure"
+  objects     = ["p1"]
+  privileges  = ["execute"]
+}
+resource "postgresql_grant" "schema" {
+  role              = postgresql_role.g.name
+  database          = local.db
+  schema            = local.schema
+  object_type       = "schema"
+  privileges        = ["USAGE", "CREATE"]
+  with_grant_option = %[7]t
+}
+resource "postgresql_grant" "db" {
+  role        = postgresql_role.g.name
+  database    = local.db
+  object_type = "database"
+  privileges  = %[8]s
+}
+resource "postgresql_grant" "public_routines" {
+  role        = "public"
+  database    = local.db
+  schema      = local.schema
+  object_type = "routine"
+  objects     = ["f1(integer)", "p1"]
+  privileges  = []
+}
+resource "postgresql_grant" "public_view" {
+  role        = "public"
+  database    = local.db
+  schema      = local.schema
+  object_type = "table"
+  objects     = ["v1"]
+  privileges  = ["SELECT"]
+}
+`, acctest.QuoteHCL(f.db), acctest.QuoteHCL(f.schema), acctest.QuoteHCL(f.grantee), c.tableObjects, c.tablePrivs, c.cols, c.schemaWGO, c.dbPrivs)
+}
+
+func TestAccGrant_basic(t *testing.T) {
+	f := newGrantFixture()
+	first := grantCfg{tablePrivs: `["select", "UPDATE"]`, tableObjects: `["t1", "Odd \"Tbl"]`, cols: `["a"]`, dbPrivs: `["CONNECT", "TEMPORARY"]`}
+	second := grantCfg{tablePrivs: `["SELECT", "INSERT"]`, tableObjects: `["t1", "t2"]`, cols: `["a", "b"]`, dbPrivs: `["CONNECT"]`, schemaWGO: true}
+	update := func(names ...string) resource.ConfigPlanChecks {
+		var checks []plancheck.PlanCheck
+		for _, n := range names {
+			checks = append(checks, plancheck.ExpectResourceAction("postgresql_grant."+n, plancheck.ResourceActionUpdate))
+		}
+		return resource.ConfigPlanChecks{PreApply: checks}
+	}
+	imp := func(name string, ignore ...string) resource.TestStep {
+		return resource.TestStep{
+			Config: f.config(second), ResourceName: "postgresql_grant." + name, ImportState: true, ImportStateVerify: true,
+			ImportStateVerifyIgnore: ignore,
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); f.setup(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps: []resource.TestStep{
+			{
+				Config: f.config(first),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("postgresql_grant.tables", tfjsonpath.New("privileges"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("select"), knownvalue.StringExact("UPDATE")})),
+					statecheck.ExpectKnownValue("postgresql_grant.seq_all", tfjsonpath.New("privileges"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("ALL")})),
+					statecheck.ExpectKnownValue("postgresql_grant.tables", tfjsonpath.New("id"), knownvalue.StringExact(
+						fmt.Sprintf(`{"columns":[],"database":%q,"object_type":"table","objects":["Odd \"Tbl","t1"],"role":%q,"schema":%q}`, f.db, f.grantee, f.schema))),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectACL(t, "t1", func() string { return f.relACL(t, "t1") }, "SELECT,UPDATE"),
+					expectACL(t, "Odd", func() string { return f.relACL(t, "Odd \"Tbl") }, "SELECT,UPDATE"),
+					expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, ""),
+					expectACL(t, "t1.a", func() string { return f.colACL(t, "t1", "a") }, "UPDATE"),
+					expectACL(t, "s1", func() string { return f.relACL(t, "s1") }, "SELECT,UPDATE,USAGE"),
+					expectACL(t, "f1", func() string { return f.procACL(t, "f1", "(int)") }, "EXECUTE*"),
+					expectACL(t, "f2", func() string { return f.procACL(t, "f2", "()") }, "EXECUTE*"),
+					// "all functions" never includes procedures; the procedure grant does
+					expectACL(t, "p1", func() string { return f.procACL(t, "p1", "()") }, "EXECUTE"),
+					func(*terraform.State) error { // PUBLIC lost its built-in EXECUTE on f1 and p1, not on f2
+						got := acctest.QueryString(t, f.db, `SELECT string_agg(p.proname || '=' || has_function_privilege('public', p.oid, 'EXECUTE')::text, ',' ORDER BY 1)
+FROM pg_proc p WHERE p.pronamespace = $1::regnamespace AND p.proname IN ('f1', 'f2', 'p1')`, acctest.QI(f.schema))
+						if got != "f1=false,f2=true,p1=false" {
+							return fmt.Errorf("PUBLIC EXECUTE: %s", got)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				Config:           f.config(second),
+				ConfigPlanChecks: update("tables", "cols", "schema", "db"),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectACL(t, "t1", func() string { return f.relACL(t, "t1") }, "INSERT,SELECT"),
+					expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "INSERT,SELECT"),
+					expectACL(t, "Odd (removed from objects)", func() string { return f.relACL(t, "Odd \"Tbl") }, ""),
+					// revoking table-level UPDATE left the column grant alone
+					expectACL(t, "t1.a", func() string { return f.colACL(t, "t1", "a") }, "UPDATE"),
+					expectACL(t, "t1.b", func() string { return f.colACL(t, "t1", "b") }, "UPDATE"),
+				),
+			},
+			{ // spelling only: no diff
+				Config:           strings.Replace(f.config(second), `privileges  = ["ALL"]`, `privileges  = ["all privileges"]`, 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{ // drift made by SQL, a new function in the schema: repaired in place
+				PreConfig: func() {
+					s := func(n string) string { return acctest.QQ(f.schema, n) }
+					g := acctest.QI(f.grantee)
+					acctest.Exec(t, f.db,
+						"REVOKE SELECT ON "+s("t2")+" FROM "+g,
+						"GRANT TRUNCATE ON "+s("t1")+" TO "+g,
+						"REVOKE UPDATE (b) ON "+s("t1")+" FROM "+g,
+						"REVOKE USAGE ON SEQUENCE "+s("s2")+" FROM "+g,
+						"REVOKE GRANT OPTION FOR EXECUTE ON FUNCTION "+s("f1")+"(int) FROM "+g,
+						"REVOKE CONNECT ON DATABASE "+acctest.QI(f.db)+" FROM "+g,
+						"GRANT CREATE ON DATABASE "+acctest.QI(f.db)+" TO "+g,
+						"SET ROLE "+acctest.QI(f.owner),
+						"CREATE FUNCTION "+s("f3")+"() RETURNS int LANGUAGE sql AS 'SELECT 3'",
+						"RESET ROLE",
+					)
+				},
+				Config:           f.config(second),
+				ConfigPlanChecks: update("tables", "cols", "seq_all", "func_all", "db"),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					expectACL(t, "t1", func() string { return f.relACL(t, "t1") }, "INSERT,SELECT"),
+					expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "INSERT,SELECT"),
+					expectACL(t, "t1.b", func() string { return f.colACL(t, "t1", "b") }, "UPDATE"),
+					expectACL(t, "s2", func() string { return f.relACL(t, "s2") }, "SELECT,UPDATE,USAGE"),
+					expectACL(t, "f1", func() string { return f.procACL(t, "f1", "(int)") }, "EXECUTE*"),
+					expectACL(t, "f3", func() string { return f.procACL(t, "f3", "()") }, "EXECUTE*"),
+				),
+			},
+			imp("tables"), imp("cols"), imp("func_all"), imp("proc", "privileges"), imp("schema"), imp("db"), imp("public_view"), imp("public_routines"),
+			imp("seq_all", "privileges"), // ALL reads back as the explicit list
+			{
+				Config:      strings.Replace(f.config(second), `["SELECT", "INSERT"]`, `["SELECT", "EXECUTE"]`, 1),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`valid privileges are:\s+DELETE, INSERT`),
+			},
+			{
+				Config:      strings.Replace(f.config(second), `schema      = local.schema`+"\n"+`  object_type = "table"`, `object_type = "table"`, 1),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`needs schema`),
+			},
+			{
+				Config: f.config(second) + fmt.Sprintf(`
+resource "postgresql_grant" "x" {
+  role        = %q
+  database    = "postgres"
+  object_type = "database"
+  privileges  = []
+}`, strings.Repeat("r", 64)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`64 bytes`),
+			},
+			{ // managed mode: an object owned by a superuser cannot be granted on; the error names the missing grant
+				SkipFunc:  func() (bool, error) { return !acctest.Managed(), nil },
+				PreConfig: acctest.ExecFunc(t, f.db, "CREATE TABLE "+acctest.QQ(f.schema, "su_owned")+" (a int)"),
+				Config: f.config(second) + `
+resource "postgresql_grant" "su_owned" {
+  role        = postgresql_role.g.name
+  database    = local.db
+  schema      = local.schema
+  object_type = "table"
+  objects     = ["su_owned"]
+  privileges  = ["SELECT"]
+}`,
+				ExpectError: regexp.MustCompile(`needs\s+the\s+privileges\s+of\s+role\s+"postgres"[\s\S]*GRANT\s+"postgres"\s+TO`),
+			},
+			{ // objects dropped behind Terraform's back, then the grants destroyed: succeeds and revokes everything
+				PreConfig: acctest.ExecFunc(t, f.db, "DROP PROCEDURE "+acctest.QQ(f.schema, "p1")+"()", "DROP TABLE "+acctest.QQ(f.schema, "t2")),
+				Config:    acctest.Config(`resource "postgresql_role" "g" { name = %s }`, acctest.QuoteHCL(f.grantee)),
+				Check: func(*terraform.State) error {
+					n := acctest.QueryString(t, f.db, `SELECT count(*)::text FROM (
+  SELECT 1 FROM pg_class c, aclexplode(c.relacl) a WHERE c.relacl IS NOT NULL AND a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $1)
+  UNION ALL SELECT 1 FROM pg_attribute x, aclexplode(x.attacl) a WHERE x.attacl IS NOT NULL AND a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $1)
+  UNION ALL SELECT 1 FROM pg_proc p, aclexplode(p.proacl) a WHERE p.proacl IS NOT NULL AND a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $1)
+  UNION ALL SELECT 1 FROM pg_namespace p, aclexplode(p.nspacl) a WHERE p.nspacl IS NOT NULL AND a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $1)
+  UNION ALL SELECT 1 FROM pg_database p, aclexplode(p.datacl) a WHERE p.datacl IS NOT NULL AND a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $1)) x`, f.grantee)
+					if n != "0" {
+						return fmt.Errorf("%s privileges of the grantee survived destroy", n)
+					}
+					if got := acctest.QueryString(t, f.db, `SELECT coalesce(string_agg(a.privilege_type, ','), '') FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = $1::regclass AND a.grantee = 0`, acctest.QQ(f.schema, "v1")); got != "" {
+						return fmt.Errorf("PUBLIC still holds %s on v1", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccGrant_foreignAndParameter(t *testing.T) {
+	f := newGrantFixture()
+	srv := f.db + "_srv"
+	setup := func() {
+		acctest.OwnerRole(t, f.owner)
+		acctest.Database(t, f.db, f.owner)
+		acctest.Exec(t, f.db,
+			"CREATE EXTENSION postgres_fdw",
+			"GRANT USAGE ON FOREIGN DATA WRAPPER postgres_fdw TO "+acctest.QI(f.owner),
+			"CREATE SERVER "+acctest.QI(srv)+" FOREIGN DATA WRAPPER postgres_fdw",
+			"ALTER SERVER "+acctest.QI(srv)+" OWNER TO "+acctest.QI(f.owner))
+	}
+	// The wrapper belongs to the bootstrap superuser and parameters to the
+	// system: only a superuser can grant on them.
+	super := !acctest.Managed()
+	config := func(wgo bool, paramPrivs string) string {
+		c := acctest.Config(`
+resource "postgresql_role" "g" { name = %[1]s }
+resource "postgresql_grant" "server" {
+  role              = postgresql_role.g.name
+  database          = %[2]s
+  object_type       = "foreign_server"
+  objects           = [%[3]s]
+  privileges        = ["USAGE"]
+  with_grant_option = %[4]t
+}
+resource "postgresql_grant" "public_server" {
+  role        = "PUBLIC"
+  database    = %[2]s
+  object_type = "foreign_server"
+  objects     = [%[3]s]
+  privileges  = ["usage"]
+}
+`, acctest.QuoteHCL(f.grantee), acctest.QuoteHCL(f.db), acctest.QuoteHCL(srv), wgo)
+		if super {
+			c += fmt.Sprintf(`
+resource "postgresql_grant" "fdw" {
+  role        = postgresql_role.g.name
+  database    = %[1]s
+  object_type = "foreign_data_wrapper"
+  objects     = ["postgres_fdw"]
+  privileges  = ["USAGE"]
+}
+resource "postgresql_grant" "param" {
+  role        = postgresql_role.g.name
+  database    = %[1]s
+  object_type = "parameter"
+  objects     = ["work_mem", "log_min_duration_statement"]
+  privileges  = %[2]s
+}
+`, acctest.QuoteHCL(f.db), paramPrivs)
+		}
+		return c
+	}
+	updates := []plancheck.PlanCheck{plancheck.ExpectResourceAction("postgresql_grant.server", plancheck.ResourceActionUpdate)}
+	if super {
+		updates = append(updates, plancheck.ExpectResourceAction("postgresql_grant.param", plancheck.ResourceActionUpdate))
+	}
+	srvACL := func() string {
+		return f.acl(t, "s.srvacl", "pg_foreign_server s WHERE s.srvname = "+quoteLit(srv)+" AND s.srvacl IS NOT NULL")
+	}
+	steps := []resource.TestStep{
+		{
+			Config: config(true, `["SET", "ALTER SYSTEM"]`),
+			Check:  expectACL(t, "server", srvACL, "USAGE*"),
+		},
+		{
+			Config:           config(false, `["ALL"]`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: updates[:1]},
+			Check:            expectACL(t, "server", srvACL, "USAGE"),
+		},
+		{
+			Config:           config(false, `["set"]`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: updates[1:]},
+		},
+		{
+			PreConfig:        acctest.ExecFunc(t, f.db, "REVOKE USAGE ON FOREIGN SERVER "+acctest.QI(srv)+" FROM "+acctest.QI(f.grantee)),
+			Config:           config(false, `["set"]`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: updates[:1]},
+			Check:            expectACL(t, "server", srvACL, "USAGE"),
+		},
+		{Config: config(false, `["set"]`), ResourceName: "postgresql_grant.server", ImportState: true, ImportStateVerify: true},
+		{Config: config(false, `["set"]`), ResourceName: "postgresql_grant.public_server", ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"privileges"}},
+	}
+	if super {
+		steps = append(steps,
+			resource.TestStep{Config: config(false, `["set"]`), ResourceName: "postgresql_grant.fdw", ImportState: true, ImportStateVerify: true},
+			resource.TestStep{Config: config(false, `["set"]`), ResourceName: "postgresql_grant.param", ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"privileges"}},
+		)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); setup() },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps:                    steps,
+	})
+}

@@ -1,0 +1,263 @@
+package provider
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                   = (*grantRoleResource)(nil)
+	_ resource.ResourceWithConfigure      = (*grantRoleResource)(nil)
+	_ resource.ResourceWithImportState    = (*grantRoleResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*grantRoleResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*grantRoleResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*grantRoleResource)(nil)
+)
+
+// NewGrantRoleResource is the constructor of postgresql_grant_role.
+func NewGrantRoleResource() resource.Resource { return &grantRoleResource{} }
+
+type grantRoleResource struct {
+	client *pg.Client
+}
+
+func (r *grantRoleResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_grant_role"
+}
+
+func (r *grantRoleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = grantRoleSchemaV1()
+}
+
+func grantRoleSchemaV1() schema.Schema {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "Membership of one role in another (`GRANT grant_role TO role`). Use it next to `postgresql_role` resources whose `roles` is unset: " +
+			"neither shows a diff. Membership changes on the same roles are serialised with advisory locks, so they never fail when applied in parallel.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The import ID: a JSON object `{\"grant_role\":\"...\",\"role\":\"...\"}`.",
+			},
+			"role": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The member: the role that receives `grant_role`. Changing it replaces the resource.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       replace,
+			},
+			"grant_role": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The role granted to `role` (predefined roles such as `pg_read_all_data` are allowed). Changing it replaces the resource.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       replace,
+			},
+			"with_admin_option": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether `role` may grant `grant_role` to others (`WITH ADMIN OPTION`). Changes in place.",
+			},
+			"inherit_option": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "PostgreSQL 16 and later: whether `role` uses the privileges of `grant_role` without `SET ROLE` (`WITH INHERIT`). " +
+					"Unset leaves it to the server (the member's `INHERIT` attribute). Changes in place. An error on older servers.",
+			},
+			"set_option": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "PostgreSQL 16 and later: whether `role` may `SET ROLE` to `grant_role` (`WITH SET`). Unset leaves the server default (true). Changes in place. An error on older servers.",
+			},
+		},
+	}
+}
+
+func (r *grantRoleResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *grantRoleResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m grantRoleModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.Role.IsUnknown() || m.GrantRole.IsUnknown() {
+		return
+	}
+	if m.Role.ValueString() == m.GrantRole.ValueString() {
+		resp.Diagnostics.AddAttributeError(path.Root("grant_role"), "Role granted to itself", "A role cannot be a member of itself.")
+	}
+}
+
+func (r *grantRoleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan grantRoleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.SetMembership(ctx, plan.spec()); err != nil {
+		resp.Diagnostics.AddError("Could not grant role", err.Error())
+		return
+	}
+	plan.ID = types.StringValue(plan.id())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *grantRoleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state grantRoleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, diags := r.read(ctx, &state)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *grantRoleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan grantRoleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.SetMembership(ctx, plan.spec()); err != nil {
+		resp.Diagnostics.AddError("Could not change role membership", err.Error())
+		return
+	}
+	plan.ID = types.StringValue(plan.id())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *grantRoleResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state grantRoleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.RevokeMembership(ctx, state.Role.ValueString(), state.GrantRole.ValueString()); err != nil {
+		resp.Diagnostics.AddError("Could not revoke role", err.Error())
+	}
+}
+
+type grantRoleImportID struct {
+	Role      string `json:"role"`
+	GrantRole string `json:"grant_role"`
+}
+
+// ImportState takes a JSON object: {"role":"app","grant_role":"readers"}.
+func (r *grantRoleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	var id grantRoleImportID
+	if err := parseID(req.ID, &id); err != nil || id.Role == "" || id.GrantRole == "" {
+		msg := "role and grant_role are required"
+		if err != nil {
+			msg = err.Error()
+		}
+		resp.Diagnostics.AddError("Invalid import ID", msg+`. Example: {"role":"app","grant_role":"readers"}`)
+		return
+	}
+	m := grantRoleModel{
+		Role: types.StringValue(id.Role), GrantRole: types.StringValue(id.GrantRole),
+		WithAdminOption: types.BoolNull(), InheritOption: types.BoolNull(), SetOption: types.BoolNull(),
+	}
+	m.ID = types.StringValue(m.id())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (r *grantRoleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan grantRoleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if major := serverMajor(ctx, r.client); major > 0 && major < 16 {
+		for _, a := range []struct {
+			name string
+			v    types.Bool
+		}{{"inherit_option", plan.InheritOption}, {"set_option", plan.SetOption}} {
+			if !a.v.IsNull() {
+				resp.Diagnostics.AddAttributeError(path.Root(a.name), "Needs PostgreSQL 16",
+					a.name+" sets a per-membership option that exists only in PostgreSQL 16 and later; this server is PostgreSQL "+strconv.Itoa(major)+". Remove it from the configuration.")
+			}
+		}
+	}
+	if plan.Role.IsUnknown() || plan.GrantRole.IsUnknown() {
+		plan.ID = types.StringUnknown()
+	} else {
+		plan.ID = types.StringValue(plan.id())
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *grantRoleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: grantRoleSchemaV0(), StateUpgrader: upgradeGrantRoleStateV0},
+	}
+}
+
+func (r *grantRoleResource) read(ctx context.Context, m *grantRoleModel) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	ms, rolesExist, err := r.client.ReadMembership(ctx, m.Role.ValueString(), m.GrantRole.ValueString())
+	if err != nil {
+		diags.AddError("Could not read role membership", err.Error())
+		return false, diags
+	}
+	if !rolesExist || !ms.Exists {
+		return false, diags
+	}
+	m.WithAdminOption = types.BoolValue(ms.AdminOption)
+	if major := serverMajor(ctx, r.client); major >= 16 {
+		if !m.InheritOption.IsNull() {
+			m.InheritOption = types.BoolValue(ms.InheritOption)
+		}
+		if !m.SetOption.IsNull() {
+			m.SetOption = types.BoolValue(ms.SetOption)
+		}
+	}
+	m.ID = types.StringValue(m.id())
+	return true, diags
+}
+
+func (m *grantRoleModel) spec() pg.MembershipSpec {
+	s := pg.MembershipSpec{Role: m.Role.ValueString(), GrantRole: m.GrantRole.ValueString(), AdminOption: m.WithAdminOption.ValueBool()}
+	if !m.InheritOption.IsNull() && !m.InheritOption.IsUnknown() {
+		v := m.InheritOption.ValueBool()
+		s.InheritOption = &v
+	}
+	if !m.SetOption.IsNull() && !m.SetOption.IsUnknown() {
+		v := m.SetOption.ValueBool()
+		s.SetOption = &v
+	}
+	return s
+}
+
+// id renders the resource ID (also the import ID).
+func (m *grantRoleModel) id() string {
+	return canonicalID(map[string]any{"role": m.Role.ValueString(), "grant_role": m.GrantRole.ValueString()})
+}
+
+type grantRoleModel struct {
+	ID              types.String `tfsdk:"id"`
+	Role            types.String `tfsdk:"role"`
+	GrantRole       types.String `tfsdk:"grant_role"`
+	WithAdminOption types.Bool   `tfsdk:"with_admin_option"`
+	InheritOption   types.Bool   `tfsdk:"inherit_option"`
+	SetOption       types.Bool   `tfsdk:"set_option"`
+}

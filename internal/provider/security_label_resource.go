@@ -1,0 +1,265 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                 = (*securityLabelResource)(nil)
+	_ resource.ResourceWithConfigure    = (*securityLabelResource)(nil)
+	_ resource.ResourceWithImportState  = (*securityLabelResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*securityLabelResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*securityLabelResource)(nil)
+)
+
+// NewSecurityLabelResource is the constructor of postgresql_security_label.
+func NewSecurityLabelResource() resource.Resource { return &securityLabelResource{} }
+
+type securityLabelResource struct {
+	client *pg.Client
+}
+
+func (r *securityLabelResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_security_label"
+}
+
+func (r *securityLabelResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = securityLabelSchemaV1()
+}
+
+func securityLabelSchemaV1() schema.Schema {
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "A security label on an existing object (`SECURITY LABEL FOR provider ON ... IS 'label'`). A label provider module " +
+			"(such as `sepgsql`, or `anon` of PostgreSQL Anonymizer) must be loaded in the server; it decides which labels are valid and who may set them. " +
+			"The label changes in place; destroying the resource removes the label (`IS NULL`).",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<label_provider>.<object_type>.<object_name>` (as in cyrilgdn/postgresql), or `<label_provider>.<object_type>.<schema>.<object_name>` when `schema` is set.",
+			},
+			"database": databaseAttribute("labelled object"),
+			"label_provider": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The label provider (`FOR provider`). Changing it replaces the label.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"object_type": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The type of the labelled object: " + "`" + strings.Join(pg.SecurityLabelObjectTypes, "`, `") + "`" +
+					" (any letter case). Changing it replaces the label. Roles, databases, tablespaces and subscriptions are cluster-wide; the others belong to `database`.",
+				Validators:    []validator.String{stringvalidator.OneOfCaseInsensitive(pg.SecurityLabelObjectTypes...)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"object_name": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The name of the labelled object, one identifier (quoted as needed by the provider). For objects in a schema, set `schema` or the name is " +
+					"resolved through the `search_path`; functions, procedures, routines and aggregates are found by name, which must be unique. Changing it replaces the label.",
+				Validators:    []validator.String{validators.Name()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"schema": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The schema of the labelled object, for object types that live in a schema. Unset: resolved through the `search_path`. Changing it replaces the label.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"label": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The label; its meaning and the allowed values are the label provider's. Changes in place.",
+			},
+		},
+	}
+}
+
+func (r *securityLabelResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (m *securityLabelModel) target() pg.SecurityLabelTarget {
+	return pg.SecurityLabelTarget{
+		Provider: m.LabelProvider.ValueString(), ObjectType: m.ObjectType.ValueString(),
+		Schema: m.Schema.ValueString(), Name: m.ObjectName.ValueString(),
+	}
+}
+
+func (m *securityLabelModel) computeID() types.String {
+	parts := []types.String{m.LabelProvider, m.ObjectType}
+	if !m.Schema.IsNull() {
+		parts = append(parts, m.Schema)
+	}
+	return joinedID(append(parts, m.ObjectName)...)
+}
+
+func (r *securityLabelResource) set(ctx context.Context, m *securityLabelModel, diags interface{ AddError(string, string) }) {
+	label := m.Label.ValueString()
+	db := stateDatabase(r.client, m.Database)
+	if err := r.client.SetSecurityLabel(ctx, db, m.target(), &label); err != nil {
+		diags.AddError("Could not set security label", err.Error())
+		return
+	}
+	m.Database = types.StringValue(db)
+	m.ID = m.computeID()
+}
+
+func (r *securityLabelResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan securityLabelModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.set(ctx, &plan, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+}
+
+func (r *securityLabelResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state securityLabelModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	db := stateDatabase(r.client, state.Database)
+	label, ok, err := r.client.ReadSecurityLabel(ctx, db, state.target())
+	if err != nil {
+		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		resp.Diagnostics.AddError("Could not read security label", err.Error())
+		return
+	}
+	if !ok {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.Database = types.StringValue(db)
+	state.Label = types.StringValue(label)
+	state.ID = state.computeID()
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *securityLabelResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan securityLabelModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.set(ctx, &plan, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+}
+
+func (r *securityLabelResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state securityLabelModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.SetSecurityLabel(ctx, stateDatabase(r.client, state.Database), state.target(), nil); err != nil {
+		resp.Diagnostics.AddError("Could not remove security label", err.Error())
+	}
+}
+
+// ImportState takes cyrilgdn's ID `<label_provider>.<object_type>.<object_name>`
+// (object in the provider's database, resolved through the search_path), or
+// `<label_provider>.<object_type>.<schema>.<object_name>`, either optionally
+// prefixed with `<database>.`; the reading that names an existing label wins.
+func (r *securityLabelResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.client == nil {
+		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
+		return
+	}
+	def := r.client.DefaultDatabase()
+	type cand struct{ db, provider, typ, schema, name string }
+	var cands []cand
+	for _, p := range dottedSplits(req.ID, 3) {
+		cands = append(cands, cand{def, p[0], p[1], "", p[2]})
+	}
+	for _, p := range dottedSplits(req.ID, 4) {
+		cands = append(cands, cand{def, p[0], p[1], p[2], p[3]}, cand{p[0], p[1], p[2], "", p[3]})
+	}
+	for _, p := range dottedSplits(req.ID, 5) {
+		cands = append(cands, cand{p[0], p[1], p[2], p[3], p[4]})
+	}
+	for _, c := range cands {
+		if !slices.Contains(pg.SecurityLabelObjectTypes, strings.ToLower(c.typ)) ||
+			pg.ValidateName(c.db) != nil || pg.ValidateName(c.provider) != nil || pg.ValidateName(c.name) != nil ||
+			(c.schema != "" && pg.ValidateName(c.schema) != nil) {
+			continue
+		}
+		if c.db != def {
+			if ok, err := r.client.DatabaseExists(ctx, c.db); err != nil || !ok {
+				continue
+			}
+		}
+		t := pg.SecurityLabelTarget{Provider: c.provider, ObjectType: c.typ, Schema: c.schema, Name: c.name}
+		if _, ok, err := r.client.ReadSecurityLabel(ctx, c.db, t); err != nil || !ok {
+			continue
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), c.db)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("label_provider"), c.provider)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("object_type"), c.typ)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("object_name"), c.name)...)
+		if c.schema != "" {
+			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), c.schema)...)
+		}
+		return
+	}
+	resp.Diagnostics.AddError("Security label not found",
+		fmt.Sprintf("No security label matches the import ID %q. Use `<label_provider>.<object_type>.<object_name>` or "+
+			"`<label_provider>.<object_type>.<schema>.<object_name>`, optionally prefixed with `<database>.` (default %q).", req.ID, def))
+}
+
+func (r *securityLabelResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan, config securityLabelModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	state := securityLabelModel{Database: types.StringNull()}
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
+	planDatabase(r.client, config.Database, state.Database, &plan.Database)
+	plan.ID = plan.computeID()
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *securityLabelResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: securityLabelSchemaV0(), StateUpgrader: upgradeSecurityLabelStateV0},
+	}
+}
+
+type securityLabelModel struct {
+	ID            types.String `tfsdk:"id"`
+	Database      types.String `tfsdk:"database"`
+	LabelProvider types.String `tfsdk:"label_provider"`
+	ObjectType    types.String `tfsdk:"object_type"`
+	ObjectName    types.String `tfsdk:"object_name"`
+	Schema        types.String `tfsdk:"schema"`
+	Label         types.String `tfsdk:"label"`
+}

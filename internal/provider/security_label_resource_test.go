@@ -1,0 +1,156 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+)
+
+// skipWithoutDummyLabelProvider skips when the test cluster has not loaded the
+// label provider "dummy" (testdata/seclabel, preloaded by scripts/testdb once built).
+func skipWithoutDummyLabelProvider(t *testing.T) {
+	t.Helper()
+	if !strings.Contains(acctest.QueryString(t, "", "SELECT current_setting('shared_preload_libraries')"), "dummy_seclabel") {
+		t.Skip("the security label provider \"dummy\" is not loaded: build it with `make -C testdata/seclabel` " +
+			"(needs pg_config and postgresql-server-dev-15) and restart the test cluster (scripts/testdb preloads it)")
+	}
+}
+
+func TestAccSecurityLabel_basic(t *testing.T) {
+	db := acctest.RandName("sldb")
+	role := acctest.RandName("slrole")
+	schemaName, table := `Lbl "S"`, "t.1"
+	addrRole, addrTable, addrSchema := "postgresql_security_label.role", "postgresql_security_label.table", "postgresql_security_label.schema"
+	cfg := func(roleLabel, tableName, tableLabel string) string {
+		return acctest.Config(`
+resource "postgresql_role" "r" { name = %[1]q }
+resource "postgresql_role" "r2" { name = "%[1]s_2" }
+resource "postgresql_security_label" "role" {
+  label_provider = "dummy"
+  object_type    = "role"
+  object_name    = postgresql_role.r.name
+  label          = %[2]q
+}
+resource "postgresql_security_label" "table" {
+  database       = %[3]q
+  label_provider = "dummy"
+  object_type    = "TABLE"
+  schema         = %[4]s
+  object_name    = %[5]s
+  label          = %[6]q
+}
+resource "postgresql_security_label" "schema" {
+  database       = %[3]q
+  label_provider = "dummy"
+  object_type    = "schema"
+  object_name    = %[4]s
+  label          = "unclassified"
+}`, role, roleLabel, db, acctest.QuoteHCL(schemaName), acctest.QuoteHCL(tableName), tableLabel)
+	}
+	qt := pg.QuoteQualified(schemaName, table)
+	labelOf := func(dbname, query string, args ...any) string {
+		return acctest.QueryString(t, dbname, "SELECT coalesce(("+query+"), '<none>')", args...)
+	}
+	roleLabelQ := "SELECT label FROM pg_shseclabel s JOIN pg_roles r ON r.oid = s.objoid WHERE s.provider = 'dummy' AND r.rolname = $1"
+	tableLabelQ := "SELECT label FROM pg_seclabel WHERE provider = 'dummy' AND objoid = $1::regclass AND objsubid = 0"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			skipWithoutDummyLabelProvider(t)
+			admin := pg.QuoteIdent(acctest.AdminUser())
+			acctest.TempDatabase(t, db,
+				"CREATE SCHEMA "+pg.QuoteIdent(schemaName)+" AUTHORIZATION "+admin,
+				"CREATE TABLE "+qt+" (id int)", "ALTER TABLE "+qt+" OWNER TO "+admin,
+				"CREATE TABLE "+pg.QuoteQualified(schemaName, "other")+" (id int)", "ALTER TABLE "+pg.QuoteQualified(schemaName, "other")+" OWNER TO "+admin)
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if n := acctest.QueryString(t, db, "SELECT count(*)::text FROM pg_seclabel"); n != "0" {
+				return fmt.Errorf("%s security labels left in %s", n, db)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("classified", table, "classified"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addrRole, tfjsonpath.New("id"), knownvalue.StringExact("dummy.role."+role)),
+					statecheck.ExpectKnownValue(addrTable, tfjsonpath.New("id"), knownvalue.StringExact("dummy.TABLE."+schemaName+"."+table)),
+					statecheck.ExpectKnownValue(addrSchema, tfjsonpath.New("database"), knownvalue.StringExact(db)),
+				},
+				Check: func(*terraform.State) error {
+					if got := labelOf("", roleLabelQ, role); got != "classified" {
+						return fmt.Errorf("role label = %q", got)
+					}
+					if got := labelOf(db, tableLabelQ, qt); got != "classified" {
+						return fmt.Errorf("table label = %q", got)
+					}
+					return nil
+				},
+			},
+			{ // the label changes in place
+				Config: cfg("unclassified", table, "unclassified"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addrRole, plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionUpdate),
+					},
+				},
+				Check: func(*terraform.State) error {
+					if got := labelOf(db, tableLabelQ, qt); got != "unclassified" {
+						return fmt.Errorf("table label = %q", got)
+					}
+					return nil
+				},
+			},
+			{ // cyrilgdn's import ID (its own import was broken)
+				ResourceName:      addrRole,
+				ImportState:       true,
+				ImportStateId:     "dummy.role." + role,
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      addrTable,
+				ImportState:       true,
+				ImportStateId:     db + ".dummy.TABLE." + schemaName + "." + table,
+				ImportStateVerify: true,
+			},
+			{ // drift made with SQL is repaired in place
+				PreConfig: acctest.ExecFunc(t, db, "SECURITY LABEL FOR dummy ON TABLE "+qt+" IS 'classified'"),
+				Config:    cfg("unclassified", table, "unclassified"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionUpdate)},
+				},
+			},
+			{ // removed behind Terraform's back: set again
+				PreConfig: acctest.ExecFunc(t, "", "SECURITY LABEL FOR dummy ON ROLE "+pg.QuoteIdent(role)+" IS NULL"),
+				Config:    cfg("unclassified", table, "unclassified"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrRole, plancheck.ResourceActionCreate)},
+				},
+			},
+			{ // another object: replaced, the old label removed
+				Config: cfg("unclassified", "other", "unclassified"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: func(*terraform.State) error {
+					if got := labelOf(db, tableLabelQ, qt); got != "<none>" {
+						return fmt.Errorf("label of the old table = %q", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}

@@ -1,0 +1,322 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                 = (*serverResource)(nil)
+	_ resource.ResourceWithConfigure    = (*serverResource)(nil)
+	_ resource.ResourceWithImportState  = (*serverResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*serverResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*serverResource)(nil)
+)
+
+// NewServerResource is the constructor of postgresql_server.
+func NewServerResource() resource.Resource { return &serverResource{} }
+
+type serverResource struct {
+	client *pg.Client
+}
+
+func (r *serverResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_server"
+}
+
+func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = serverSchemaV1()
+}
+
+func serverSchemaV1() schema.Schema {
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "A foreign server (`CREATE SERVER`): the connection details a foreign-data wrapper such as `postgres_fdw` or `file_fdw` uses. " +
+			"The wrapper's extension must exist in the database, and a non-superuser needs `USAGE` on the foreign-data wrapper. " +
+			"Renaming (`ALTER SERVER ... RENAME TO`), version, options and owner change in place; the server keeps its user mappings, foreign tables and privileges.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The server name (kept equal to `server_name`, as in cyrilgdn/postgresql).",
+			},
+			"oid": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The server's OID in its database; it never changes for the life of the server, renames included.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"database": databaseAttribute("foreign server"),
+			"server_name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The server name, unique in its database. Changing it renames the server in place.",
+				Validators:          []validator.String{validators.Name()},
+			},
+			"fdw_name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The foreign-data wrapper that manages the server (e.g. `postgres_fdw`, installed by the extension of the same name). Changing it replaces the server.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"server_type": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString(""),
+				MarkdownDescription: "The server type (`TYPE`), passed to the wrapper; most wrappers ignore it. Empty (the default) means none. " +
+					"PostgreSQL cannot change it, so changing it replaces the server.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"server_version": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString(""),
+				MarkdownDescription: "The server version (`VERSION`), passed to the wrapper; most wrappers ignore it. Empty (the default) means none. Changes in place.",
+			},
+			"server_owner": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The role owning the server. Defaults to the provider's role. Changes in place (`ALTER SERVER ... OWNER TO`); " +
+					"the new owner needs `USAGE` on the foreign-data wrapper, and a non-superuser provider role temporarily becomes a member of the owner.",
+				Validators: []validator.String{validators.Name()},
+			},
+			"options": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				MarkdownDescription: "The server's options (`OPTIONS`), whose names and values the wrapper defines (for `postgres_fdw`: `host`, `port`, `dbname`, `fetch_size`, ...). " +
+					"Options are added, changed and dropped in place (`ALTER SERVER ... OPTIONS (ADD|SET|DROP ...)`); options set outside Terraform are dropped.",
+			},
+			"drop_cascade": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "When true, destroying the server also drops what depends on it (user mappings, foreign tables) with `DROP SERVER ... CASCADE`. " +
+					"When false (the default) the drop fails while such objects exist.",
+			},
+		},
+	}
+}
+
+func (r *serverResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan serverModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec := plan.spec(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	s, err := r.client.CreateForeignServer(ctx, stateDatabase(r.client, plan.Database), spec)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not create foreign server", err.Error())
+		return
+	}
+	plan.fill(ctx, r.client, s, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *serverResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state serverModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	s, err := r.client.ReadForeignServer(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()), state.ServerName.ValueString())
+	if err != nil {
+		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
+			resp.State.RemoveResource(ctx) // the database is gone, and the server with it
+			return
+		}
+		resp.Diagnostics.AddError("Could not read foreign server", err.Error())
+		return
+	}
+	if s == nil {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.fill(ctx, r.client, s, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state serverModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec := plan.spec(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	db := stateDatabase(r.client, plan.Database)
+	oid := uint32(state.OID.ValueInt64())
+	if oid == 0 {
+		cur, err := r.client.ReadForeignServer(ctx, db, 0, state.ServerName.ValueString())
+		if err != nil || cur == nil {
+			resp.Diagnostics.AddError("Could not update foreign server", fmt.Sprintf("foreign server %q not found: %v", state.ServerName.ValueString(), err))
+			return
+		}
+		oid = cur.OID
+	}
+	s, err := r.client.UpdateForeignServer(ctx, db, oid, spec)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not update foreign server", err.Error())
+		return
+	}
+	plan.fill(ctx, r.client, s, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *serverResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state serverModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	err := r.client.DropForeignServer(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()),
+		state.ServerName.ValueString(), state.DropCascade.ValueBool())
+	if err != nil {
+		resp.Diagnostics.AddError("Could not drop foreign server", err.Error())
+	}
+}
+
+// ImportState takes `<server_name>` (in the provider's database) or `<database>.<server_name>`.
+func (r *serverResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.client == nil {
+		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
+		return
+	}
+	candidates := append([][]string{{r.client.DefaultDatabase(), req.ID}}, dottedSplits(req.ID, 2)...)
+	for _, c := range candidates {
+		if pg.ValidateName(c[0]) != nil || pg.ValidateName(c[1]) != nil {
+			continue
+		}
+		if c[0] != r.client.DefaultDatabase() {
+			if ok, err := r.client.DatabaseExists(ctx, c[0]); err != nil || !ok {
+				continue
+			}
+		}
+		s, err := r.client.ReadForeignServer(ctx, c[0], 0, c[1])
+		if err != nil || s == nil {
+			continue
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), c[0])...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("server_name"), s.Name)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), s.Name)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(s.OID))...)
+		return
+	}
+	resp.Diagnostics.AddError("Foreign server not found",
+		fmt.Sprintf("No foreign server matches the import ID %q. Use `<server_name>` for a server in the provider's database %q, or `<database>.<server_name>`.",
+			req.ID, r.client.DefaultDatabase()))
+}
+
+func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
+		return
+	}
+	var plan, config serverModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = plan.ServerName
+	var state serverModel
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if config.ServerOwner.IsNull() {
+			plan.ServerOwner = state.ServerOwner // not managed: ownership does not change
+		}
+	} else {
+		state.Database = types.StringNull()
+		state.Options = types.MapNull(types.StringType)
+	}
+	planOptions(config.Options, state.Options, &plan.Options)
+	planDatabase(r.client, config.Database, state.Database, &plan.Database)
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// modifyDestroyPlan warns when the server still has user mappings or foreign tables.
+func (r *serverResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state serverModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
+		return
+	}
+	mappings, tables, err := r.client.ForeignServerDependents(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()))
+	if err != nil || mappings+tables == 0 {
+		return
+	}
+	what := "drop_cascade is false: the drop fails unless they are removed first (those managed in this configuration are destroyed before the server)."
+	if state.DropCascade.ValueBool() {
+		what = "drop_cascade is true: DROP SERVER ... CASCADE drops them too."
+	}
+	resp.Diagnostics.AddWarning("Foreign server has dependent objects",
+		fmt.Sprintf("Foreign server %q has %d user mapping(s) and %d foreign table(s). %s", state.ServerName.ValueString(), mappings, tables, what))
+}
+
+func (r *serverResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: serverSchemaV0(), StateUpgrader: upgradeServerStateV0},
+	}
+}
+
+func (m *serverModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.ForeignServerSpec {
+	s := pg.ForeignServerSpec{
+		Name:    m.ServerName.ValueString(),
+		FDW:     m.FDWName.ValueString(),
+		Type:    m.ServerType.ValueString(),
+		Version: m.ServerVersion.ValueString(),
+		Options: optionsFromTF(ctx, m.Options, diags),
+	}
+	if !m.ServerOwner.IsUnknown() {
+		s.Owner = m.ServerOwner.ValueString()
+	}
+	return s
+}
+
+// fill copies what the server reports into m, keeping m's null options when the server has none.
+func (m *serverModel) fill(ctx context.Context, c *pg.Client, s *pg.ForeignServer, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(s.Name)
+	m.OID = types.Int64Value(int64(s.OID))
+	m.Database = types.StringValue(stateDatabase(c, m.Database))
+	m.ServerName = types.StringValue(s.Name)
+	m.FDWName = types.StringValue(s.FDW)
+	m.ServerType = types.StringValue(s.Type)
+	m.ServerVersion = types.StringValue(s.Version)
+	m.ServerOwner = types.StringValue(s.Owner)
+	m.Options = optionsToTF(ctx, s.Options, m.Options, diags)
+	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
+		m.DropCascade = types.BoolValue(false)
+	}
+}
+
+type serverModel struct {
+	ID            types.String `tfsdk:"id"`
+	OID           types.Int64  `tfsdk:"oid"`
+	Database      types.String `tfsdk:"database"`
+	ServerName    types.String `tfsdk:"server_name"`
+	FDWName       types.String `tfsdk:"fdw_name"`
+	ServerType    types.String `tfsdk:"server_type"`
+	ServerVersion types.String `tfsdk:"server_version"`
+	ServerOwner   types.String `tfsdk:"server_owner"`
+	Options       types.Map    `tfsdk:"options"`
+	DropCascade   types.Bool   `tfsdk:"drop_cascade"`
+}

@@ -1,0 +1,264 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                 = (*tableRLSResource)(nil)
+	_ resource.ResourceWithConfigure    = (*tableRLSResource)(nil)
+	_ resource.ResourceWithImportState  = (*tableRLSResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*tableRLSResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*tableRLSResource)(nil)
+)
+
+// NewTableRLSResource is the constructor of postgresql_table_rls.
+func NewTableRLSResource() resource.Resource { return &tableRLSResource{} }
+
+type tableRLSResource struct {
+	client *pg.Client
+}
+
+func (r *tableRLSResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_table_rls"
+}
+
+func (r *tableRLSResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = tableRLSSchemaV1()
+}
+
+func tableRLSSchemaV1() schema.Schema {
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "Row-level security of an existing table (`ALTER TABLE ... ENABLE|DISABLE ROW LEVEL SECURITY`, `[NO] FORCE ROW LEVEL SECURITY`). " +
+			"It is a resource of its own, not an argument of `postgresql_policy`, because it belongs to the table: several policies share it, and enabling it " +
+			"without any policy denies every row to everyone but the owner. Destroying the resource disables row-level security (and forcing) on the table. " +
+			"Needs ownership of the table.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<database>.<schema>.<table>`.",
+			},
+			"oid": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The table's OID.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"database": databaseAttribute("table"),
+			"schema": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("public"),
+				MarkdownDescription: "The schema of the table (default `public`). Changing it means another table (replacement).",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"table": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The table (ordinary or partitioned). Changing it means another table (replacement).",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"enabled": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+				MarkdownDescription: "Whether row-level security is enabled (default `true`): rows are then visible and changeable only as the table's policies allow, " +
+					"except to the table's owner, superusers and roles with `BYPASSRLS`.",
+			},
+			"force": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "Whether the policies also apply to the table's owner (`FORCE ROW LEVEL SECURITY`; default `false`).",
+			},
+		},
+	}
+}
+
+func (r *tableRLSResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *tableRLSResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan tableRLSModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.apply(ctx, &plan, 0, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+}
+
+func (r *tableRLSResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state tableRLSModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	db := stateDatabase(r.client, state.Database)
+	t, err := r.client.ReadTableRLS(ctx, db, uint32(state.OID.ValueInt64()), state.Schema.ValueString(), state.Table.ValueString())
+	if err != nil {
+		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		resp.Diagnostics.AddError("Could not read table", err.Error())
+		return
+	}
+	if t == nil {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.fill(db, t)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *tableRLSResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state tableRLSModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.apply(ctx, &plan, uint32(state.OID.ValueInt64()), &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+}
+
+func (r *tableRLSResource) apply(ctx context.Context, m *tableRLSModel, oid uint32, diags interface{ AddError(string, string) }) {
+	db := stateDatabase(r.client, m.Database)
+	t, err := r.client.SetTableRLS(ctx, db, oid, m.Schema.ValueString(), m.Table.ValueString(), m.Enabled.ValueBool(), m.Force.ValueBool(), false)
+	if err != nil {
+		diags.AddError("Could not change row-level security", err.Error())
+		return
+	}
+	m.fill(db, t)
+}
+
+func (r *tableRLSResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state tableRLSModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	_, err := r.client.SetTableRLS(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()),
+		state.Schema.ValueString(), state.Table.ValueString(), false, false, true)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not disable row-level security", err.Error())
+	}
+}
+
+// ImportState takes `<schema>.<table>` (in the provider's database) or `<database>.<schema>.<table>`.
+func (r *tableRLSResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.client == nil {
+		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
+		return
+	}
+	var candidates [][]string
+	for _, p := range dottedSplits(req.ID, 2) {
+		candidates = append(candidates, append([]string{r.client.DefaultDatabase()}, p...))
+	}
+	candidates = append(candidates, dottedSplits(req.ID, 3)...)
+	for _, c := range candidates {
+		if pg.ValidateName(c[0]) != nil || pg.ValidateName(c[1]) != nil || pg.ValidateName(c[2]) != nil {
+			continue
+		}
+		if c[0] != r.client.DefaultDatabase() {
+			if ok, err := r.client.DatabaseExists(ctx, c[0]); err != nil || !ok {
+				continue
+			}
+		}
+		t, err := r.client.ReadTableRLS(ctx, c[0], 0, c[1], c[2])
+		if err != nil || t == nil {
+			continue
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), c[0])...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), t.Schema)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("table"), t.Table)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(t.OID))...)
+		return
+	}
+	resp.Diagnostics.AddError("Table not found",
+		fmt.Sprintf("No table matches the import ID %q. Use `<schema>.<table>` for a table in the provider's database %q, or `<database>.<schema>.<table>`.",
+			req.ID, r.client.DefaultDatabase()))
+}
+
+func (r *tableRLSResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
+		return
+	}
+	var plan, config tableRLSModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	state := tableRLSModel{Database: types.StringNull()}
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
+	planDatabase(r.client, config.Database, state.Database, &plan.Database)
+	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table)
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// modifyDestroyPlan warns that the table's remaining policies stop filtering rows.
+func (r *tableRLSResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state tableRLSModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !state.Enabled.ValueBool() || state.OID.IsNull() || state.OID.IsUnknown() {
+		return
+	}
+	n, err := r.client.CountPolicies(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()))
+	if err != nil || n == 0 {
+		return
+	}
+	resp.Diagnostics.AddWarning("Row-level security will be disabled",
+		fmt.Sprintf("Destroying this resource disables row-level security on table %s.%s, which has %d %s now: "+
+			"those left in place stop filtering rows, and every role with table privileges sees all rows.",
+			state.Schema.ValueString(), state.Table.ValueString(), n, map[bool]string{true: "policy", false: "policies"}[n == 1]))
+}
+
+// UpgradeState: postgresql_table_rls is new (cyrilgdn/postgresql has no such
+// type), so there is no prior layout to upgrade from.
+func (r *tableRLSResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{}
+}
+
+func (m *tableRLSModel) fill(db string, t *pg.TableRLS) {
+	m.Database = types.StringValue(db)
+	m.OID = types.Int64Value(int64(t.OID))
+	m.Schema = types.StringValue(t.Schema)
+	m.Table = types.StringValue(t.Table)
+	m.ID = types.StringValue(strings.Join([]string{db, t.Schema, t.Table}, "."))
+	m.Enabled = types.BoolValue(t.Enabled)
+	m.Force = types.BoolValue(t.Force)
+}
+
+type tableRLSModel struct {
+	ID       types.String `tfsdk:"id"`
+	OID      types.Int64  `tfsdk:"oid"`
+	Database types.String `tfsdk:"database"`
+	Schema   types.String `tfsdk:"schema"`
+	Table    types.String `tfsdk:"table"`
+	Enabled  types.Bool   `tfsdk:"enabled"`
+	Force    types.Bool   `tfsdk:"force"`
+}

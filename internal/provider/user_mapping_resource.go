@@ -1,0 +1,268 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                 = (*userMappingResource)(nil)
+	_ resource.ResourceWithConfigure    = (*userMappingResource)(nil)
+	_ resource.ResourceWithImportState  = (*userMappingResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*userMappingResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*userMappingResource)(nil)
+)
+
+// NewUserMappingResource is the constructor of postgresql_user_mapping.
+func NewUserMappingResource() resource.Resource { return &userMappingResource{} }
+
+type userMappingResource struct {
+	client *pg.Client
+}
+
+func (r *userMappingResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_user_mapping"
+}
+
+func (r *userMappingResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = userMappingSchemaV1()
+}
+
+func userMappingSchemaV1() schema.Schema {
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "A user mapping (`CREATE USER MAPPING`): the credentials a local role uses on a foreign server. " +
+			"Creating a mapping for another role needs ownership of the server (a non-superuser provider role temporarily becomes a member of the server's owner). " +
+			"Options change in place; renaming the role or the server keeps the mapping.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<user_name>.<server_name>`, as in cyrilgdn/postgresql.",
+			},
+			"oid": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The mapping's OID in its database.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"database": databaseAttribute("user mapping"),
+			"server_name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The foreign server. Following a rename of the server keeps the mapping; pointing it at another server moves the mapping (drop and create in one transaction).",
+				Validators:          []validator.String{validators.Name()},
+			},
+			"user_name": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The local role the mapping is for, or `public` for the mapping used by every role without a mapping of its own (`FOR PUBLIC`, any letter case). " +
+					"Following a rename of the role keeps the mapping; naming another role moves the mapping.",
+				Validators: []validator.String{validators.Name()},
+			},
+			"options": schema.MapAttribute{
+				ElementType: types.StringType,
+				Optional:    true,
+				Computed:    true,
+				Sensitive:   true,
+				MarkdownDescription: "The mapping's options, defined by the wrapper (for `postgres_fdw`: `user`, `password`, ...). Sensitive, as it usually holds a password " +
+					"(it is still stored in the Terraform state). Changes in place (`ALTER USER MAPPING ... OPTIONS (ADD|SET|DROP ...)`); options set outside Terraform are dropped. " +
+					"PostgreSQL shows a role's mapping options only to superusers and to that role itself (and the PUBLIC mapping's to the server's owner); " +
+					"when they are hidden from the provider's role, out-of-band changes cannot be detected and the provider keeps the last applied ones.",
+			},
+		},
+	}
+}
+
+func (r *userMappingResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *userMappingResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan userMappingModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	opts := optionsFromTF(ctx, plan.Options, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m, err := r.client.CreateUserMapping(ctx, stateDatabase(r.client, plan.Database), plan.UserName.ValueString(), plan.ServerName.ValueString(), opts)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not create user mapping", err.Error())
+		return
+	}
+	plan.fill(ctx, r.client, m, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *userMappingResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state userMappingModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m, err := r.client.ReadUserMapping(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()),
+		state.UserName.ValueString(), state.ServerName.ValueString())
+	if err != nil {
+		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		resp.Diagnostics.AddError("Could not read user mapping", err.Error())
+		return
+	}
+	if m == nil {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.fill(ctx, r.client, m, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *userMappingResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state userMappingModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	opts := optionsFromTF(ctx, plan.Options, &resp.Diagnostics)
+	known := optionsFromTF(ctx, state.Options, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m, err := r.client.UpdateUserMapping(ctx, stateDatabase(r.client, plan.Database), uint32(state.OID.ValueInt64()),
+		state.UserName.ValueString(), state.ServerName.ValueString(), plan.UserName.ValueString(), plan.ServerName.ValueString(), known, opts)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not update user mapping", err.Error())
+		return
+	}
+	plan.fill(ctx, r.client, m, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *userMappingResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state userMappingModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	db := stateDatabase(r.client, state.Database)
+	user, server := state.UserName.ValueString(), state.ServerName.ValueString()
+	// follow renames of the role or server made since the last refresh
+	if m, err := r.client.ReadUserMapping(ctx, db, uint32(state.OID.ValueInt64()), user, server); err == nil && m != nil {
+		user, server = m.User, m.Server
+	}
+	if err := r.client.DropUserMapping(ctx, db, user, server); err != nil {
+		resp.Diagnostics.AddError("Could not drop user mapping", err.Error())
+	}
+}
+
+// ImportState takes `<user_name>.<server_name>` (in the provider's database) or
+// `<database>.<user_name>.<server_name>`; names may contain dots, the split
+// that names an existing mapping wins.
+func (r *userMappingResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.client == nil {
+		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
+		return
+	}
+	var candidates [][]string
+	for _, p := range dottedSplits(req.ID, 2) {
+		candidates = append(candidates, []string{r.client.DefaultDatabase(), p[0], p[1]})
+	}
+	candidates = append(candidates, dottedSplits(req.ID, 3)...)
+	for _, c := range candidates {
+		if pg.ValidateName(c[0]) != nil || pg.ValidateName(c[1]) != nil || pg.ValidateName(c[2]) != nil {
+			continue
+		}
+		if c[0] != r.client.DefaultDatabase() {
+			if ok, err := r.client.DatabaseExists(ctx, c[0]); err != nil || !ok {
+				continue
+			}
+		}
+		m, err := r.client.ReadUserMapping(ctx, c[0], 0, c[1], c[2])
+		if err != nil || m == nil {
+			continue
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), c[0])...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), m.User)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("server_name"), m.Server)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(m.OID))...)
+		return
+	}
+	resp.Diagnostics.AddError("User mapping not found",
+		fmt.Sprintf("No user mapping matches the import ID %q. Use `<user_name>.<server_name>` for a mapping in the provider's database %q, or `<database>.<user_name>.<server_name>`; `public` names the PUBLIC mapping.",
+			req.ID, r.client.DefaultDatabase()))
+}
+
+func (r *userMappingResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan, config userMappingModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	state := userMappingModel{Database: types.StringNull(), Options: types.MapNull(types.StringType)}
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if !plan.UserName.Equal(state.UserName) || !plan.ServerName.Equal(state.ServerName) {
+			// a rename keeps the mapping, a move to another role or server creates a new one
+			plan.OID = types.Int64Unknown()
+		}
+	}
+	if !plan.UserName.IsUnknown() && !plan.ServerName.IsUnknown() {
+		plan.ID = types.StringValue(plan.UserName.ValueString() + "." + plan.ServerName.ValueString())
+	} else {
+		plan.ID = types.StringUnknown()
+	}
+	planDatabase(r.client, config.Database, state.Database, &plan.Database)
+	planOptions(config.Options, state.Options, &plan.Options)
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *userMappingResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: userMappingSchemaV0(), StateUpgrader: upgradeUserMappingStateV0},
+	}
+}
+
+// fill copies what the server reports into m, keeping m's spelling of PUBLIC
+// and m's options when the server does not show them.
+func (m *userMappingModel) fill(ctx context.Context, c *pg.Client, um *pg.UserMapping, diags *diag.Diagnostics) {
+	user := um.User
+	if isPublic(user) && isPublic(m.UserName.ValueString()) {
+		user = m.UserName.ValueString()
+	}
+	m.UserName = types.StringValue(user)
+	m.ServerName = types.StringValue(um.Server)
+	m.ID = types.StringValue(user + "." + um.Server)
+	m.OID = types.Int64Value(int64(um.OID))
+	m.Database = types.StringValue(stateDatabase(c, m.Database))
+	if um.Options != nil {
+		m.Options = optionsToTF(ctx, um.Options, m.Options, diags)
+	} else if m.Options.IsUnknown() {
+		m.Options = types.MapNull(types.StringType)
+	}
+}
+
+type userMappingModel struct {
+	ID         types.String `tfsdk:"id"`
+	OID        types.Int64  `tfsdk:"oid"`
+	Database   types.String `tfsdk:"database"`
+	ServerName types.String `tfsdk:"server_name"`
+	UserName   types.String `tfsdk:"user_name"`
+	Options    types.Map    `tfsdk:"options"`
+}
