@@ -99,7 +99,7 @@ func (c *Client) ReadSchema(ctx context.Context, db string, oid uint32, name str
 	return s, err
 }
 
-func grantee(role string) string {
+func schemaGrantee(role string) string {
 	if role == "" {
 		return "PUBLIC"
 	}
@@ -112,13 +112,13 @@ func applySchemaGrants(ctx context.Context, tx pgx.Tx, schema string, prev, want
 	q := QuoteIdent(schema)
 	for _, p := range prev {
 		if !slices.ContainsFunc(want, func(w SchemaGrant) bool { return w.Role == p.Role }) {
-			if _, err := tx.Exec(ctx, "REVOKE ALL ON SCHEMA "+q+" FROM "+grantee(p.Role)); err != nil {
-				return fmt.Errorf("revoking privileges on schema %q from %s: %w", schema, grantee(p.Role), err)
+			if _, err := tx.Exec(ctx, "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role)); err != nil {
+				return fmt.Errorf("revoking privileges on schema %q from %s: %w", schema, schemaGrantee(p.Role), err)
 			}
 		}
 	}
 	for _, w := range want {
-		g := grantee(w.Role)
+		g := schemaGrantee(w.Role)
 		stmts := []string{"REVOKE ALL ON SCHEMA " + q + " FROM " + g}
 		for _, p := range []struct {
 			priv        string
