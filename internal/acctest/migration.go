@@ -24,6 +24,10 @@ type MigrationOptions struct {
 	StateFile string
 	// Replace holds extra literal substitutions applied to every fixture file.
 	Replace map[string]string
+	// ForgetBeforeDestroy lists resource addresses removed from the state
+	// (terraform state rm) before the final destroy: objects shared with
+	// other tests running in parallel, which must stay.
+	ForgetBeforeDestroy []string
 }
 
 var (
@@ -92,6 +96,11 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 
 	superEnv := map[string]string{"PGUSER": superUser(), "PGPASSWORD": superPassword(), "PGSUPERUSER": "true"}
 	t.Cleanup(func() {
+		for _, addr := range opts.ForgetBeforeDestroy {
+			if out, err := runTerraform(tf, work, superEnv, "state", "rm", addr); err != nil {
+				t.Logf("terraform state rm %s (not in this case's state?): %v\n%s", addr, err, out)
+			}
+		}
 		if out, err := runTerraform(tf, work, superEnv, "destroy", "-auto-approve", "-no-color", "-input=false"); err != nil {
 			t.Errorf("destroy after the migration check failed: %v\n%s", err, out)
 		}

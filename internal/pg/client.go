@@ -87,6 +87,7 @@ func NewClient(cfg Config) *Client {
 	if cfg.MaxConnections > 0 {
 		c.sem = semaphore.NewWeighted(int64(cfg.MaxConnections))
 	}
+	registerClient(c)
 	return c
 }
 
@@ -201,8 +202,10 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	pc.ConnConfig.RuntimeParams["standard_conforming_strings"] = "on"
 	pc.ConnConfig.ConnectTimeout = c.cfg.ConnectTimeout
 	pc.ConnConfig.Tracer = sqlTracer{}
-	pc.MaxConnIdleTime = 30 * time.Second
-	pc.HealthCheckPeriod = 10 * time.Second
+	// Short idle lifetime: acceptance tests serve many provider instances in one
+	// process and never close their pools; idle connections must not pile up.
+	pc.MaxConnIdleTime = 3 * time.Second
+	pc.HealthCheckPeriod = time.Second
 	if c.cfg.MaxConnections > 0 {
 		pc.MaxConns = int32(c.cfg.MaxConnections)
 	} else {

@@ -1,0 +1,2 @@
+# The import ID is <database>.<extension>.
+terraform import postgresql_extension.pgcrypto app.pgcrypto

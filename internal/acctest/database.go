@@ -1,0 +1,58 @@
+package acctest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// DatabaseExists reports whether database name exists (asked as the superuser).
+func DatabaseExists(t *testing.T, name string) bool {
+	t.Helper()
+	return QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1)", name)
+}
+
+// CheckDatabasesGone is a CheckDestroy verifying that none of the databases exists.
+func CheckDatabasesGone(t *testing.T, names ...string) error {
+	t.Helper()
+	for _, n := range names {
+		if DatabaseExists(t, n) {
+			return fmt.Errorf("database %q still exists", n)
+		}
+	}
+	return nil
+}
+
+// DropDatabaseFunc returns a PreConfig function dropping a database out of band
+// (disconnecting its sessions).
+func DropDatabaseFunc(t *testing.T, name string) func() {
+	return func() {
+		if DatabaseExists(t, name) {
+			Exec(t, "", "ALTER DATABASE "+quoteIdent(name)+" WITH IS_TEMPLATE false", "DROP DATABASE "+quoteIdent(name)+" WITH (FORCE)")
+		}
+	}
+}
+
+// HoldConnectionFunc returns a PreConfig function opening a session to database
+// db as the provider's role (application_name "tfacc-holder") and keeping it
+// open until the end of the test, to test drops with connected sessions.
+func HoldConnectionFunc(t *testing.T, db string) func() {
+	return func() {
+		cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s sslmode=disable application_name=tfacc-holder", os.Getenv("PGHOST"), os.Getenv("PGPORT")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Database, cfg.User, cfg.Password = db, os.Getenv("PGUSER"), os.Getenv("PGPASSWORD")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			t.Fatalf("holding a connection to %q: %v", db, err)
+		}
+		t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	}
+}

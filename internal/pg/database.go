@@ -1,0 +1,488 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// More SQLSTATE codes used by the database functions.
+const (
+	CodeDuplicateDatabase = "42P04"
+	CodeDuplicateSchema   = "42P06"
+)
+
+// Database is a database as pg_database describes it.
+type Database struct {
+	OID        uint32
+	Name       string
+	Owner      string
+	Encoding   string // e.g. "UTF8"
+	Collate    string
+	Ctype      string
+	Tablespace string
+	ConnLimit  int64
+	AllowConn  bool
+	IsTemplate bool
+}
+
+// DatabaseSpec is what a database should look like. Template, Encoding,
+// Collate, Ctype and Tablespace may be empty (server default); Owner empty
+// means the connected role.
+type DatabaseSpec struct {
+	Name       string
+	Owner      string
+	Template   string
+	Encoding   string
+	Collate    string
+	Ctype      string
+	Tablespace string
+	ConnLimit  int64
+	AllowConn  bool
+	IsTemplate bool
+}
+
+const databaseSelect = `
+SELECT d.oid, d.datname, pg_get_userbyid(d.datdba), pg_encoding_to_char(d.encoding),
+       d.datcollate::text, d.datctype::text, t.spcname::text, d.datconnlimit, d.datallowconn, d.datistemplate
+FROM pg_database d JOIN pg_tablespace t ON t.oid = d.dattablespace`
+
+func readDatabase(ctx context.Context, q Querier, where string, arg any) (*Database, error) {
+	var d Database
+	var limit int32
+	err := q.QueryRow(ctx, databaseSelect+" "+where, arg).Scan(&d.OID, &d.Name, &d.Owner, &d.Encoding,
+		&d.Collate, &d.Ctype, &d.Tablespace, &limit, &d.AllowConn, &d.IsTemplate)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading database: %w", err)
+	}
+	d.ConnLimit = int64(limit)
+	return &d, nil
+}
+
+// ReadDatabase reads a database by name; nil, nil when it does not exist.
+func (c *Client) ReadDatabase(ctx context.Context, name string) (*Database, error) {
+	var d *Database
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		var err error
+		d, err = readDatabase(ctx, q, "WHERE d.datname = $1", name)
+		return err
+	})
+	return d, err
+}
+
+// ReadDatabaseByOID reads a database by OID; nil, nil when it does not exist.
+func (c *Client) ReadDatabaseByOID(ctx context.Context, oid uint32) (*Database, error) {
+	var d *Database
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		var err error
+		d, err = readDatabase(ctx, q, "WHERE d.oid = $1", oid)
+		return err
+	})
+	return d, err
+}
+
+// clients lists every client of this process, so that a database about to be
+// renamed or dropped can be released by all of them (several provider
+// instances can live in one process, e.g. in acceptance tests).
+var clients struct {
+	sync.Mutex
+	list []*Client
+}
+
+func registerClient(c *Client) {
+	clients.Lock()
+	defer clients.Unlock()
+	clients.list = append(clients.list, c)
+}
+
+// ClosePool closes and forgets the pools for database db of every client of
+// this process connected to the same server, so that none of their
+// connections is left open on it (before DROP or RENAME).
+func (c *Client) ClosePool(db string) {
+	clients.Lock()
+	list := append([]*Client{}, clients.list...)
+	clients.Unlock()
+	if !slices.Contains(list, c) {
+		list = append(list, c)
+	}
+	for _, cl := range list {
+		if cl != c && (cl.cfg.Host != c.cfg.Host || cl.cfg.Port != c.cfg.Port) {
+			continue
+		}
+		cl.mu.Lock()
+		p, ok := cl.pools[db]
+		delete(cl.pools, db)
+		cl.mu.Unlock()
+		if ok {
+			p.Close()
+		}
+	}
+}
+
+// borrowRoles makes the connected role a member of each role it cannot yet
+// use the privileges of (GRANT role TO current_user, which a CREATEROLE admin
+// may do on PostgreSQL 15 and managed services), and returns the roles it
+// granted so they can be revoked afterwards. Superusers need nothing.
+func borrowRoles(ctx context.Context, q Querier, roles ...string) ([]string, error) {
+	var granted []string
+	for _, r := range roles {
+		if r == "" {
+			continue
+		}
+		var has bool
+		err := q.QueryRow(ctx, `SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)
+  THEN pg_has_role(current_user, $1::text, 'USAGE') ELSE true END`, r).Scan(&has)
+		if err != nil {
+			return granted, fmt.Errorf("checking membership in role %q: %w", r, err)
+		}
+		if has {
+			continue
+		}
+		if _, err := q.Exec(ctx, "GRANT "+QuoteIdent(r)+" TO CURRENT_USER"); err != nil {
+			return granted, fmt.Errorf("the provider's role needs the privileges of role %q for this change and could not grant itself "+
+				"membership in it (run GRANT %s TO <provider role> as a superuser or a role with ADMIN OPTION on it): %w",
+				r, QuoteIdent(r), err)
+		}
+		granted = append(granted, r)
+	}
+	return granted, nil
+}
+
+// returnRoles revokes the memberships borrowRoles granted.
+func returnRoles(ctx context.Context, q Querier, granted []string) error {
+	var errs []error
+	for _, r := range granted {
+		if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(r)+" FROM CURRENT_USER"); err != nil {
+			errs = append(errs, fmt.Errorf("revoking the temporary membership in role %q: %w", r, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func databaseOptions(s DatabaseSpec) string {
+	var b strings.Builder
+	if s.Owner != "" {
+		b.WriteString(" OWNER " + QuoteIdent(s.Owner))
+	}
+	if s.Template != "" {
+		b.WriteString(" TEMPLATE " + QuoteIdent(s.Template))
+	}
+	if s.Encoding != "" {
+		b.WriteString(" ENCODING " + QuoteLiteral(s.Encoding))
+	}
+	if s.Collate != "" {
+		b.WriteString(" LC_COLLATE " + QuoteLiteral(s.Collate))
+	}
+	if s.Ctype != "" {
+		b.WriteString(" LC_CTYPE " + QuoteLiteral(s.Ctype))
+	}
+	if s.Tablespace != "" {
+		b.WriteString(" TABLESPACE " + QuoteIdent(s.Tablespace))
+	}
+	b.WriteString(" ALLOW_CONNECTIONS " + strconv.FormatBool(s.AllowConn))
+	b.WriteString(" CONNECTION LIMIT " + strconv.FormatInt(s.ConnLimit, 10))
+	b.WriteString(" IS_TEMPLATE " + strconv.FormatBool(s.IsTemplate))
+	return b.String()
+}
+
+// CreateDatabase creates a database with one CREATE DATABASE statement (which
+// cannot run in a transaction). When the owner is another role the connected
+// role cannot use, it is granted to the connected role for the statement and
+// revoked afterwards. If the statement's outcome is unclear (the connection
+// broke) and the database now exists, it is reported as created. created
+// tells whether the database exists afterwards, even when err is not nil (a
+// failed revoke), so the caller can record it instead of retrying.
+func (c *Client) CreateDatabase(ctx context.Context, s DatabaseSpec) (created bool, err error) {
+	err = c.Conn(ctx, "", func(ctx context.Context, conn *pgxpool.Conn) error {
+		granted, err := borrowRoles(ctx, conn, s.Owner)
+		if err != nil {
+			return errors.Join(err, returnRoles(ctx, conn, granted))
+		}
+		_, cerr := conn.Exec(ctx, "CREATE DATABASE "+QuoteIdent(s.Name)+databaseOptions(s))
+		rerr := returnRoles(ctx, conn, granted)
+		if cerr != nil {
+			return fmt.Errorf("creating database %q: %w", s.Name, cerr)
+		}
+		created = true
+		return rerr
+	})
+	if err != nil && !created && SQLState(err) == "" {
+		// Not a server error: the statement may have run. Adopt what exists.
+		if d, rerr := c.ReadDatabase(ctx, s.Name); rerr == nil && d != nil {
+			return true, nil
+		}
+	}
+	return created, err
+}
+
+// UpdateDatabase renames (when oldName differs) and alters a database. Rename,
+// owner and options change in one transaction on the provider's database; the
+// tablespace (which PostgreSQL moves outside a transaction) follows; with
+// reassignOwned, objects owned by the previous owner inside the database are
+// then given to the new owner (REASSIGN OWNED, in that database).
+func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Database, s DatabaseSpec, reassignOwned bool) error {
+	if oldName != s.Name || (s.Tablespace != "" && s.Tablespace != cur.Tablespace) {
+		c.ClosePool(oldName) // PostgreSQL refuses while sessions are connected to it
+	}
+	err := c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+		if err := LockObjects(ctx, tx, []AdvisoryLockKey{{ClassID: ClassDatabase, ObjID: cur.OID}}); err != nil {
+			return err
+		}
+		owner := cur.Owner
+		if s.Owner != "" {
+			owner = s.Owner
+		}
+		granted, err := borrowRoles(ctx, tx, cur.Owner, owner)
+		if err != nil {
+			return err
+		}
+		if oldName != s.Name {
+			if _, err := tx.Exec(ctx, "ALTER DATABASE "+QuoteIdent(oldName)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+				if SQLState(err) == CodeObjectInUse {
+					return fmt.Errorf("renaming database %q to %q: other sessions are connected to it; PostgreSQL renames a database only when nobody is connected: %w", oldName, s.Name, err)
+				}
+				return fmt.Errorf("renaming database %q to %q: %w", oldName, s.Name, err)
+			}
+		}
+		q := QuoteIdent(s.Name)
+		if owner != cur.Owner {
+			if _, err := tx.Exec(ctx, "ALTER DATABASE "+q+" OWNER TO "+QuoteIdent(owner)); err != nil {
+				return fmt.Errorf("changing the owner of database %q: %w", s.Name, err)
+			}
+		}
+		if s.ConnLimit != cur.ConnLimit || s.AllowConn != cur.AllowConn || s.IsTemplate != cur.IsTemplate {
+			stmt := fmt.Sprintf("ALTER DATABASE %s WITH ALLOW_CONNECTIONS %t CONNECTION LIMIT %d IS_TEMPLATE %t", q, s.AllowConn, s.ConnLimit, s.IsTemplate)
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("altering database %q: %w", s.Name, err)
+			}
+		}
+		return returnRoles(ctx, tx, granted)
+	})
+	if err != nil {
+		return err
+	}
+	if s.Tablespace != "" && s.Tablespace != cur.Tablespace {
+		err := c.Conn(ctx, "", func(ctx context.Context, conn *pgxpool.Conn) error {
+			granted, err := borrowRoles(ctx, conn, s.Owner)
+			if err != nil {
+				return errors.Join(err, returnRoles(ctx, conn, granted))
+			}
+			_, terr := conn.Exec(ctx, "ALTER DATABASE "+QuoteIdent(s.Name)+" SET TABLESPACE "+QuoteIdent(s.Tablespace))
+			if terr != nil {
+				terr = fmt.Errorf("moving database %q to tablespace %q: %w", s.Name, s.Tablespace, terr)
+			}
+			return errors.Join(terr, returnRoles(ctx, conn, granted))
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if reassignOwned && s.Owner != "" && s.Owner != cur.Owner {
+		err := c.Tx(ctx, s.Name, func(ctx context.Context, tx pgx.Tx) error {
+			granted, err := borrowRoles(ctx, tx, cur.Owner, s.Owner)
+			if err != nil {
+				return err
+			}
+			if err := reassignObjects(ctx, tx, cur.Owner, s.Owner); err != nil {
+				return fmt.Errorf("giving the objects of role %q in database %q to %q: %w", cur.Owner, s.Name, s.Owner, err)
+			}
+			return returnRoles(ctx, tx, granted)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reassignObjects gives every object of the current database owned by role
+// from (outside the system schemas and extensions) to role to. Unlike REASSIGN
+// OWNED it leaves the role's other databases alone and works when from is the
+// bootstrap superuser.
+func reassignObjects(ctx context.Context, tx pgx.Tx, from, to string) error {
+	rows, err := tx.Query(ctx, `
+WITH o AS (SELECT oid FROM pg_roles WHERE rolname = $1),
+     ns AS (SELECT oid, nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg\_%' AND nspname <> 'information_schema'),
+     ext AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
+SELECT 1, 'SCHEMA', '', ns.nspname::text, '' FROM pg_namespace n JOIN ns ON ns.oid = n.oid, o
+ WHERE n.nspowner = o.oid AND (('pg_namespace'::regclass, n.oid) NOT IN (SELECT * FROM ext))
+UNION ALL
+SELECT 2, CASE c.relkind WHEN 'S' THEN 'SEQUENCE' WHEN 'v' THEN 'VIEW' WHEN 'm' THEN 'MATERIALIZED VIEW'
+                         WHEN 'f' THEN 'FOREIGN TABLE' ELSE 'TABLE' END, ns.nspname::text, c.relname::text, ''
+FROM pg_class c JOIN ns ON ns.oid = c.relnamespace, o
+ WHERE c.relowner = o.oid AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+   AND (('pg_class'::regclass, c.oid) NOT IN (SELECT * FROM ext))
+   AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+                   AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i'))
+UNION ALL
+SELECT 3, CASE p.prokind WHEN 'p' THEN 'PROCEDURE' WHEN 'a' THEN 'AGGREGATE' ELSE 'FUNCTION' END,
+       ns.nspname::text, p.proname::text, pg_get_function_identity_arguments(p.oid)
+FROM pg_proc p JOIN ns ON ns.oid = p.pronamespace, o
+ WHERE p.proowner = o.oid AND (('pg_proc'::regclass, p.oid) NOT IN (SELECT * FROM ext))
+UNION ALL
+SELECT 4, CASE t.typtype WHEN 'd' THEN 'DOMAIN' ELSE 'TYPE' END, ns.nspname::text, t.typname::text, ''
+FROM pg_type t JOIN ns ON ns.oid = t.typnamespace, o
+ WHERE t.typowner = o.oid AND (t.typtype IN ('d', 'e', 'r', 'm')
+        OR (t.typtype = 'c' AND (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c'))
+   AND (('pg_type'::regclass, t.oid) NOT IN (SELECT * FROM ext))
+ORDER BY 1, 3, 4`, from)
+	if err != nil {
+		return err
+	}
+	type obj struct {
+		order                    int
+		kind, schema, name, args string
+	}
+	objs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (obj, error) {
+		var o obj
+		return o, r.Scan(&o.order, &o.kind, &o.schema, &o.name, &o.args)
+	})
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		target := QuoteQualified(o.schema, o.name)
+		if o.order == 3 {
+			target += "(" + o.args + ")"
+		}
+		if _, err := tx.Exec(ctx, "ALTER "+o.kind+" "+target+" OWNER TO "+QuoteIdent(to)); err != nil {
+			return fmt.Errorf("ALTER %s %s OWNER: %w", o.kind, target, err)
+		}
+	}
+	return nil
+}
+
+// DatabaseActivity is what a destroy plan reports about a database.
+type DatabaseActivity struct {
+	Connections    int // sessions connected to it, other than this provider's
+	OwnConnections int // sessions opened by this provider (closed before a drop)
+	SizeBytes      int64
+	SizePretty     string
+	SizeKnown      bool
+	ForceSupported bool // DROP DATABASE ... WITH (FORCE) (PostgreSQL 13+)
+}
+
+// ReadDatabaseActivity counts sessions connected to database name and its size.
+func (c *Client) ReadDatabaseActivity(ctx context.Context, name string) (*DatabaseActivity, error) {
+	var a DatabaseActivity
+	app := c.cfg.ApplicationName
+	if app == "" {
+		app = "terraform-provider-postgresql"
+	}
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `
+SELECT count(*) FILTER (WHERE application_name IS DISTINCT FROM $2),
+       count(*) FILTER (WHERE application_name = $2)
+FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name, app).Scan(&a.Connections, &a.OwnConnections)
+	})
+	if err != nil {
+		return nil, err
+	}
+	_ = c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		err := q.QueryRow(ctx, `SELECT pg_database_size($1::text), pg_size_pretty(pg_database_size($1::text))`, name).Scan(&a.SizeBytes, &a.SizePretty)
+		a.SizeKnown = err == nil
+		return nil
+	})
+	if caps, err := c.Capabilities(ctx); err == nil {
+		a.ForceSupported = caps.AtLeast(13)
+	}
+	return &a, nil
+}
+
+// DropDatabase drops a database (a missing one is not an error). A template
+// database is first made an ordinary one. With force, other sessions are
+// disconnected: DROP DATABASE ... WITH (FORCE) on PostgreSQL 13+, otherwise
+// connections are disallowed and the backends terminated before the drop.
+func (c *Client) DropDatabase(ctx context.Context, name string, force bool) error {
+	d, err := c.ReadDatabase(ctx, name)
+	if err != nil || d == nil {
+		return err
+	}
+	if name == c.cfg.Database {
+		return fmt.Errorf("database %q is the provider's own database (the provider is connected to it); PostgreSQL cannot drop it from this connection", name)
+	}
+	caps, err := c.Capabilities(ctx)
+	if err != nil {
+		return err
+	}
+	c.ClosePool(name)
+	return c.Conn(ctx, "", func(ctx context.Context, conn *pgxpool.Conn) error {
+		granted, err := borrowRoles(ctx, conn, d.Owner)
+		if err != nil {
+			return errors.Join(err, returnRoles(ctx, conn, granted))
+		}
+		derr := func() error {
+			q := QuoteIdent(name)
+			if d.IsTemplate {
+				if _, err := conn.Exec(ctx, "ALTER DATABASE "+q+" WITH IS_TEMPLATE false"); err != nil {
+					return fmt.Errorf("making template database %q droppable: %w", name, err)
+				}
+			}
+			stmt := "DROP DATABASE IF EXISTS " + q
+			if force {
+				if caps.AtLeast(13) {
+					stmt += " WITH (FORCE)"
+				} else {
+					if _, err := conn.Exec(ctx, "ALTER DATABASE "+q+" WITH ALLOW_CONNECTIONS false"); err != nil {
+						return fmt.Errorf("disallowing connections to database %q: %w", name, err)
+					}
+					if _, err := conn.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name); err != nil {
+						return fmt.Errorf("disconnecting sessions from database %q: %w", name, err)
+					}
+				}
+			}
+			if _, err := conn.Exec(ctx, stmt); err != nil {
+				if SQLState(err) == CodeObjectInUse {
+					return fmt.Errorf("dropping database %q: other sessions are connected to it. Disconnect them, or set force_drop = true "+
+						"to have the provider terminate them: %w", name, err)
+				}
+				return fmt.Errorf("dropping database %q: %w", name, err)
+			}
+			return nil
+		}()
+		if derr != nil {
+			return errors.Join(derr, returnRoles(ctx, conn, granted))
+		}
+		return returnRoles(ctx, conn, granted)
+	})
+}
+
+// XactPosition returns the server's transaction counter (the xmax of a fresh
+// snapshot, 64-bit): databases whose catalog row is written later are newer.
+func (c *Client) XactPosition(ctx context.Context) (int64, error) {
+	var pos int64
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, "SELECT txid_snapshot_xmax(txid_current_snapshot())").Scan(&pos)
+	})
+	return pos, err
+}
+
+// DatabaseWrittenSince reports whether the catalog row of database name was
+// written (created or altered) after transaction position pos (XactPosition).
+func (c *Client) DatabaseWrittenSince(ctx context.Context, name string, pos int64) (bool, error) {
+	var since bool
+	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		// The row's 32-bit xmin is widened to 64 bits with the epoch of the
+		// current snapshot's xmax (it committed, so it is below that xmax).
+		err := q.QueryRow(ctx, `
+WITH s AS (SELECT txid_snapshot_xmax(txid_current_snapshot()) AS x),
+     r AS (SELECT d.xmin::text::bigint AS xmin32, s.x, ((s.x >> 32) << 32) | d.xmin::text::bigint AS wide
+           FROM pg_database d, s WHERE d.datname = $1)
+SELECT xmin32 >= 3 AND (CASE WHEN wide > x THEN wide - 4294967296 ELSE wide END) >= $2::bigint FROM r`, name, pos).Scan(&since)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return since, err
+}

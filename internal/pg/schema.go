@@ -1,0 +1,275 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Schema is a schema as pg_namespace describes it.
+type Schema struct {
+	OID   uint32
+	Name  string
+	Owner string
+	// Grants are the schema's privileges by grantee ("" = PUBLIC).
+	Grants map[string]SchemaGrant
+}
+
+// SchemaGrant is what one grantee ("" = PUBLIC) holds on a schema.
+type SchemaGrant struct {
+	Role        string
+	Usage       bool // USAGE without grant option
+	UsageGrant  bool // USAGE WITH GRANT OPTION
+	Create      bool
+	CreateGrant bool
+}
+
+// SchemaSpec is what a schema should look like. Owner "" keeps the current
+// owner (the connected role on create). Grants, when non-nil, are applied for
+// each grantee listed (the deprecated policy blocks of postgresql_schema).
+type SchemaSpec struct {
+	Name   string
+	Owner  string
+	Grants []SchemaGrant
+}
+
+// IsMissingDatabase reports whether err says that the database does not exist.
+func IsMissingDatabase(err error) bool { return SQLState(err) == CodeInvalidCatalogName }
+
+func readSchema(ctx context.Context, q Querier, where string, arg any) (*Schema, error) {
+	var s Schema
+	err := q.QueryRow(ctx, "SELECT n.oid, n.nspname, pg_get_userbyid(n.nspowner) FROM pg_namespace n "+where, arg).Scan(&s.OID, &s.Name, &s.Owner)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading schema: %w", err)
+	}
+	rows, err := q.Query(ctx, `
+SELECT coalesce(r.rolname, ''), a.privilege_type, a.is_grantable
+FROM pg_namespace n, aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a
+LEFT JOIN pg_roles r ON r.oid = a.grantee
+WHERE n.oid = $1`, s.OID)
+	if err != nil {
+		return nil, fmt.Errorf("reading schema privileges: %w", err)
+	}
+	defer rows.Close()
+	s.Grants = map[string]SchemaGrant{}
+	for rows.Next() {
+		var role, priv string
+		var grantable bool
+		if err := rows.Scan(&role, &priv, &grantable); err != nil {
+			return nil, err
+		}
+		g := s.Grants[role]
+		g.Role = role
+		switch {
+		case priv == "USAGE" && grantable:
+			g.UsageGrant = true
+		case priv == "USAGE":
+			g.Usage = true
+		case priv == "CREATE" && grantable:
+			g.CreateGrant = true
+		case priv == "CREATE":
+			g.Create = true
+		}
+		s.Grants[role] = g
+	}
+	return &s, rows.Err()
+}
+
+// ReadSchema reads schema name (or, when oid is not 0, the schema with that
+// OID) in database db. It returns nil, nil when the schema does not exist, and
+// an error for which IsMissingDatabase is true when the database does not.
+func (c *Client) ReadSchema(ctx context.Context, db string, oid uint32, name string) (*Schema, error) {
+	var s *Schema
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		var err error
+		if oid != 0 {
+			if s, err = readSchema(ctx, tx, "WHERE n.oid = $1", oid); err != nil || s != nil {
+				return err
+			}
+		}
+		s, err = readSchema(ctx, tx, "WHERE n.nspname = $1", name)
+		return err
+	})
+	return s, err
+}
+
+func schemaGrantee(role string) string {
+	if role == "" {
+		return "PUBLIC"
+	}
+	return QuoteIdent(role)
+}
+
+// applySchemaGrants revokes what the grantees of prev no longer listed in
+// want hold, and makes each grantee of want hold exactly its privileges.
+func applySchemaGrants(ctx context.Context, tx pgx.Tx, schema string, prev, want []SchemaGrant) error {
+	q := QuoteIdent(schema)
+	for _, p := range prev {
+		if !slices.ContainsFunc(want, func(w SchemaGrant) bool { return w.Role == p.Role }) {
+			if _, err := tx.Exec(ctx, "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role)); err != nil {
+				return fmt.Errorf("revoking privileges on schema %q from %s: %w", schema, schemaGrantee(p.Role), err)
+			}
+		}
+	}
+	for _, w := range want {
+		g := schemaGrantee(w.Role)
+		stmts := []string{"REVOKE ALL ON SCHEMA " + q + " FROM " + g}
+		for _, p := range []struct {
+			priv        string
+			plain, with bool
+		}{{"USAGE", w.Usage, w.UsageGrant}, {"CREATE", w.Create, w.CreateGrant}} {
+			switch {
+			case p.with:
+				stmts = append(stmts, "GRANT "+p.priv+" ON SCHEMA "+q+" TO "+g+" WITH GRANT OPTION")
+			case p.plain:
+				stmts = append(stmts, "GRANT "+p.priv+" ON SCHEMA "+q+" TO "+g)
+			}
+		}
+		for _, s := range stmts {
+			if _, err := tx.Exec(ctx, s); err != nil {
+				return fmt.Errorf("setting privileges on schema %q for %s: %w", schema, g, err)
+			}
+		}
+	}
+	return nil
+}
+
+func lockSchema(ctx context.Context, tx pgx.Tx, name string) error {
+	var oid uint32
+	err := tx.QueryRow(ctx, "SELECT oid FROM pg_namespace WHERE nspname = $1", name).Scan(&oid)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return LockObjects(ctx, tx, []AdvisoryLockKey{{ClassID: ClassNamespace, ObjID: oid}})
+}
+
+// CreateSchema creates a schema in database db in one transaction (with
+// ifNotExists an existing schema is adopted and given the wanted owner).
+func (c *Client) CreateSchema(ctx context.Context, db string, s SchemaSpec, ifNotExists bool) error {
+	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		var curOwner string
+		if ifNotExists {
+			_ = tx.QueryRow(ctx, "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = $1", s.Name).Scan(&curOwner)
+		}
+		granted, err := borrowRoles(ctx, tx, s.Owner, curOwner)
+		if err != nil {
+			return err
+		}
+		stmt := "CREATE SCHEMA "
+		if ifNotExists {
+			stmt += "IF NOT EXISTS "
+		}
+		stmt += QuoteIdent(s.Name)
+		if s.Owner != "" {
+			stmt += " AUTHORIZATION " + QuoteIdent(s.Owner)
+		}
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return fmt.Errorf("creating schema %q in database %q: %w", s.Name, db, err)
+		}
+		if curOwner != "" && s.Owner != "" && curOwner != s.Owner {
+			if _, err := tx.Exec(ctx, "ALTER SCHEMA "+QuoteIdent(s.Name)+" OWNER TO "+QuoteIdent(s.Owner)); err != nil {
+				return fmt.Errorf("changing the owner of existing schema %q: %w", s.Name, err)
+			}
+		}
+		if err := applySchemaGrants(ctx, tx, s.Name, nil, s.Grants); err != nil {
+			return err
+		}
+		return returnRoles(ctx, tx, granted)
+	})
+}
+
+// UpdateSchema renames (when oldName differs), changes the owner of and sets
+// the grants on a schema of database db in one transaction.
+func (c *Client) UpdateSchema(ctx context.Context, db, oldName string, s SchemaSpec, prevGrants []SchemaGrant) error {
+	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		if err := lockSchema(ctx, tx, oldName); err != nil {
+			return err
+		}
+		cur, err := readSchema(ctx, tx, "WHERE n.nspname = $1", oldName)
+		if err != nil {
+			return err
+		}
+		if cur == nil {
+			return fmt.Errorf("schema %q does not exist in database %q", oldName, db)
+		}
+		granted, err := borrowRoles(ctx, tx, cur.Owner, s.Owner)
+		if err != nil {
+			return err
+		}
+		if oldName != s.Name {
+			if _, err := tx.Exec(ctx, "ALTER SCHEMA "+QuoteIdent(oldName)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+				return fmt.Errorf("renaming schema %q to %q: %w", oldName, s.Name, err)
+			}
+		}
+		if s.Owner != "" && s.Owner != cur.Owner {
+			if _, err := tx.Exec(ctx, "ALTER SCHEMA "+QuoteIdent(s.Name)+" OWNER TO "+QuoteIdent(s.Owner)); err != nil {
+				return fmt.Errorf("changing the owner of schema %q: %w", s.Name, err)
+			}
+		}
+		if s.Grants != nil {
+			if err := applySchemaGrants(ctx, tx, s.Name, prevGrants, s.Grants); err != nil {
+				return err
+			}
+		}
+		return returnRoles(ctx, tx, granted)
+	})
+}
+
+// DropSchema drops a schema of database db; a missing schema or database is not an error.
+func (c *Client) DropSchema(ctx context.Context, db, name string, cascade bool) error {
+	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		var owner string
+		err := tx.QueryRow(ctx, "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = $1", name).Scan(&owner)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := lockSchema(ctx, tx, name); err != nil {
+			return err
+		}
+		granted, err := borrowRoles(ctx, tx, owner)
+		if err != nil {
+			return err
+		}
+		stmt := "DROP SCHEMA IF EXISTS " + QuoteIdent(name)
+		if cascade {
+			stmt += " CASCADE"
+		}
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			if SQLState(err) == CodeDependentObjects {
+				return fmt.Errorf("schema %q in database %q is not empty; drop its objects first or set drop_cascade = true: %w", name, db, err)
+			}
+			return fmt.Errorf("dropping schema %q in database %q: %w", name, db, err)
+		}
+		return returnRoles(ctx, tx, granted)
+	})
+	if IsMissingDatabase(err) {
+		return nil
+	}
+	return err
+}
+
+// CountSchemaObjects counts the objects in schema oid of database db:
+// relations (not indexes), functions and procedures, and standalone types.
+func (c *Client) CountSchemaObjects(ctx context.Context, db string, oid uint32) (int, error) {
+	var n int
+	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `
+SELECT (SELECT count(*) FROM pg_class WHERE relnamespace = $1 AND relkind IN ('r', 'p', 'v', 'm', 'S', 'f'))
+     + (SELECT count(*) FROM pg_proc WHERE pronamespace = $1)
+     + (SELECT count(*) FROM pg_type t WHERE typnamespace = $1 AND typtype IN ('d', 'e', 'r', 'm')
+          OR (typnamespace = $1 AND typtype = 'c' AND (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c'))`, oid).Scan(&n)
+	})
+	return n, err
+}

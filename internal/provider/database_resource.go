@@ -1,0 +1,484 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                 = (*databaseResource)(nil)
+	_ resource.ResourceWithConfigure    = (*databaseResource)(nil)
+	_ resource.ResourceWithImportState  = (*databaseResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*databaseResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*databaseResource)(nil)
+)
+
+// defaultDatabaseTemplate is the template used when none is configured, as cyrilgdn/postgresql did.
+const defaultDatabaseTemplate = "template0"
+
+// NewDatabaseResource is the constructor of postgresql_database.
+func NewDatabaseResource() resource.Resource { return &databaseResource{} }
+
+type databaseResource struct {
+	client *pg.Client
+}
+
+func (r *databaseResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_database"
+}
+
+func (r *databaseResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = databaseSchemaV1()
+}
+
+func databaseSchemaV1() schema.Schema {
+	fixed := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: desc + " PostgreSQL sets it only when the database is created: changing a configured value replaces the database " +
+				"(a value differing only in spelling, such as `utf8` for `UTF8`, is no change). When left unset the server's choice is recorded and never forces a replacement.",
+		}
+	}
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "A PostgreSQL database (`CREATE DATABASE`). Renaming changes it in place (`ALTER DATABASE ... RENAME`), keeping its OID and content; " +
+			"schemas and extensions managed in it follow the new name without being recreated.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "The database name (kept equal to `name`).",
+			},
+			"oid": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The database's OID. It never changes for the life of the database, renames included.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The database name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the database in place, " +
+					"which PostgreSQL allows only while no session is connected to it; the provider's own database cannot be renamed.",
+				Validators: []validator.String{validators.Name()},
+			},
+			"owner": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The role owning the database. Defaults to the provider's role; when unset, the current owner is recorded and not managed. " +
+					"A non-superuser provider role (managed services) must be able to act as the owner: the provider grants itself membership in it for the statement and revokes it afterwards, " +
+					"and reports which grant is missing when that is not allowed.",
+				Validators: []validator.String{validators.Name()},
+			},
+			"template":   fixed("The template database copied to create this one (`TEMPLATE`); `template0` when unset, as in cyrilgdn/postgresql. PostgreSQL does not remember it, so after an import it is null."),
+			"encoding":   fixed("The character set encoding (`ENCODING`), e.g. `UTF8`."),
+			"lc_collate": fixed("The collation order (`LC_COLLATE`), e.g. `en_US.UTF-8` or `C`. A value different from the template's needs `template = \"template0\"`."),
+			"lc_ctype":   fixed("The character classification (`LC_CTYPE`). A value different from the template's needs `template = \"template0\"`."),
+			"tablespace_name": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The default tablespace of the database. Changing it moves the database in place (`ALTER DATABASE ... SET TABLESPACE`), which needs that nobody is connected to it. " +
+					"When unset, the current tablespace is recorded and not managed.",
+				Validators: []validator.String{validators.Name()},
+			},
+			"connection_limit": schema.Int64Attribute{
+				Optional: true, Computed: true, Default: int64default.StaticInt64(-1),
+				MarkdownDescription: "How many concurrent connections can be made to the database; `-1` (the default) means no limit. Superusers are not limited.",
+				Validators:          []validator.Int64{int64validator.AtLeast(-1)},
+			},
+			"allow_connections": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+				MarkdownDescription: "When false nobody can connect to the database (`ALLOW_CONNECTIONS false`). Defaults to true.",
+			},
+			"is_template": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "When true, any role with `CREATEDB` can clone the database (`IS_TEMPLATE`). A template database is made an ordinary one before it is dropped.",
+			},
+			"alter_object_ownership": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "When true, changing `owner` also gives the new owner the objects owned by the previous owner inside the database (`ALTER ... OWNER TO` for its schemas, tables, views, sequences, functions, procedures and types outside the system schemas; " +
+					"unlike `REASSIGN OWNED` it leaves the previous owner's other databases alone).",
+			},
+			"force_drop": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "When true, destroying the database disconnects the sessions connected to it (`DROP DATABASE ... WITH (FORCE)` on PostgreSQL 13+, " +
+					"otherwise connections are disallowed and the backends terminated first). When false (the default) the drop fails while anyone is connected.",
+			},
+		},
+	}
+}
+
+func (r *databaseResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *databaseResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan databaseModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec := plan.spec()
+	created, err := r.client.CreateDatabase(ctx, spec)
+	if !created {
+		msg := err.Error()
+		if pg.SQLState(err) == pg.CodeDuplicateDatabase {
+			msg += fmt.Sprintf("\n\nThe database already exists. To manage it with this resource, import it: terraform import <address> %s", spec.Name)
+		}
+		resp.Diagnostics.AddError("Could not create database", msg)
+		return
+	}
+	if err != nil {
+		// The database exists: record it, so the next apply does not try to create it again.
+		resp.Diagnostics.AddWarning("Database created with a problem", err.Error())
+	}
+	found, diags := r.read(ctx, &plan)
+	resp.Diagnostics.Append(diags...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Database vanished", fmt.Sprintf("database %q was created but cannot be read back", spec.Name))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *databaseResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state databaseModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, diags := r.read(ctx, &state)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *databaseResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state databaseModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	cur, err := r.lookup(ctx, &state)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not read database", err.Error())
+		return
+	}
+	if cur == nil {
+		resp.Diagnostics.AddError("Database not found", fmt.Sprintf("database %q no longer exists; refresh to plan its creation", state.Name.ValueString()))
+		return
+	}
+	spec := plan.spec()
+	if plan.Owner.IsUnknown() {
+		spec.Owner = ""
+	}
+	if plan.TablespaceName.IsUnknown() {
+		spec.Tablespace = ""
+	}
+	if err := r.client.UpdateDatabase(ctx, cur.Name, cur, spec, plan.AlterObjectOwnership.ValueBool()); err != nil {
+		resp.Diagnostics.AddError("Could not update database", err.Error())
+		return
+	}
+	found, diags := r.read(ctx, &plan)
+	resp.Diagnostics.Append(diags...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Database vanished", fmt.Sprintf("database %q was updated but cannot be read back", spec.Name))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *databaseResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state databaseModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	cur, err := r.lookup(ctx, &state)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not read database", err.Error())
+		return
+	}
+	if cur == nil {
+		return // already gone
+	}
+	if err := r.client.DropDatabase(ctx, cur.Name, state.ForceDrop.ValueBool()); err != nil {
+		resp.Diagnostics.AddError("Could not drop database", err.Error())
+	}
+}
+
+// ImportState takes the database name.
+func (r *databaseResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if err := pg.ValidateName(req.ID); err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the database name, which "+err.Error()+".")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
+
+func (r *databaseResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
+		return
+	}
+	var plan, config databaseModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = plan.Name
+	if req.State.Raw.IsNull() {
+		if config.Template.IsNull() {
+			plan.Template = types.StringValue(defaultDatabaseTemplate)
+		}
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		return
+	}
+	var state databaseModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// Unset optional+computed values: keep what was recorded (not managed).
+	for _, a := range []struct {
+		cfg         types.String
+		plan, state *types.String
+	}{
+		{config.Owner, &plan.Owner, &state.Owner},
+		{config.TablespaceName, &plan.TablespaceName, &state.TablespaceName},
+		{config.Template, &plan.Template, &state.Template},
+		{config.Encoding, &plan.Encoding, &state.Encoding},
+		{config.LCCollate, &plan.LCCollate, &state.LCCollate},
+		{config.LCCtype, &plan.LCCtype, &state.LCCtype},
+	} {
+		if a.cfg.IsNull() {
+			*a.plan = *a.state
+		}
+	}
+	// Creation-time settings: same meaning = no change; a configured different value = replace.
+	for _, a := range []struct {
+		attr        string
+		plan, state *types.String
+		equal       func(a, b string) bool
+	}{
+		{"template", &plan.Template, &state.Template, func(a, b string) bool { return a == b }},
+		{"encoding", &plan.Encoding, &state.Encoding, encodingEqual},
+		{"lc_collate", &plan.LCCollate, &state.LCCollate, localeEqual},
+		{"lc_ctype", &plan.LCCtype, &state.LCCtype, localeEqual},
+	} {
+		if a.plan.IsUnknown() || a.plan.IsNull() || a.state.IsNull() || a.state.IsUnknown() {
+			continue // after an import the template is not known: record the configured one
+		}
+		if a.equal(a.plan.ValueString(), a.state.ValueString()) {
+			*a.plan = *a.state
+			continue
+		}
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root(a.attr))
+	}
+	if len(resp.RequiresReplace) > 0 && r.client != nil && r.client.Ready() == nil && state.Name.ValueString() != r.client.DefaultDatabase() {
+		r.warnDrop(ctx, state, resp, true)
+	}
+	if r.client != nil {
+		def := r.client.DefaultDatabase()
+		if state.Name.ValueString() == def {
+			if len(resp.RequiresReplace) > 0 {
+				resp.Diagnostics.AddError("Cannot replace the provider's own database",
+					fmt.Sprintf("This plan would drop and recreate database %q, which the provider is connected to (provider argument `database`). "+
+						"Connect the provider to another database (e.g. postgres) to apply it.", def))
+			} else if !plan.Name.IsUnknown() && plan.Name.ValueString() != def {
+				resp.Diagnostics.AddAttributeError(path.Root("name"), "Cannot rename the provider's own database",
+					fmt.Sprintf("The provider is connected to database %q; PostgreSQL does not rename a database while sessions are connected to it. "+
+						"Connect the provider to another database (e.g. postgres) to apply this change.", def))
+			}
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *databaseResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state databaseModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	name := state.Name.ValueString()
+	if name == r.client.DefaultDatabase() {
+		resp.Diagnostics.AddError("Cannot drop the provider's own database",
+			fmt.Sprintf("This plan would drop database %q, which the provider is connected to (provider argument `database`). "+
+				"Connect the provider to another database (e.g. postgres), or remove the resource from the state (terraform state rm).", name))
+		return
+	}
+	r.warnDrop(ctx, state, resp, false)
+}
+
+// warnDrop warns about what dropping the database of state loses and whether it will succeed.
+func (r *databaseResource) warnDrop(ctx context.Context, state databaseModel, resp *resource.ModifyPlanResponse, replacing bool) {
+	name := state.Name.ValueString()
+	act, err := r.client.ReadDatabaseActivity(ctx, name)
+	if err != nil {
+		return
+	}
+	size := "unknown size (no privilege to read it)"
+	if act.SizeKnown {
+		size = act.SizePretty
+	}
+	what := "dropped with all its content"
+	if replacing {
+		what = "replaced: dropped with all its content and created again empty"
+	}
+	msg := fmt.Sprintf("Database %q (%s) will be %s. It has %d active connection(s)", name, size, what, act.Connections)
+	if act.OwnConnections > 0 {
+		msg += fmt.Sprintf(", plus %d of Terraform providers (this provider closes its own before the drop)", act.OwnConnections)
+	}
+	msg += "."
+	if act.Connections > 0 {
+		if state.ForceDrop.ValueBool() {
+			msg += " force_drop is true: those sessions will be disconnected."
+		} else {
+			msg += " The drop will fail while they stay connected: disconnect them, or set force_drop = true (and apply it) to have the provider terminate them."
+		}
+	}
+	resp.Diagnostics.AddWarning("Database will be dropped", msg)
+}
+
+func (r *databaseResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: databaseSchemaV0(), StateUpgrader: upgradeDatabaseStateV0},
+	}
+}
+
+// lookup finds the database of m: by OID first (renames behind our back), then by name.
+func (r *databaseResource) lookup(ctx context.Context, m *databaseModel) (*pg.Database, error) {
+	if !m.OID.IsNull() && !m.OID.IsUnknown() {
+		d, err := r.client.ReadDatabaseByOID(ctx, uint32(m.OID.ValueInt64()))
+		if err != nil || d != nil {
+			return d, err
+		}
+	}
+	return r.client.ReadDatabase(ctx, m.Name.ValueString())
+}
+
+// read refreshes m from the server, keeping m's spelling where the server's
+// value means the same. It reports whether the database exists.
+func (r *databaseResource) read(ctx context.Context, m *databaseModel) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	d, err := r.lookup(ctx, m)
+	if err != nil {
+		diags.AddError("Could not read database", err.Error())
+		return false, diags
+	}
+	if d == nil {
+		return false, diags
+	}
+	keep := func(cur types.String, server string, equal func(a, b string) bool) types.String {
+		if !cur.IsNull() && !cur.IsUnknown() && equal(cur.ValueString(), server) {
+			return cur
+		}
+		return types.StringValue(server)
+	}
+	same := func(a, b string) bool { return a == b }
+	m.ID = types.StringValue(d.Name)
+	m.OID = types.Int64Value(int64(d.OID))
+	m.Name = types.StringValue(d.Name)
+	m.Owner = types.StringValue(d.Owner)
+	m.Encoding = keep(m.Encoding, d.Encoding, encodingEqual)
+	m.LCCollate = keep(m.LCCollate, d.Collate, localeEqual)
+	m.LCCtype = keep(m.LCCtype, d.Ctype, localeEqual)
+	m.TablespaceName = keep(m.TablespaceName, d.Tablespace, same)
+	m.ConnectionLimit = types.Int64Value(d.ConnLimit)
+	m.AllowConnections = types.BoolValue(d.AllowConn)
+	m.IsTemplate = types.BoolValue(d.IsTemplate)
+	if m.Template.IsUnknown() {
+		m.Template = types.StringNull() // PostgreSQL does not record it
+	}
+	if m.AlterObjectOwnership.IsNull() || m.AlterObjectOwnership.IsUnknown() {
+		m.AlterObjectOwnership = types.BoolValue(false)
+	}
+	if m.ForceDrop.IsNull() || m.ForceDrop.IsUnknown() {
+		m.ForceDrop = types.BoolValue(false)
+	}
+	return true, diags
+}
+
+func (m *databaseModel) spec() pg.DatabaseSpec {
+	return pg.DatabaseSpec{
+		Name:       m.Name.ValueString(),
+		Owner:      m.Owner.ValueString(),
+		Template:   m.Template.ValueString(),
+		Encoding:   m.Encoding.ValueString(),
+		Collate:    m.LCCollate.ValueString(),
+		Ctype:      m.LCCtype.ValueString(),
+		Tablespace: m.TablespaceName.ValueString(),
+		ConnLimit:  m.ConnectionLimit.ValueInt64(),
+		AllowConn:  m.AllowConnections.ValueBool(),
+		IsTemplate: m.IsTemplate.ValueBool(),
+	}
+}
+
+// encodingEqual compares encoding names as PostgreSQL does (case, '-' and '_' ignored: utf8 = UTF-8 = UTF8).
+func encodingEqual(a, b string) bool {
+	norm := func(s string) string {
+		return strings.NewReplacer("-", "", "_", "").Replace(strings.ToUpper(s))
+	}
+	return norm(a) == norm(b)
+}
+
+// localeEqual compares locale names, ignoring case and punctuation in the
+// codeset part (en_US.UTF-8 = en_US.utf8), as the C library does.
+func localeEqual(a, b string) bool {
+	if a == b {
+		return true
+	}
+	split := func(s string) (string, string, string) {
+		base, mod, _ := strings.Cut(s, "@")
+		lang, cs, _ := strings.Cut(base, ".")
+		return lang, strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(cs)), mod
+	}
+	la, ca, ma := split(a)
+	lb, cb, mb := split(b)
+	return la == lb && ca == cb && ma == mb
+}
+
+type databaseModel struct {
+	ID                   types.String `tfsdk:"id"`
+	OID                  types.Int64  `tfsdk:"oid"`
+	Name                 types.String `tfsdk:"name"`
+	Owner                types.String `tfsdk:"owner"`
+	Template             types.String `tfsdk:"template"`
+	Encoding             types.String `tfsdk:"encoding"`
+	LCCollate            types.String `tfsdk:"lc_collate"`
+	LCCtype              types.String `tfsdk:"lc_ctype"`
+	TablespaceName       types.String `tfsdk:"tablespace_name"`
+	ConnectionLimit      types.Int64  `tfsdk:"connection_limit"`
+	AllowConnections     types.Bool   `tfsdk:"allow_connections"`
+	IsTemplate           types.Bool   `tfsdk:"is_template"`
+	AlterObjectOwnership types.Bool   `tfsdk:"alter_object_ownership"`
+	ForceDrop            types.Bool   `tfsdk:"force_drop"`
+}

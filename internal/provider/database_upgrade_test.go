@@ -1,0 +1,79 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// upgradedDatabase is an upgraded database with cyrilgdn's usual values.
+func upgradedDatabase(name, owner string) databaseModel {
+	return databaseModel{
+		ID: types.StringValue(name), OID: types.Int64Null(), Name: types.StringValue(name), Owner: types.StringValue(owner),
+		Template: types.StringValue("template0"), Encoding: types.StringValue("UTF8"),
+		LCCollate: types.StringValue("C.UTF-8"), LCCtype: types.StringValue("C.UTF-8"), TablespaceName: types.StringValue("pg_default"),
+		ConnectionLimit: types.Int64Value(-1), AllowConnections: types.BoolValue(true), IsTemplate: types.BoolValue(false),
+		AlterObjectOwnership: types.BoolValue(false), ForceDrop: types.BoolValue(false),
+	}
+}
+
+func TestUpgradeDatabaseV0Fixtures(t *testing.T) {
+	full := upgradedDatabase("fx_db_full", "fx_db_owner")
+	full.LCCollate, full.LCCtype = types.StringValue("en_US.UTF-8"), types.StringValue("en_US.UTF-8")
+	full.ConnectionLimit, full.AlterObjectOwnership = types.Int64Value(10), types.BoolValue(true)
+
+	imp := upgradedDatabase("fx_db_imp", "fx_db_imp_owner")
+	imp.ConnectionLimit = types.Int64Value(7) // alter_object_ownership null after import -> false
+
+	tpl := upgradedDatabase("fx_db_tpl", "postgres")
+	tpl.Template, tpl.AllowConnections, tpl.ConnectionLimit, tpl.IsTemplate = types.StringValue("template1"), types.BoolValue(false), types.Int64Value(0), types.BoolValue(true)
+	latin1 := upgradedDatabase("fx_db_latin1", "postgres")
+	latin1.Encoding, latin1.LCCollate, latin1.LCCtype = types.StringValue("LATIN1"), types.StringValue("C"), types.StringValue("C")
+
+	want := map[string]map[string]databaseModel{
+		"database/full/terraform.tfstate":            {"full": full},
+		"database/full/terraform.refreshed.tfstate":  {"full": full},
+		"database/import/terraform.tfstate":          {"imp": imp},
+		"database/minimal/terraform.tfstate":         {"minimal": upgradedDatabase("fx_db_min", "postgres")},
+		"database/template_flags/terraform.tfstate":  {"tpl": tpl, "latin1": latin1},
+		"schema/owner_in_database/terraform.tfstate": {"db": upgradedDatabase("fx_sch_db", "postgres")},
+		"schema/import/terraform.tfstate":            {"db": upgradedDatabase("fx_sch_imp_db", "postgres")},
+		"extension/schema_version/terraform.tfstate": {"db": upgradedDatabase("fx_ext_db", "postgres")},
+	}
+	for file, byName := range want {
+		for _, inst := range loadFixtureInstances(t, file, "postgresql_database") {
+			t.Run(file+"/"+inst.Name, func(t *testing.T) {
+				exp, ok := byName[inst.Name]
+				if !ok {
+					t.Fatalf("no expectation for %s", inst.Name)
+				}
+				var got databaseModel
+				runUpgrader(t, NewDatabaseResource(), inst, &got)
+				if d := cmp.Diff(exp, got); d != "" {
+					t.Errorf("upgraded state differs (-want +got):\n%s", d)
+				}
+			})
+		}
+	}
+}
+
+func TestDatabaseSpellingEquality(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		enc  bool
+		want bool
+	}{
+		{"utf8", "UTF8", true, true}, {"UTF-8", "UTF8", true, true}, {"LATIN1", "UTF8", true, false},
+		{"en_US.UTF-8", "en_US.utf8", false, true}, {"C", "C", false, true}, {"C", "C.UTF-8", false, false},
+		{"en_US.UTF-8", "de_DE.UTF-8", false, false},
+	} {
+		f := localeEqual
+		if c.enc {
+			f = encodingEqual
+		}
+		if got := f(c.a, c.b); got != c.want {
+			t.Errorf("%q vs %q: got %v", c.a, c.b, got)
+		}
+	}
+}

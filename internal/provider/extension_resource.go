@@ -1,0 +1,355 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                 = (*extensionResource)(nil)
+	_ resource.ResourceWithConfigure    = (*extensionResource)(nil)
+	_ resource.ResourceWithImportState  = (*extensionResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*extensionResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*extensionResource)(nil)
+)
+
+// NewExtensionResource is the constructor of postgresql_extension.
+func NewExtensionResource() resource.Resource { return &extensionResource{} }
+
+type extensionResource struct {
+	client *pg.Client
+}
+
+func (r *extensionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_extension"
+}
+
+func (r *extensionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = extensionSchemaV1()
+}
+
+func extensionSchemaV1() schema.Schema {
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "An extension installed in a database (`CREATE EXTENSION`). The schema and the version change in place " +
+			"(`ALTER EXTENSION ... SET SCHEMA` / `UPDATE TO`); another name or database means another extension and replaces it. " +
+			"Trusted extensions (e.g. `pgcrypto`, `hstore`, `citext`) can be installed by a non-superuser with `CREATE` on the database; untrusted ones (e.g. `postgres_fdw`) need a superuser.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<database>.<extension>`, as in cyrilgdn/postgresql.",
+			},
+			"oid": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The extension's OID in its database (`pg_extension.oid`). It does not change when the extension is moved or updated.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The extension name, as listed in `pg_available_extensions`. Changing it replaces the resource.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"database_oid": schema.Int64Attribute{
+				Computed: true,
+				MarkdownDescription: "The OID of the database holding the extension. It identifies the database across renames: when `database` changes to a name that is (or, " +
+					"during this apply, becomes) the name of the database with this OID, the extension is kept and updated in place instead of being replaced (see `postgresql_schema`).",
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"database": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The database to install the extension in; defaults to the provider's database. Changing it replaces the resource, unless the new name " +
+					"belongs to the same database after a rename (see `database_oid`).",
+				Validators: []validator.String{validators.Name()},
+			},
+			"schema": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The schema holding the extension's objects. When unset, PostgreSQL picks it (the extension's own or the first schema of the search path) and the provider records it. " +
+					"Changing it moves the extension in place (`ALTER EXTENSION ... SET SCHEMA`), for relocatable extensions.",
+				Validators: []validator.String{validators.Name()},
+			},
+			"version": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The extension version. When unset, the default version is installed and the installed version is recorded without ever showing a change. " +
+					"Changing it updates the extension in place (`ALTER EXTENSION ... UPDATE TO`).",
+			},
+			"create_cascade": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "When true, creating the extension also installs the extensions it requires (`CASCADE`). They are not dropped with it.",
+			},
+			"drop_cascade": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "When true, dropping the extension also drops the objects that depend on it (`DROP EXTENSION ... CASCADE`). When false (the default) the drop fails if any exist.",
+			},
+		},
+	}
+}
+
+func (r *extensionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *extensionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan extensionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	db := plan.Database.ValueString()
+	spec := plan.spec()
+	if err := r.client.CreateExtension(ctx, db, spec, plan.CreateCascade.ValueBool()); err != nil {
+		msg := err.Error()
+		if pg.SQLState(err) == pg.CodeInsufficientPriv {
+			if trusted, terr := r.client.ExtensionTrusted(ctx, db, spec.Name); terr == nil && !trusted {
+				msg += fmt.Sprintf("\n\nExtension %q is not trusted: only a superuser can install it.", spec.Name)
+			}
+		}
+		resp.Diagnostics.AddError("Could not create extension", msg)
+		return
+	}
+	found, diags := r.read(ctx, &plan)
+	resp.Diagnostics.Append(diags...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Extension vanished", fmt.Sprintf("extension %q was created in database %q but cannot be read back", spec.Name, db))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *extensionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state extensionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, diags := r.read(ctx, &state)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(recordXactPos(ctx, r.client, resp.Private)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *extensionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state extensionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(checkSameDatabase(ctx, r.client, plan.Database.ValueString(), state.Database.ValueString(), state.DatabaseOID)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.client.UpdateExtension(ctx, plan.Database.ValueString(), plan.spec()); err != nil {
+		resp.Diagnostics.AddError("Could not update extension", err.Error())
+		return
+	}
+	found, diags := r.read(ctx, &plan)
+	resp.Diagnostics.Append(diags...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Extension vanished", fmt.Sprintf("extension %q was updated but cannot be read back", plan.Name.ValueString()))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *extensionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state extensionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not read database", err.Error())
+		return
+	}
+	if d == nil {
+		return // the database is gone, and the extension with it
+	}
+	if err := r.client.DropExtension(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
+		resp.Diagnostics.AddError("Could not drop extension", err.Error())
+	}
+}
+
+// ImportState takes `<database>.<extension>`.
+func (r *extensionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	db, name, diags := splitDatabaseID(ctx, r.client, req.ID, "extension")
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
+
+func (r *extensionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
+		return
+	}
+	var plan, config extensionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		if config.Database.IsNull() && r.client != nil {
+			plan.Database = types.StringValue(r.client.DefaultDatabase())
+		}
+	} else {
+		var state extensionModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		plan.DatabaseOID = state.DatabaseOID
+		if config.Database.IsNull() {
+			plan.Database = state.Database
+		} else if plan.Database.IsUnknown() || plan.Database.ValueString() != state.Database.ValueString() {
+			pos, havePos := readXactPos(ctx, req.Private)
+			replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID, pos, havePos)
+			resp.Diagnostics.Append(diags...)
+			if replace {
+				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))
+				plan.OID, plan.DatabaseOID = types.Int64Unknown(), types.Int64Unknown()
+			}
+		}
+		if config.Schema.IsNull() {
+			plan.Schema = state.Schema
+		}
+		if config.Version.IsNull() {
+			plan.Version = state.Version
+		}
+	}
+	plan.ID = types.StringUnknown()
+	if !plan.Database.IsUnknown() && !plan.Name.IsUnknown() {
+		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func (r *extensionResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state extensionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
+	if err != nil || d == nil {
+		return
+	}
+	db := d.Name
+	e, err := r.client.ReadExtension(ctx, db, state.Name.ValueString())
+	if err != nil || e == nil {
+		return
+	}
+	n, err := r.client.CountExtensionDependents(ctx, db, e.OID)
+	if err != nil || n == 0 {
+		return
+	}
+	if state.DropCascade.ValueBool() {
+		resp.Diagnostics.AddWarning("Objects depending on the extension will be dropped",
+			fmt.Sprintf("%d object(s) in database %q depend on extension %q (e.g. columns of its types, functions using it); drop_cascade is true, so they will be dropped with it.", n, db, e.Name))
+		return
+	}
+	resp.Diagnostics.AddWarning("Objects depend on the extension",
+		fmt.Sprintf("%d object(s) in database %q depend on extension %q and drop_cascade is false: the drop will fail. Remove them first, or set drop_cascade = true (and apply it).", n, db, e.Name))
+}
+
+func (r *extensionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: extensionSchemaV0(), StateUpgrader: upgradeExtensionStateV0},
+	}
+}
+
+// read refreshes m from the server. It reports whether the extension is installed.
+func (r *extensionResource) read(ctx context.Context, m *extensionModel) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
+	if err != nil {
+		diags.AddError("Could not read database", err.Error())
+		return false, diags
+	}
+	if d == nil {
+		return false, diags
+	}
+	db := d.Name
+	e, err := r.client.ReadExtension(ctx, db, m.Name.ValueString())
+	if pg.IsMissingDatabase(err) {
+		return false, diags
+	}
+	if err != nil {
+		diags.AddError("Could not read extension", err.Error())
+		return false, diags
+	}
+	if e == nil {
+		return false, diags
+	}
+	m.ID = types.StringValue(db + "." + e.Name)
+	m.Database = types.StringValue(db)
+	m.DatabaseOID = types.Int64Value(int64(d.OID))
+	m.OID = types.Int64Value(int64(e.OID))
+	m.Name = types.StringValue(e.Name)
+	m.Schema = types.StringValue(e.Schema)
+	m.Version = types.StringValue(e.Version)
+	if m.CreateCascade.IsNull() || m.CreateCascade.IsUnknown() {
+		m.CreateCascade = types.BoolValue(false)
+	}
+	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
+		m.DropCascade = types.BoolValue(false)
+	}
+	return true, diags
+}
+
+func (m *extensionModel) spec() pg.ExtensionSpec {
+	s := pg.ExtensionSpec{Name: m.Name.ValueString()}
+	if !m.Schema.IsUnknown() {
+		s.Schema = m.Schema.ValueString()
+	}
+	if !m.Version.IsUnknown() {
+		s.Version = m.Version.ValueString()
+	}
+	return s
+}
+
+type extensionModel struct {
+	ID            types.String `tfsdk:"id"`
+	OID           types.Int64  `tfsdk:"oid"`
+	Name          types.String `tfsdk:"name"`
+	Database      types.String `tfsdk:"database"`
+	DatabaseOID   types.Int64  `tfsdk:"database_oid"`
+	Schema        types.String `tfsdk:"schema"`
+	Version       types.String `tfsdk:"version"`
+	CreateCascade types.Bool   `tfsdk:"create_cascade"`
+	DropCascade   types.Bool   `tfsdk:"drop_cascade"`
+}

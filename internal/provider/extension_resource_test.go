@@ -1,0 +1,199 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+func TestAccExtension_lifecycle(t *testing.T) {
+	db := acctest.RandName("edb") + ` "ü`
+	addr := "postgresql_extension.test"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(ext string) string {
+		return acctest.Config(`
+resource "postgresql_database" "db" {
+  name       = %s
+  force_drop = true
+}
+resource "postgresql_schema" "ext" {
+  name         = "ext ü"
+  database     = postgresql_database.db.name
+  drop_cascade = true
+}
+resource "postgresql_extension" "test" {
+  database = postgresql_database.db.name
+%s
+}`, acctest.QuoteHCL(db), ext)
+	}
+	installed := func(name, schema, version string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			got := acctest.QueryString(t, db, `SELECT coalesce((SELECT n.nspname || ' ' || e.extversion FROM pg_extension e
+JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1), 'none')`, name)
+			want := "none"
+			if schema != "none" {
+				want = schema + " " + version
+			}
+			if got != want {
+				return fmt.Errorf("extension %s: got %q, want %q", name, got, want)
+			}
+			return nil
+		}
+	}
+	// The members of a trusted extension installed by a non-superuser belong to
+	// the bootstrap superuser, so only a superuser can move it to another schema.
+	firstSchema, firstSchemaName := "", "public"
+	if acctest.Managed() {
+		t.Log("not moving the extension between schemas: PostgreSQL requires ownership of its members, which belong to the bootstrap superuser")
+		firstSchema, firstSchemaName = "\n  schema = postgresql_schema.ext.name", "ext ü"
+	}
+	steps := []resource.TestStep{
+		{
+			Config:      acctest.Config(`resource "postgresql_extension" "test" { name = %q }`, strings.Repeat("e", 64)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`Invalid PostgreSQL name`),
+		},
+		{
+			Config: config(`  name = "hstore"
+  version = "1.7"` + firstSchema),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(db+".hstore")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("schema"), knownvalue.StringExact(firstSchemaName)),
+				sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+			},
+			Check: installed("hstore", firstSchemaName, "1.7"),
+		},
+		{ // version and schema in place
+			Config: config(`  name = "hstore"
+  version = "1.8"
+  schema = postgresql_schema.ext.name`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			Check:             installed("hstore", "ext ü", "1.8"),
+		},
+		{ // version unset: follows the installed one without a diff
+			Config: config(`  name = "hstore"
+  schema = postgresql_schema.ext.name`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+		{
+			Config: config(`  name = "hstore"
+  schema = postgresql_schema.ext.name`),
+			ResourceName:      addr,
+			ImportState:       true,
+			ImportStateId:     db + ".hstore",
+			ImportStateVerify: true,
+		},
+		{
+			Config: config(`  name = "hstore"
+  schema = postgresql_schema.ext.name`),
+			ResourceName:    addr,
+			ImportState:     true,
+			ImportStateId:   db + ".hstore",
+			ImportStateKind: resource.ImportBlockWithID,
+		},
+		{ // dropped behind Terraform's back: created again
+			PreConfig: acctest.ExecFunc(t, db, `DROP EXTENSION hstore`),
+			Config: config(`  name = "hstore"
+  schema = postgresql_schema.ext.name`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+			},
+		},
+		{ // another extension: replacement
+			Config: config(`  name = "citext"`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+			},
+			Check: resource.ComposeTestCheckFunc(installed("hstore", "none", ""), installed("citext", "public", "1.6")),
+		},
+	}
+	if !acctest.Managed() {
+		steps = append(steps[:6], append([]resource.TestStep{{ // drift: moved behind Terraform's back
+			PreConfig: acctest.ExecFunc(t, db, `ALTER EXTENSION hstore SET SCHEMA public`),
+			Config: config(`  name = "hstore"
+  schema = postgresql_schema.ext.name`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			Check:             installed("hstore", "ext ü", "1.8"),
+		}}, steps[6:]...)...)
+	}
+	if acctest.Managed() {
+		t.Log("skipping the postgres_fdw steps: postgres_fdw is not a trusted extension, only a superuser can install it")
+	} else {
+		steps = append(steps, resource.TestStep{
+			Config: config(`  name = "postgres_fdw"`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+			},
+			Check: installed("postgres_fdw", "public", "1.1"),
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, db) },
+		Steps:                    steps,
+	})
+}
+
+// One provider block manages schemas and extensions in several databases.
+func TestAccDatabase_multiDatabase(t *testing.T) {
+	a, b := acctest.RandName("mdba"), acctest.RandName("mdbb")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, a, b) },
+		Steps: []resource.TestStep{{
+			Config: acctest.Config(`
+resource "postgresql_database" "a" { name = %q }
+resource "postgresql_database" "b" { name = %q }
+resource "postgresql_schema" "a" {
+  name     = "app"
+  database = postgresql_database.a.name
+}
+resource "postgresql_schema" "b" {
+  name     = "app"
+  database = postgresql_database.b.name
+}
+resource "postgresql_extension" "a" {
+  name     = "pgcrypto"
+  database = postgresql_database.a.name
+  schema   = postgresql_schema.a.name
+}
+resource "postgresql_extension" "b" {
+  name     = "pgcrypto"
+  database = postgresql_database.b.name
+  schema   = postgresql_schema.b.name
+}`, a, b),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("postgresql_schema.a", tfjsonpath.New("id"), knownvalue.StringExact(a+".app")),
+				statecheck.ExpectKnownValue("postgresql_schema.b", tfjsonpath.New("id"), knownvalue.StringExact(b+".app")),
+				statecheck.ExpectKnownValue("postgresql_extension.b", tfjsonpath.New("id"), knownvalue.StringExact(b+".pgcrypto")),
+			},
+			Check: func(*terraform.State) error {
+				for _, db := range []string{a, b} {
+					if got := acctest.QueryString(t, db, `SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pgcrypto'`); got != "app" {
+						return fmt.Errorf("pgcrypto in database %s is in schema %q", db, got)
+					}
+				}
+				return nil
+			},
+		}},
+	})
+}

@@ -1,0 +1,561 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                   = (*schemaResource)(nil)
+	_ resource.ResourceWithConfigure      = (*schemaResource)(nil)
+	_ resource.ResourceWithImportState    = (*schemaResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*schemaResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*schemaResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*schemaResource)(nil)
+)
+
+// NewSchemaResource is the constructor of postgresql_schema.
+func NewSchemaResource() resource.Resource { return &schemaResource{} }
+
+type schemaResource struct {
+	client *pg.Client
+}
+
+func (r *schemaResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_schema"
+}
+
+func (r *schemaResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schemaSchemaV1()
+}
+
+// schemaPolicyAttrTypes are the attributes of one deprecated policy block.
+var schemaPolicyAttrTypes = map[string]attr.Type{
+	"role":              types.StringType,
+	"usage":             types.BoolType,
+	"usage_with_grant":  types.BoolType,
+	"create":            types.BoolType,
+	"create_with_grant": types.BoolType,
+}
+
+func schemaSchemaV1() schema.Schema {
+	policyBool := func(desc string) schema.BoolAttribute {
+		return schema.BoolAttribute{Optional: true, MarkdownDescription: desc + " Unset means false."}
+	}
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "A schema in a database (`CREATE SCHEMA`). Renaming changes it in place (`ALTER SCHEMA ... RENAME`). " +
+			"Changing `database` means another schema and replaces it, **except when the database itself was renamed**: the provider records the database's OID " +
+			"(`database_oid`) and, when the configured database name is the new name of that same database, updates the schema in place, so renaming a " +
+			"`postgresql_database` never drops the schemas (and data) inside it.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed:            true,
+				MarkdownDescription: "`<database>.<schema>`, as in cyrilgdn/postgresql.",
+			},
+			"oid": schema.Int64Attribute{
+				Computed:            true,
+				MarkdownDescription: "The schema's OID in its database. It never changes for the life of the schema, renames included.",
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"database_oid": schema.Int64Attribute{
+				Computed: true,
+				MarkdownDescription: "The OID of the database holding the schema. It identifies the database across renames: when `database` changes to a name that is (or, " +
+					"during this apply, becomes) the name of the database with this OID, the schema is kept and updated in place instead of being replaced.",
+				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "The schema name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the schema in place.",
+				Validators:          []validator.String{validators.Name()},
+			},
+			"database": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The database holding the schema; defaults to the provider's database. Changing it replaces the schema, unless the new name belongs to the same " +
+					"database after a rename (see `database_oid`). If a plan moves the schema to a database that does not exist yet while the old one still exists, " +
+					"the plan shows an update and the apply fails (without touching anything) unless the old database was renamed to the new name; plan again to get the replacement.",
+				Validators: []validator.String{validators.Name()},
+			},
+			"owner": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The role owning the schema (`AUTHORIZATION`). Defaults to the provider's role; when unset the current owner is recorded and not managed. " +
+					"A non-superuser provider role must be able to act as the owner: the provider grants itself membership in the role within the transaction and revokes it before committing.",
+				Validators: []validator.String{validators.Name()},
+			},
+			"if_not_exists": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+				MarkdownDescription: "When true (the default), creating the schema adopts an existing schema of the same name (`CREATE SCHEMA IF NOT EXISTS`) and gives it the configured owner.",
+			},
+			"drop_cascade": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "When true, destroying the schema also drops every object in it (`DROP SCHEMA ... CASCADE`). When false (the default) the drop fails if the schema is not empty.",
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"policy": schema.SetNestedBlock{
+				DeprecationMessage: "policy is deprecated: manage schema privileges with postgresql_grant (object_type = \"schema\") instead.",
+				MarkdownDescription: "**Deprecated**: use `postgresql_grant` with `object_type = \"schema\"`. Privileges on the schema for one role each, applied with `GRANT`/`REVOKE` " +
+					"(kept for compatibility with cyrilgdn/postgresql). A role listed here holds exactly these privileges on the schema; a role removed from the list loses them all.",
+				NestedObject: schema.NestedBlockObject{
+					Attributes: map[string]schema.Attribute{
+						"role": schema.StringAttribute{
+							Optional:            true,
+							MarkdownDescription: "The role receiving the privileges; empty or unset means `PUBLIC`.",
+						},
+						"usage":             policyBool("Grant `USAGE` (look up objects in the schema)."),
+						"usage_with_grant":  policyBool("Grant `USAGE` `WITH GRANT OPTION`."),
+						"create":            policyBool("Grant `CREATE` (create objects in the schema)."),
+						"create_with_grant": policyBool("Grant `CREATE` `WITH GRANT OPTION`."),
+					},
+				},
+			},
+		},
+	}
+}
+
+func (r *schemaResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.client = clientFrom(req, &resp.Diagnostics)
+}
+
+func (r *schemaResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m schemaModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.Policy.IsNull() || m.Policy.IsUnknown() {
+		return
+	}
+	var raw []schemaPolicyModel
+	resp.Diagnostics.Append(m.Policy.ElementsAs(ctx, &raw, false)...)
+	for _, p := range raw {
+		if p.Role.IsUnknown() {
+			continue
+		}
+		role := p.Role.ValueString()
+		if role == "" && (p.UsageWithGrant.ValueBool() || p.CreateWithGrant.ValueBool()) {
+			resp.Diagnostics.AddAttributeError(path.Root("policy"), "Grant option for PUBLIC",
+				"A policy without role applies to PUBLIC, which PostgreSQL cannot give a grant option: set role, or use usage/create instead of *_with_grant.")
+		}
+		if role != "" {
+			if err := pg.ValidateName(role); err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("policy"), "Invalid PostgreSQL name", "policy role "+err.Error()+".")
+			}
+		}
+	}
+}
+
+func (r *schemaResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan schemaModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec, diags := plan.spec(ctx)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	db := plan.Database.ValueString()
+	if err := r.client.CreateSchema(ctx, db, spec, plan.IfNotExists.ValueBool()); err != nil {
+		resp.Diagnostics.AddError("Could not create schema", err.Error())
+		return
+	}
+	plan.OID = types.Int64Unknown()
+	found, diags := r.read(ctx, &plan)
+	resp.Diagnostics.Append(diags...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Schema vanished", fmt.Sprintf("schema %q was created in database %q but cannot be read back", spec.Name, db))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *schemaResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state schemaModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, diags := r.read(ctx, &state)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(recordXactPos(ctx, r.client, resp.Private)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *schemaResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state schemaModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	db := plan.Database.ValueString()
+	resp.Diagnostics.Append(checkSameDatabase(ctx, r.client, db, state.Database.ValueString(), state.DatabaseOID)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	spec, diags := plan.spec(ctx)
+	resp.Diagnostics.Append(diags...)
+	prev, diags := state.policies(ctx)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.Owner.IsUnknown() {
+		spec.Owner = ""
+	}
+	if err := r.client.UpdateSchema(ctx, db, state.Name.ValueString(), spec, prev); err != nil {
+		resp.Diagnostics.AddError("Could not update schema", err.Error())
+		return
+	}
+	found, diags := r.read(ctx, &plan)
+	resp.Diagnostics.Append(diags...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Schema vanished", fmt.Sprintf("schema %q was updated but cannot be read back", spec.Name))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *schemaResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state schemaModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	db, err := r.currentDatabase(ctx, &state)
+	if err != nil {
+		resp.Diagnostics.AddError("Could not read database", err.Error())
+		return
+	}
+	if db == "" {
+		return // the database is gone, and the schema with it
+	}
+	if err := r.client.DropSchema(ctx, db, state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
+		resp.Diagnostics.AddError("Could not drop schema", err.Error())
+	}
+}
+
+// ImportState takes `<database>.<schema>`. Where the database name itself
+// contains dots, the longest prefix naming an existing database wins.
+func (r *schemaResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	db, name, diags := splitDatabaseID(ctx, r.client, req.ID, "schema")
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
+
+// splitDatabaseID splits `<database>.<name>` import IDs.
+func splitDatabaseID(ctx context.Context, c *pg.Client, id, what string) (string, string, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var cands [][2]string
+	for i := len(id) - 1; i > 0; i-- {
+		if id[i] == '.' {
+			cands = append(cands, [2]string{id[:i], id[i+1:]})
+		}
+	}
+	if len(cands) == 0 {
+		diags.AddError("Invalid import ID", fmt.Sprintf("The import ID is `<database>.<%s>`, got %q.", what, id))
+		return "", "", diags
+	}
+	pick := cands[len(cands)-1] // the first dot
+	if c != nil && c.Ready() == nil && len(cands) > 1 {
+		for _, cand := range cands {
+			if d, err := c.ReadDatabase(ctx, cand[0]); err == nil && d != nil {
+				pick = cand
+				break
+			}
+		}
+	}
+	for _, n := range pick {
+		if err := pg.ValidateName(n); err != nil {
+			diags.AddError("Invalid import ID", fmt.Sprintf("In import ID %q, the name %q %s.", id, n, err.Error()))
+		}
+	}
+	return pick[0], pick[1], diags
+}
+
+func (r *schemaResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		r.modifyDestroyPlan(ctx, req, resp)
+		return
+	}
+	var plan, config schemaModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !config.Policy.IsNull() && len(config.Policy.Elements()) > 0 {
+		resp.Diagnostics.AddAttributeWarning(path.Root("policy"), "policy is deprecated",
+			"The policy blocks of postgresql_schema are applied as GRANT/REVOKE on the schema; manage them with postgresql_grant (object_type = \"schema\") instead.")
+	}
+	var state schemaModel
+	creating := req.State.Raw.IsNull()
+	if !creating {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if config.Database.IsNull() {
+		if creating {
+			if r.client != nil {
+				plan.Database = types.StringValue(r.client.DefaultDatabase())
+			}
+		} else {
+			plan.Database = state.Database
+		}
+	}
+	if !creating {
+		if config.Owner.IsNull() {
+			plan.Owner = state.Owner
+		}
+		plan.DatabaseOID = state.DatabaseOID
+		if plan.Database.IsUnknown() || plan.Database.ValueString() != state.Database.ValueString() {
+			r.planDatabaseChange(ctx, &plan, &state, req, resp)
+		}
+	}
+	plan.ID = types.StringUnknown()
+	if !plan.Database.IsUnknown() && !plan.Name.IsUnknown() {
+		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// planDatabaseChange decides between an in-place update (the same database,
+// renamed) and a replacement (another database).
+func (r *schemaResource) planDatabaseChange(ctx context.Context, plan, state *schemaModel, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	pos, havePos := readXactPos(ctx, req.Private)
+	replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID, pos, havePos)
+	resp.Diagnostics.Append(diags...)
+	if replace {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))
+		plan.OID = types.Int64Unknown()
+		plan.DatabaseOID = types.Int64Unknown()
+		r.warnDrop(ctx, state, resp, true)
+	}
+}
+
+func (r *schemaResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	var state schemaModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
+		return
+	}
+	r.warnDrop(ctx, &state, resp, false)
+}
+
+// warnDrop warns when dropping the schema of state (destroy or replacement)
+// takes objects with it or will fail because of them.
+func (r *schemaResource) warnDrop(ctx context.Context, state *schemaModel, resp *resource.ModifyPlanResponse, replacing bool) {
+	if state.OID.IsNull() || state.OID.IsUnknown() || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	db, err := r.currentDatabase(ctx, state)
+	if err != nil || db == "" {
+		return
+	}
+	n, err := r.client.CountSchemaObjects(ctx, db, uint32(state.OID.ValueInt64()))
+	if err != nil || n == 0 {
+		return
+	}
+	how := "dropped"
+	if replacing {
+		how = "replaced (dropped, then created empty in the new database)"
+	}
+	if state.DropCascade.ValueBool() {
+		resp.Diagnostics.AddWarning("Schema objects will be dropped",
+			fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (tables, views, sequences, functions, types); drop_cascade is true, so they will be dropped with it, and so will objects elsewhere that depend on them.",
+				state.Name.ValueString(), db, how, n))
+		return
+	}
+	resp.Diagnostics.AddWarning("Schema is not empty",
+		fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (tables, views, sequences, functions, types) and drop_cascade is false: the drop will fail. "+
+			"Drop or move the objects first, or set drop_cascade = true (and apply it) to drop them with the schema.", state.Name.ValueString(), db, how, n))
+}
+
+func (r *schemaResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {PriorSchema: schemaSchemaV0(), StateUpgrader: upgradeSchemaStateV0},
+	}
+}
+
+// currentDatabase returns the current name of the schema's database (following
+// a rename through database_oid), or "" when it no longer exists.
+func (r *schemaResource) currentDatabase(ctx context.Context, m *schemaModel) (string, error) {
+	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
+	if err != nil || d == nil {
+		return "", err
+	}
+	return d.Name, nil
+}
+
+// read refreshes m from the server. It reports whether the schema exists.
+func (r *schemaResource) read(ctx context.Context, m *schemaModel) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
+	if err != nil {
+		diags.AddError("Could not read database", err.Error())
+		return false, diags
+	}
+	if d == nil {
+		return false, diags
+	}
+	db := d.Name
+	var oid uint32
+	if !m.OID.IsNull() && !m.OID.IsUnknown() {
+		oid = uint32(m.OID.ValueInt64())
+	}
+	s, err := r.client.ReadSchema(ctx, db, oid, m.Name.ValueString())
+	if pg.IsMissingDatabase(err) {
+		return false, diags
+	}
+	if err != nil {
+		diags.AddError("Could not read schema", err.Error())
+		return false, diags
+	}
+	if s == nil {
+		return false, diags
+	}
+	m.Database = types.StringValue(db)
+	m.DatabaseOID = types.Int64Value(int64(d.OID))
+	m.OID = types.Int64Value(int64(s.OID))
+	m.Name = types.StringValue(s.Name)
+	m.ID = types.StringValue(db + "." + s.Name)
+	m.Owner = types.StringValue(s.Owner)
+	if m.IfNotExists.IsNull() || m.IfNotExists.IsUnknown() {
+		m.IfNotExists = types.BoolValue(true)
+	}
+	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
+		m.DropCascade = types.BoolValue(false)
+	}
+	// Policies: report, for each role listed, what it holds now (keeping the configured spelling of the role).
+	var raw []schemaPolicyModel
+	if !m.Policy.IsNull() && !m.Policy.IsUnknown() {
+		diags.Append(m.Policy.ElementsAs(ctx, &raw, false)...)
+	}
+	out := make([]schemaPolicyModel, 0, len(raw))
+	// flag keeps null (unset in the configuration) when the privilege is not held.
+	flag := func(cfg types.Bool, held bool) types.Bool {
+		if !held && cfg.IsNull() {
+			return cfg
+		}
+		return types.BoolValue(held)
+	}
+	for _, p := range raw {
+		key := p.Role.ValueString()
+		if strings.EqualFold(key, "public") {
+			key = ""
+		}
+		g := s.Grants[key]
+		// USAGE held with grant option satisfies both flags as configured.
+		out = append(out, schemaPolicyModel{
+			Role:            p.Role,
+			Usage:           flag(p.Usage, g.Usage || (g.UsageGrant && p.Usage.ValueBool())),
+			UsageWithGrant:  flag(p.UsageWithGrant, g.UsageGrant),
+			Create:          flag(p.Create, g.Create || (g.CreateGrant && p.Create.ValueBool())),
+			CreateWithGrant: flag(p.CreateWithGrant, g.CreateGrant),
+		})
+	}
+	var d2 diag.Diagnostics
+	m.Policy, d2 = policySet(out)
+	diags.Append(d2...)
+	return true, diags
+}
+
+func policySet(ps []schemaPolicyModel) (types.Set, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	objType := types.ObjectType{AttrTypes: schemaPolicyAttrTypes}
+	elems := make([]attr.Value, 0, len(ps))
+	for _, p := range ps {
+		o, d := types.ObjectValue(schemaPolicyAttrTypes, map[string]attr.Value{
+			"role": p.Role, "usage": p.Usage, "usage_with_grant": p.UsageWithGrant,
+			"create": p.Create, "create_with_grant": p.CreateWithGrant,
+		})
+		diags.Append(d...)
+		elems = append(elems, o)
+	}
+	s, d := types.SetValue(objType, elems)
+	diags.Append(d...)
+	return s, diags
+}
+
+// policies decodes the policy blocks (role "" = PUBLIC).
+func (m *schemaModel) policies(ctx context.Context) ([]pg.SchemaGrant, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if m.Policy.IsNull() || m.Policy.IsUnknown() {
+		return nil, diags
+	}
+	var raw []schemaPolicyModel
+	diags.Append(m.Policy.ElementsAs(ctx, &raw, false)...)
+	out := make([]pg.SchemaGrant, 0, len(raw))
+	for _, p := range raw {
+		role := p.Role.ValueString()
+		if strings.EqualFold(role, "public") {
+			role = ""
+		}
+		out = append(out, pg.SchemaGrant{Role: role, Usage: p.Usage.ValueBool(), UsageGrant: p.UsageWithGrant.ValueBool(),
+			Create: p.Create.ValueBool(), CreateGrant: p.CreateWithGrant.ValueBool()})
+	}
+	return out, diags
+}
+
+func (m *schemaModel) spec(ctx context.Context) (pg.SchemaSpec, diag.Diagnostics) {
+	pols, diags := m.policies(ctx)
+	if pols == nil {
+		pols = []pg.SchemaGrant{}
+	}
+	return pg.SchemaSpec{Name: m.Name.ValueString(), Owner: m.Owner.ValueString(), Grants: pols}, diags
+}
+
+type schemaPolicyModel struct {
+	Role            types.String `tfsdk:"role"`
+	Usage           types.Bool   `tfsdk:"usage"`
+	UsageWithGrant  types.Bool   `tfsdk:"usage_with_grant"`
+	Create          types.Bool   `tfsdk:"create"`
+	CreateWithGrant types.Bool   `tfsdk:"create_with_grant"`
+}
+
+type schemaModel struct {
+	ID          types.String `tfsdk:"id"`
+	OID         types.Int64  `tfsdk:"oid"`
+	DatabaseOID types.Int64  `tfsdk:"database_oid"`
+	Name        types.String `tfsdk:"name"`
+	Database    types.String `tfsdk:"database"`
+	Owner       types.String `tfsdk:"owner"`
+	IfNotExists types.Bool   `tfsdk:"if_not_exists"`
+	DropCascade types.Bool   `tfsdk:"drop_cascade"`
+	Policy      types.Set    `tfsdk:"policy"`
+}

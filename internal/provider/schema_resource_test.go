@@ -1,0 +1,288 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+func schemaExists(t *testing.T, db, name string) bool {
+	if !acctest.DatabaseExists(t, db) {
+		return false
+	}
+	return acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_namespace WHERE nspname = $1)", name)
+}
+
+func TestAccSchema_lifecycle(t *testing.T) {
+	db := acctest.RandName("sdb")
+	dbRenamed := db + "_renamed"
+	owner := acctest.RandName("sowner")
+	name := acctest.RandName("sch")
+	renamed := name + ` "ü`
+	plain := acctest.RandName("plain")
+	addr, plainAddr := "postgresql_schema.test", "postgresql_schema.plain"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	sameDBOID := statecheck.CompareValue(compare.ValuesSame())
+	sameExtOID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(dbName, schemaName, extra string) string {
+		schemaDB := "postgresql_database.db.name"
+		if strings.HasPrefix(extra, "#postgres") {
+			schemaDB = `"postgres"`
+		}
+		return acctest.Config(`
+resource "postgresql_role" "owner" { name = %q }
+resource "postgresql_database" "db" {
+  name       = %q
+  force_drop = true
+}
+resource "postgresql_extension" "citext" {
+  name         = "citext"
+  database     = postgresql_database.db.name
+  drop_cascade = true
+}
+resource "postgresql_schema" "test" {
+  name     = %s
+  database = %s
+%s
+}
+resource "postgresql_schema" "plain" {
+  name = %q
+  policy {
+    usage = true
+  }
+  policy {
+    create_with_grant = true
+    usage_with_grant  = true
+    role              = postgresql_role.owner.name
+  }
+}`, owner, dbName, acctest.QuoteHCL(schemaName), schemaDB, extra, plain)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if schemaExists(t, "postgres", plain) {
+				return fmt.Errorf("schema %q still exists", plain)
+			}
+			return acctest.CheckDatabasesGone(t, db, dbRenamed)
+		},
+		Steps: []resource.TestStep{
+			{
+				Config:      acctest.Config(`resource "postgresql_schema" "test" { name = %q }`, strings.Repeat("s", 64)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Invalid PostgreSQL name`),
+			},
+			{
+				Config: config(db, name, ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(db+"."+name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("owner"), knownvalue.StringExact(acctest.AdminUser())),
+					statecheck.ExpectKnownValue(plainAddr, tfjsonpath.New("database"), knownvalue.StringExact("postgres")),
+					statecheck.ExpectKnownValue(plainAddr, tfjsonpath.New("id"), knownvalue.StringExact("postgres."+plain)),
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					sameDBOID.AddStateValue(addr, tfjsonpath.New("database_oid")),
+					sameExtOID.AddStateValue("postgresql_extension.citext", tfjsonpath.New("oid")),
+				},
+				Check: func(*terraform.State) error {
+					acl := acctest.QueryString(t, "postgres", "SELECT nspacl::text FROM pg_namespace WHERE nspname = $1", plain)
+					if !strings.Contains(acl, owner) || !strings.Contains(acl, "=U*C*/") || !strings.Contains(acl, ",=U/") {
+						return fmt.Errorf("unexpected ACL %s", acl)
+					}
+					return nil
+				},
+			},
+			{ // rename and new owner in place
+				Config: config(db, renamed, "  owner = postgresql_role.owner.name"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(db+"."+renamed)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("owner"), knownvalue.StringExact(owner)),
+				},
+			},
+			{
+				Config:            config(db, renamed, "  owner = postgresql_role.owner.name"),
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     db + "." + renamed,
+				ImportStateVerify: true,
+			},
+			{
+				Config:          config(db, renamed, "  owner = postgresql_role.owner.name"),
+				ResourceName:    addr,
+				ImportState:     true,
+				ImportStateId:   db + "." + renamed,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
+			{ // drift: owner and a policy privilege changed behind Terraform's back
+				PreConfig: func() {
+					acctest.Exec(t, db, `ALTER SCHEMA `+quoteIdentTest(renamed)+` OWNER TO `+quoteIdentTest(acctest.AdminUser()))
+					acctest.Exec(t, "postgres", `REVOKE USAGE ON SCHEMA `+quoteIdentTest(plain)+` FROM PUBLIC`)
+				},
+				Config: config(db, renamed, "  owner = postgresql_role.owner.name"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(plainAddr, plancheck.ResourceActionUpdate),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			},
+			{ // rename the database holding the schema and a table: the schema is kept
+				PreConfig: acctest.ExecFunc(t, db,
+					`CREATE TABLE `+quoteIdentTest(renamed)+`.keep (id int)`,
+					`INSERT INTO `+quoteIdentTest(renamed)+`.keep VALUES (1), (2), (3)`,
+					`CREATE TABLE public.words (w citext)`, `INSERT INTO public.words VALUES ('Keep')`),
+				Config: config(dbRenamed, renamed, "  owner = postgresql_role.owner.name\n  drop_cascade = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("postgresql_database.db", plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectResourceAction("postgresql_extension.citext", plancheck.ResourceActionUpdate),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					sameExtOID.AddStateValue("postgresql_extension.citext", tfjsonpath.New("oid")),
+					sameDBOID.AddStateValue(addr, tfjsonpath.New("database_oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(dbRenamed+"."+renamed)),
+				},
+				Check: func(*terraform.State) error {
+					if n := acctest.QueryString(t, dbRenamed, `SELECT count(*)::text FROM `+quoteIdentTest(renamed)+`.keep`); n != "3" {
+						return fmt.Errorf("table has %s rows after the database rename", n)
+					}
+					if n := acctest.QueryString(t, dbRenamed, `SELECT count(*)::text FROM public.words WHERE w = 'KEEP'`); n != "1" {
+						return fmt.Errorf("citext column lost after the database rename (%s rows)", n)
+					}
+					return nil
+				},
+			},
+			{ // moving to another existing database replaces the schema
+				Config: config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+			},
+			{ // dropped behind Terraform's back: created again
+				PreConfig: acctest.ExecFunc(t, "postgres", `DROP SCHEMA `+quoteIdentTest(renamed)),
+				Config:    config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+			},
+		},
+	})
+}
+
+// Moving a schema to a database created in the same apply cannot be told apart
+// from a rename at plan time: the apply refuses it without touching anything,
+// and the next plan replaces the schema.
+func TestAccSchema_moveToNewDatabase(t *testing.T) {
+	a, b := acctest.RandName("mva"), acctest.RandName("mvb")
+	addr := "postgresql_schema.test"
+	config := func(withB bool, in string) string {
+		extra := ""
+		if withB {
+			extra = fmt.Sprintf(`resource "postgresql_database" "b" { name = %q }`, b)
+		}
+		return acctest.Config(`
+resource "postgresql_database" "a" { name = %q }
+%s
+resource "postgresql_schema" "test" {
+  name     = "moving"
+  database = postgresql_database.%s.name
+}`, a, extra, in)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, a, b) },
+		Steps: []resource.TestStep{
+			{Config: config(false, "a")},
+			{
+				Config:      config(true, "b"),
+				ExpectError: regexp.MustCompile(`Moved to another database`),
+				Check: func(*terraform.State) error {
+					if !schemaExists(t, a, "moving") {
+						return fmt.Errorf("the schema left database %s", a)
+					}
+					return nil
+				},
+			},
+			{
+				Config: config(true, "b"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: func(*terraform.State) error {
+					if schemaExists(t, a, "moving") || !schemaExists(t, b, "moving") {
+						return fmt.Errorf("the schema was not moved from %s to %s", a, b)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// The new database name is not known at plan time (it comes from another
+// resource): the schema is still updated in place, and its data stays.
+func TestAccSchema_databaseRenamedUnknownAtPlan(t *testing.T) {
+	a, b := acctest.RandName("unka"), acctest.RandName("unkb")
+	addr := "postgresql_schema.test"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(name string) string {
+		return acctest.Config(`
+resource "terraform_data" "name" { input = %q }
+resource "postgresql_database" "db" { name = terraform_data.name.output }
+resource "postgresql_schema" "test" {
+  name         = "data"
+  database     = postgresql_database.db.name
+  drop_cascade = true
+}`, name)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, a, b) },
+		Steps: []resource.TestStep{
+			{
+				Config:            config(a),
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			},
+			{
+				PreConfig: acctest.ExecFunc(t, a, `CREATE TABLE data.t (id int)`, `INSERT INTO data.t VALUES (42)`),
+				Config:    config(b),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectUnknownValue(addr, tfjsonpath.New("database")),
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(b+".data")),
+				},
+				Check: func(*terraform.State) error {
+					if got := acctest.QueryString(t, b, `SELECT string_agg(id::text, ',') FROM data.t`); got != "42" {
+						return fmt.Errorf("rows after the rename: %q", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}

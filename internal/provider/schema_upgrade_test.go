@@ -1,0 +1,61 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+func upgradedSchema(db, name, owner string, pols ...schemaPolicyModel) schemaModel {
+	set, diags := policySet(pols)
+	if diags.HasError() {
+		panic(diags)
+	}
+	return schemaModel{
+		ID: types.StringValue(db + "." + name), OID: types.Int64Null(), DatabaseOID: types.Int64Null(),
+		Name: types.StringValue(name), Database: types.StringValue(db), Owner: types.StringValue(owner),
+		IfNotExists: types.BoolValue(true), DropCascade: types.BoolValue(false), Policy: set,
+	}
+}
+
+func TestUpgradeSchemaV0Fixtures(t *testing.T) {
+	null := types.BoolNull()
+	yes := types.BoolValue(true)
+	pol := upgradedSchema("postgres", "fx_pol", "postgres",
+		schemaPolicyModel{Role: types.StringNull(), Usage: yes, UsageWithGrant: null, Create: null, CreateWithGrant: null},
+		schemaPolicyModel{Role: types.StringValue("fx_pol_reader"), Usage: yes, UsageWithGrant: null, Create: null, CreateWithGrant: null},
+		schemaPolicyModel{Role: types.StringValue("fx_pol_writer"), Usage: null, UsageWithGrant: yes, Create: null, CreateWithGrant: yes},
+	)
+	quoted := upgradedSchema("postgres", "Fx-Quoted Schema", "postgres")
+	quoted.IfNotExists, quoted.DropCascade = types.BoolValue(false), types.BoolValue(true)
+	ownerDB := map[string]schemaModel{
+		"app":   upgradedSchema("fx_sch_db", "app", "fx_sch_owner"),
+		"plain": upgradedSchema("postgres", "fx_sch_plain", "postgres"),
+	}
+	want := map[string]map[string]schemaModel{
+		"schema/owner_in_database/terraform.tfstate":           ownerDB,
+		"schema/owner_in_database/terraform.refreshed.tfstate": ownerDB,
+		"schema/policy_deprecated/terraform.tfstate":           {"pol": pol},
+		"schema/policy_deprecated/terraform.refreshed.tfstate": {"pol": pol},
+		"schema/quoted_cascade/terraform.tfstate":              {"quoted": quoted},
+		// after import if_not_exists and drop_cascade are null: the defaults
+		"schema/import/terraform.tfstate":            {"imp": upgradedSchema("fx_sch_imp_db", "fx_sch_imp", "fx_sch_imp_owner")},
+		"extension/schema_version/terraform.tfstate": {"ext": upgradedSchema("fx_ext_db", "extensions", "postgres")},
+	}
+	for file, byName := range want {
+		for _, inst := range loadFixtureInstances(t, file, "postgresql_schema") {
+			t.Run(file+"/"+inst.Name, func(t *testing.T) {
+				exp, ok := byName[inst.Name]
+				if !ok {
+					t.Fatalf("no expectation for %s", inst.Name)
+				}
+				var got schemaModel
+				runUpgrader(t, NewSchemaResource(), inst, &got)
+				if d := cmp.Diff(exp, got); d != "" {
+					t.Errorf("upgraded state differs (-want +got):\n%s", d)
+				}
+			})
+		}
+	}
+}
