@@ -582,7 +582,7 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 	// the server has (just written, written identically, or the same once
 	// PostgreSQL has normalised it).
 	keep := catalogKnown(m.Returns) && len(m.Arg) == len(f.Args)
-	if keep && !hints.trusted && !(functionTextuallySame(m.Arg, f.Args) && m.Returns.ValueString() == f.Returns) {
+	if keep && !hints.trusted && (!functionTextuallySame(m.Arg, f.Args) || m.Returns.ValueString() != f.Returns) {
 		keep = functionSameSignature(r.canonical(ctx, db, m.Arg, m.Returns), f, true)
 	}
 	if !keep {

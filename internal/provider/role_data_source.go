@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -88,7 +89,7 @@ func (d *roleDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	m.BypassRLS = types.BoolValue(r.BypassRLS)
 	m.ConnectionLimit = types.Int64Value(r.ConnLimit)
 	m.ValidUntil = types.StringValue(r.ValidUntil)
-	var diags = resp.Diagnostics
+	var diags diag.Diagnostics
 	m.Roles, diags = types.SetValueFrom(ctx, types.StringType, append([]string{}, r.MemberOf...))
 	resp.Diagnostics.Append(diags...)
 	sp := []string{}

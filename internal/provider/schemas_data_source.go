@@ -58,7 +58,7 @@ func (d *schemasDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 	m.Database = catalogDataSourceDatabase(m.Database, d.client)
-	f := m.catalogNameFilterModel.filter(ctx, &resp.Diagnostics)
+	f := m.filter(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -63,7 +63,7 @@ func (d *sequencesDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	m.Database = catalogDataSourceDatabase(m.Database, d.client)
-	f := m.catalogNameFilterModel.filter(ctx, &resp.Diagnostics)
+	f := m.filter(ctx, &resp.Diagnostics)
 	schemas := catalogStrings(ctx, m.Schemas, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return

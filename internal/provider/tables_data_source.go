@@ -67,7 +67,7 @@ func (d *tablesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 	m.Database = catalogDataSourceDatabase(m.Database, d.client)
-	f := m.catalogNameFilterModel.filter(ctx, &resp.Diagnostics)
+	f := m.filter(ctx, &resp.Diagnostics)
 	schemas := catalogStrings(ctx, m.Schemas, &resp.Diagnostics)
 	tableTypes := catalogStrings(ctx, m.TableTypes, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
