@@ -31,10 +31,60 @@ resource "postgresql_role" "app" {
   }
 }
 
+# A database owned by the app role, a schema in it, and privileges that converge.
+resource "postgresql_database" "app" {
+  name  = "quickstart_app"
+  owner = postgresql_role.app.name
+}
+
+resource "postgresql_schema" "reporting" {
+  name     = "reporting"
+  database = postgresql_database.app.name
+  owner    = postgresql_role.app.name
+}
+
+resource "postgresql_extension" "pgcrypto" {
+  name     = "pgcrypto"
+  database = postgresql_database.app.name
+  schema   = postgresql_schema.reporting.name
+}
+
+resource "postgresql_grant" "readers_connect" {
+  role        = postgresql_role.readers.name
+  database    = postgresql_database.app.name
+  object_type = "database"
+  privileges  = ["CONNECT"]
+}
+
+resource "postgresql_grant" "readers_tables" {
+  role        = postgresql_role.readers.name
+  database    = postgresql_database.app.name
+  schema      = postgresql_schema.reporting.name
+  object_type = "table"
+  privileges  = ["SELECT"]
+}
+
+resource "postgresql_default_privileges" "readers_future_tables" {
+  role        = postgresql_role.readers.name
+  database    = postgresql_database.app.name
+  owner       = postgresql_role.app.name
+  schema      = postgresql_schema.reporting.name
+  object_type = "table"
+  privileges  = ["SELECT"]
+}
+
 output "app_role" {
   value = {
     name  = postgresql_role.app.name
     oid   = postgresql_role.app.oid
     roles = postgresql_role.app.roles
+  }
+}
+
+output "database" {
+  value = {
+    name   = postgresql_database.app.name
+    oid    = postgresql_database.app.oid
+    schema = postgresql_schema.reporting.id
   }
 }

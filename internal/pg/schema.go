@@ -260,16 +260,30 @@ func (c *Client) DropSchema(ctx context.Context, db, name string, cascade bool) 
 	return err
 }
 
-// CountSchemaObjects counts the objects in schema oid of database db:
-// relations (not indexes), functions and procedures, and standalone types.
-func (c *Client) CountSchemaObjects(ctx context.Context, db string, oid uint32) (int, error) {
-	var n int
+// SchemaContents is what a schema holds, as far as dropping it is concerned.
+type SchemaContents struct {
+	// Objects counts relations (not indexes), functions and procedures, and
+	// standalone types that do not belong to an extension.
+	Objects int
+	// Extensions lists the extensions installed in the schema: their member
+	// objects go with them, and the schema can only be dropped after them.
+	Extensions []string
+}
+
+// CountSchemaObjects reports what schema oid of database db holds.
+func (c *Client) CountSchemaObjects(ctx context.Context, db string, oid uint32) (SchemaContents, error) {
+	var sc SchemaContents
 	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, `
-SELECT (SELECT count(*) FROM pg_class WHERE relnamespace = $1 AND relkind IN ('r', 'p', 'v', 'm', 'S', 'f'))
-     + (SELECT count(*) FROM pg_proc WHERE pronamespace = $1)
-     + (SELECT count(*) FROM pg_type t WHERE typnamespace = $1 AND typtype IN ('d', 'e', 'r', 'm')
-          OR (typnamespace = $1 AND typtype = 'c' AND (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c'))`, oid).Scan(&n)
+WITH members AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
+SELECT (SELECT count(*) FROM pg_class c WHERE relnamespace = $1 AND relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+          AND NOT EXISTS (SELECT 1 FROM members m WHERE m.classid = 'pg_class'::regclass AND m.objid = c.oid))
+     + (SELECT count(*) FROM pg_proc p WHERE pronamespace = $1
+          AND NOT EXISTS (SELECT 1 FROM members m WHERE m.classid = 'pg_proc'::regclass AND m.objid = p.oid))
+     + (SELECT count(*) FROM pg_type t WHERE typnamespace = $1
+          AND (typtype IN ('d', 'e', 'r', 'm') OR (typtype = 'c' AND (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c'))
+          AND NOT EXISTS (SELECT 1 FROM members m WHERE m.classid = 'pg_type'::regclass AND m.objid = t.oid)),
+       array(SELECT extname::text FROM pg_extension WHERE extnamespace = $1 ORDER BY 1)`, oid).Scan(&sc.Objects, &sc.Extensions)
 	})
-	return n, err
+	return sc, err
 }

@@ -351,7 +351,7 @@ func (r *roleResource) modifyDestroyPlan(ctx context.Context, req resource.Modif
 	for db, n := range owned {
 		total += n
 		if db == "" {
-			db = "(cluster-wide: databases, tablespaces)"
+			db = "cluster-wide objects such as databases"
 		}
 		where = append(where, fmt.Sprintf("%s: %d", db, n))
 	}

@@ -387,23 +387,34 @@ func (r *schemaResource) warnDrop(ctx context.Context, state *schemaModel, resp 
 	if err != nil || db == "" {
 		return
 	}
-	n, err := r.client.CountSchemaObjects(ctx, db, uint32(state.OID.ValueInt64()))
-	if err != nil || n == 0 {
+	sc, err := r.client.CountSchemaObjects(ctx, db, uint32(state.OID.ValueInt64()))
+	if err != nil || (sc.Objects == 0 && len(sc.Extensions) == 0) {
 		return
 	}
 	how := "dropped"
 	if replacing {
 		how = "replaced (dropped, then created empty in the new database)"
 	}
+	ext := ""
+	if len(sc.Extensions) > 0 {
+		ext = fmt.Sprintf(" Extension(s) %s are installed in it; their objects go with them, and a postgresql_extension of this configuration is dropped before the schema.",
+			strings.Join(sc.Extensions, ", "))
+	}
+	if sc.Objects == 0 {
+		resp.Diagnostics.AddWarning("Schema holds extensions",
+			fmt.Sprintf("Schema %q in database %q will be %s.%s Extensions not managed here must be dropped first unless drop_cascade is true.",
+				state.Name.ValueString(), db, how, ext))
+		return
+	}
 	if state.DropCascade.ValueBool() {
 		resp.Diagnostics.AddWarning("Schema objects will be dropped",
-			fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (tables, views, sequences, functions, types); drop_cascade is true, so they will be dropped with it, and so will objects elsewhere that depend on them.",
-				state.Name.ValueString(), db, how, n))
+			fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (tables, views, sequences, functions, types); drop_cascade is true, so they will be dropped with it, and so will objects elsewhere that depend on them.%s",
+				state.Name.ValueString(), db, how, sc.Objects, ext))
 		return
 	}
 	resp.Diagnostics.AddWarning("Schema is not empty",
 		fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (tables, views, sequences, functions, types) and drop_cascade is false: the drop will fail. "+
-			"Drop or move the objects first, or set drop_cascade = true (and apply it) to drop them with the schema.", state.Name.ValueString(), db, how, n))
+			"Drop or move the objects first, or set drop_cascade = true (and apply it) to drop them with the schema.%s", state.Name.ValueString(), db, how, sc.Objects, ext))
 }
 
 func (r *schemaResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
