@@ -205,23 +205,17 @@ func (r *eventTriggerResource) ImportState(ctx context.Context, req resource.Imp
 		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
 		return
 	}
-	candidates := append([][]string{{r.client.DefaultDatabase(), req.ID}}, dottedSplits(req.ID, 2)...)
-	for _, c := range candidates {
-		if pg.ValidateName(c[0]) != nil || pg.ValidateName(c[1]) != nil {
-			continue
-		}
-		if c[0] != r.client.DefaultDatabase() {
-			if ok, err := r.client.DatabaseExists(ctx, c[0]); err != nil || !ok {
-				continue
-			}
-		}
-		e, err := r.client.ReadEventTrigger(ctx, c[0], 0, c[1])
+	found := resolveImport(ctx, r.client, req.ID, 1, func(db string, names []string) bool {
+		e, err := r.client.ReadEventTrigger(ctx, db, 0, names[0])
 		if err != nil || e == nil {
-			continue
+			return false
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), c[0])...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), e.Name)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(e.OID))...)
+		return true
+	})
+	if found {
 		return
 	}
 	resp.Diagnostics.AddError("Event trigger not found",

@@ -74,6 +74,38 @@ func dottedSplits(id string, n int) [][]string {
 	return out
 }
 
+// resolveImport finds the object an import ID names by n dotted names,
+// optionally prefixed by its database (names may contain dots themselves):
+// it tries every split into n names in the provider's database, then every
+// split into an existing database and n names, and stops at the first split
+// for which find (which reads the object and fills the state) reports true.
+func resolveImport(ctx context.Context, c *pg.Client, id string, n int, find func(db string, names []string) bool) bool {
+	try := func(parts []string) bool {
+		for _, part := range parts {
+			if pg.ValidateName(part) != nil {
+				return false
+			}
+		}
+		if parts[0] != c.DefaultDatabase() {
+			if ok, err := c.DatabaseExists(ctx, parts[0]); err != nil || !ok {
+				return false
+			}
+		}
+		return find(parts[0], parts[1:])
+	}
+	for _, p := range dottedSplits(id, n) {
+		if try(append([]string{c.DefaultDatabase()}, p...)) {
+			return true
+		}
+	}
+	for _, p := range dottedSplits(id, n+1) {
+		if try(p) {
+			return true
+		}
+	}
+	return false
+}
+
 // optionsFromTF converts an options map to Go (nil for a null map).
 func optionsFromTF(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
 	if m.IsNull() || m.IsUnknown() {

@@ -243,29 +243,19 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
 		return
 	}
-	var candidates [][]string
-	for _, p := range dottedSplits(req.ID, 3) {
-		candidates = append(candidates, append([]string{r.client.DefaultDatabase()}, p...))
-	}
-	candidates = append(candidates, dottedSplits(req.ID, 4)...)
-	for _, c := range candidates {
-		if pg.ValidateName(c[0]) != nil || pg.ValidateName(c[1]) != nil || pg.ValidateName(c[2]) != nil || pg.ValidateName(c[3]) != nil {
-			continue
-		}
-		if c[0] != r.client.DefaultDatabase() {
-			if ok, err := r.client.DatabaseExists(ctx, c[0]); err != nil || !ok {
-				continue
-			}
-		}
-		p, err := r.client.ReadPolicy(ctx, c[0], 0, c[1], c[2], c[3])
+	found := resolveImport(ctx, r.client, req.ID, 3, func(db string, names []string) bool {
+		p, err := r.client.ReadPolicy(ctx, db, 0, names[0], names[1], names[2])
 		if err != nil || p == nil {
-			continue
+			return false
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), c[0])...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), p.Schema)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("table"), p.Table)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), p.Name)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(p.OID))...)
+		return true
+	})
+	if found {
 		return
 	}
 	resp.Diagnostics.AddError("Policy not found",

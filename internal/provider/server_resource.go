@@ -198,24 +198,18 @@ func (r *serverResource) ImportState(ctx context.Context, req resource.ImportSta
 		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
 		return
 	}
-	candidates := append([][]string{{r.client.DefaultDatabase(), req.ID}}, dottedSplits(req.ID, 2)...)
-	for _, c := range candidates {
-		if pg.ValidateName(c[0]) != nil || pg.ValidateName(c[1]) != nil {
-			continue
-		}
-		if c[0] != r.client.DefaultDatabase() {
-			if ok, err := r.client.DatabaseExists(ctx, c[0]); err != nil || !ok {
-				continue
-			}
-		}
-		s, err := r.client.ReadForeignServer(ctx, c[0], 0, c[1])
+	found := resolveImport(ctx, r.client, req.ID, 1, func(db string, names []string) bool {
+		s, err := r.client.ReadForeignServer(ctx, db, 0, names[0])
 		if err != nil || s == nil {
-			continue
+			return false
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), c[0])...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("server_name"), s.Name)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), s.Name)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(s.OID))...)
+		return true
+	})
+	if found {
 		return
 	}
 	resp.Diagnostics.AddError("Foreign server not found",

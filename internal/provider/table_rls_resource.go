@@ -168,28 +168,18 @@ func (r *tableRLSResource) ImportState(ctx context.Context, req resource.ImportS
 		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
 		return
 	}
-	var candidates [][]string
-	for _, p := range dottedSplits(req.ID, 2) {
-		candidates = append(candidates, append([]string{r.client.DefaultDatabase()}, p...))
-	}
-	candidates = append(candidates, dottedSplits(req.ID, 3)...)
-	for _, c := range candidates {
-		if pg.ValidateName(c[0]) != nil || pg.ValidateName(c[1]) != nil || pg.ValidateName(c[2]) != nil {
-			continue
-		}
-		if c[0] != r.client.DefaultDatabase() {
-			if ok, err := r.client.DatabaseExists(ctx, c[0]); err != nil || !ok {
-				continue
-			}
-		}
-		t, err := r.client.ReadTableRLS(ctx, c[0], 0, c[1], c[2])
+	found := resolveImport(ctx, r.client, req.ID, 2, func(db string, names []string) bool {
+		t, err := r.client.ReadTableRLS(ctx, db, 0, names[0], names[1])
 		if err != nil || t == nil {
-			continue
+			return false
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), c[0])...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), t.Schema)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("table"), t.Table)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(t.OID))...)
+		return true
+	})
+	if found {
 		return
 	}
 	resp.Diagnostics.AddError("Table not found",

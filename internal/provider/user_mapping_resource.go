@@ -176,28 +176,18 @@ func (r *userMappingResource) ImportState(ctx context.Context, req resource.Impo
 		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
 		return
 	}
-	var candidates [][]string
-	for _, p := range dottedSplits(req.ID, 2) {
-		candidates = append(candidates, []string{r.client.DefaultDatabase(), p[0], p[1]})
-	}
-	candidates = append(candidates, dottedSplits(req.ID, 3)...)
-	for _, c := range candidates {
-		if pg.ValidateName(c[0]) != nil || pg.ValidateName(c[1]) != nil || pg.ValidateName(c[2]) != nil {
-			continue
-		}
-		if c[0] != r.client.DefaultDatabase() {
-			if ok, err := r.client.DatabaseExists(ctx, c[0]); err != nil || !ok {
-				continue
-			}
-		}
-		m, err := r.client.ReadUserMapping(ctx, c[0], 0, c[1], c[2])
+	found := resolveImport(ctx, r.client, req.ID, 2, func(db string, names []string) bool {
+		m, err := r.client.ReadUserMapping(ctx, db, 0, names[0], names[1])
 		if err != nil || m == nil {
-			continue
+			return false
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), c[0])...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), m.User)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("server_name"), m.Server)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(m.OID))...)
+		return true
+	})
+	if found {
 		return
 	}
 	resp.Diagnostics.AddError("User mapping not found",
