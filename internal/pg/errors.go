@@ -1,6 +1,8 @@
 package pg
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"strings"
 
@@ -46,6 +48,14 @@ func IsTransient(err error) bool {
 			return strings.Contains(pgErr.Message, "tuple concurrently updated") ||
 				strings.Contains(pgErr.Message, "tuple concurrently deleted")
 		}
+		return false
+	}
+	// A certificate the client rejects will be rejected again.
+	var unknownCA x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verify *tls.CertificateVerificationError
+	if errors.As(err, &unknownCA) || errors.As(err, &hostname) || errors.As(err, &invalid) || errors.As(err, &verify) {
 		return false
 	}
 	return pgconn.SafeToRetry(err)

@@ -3,9 +3,13 @@ package pg
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestScramRFC7677Vector derives the keys for the RFC 7677 example exchange
@@ -124,5 +128,25 @@ func TestSharedClient(t *testing.T) {
 	u2 := SharedClient(Config{Unknown: []string{"host"}})
 	if u1 == u2 {
 		t.Fatal("configurations with unknown values must not be shared")
+	}
+}
+
+func TestIsTransient(t *testing.T) {
+	cases := []struct {
+		err  error
+		want bool
+	}{
+		{&pgconn.PgError{Code: CodeSerializationFailure}, true},
+		{&pgconn.PgError{Code: CodeDeadlockDetected}, true},
+		{fmt.Errorf("wrapped: %w", &pgconn.PgError{Code: CodeInternalError, Message: "tuple concurrently updated"}), true},
+		{&pgconn.PgError{Code: CodeInternalError, Message: "something else"}, false},
+		{&pgconn.PgError{Code: CodeInsufficientPriv}, false},
+		{fmt.Errorf("tls: %w", x509.UnknownAuthorityError{}), false},
+		{nil, false},
+	}
+	for _, c := range cases {
+		if got := IsTransient(c.err); got != c.want {
+			t.Errorf("IsTransient(%v) = %v, want %v", c.err, got, c.want)
+		}
 	}
 }
