@@ -72,7 +72,7 @@ func newTestCert(t *testing.T, cn string, parent *testCert, server bool) *testCe
 
 // enableClusterTLS turns TLS on in the throwaway cluster (server certificate
 // signed by a test CA, client certificates accepted for role certUser with
-// `hostssl ... cert`) and returns the CA. It needs the cluster's directory.
+// `hostssl ... cert`). It needs the cluster's directory.
 func enableClusterTLS(t *testing.T, certUser string, ca *testCert) {
 	t.Helper()
 	dir := os.Getenv("PGTF_TESTDB_DIR")
