@@ -129,46 +129,6 @@ func (c *Client) ClosePool(db string) {
 	}
 }
 
-// borrowRoles makes the connected role a member of each role it cannot yet
-// use the privileges of (GRANT role TO current_user, which a CREATEROLE admin
-// may do on PostgreSQL 15 and managed services), and returns the roles it
-// granted so they can be revoked afterwards. Superusers need nothing.
-func borrowRoles(ctx context.Context, q Querier, roles ...string) ([]string, error) {
-	var granted []string
-	for _, r := range roles {
-		if r == "" {
-			continue
-		}
-		var has bool
-		err := q.QueryRow(ctx, `SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)
-  THEN pg_has_role(current_user, $1::text, 'USAGE') ELSE true END`, r).Scan(&has)
-		if err != nil {
-			return granted, fmt.Errorf("checking membership in role %q: %w", r, err)
-		}
-		if has {
-			continue
-		}
-		if _, err := q.Exec(ctx, "GRANT "+QuoteIdent(r)+" TO CURRENT_USER"); err != nil {
-			return granted, fmt.Errorf("the provider's role needs the privileges of role %q for this change and could not grant itself "+
-				"membership in it (run GRANT %s TO <provider role> as a superuser or a role with ADMIN OPTION on it): %w",
-				r, QuoteIdent(r), err)
-		}
-		granted = append(granted, r)
-	}
-	return granted, nil
-}
-
-// returnRoles revokes the memberships borrowRoles granted.
-func returnRoles(ctx context.Context, q Querier, granted []string) error {
-	var errs []error
-	for _, r := range granted {
-		if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(r)+" FROM CURRENT_USER"); err != nil {
-			errs = append(errs, fmt.Errorf("revoking the temporary membership in role %q: %w", r, err))
-		}
-	}
-	return errors.Join(errs...)
-}
-
 func databaseOptions(s DatabaseSpec) string {
 	var b strings.Builder
 	if s.Owner != "" {

@@ -200,7 +200,8 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 		if err := tx.QueryRow(ctx, defaclQuery, ids.owner, ids.schema, objtype, aclType, ids.grantee).Scan(&hasEntry, &held, &grantable); err != nil {
 			return err
 		}
-		if err := joinOwners(ctx, tx, join); err != nil {
+		granted, err := borrowRoles(ctx, tx, ownerNames(join)...)
+		if err != nil {
 			return err
 		}
 		var a grantAction
@@ -243,7 +244,7 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 				return fmt.Errorf("altering default privileges: %w", err)
 			}
 		}
-		return leaveOwners(ctx, tx, join)
+		return returnRoles(ctx, tx, granted)
 	})
 }
 

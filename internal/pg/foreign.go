@@ -113,60 +113,6 @@ func optionsClause(have, want map[string]string) string {
 	return " OPTIONS (" + strings.Join(parts, ", ") + ")"
 }
 
-// borrowMembership makes the connected role a member of role for the rest of
-// the transaction when it is not already (a CREATEROLE admin of PostgreSQL 15
-// may grant itself any non-superuser role), and returns a function revoking
-// that membership again. Superusers and existing members get a no-op.
-func borrowMembership(ctx context.Context, tx pgx.Tx, role string) (func() error, error) {
-	noop := func() error { return nil }
-	if role == "" {
-		return noop, nil
-	}
-	var member bool
-	err := tx.QueryRow(ctx, `SELECT r.rolsuper OR pg_has_role(current_user, $1, 'MEMBER') OR current_user = $1
-FROM pg_roles r WHERE r.rolname = current_user`, role).Scan(&member)
-	if err != nil {
-		return nil, fmt.Errorf("checking membership in role %q: %w", role, err)
-	}
-	if member {
-		return noop, nil
-	}
-	if _, err := tx.Exec(ctx, "GRANT "+QuoteIdent(role)+" TO CURRENT_USER"); err != nil {
-		return nil, fmt.Errorf("the provider's role is not a member of role %q and cannot grant itself that membership (GRANT %s TO CURRENT_USER): %w",
-			role, QuoteIdent(role), err)
-	}
-	return func() error {
-		if _, err := tx.Exec(ctx, "REVOKE "+QuoteIdent(role)+" FROM CURRENT_USER"); err != nil {
-			return fmt.Errorf("revoking the temporary membership in role %q: %w", role, err)
-		}
-		return nil
-	}, nil
-}
-
-// withMemberships runs fn with the connected role temporarily a member of each role.
-func withMemberships(ctx context.Context, tx pgx.Tx, roles []string, fn func() error) error {
-	var undo []func() error
-	for _, r := range roles {
-		if r == "" || slices.Contains(roles[:slices.Index(roles, r)], r) {
-			continue
-		}
-		u, err := borrowMembership(ctx, tx, r)
-		if err != nil {
-			return err
-		}
-		undo = append(undo, u)
-	}
-	if err := fn(); err != nil {
-		return err
-	}
-	for i := len(undo) - 1; i >= 0; i-- {
-		if err := undo[i](); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func lockForeignServer(ctx context.Context, tx pgx.Tx, oid uint32) error {
 	return LockObjects(ctx, tx, []AdvisoryLockKey{{ClassID: ClassForeignServer, ObjID: oid}})
 }
@@ -203,7 +149,7 @@ func (c *Client) CreateForeignServer(ctx context.Context, db string, s ForeignSe
 			return fmt.Errorf("creating foreign server %q: %w", s.Name, err)
 		}
 		if s.Owner != "" {
-			err := withMemberships(ctx, tx, []string{s.Owner}, func() error {
+			err := withRoles(ctx, tx, []string{s.Owner}, func() error {
 				_, err := tx.Exec(ctx, "ALTER SERVER "+QuoteIdent(s.Name)+" OWNER TO "+QuoteIdent(s.Owner))
 				return err
 			})
@@ -234,7 +180,7 @@ func (c *Client) UpdateForeignServer(ctx context.Context, db string, oid uint32,
 			return fmt.Errorf("foreign server %q no longer exists", s.Name)
 		}
 		// Changing a server needs ownership: borrow the current and the new owner.
-		return withMemberships(ctx, tx, []string{cur.Owner, s.Owner}, func() error {
+		return withRoles(ctx, tx, []string{cur.Owner, s.Owner}, func() error {
 			name := cur.Name
 			if s.Name != name {
 				if _, err := tx.Exec(ctx, "ALTER SERVER "+QuoteIdent(name)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
@@ -286,7 +232,7 @@ func (c *Client) DropForeignServer(ctx context.Context, db string, oid uint32, n
 		if err := lockForeignServer(ctx, tx, cur.OID); err != nil {
 			return err
 		}
-		return withMemberships(ctx, tx, []string{cur.Owner}, func() error {
+		return withRoles(ctx, tx, []string{cur.Owner}, func() error {
 			stmt := "DROP SERVER IF EXISTS " + QuoteIdent(cur.Name)
 			if cascade {
 				stmt += " CASCADE"
@@ -403,7 +349,7 @@ func (c *Client) CreateUserMapping(ctx context.Context, db, user, server string,
 		if err != nil {
 			return err
 		}
-		return withMemberships(ctx, tx, []string{owner}, func() error {
+		return withRoles(ctx, tx, []string{owner}, func() error {
 			stmt := "CREATE USER MAPPING FOR " + userMappingRole(user) + " SERVER " + QuoteIdent(server)
 			if len(options) > 0 {
 				stmt += optionsClauseCreate(options)
@@ -448,7 +394,7 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 			}
 			roles = append(roles, owner)
 		}
-		return withMemberships(ctx, tx, roles, func() error {
+		return withRoles(ctx, tx, roles, func() error {
 			// read as a member of the owners, so the options are visible
 			var cur *UserMapping
 			var err error
@@ -506,7 +452,7 @@ func (c *Client) DropUserMapping(ctx context.Context, db, user, server string) e
 		if err != nil {
 			return err
 		}
-		return withMemberships(ctx, tx, []string{owner}, func() error {
+		return withRoles(ctx, tx, []string{owner}, func() error {
 			_, err := tx.Exec(ctx, "DROP USER MAPPING IF EXISTS FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server))
 			return err
 		})

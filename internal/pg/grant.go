@@ -452,13 +452,7 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 		if objs, err = readObjects(ctx, tx, t, gOID); err != nil {
 			return err
 		}
-		if err := joinOwners(ctx, tx, join); err != nil {
-			return err
-		}
-		if err := applyGrant(ctx, tx, spec, gOID, objs); err != nil {
-			return err
-		}
-		return leaveOwners(ctx, tx, join)
+		return withRoles(ctx, tx, ownerNames(join), func() error { return applyGrant(ctx, tx, spec, gOID, objs) })
 	})
 }
 
@@ -511,26 +505,13 @@ func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject,
 	return out, nil
 }
 
-// joinOwners grants each owner role to the connected role for the rest of the
-// transaction (what managed services require; revoked again by leaveOwners
-// before commit, so the membership is never visible to anyone else).
-func joinOwners(ctx context.Context, tx pgx.Tx, owners []grantObject) error {
-	for _, o := range owners {
-		if _, err := tx.Exec(ctx, "GRANT "+QuoteIdent(o.ownerName)+" TO CURRENT_USER"); err != nil {
-			return fmt.Errorf("the provider's role lacks the privileges of role %q (owner of %q) and could not take them temporarily with GRANT %s TO CURRENT_USER: %w; "+
-				"grant that membership to the provider's role", o.ownerName, o.name, QuoteIdent(o.ownerName), err)
-		}
+// ownerNames lists the names of the owners ownersToJoin returned, for borrowRoles.
+func ownerNames(owners []grantObject) []string {
+	names := make([]string, len(owners))
+	for i, o := range owners {
+		names[i] = o.ownerName
 	}
-	return nil
-}
-
-func leaveOwners(ctx context.Context, tx pgx.Tx, owners []grantObject) error {
-	for _, o := range owners {
-		if _, err := tx.Exec(ctx, "REVOKE "+QuoteIdent(o.ownerName)+" FROM CURRENT_USER"); err != nil {
-			return fmt.Errorf("revoking the temporary membership in role %q: %w", o.ownerName, err)
-		}
-	}
-	return nil
+	return names
 }
 
 type grantAction struct {

@@ -242,37 +242,12 @@ func setPublicationOwner(ctx context.Context, tx pgx.Tx, pub, owner string) erro
 	if cur == owner {
 		return nil
 	}
-	return catalogBorrowRole(ctx, tx, owner, func() error {
+	return withRoles(ctx, tx, []string{owner}, func() error {
 		if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+QuoteIdent(pub)+" OWNER TO "+QuoteIdent(owner)); err != nil {
 			return fmt.Errorf("changing the owner of publication %q to %q: %w", pub, owner, err)
 		}
 		return nil
 	})
-}
-
-// catalogBorrowRole runs fn with the current role a member of role: when it
-// is not already (a non-superuser admin giving an object away), it grants the
-// membership inside the transaction and revokes it afterwards, which
-// PostgreSQL 15 allows a CREATEROLE role to do for non-superuser roles.
-func catalogBorrowRole(ctx context.Context, tx pgx.Tx, role string, fn func() error) error {
-	var member bool
-	if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT pg_has_role(current_user, oid, 'MEMBER') FROM pg_roles WHERE rolname = $1), false)
-OR (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)`, role).Scan(&member); err != nil {
-		return err
-	}
-	if member {
-		return fn()
-	}
-	if _, err := tx.Exec(ctx, "GRANT "+QuoteIdent(role)+" TO CURRENT_USER"); err != nil {
-		return fmt.Errorf("the provider's role must be a member of %q to give it an object, and granting that membership failed: %w", role, err)
-	}
-	if err := fn(); err != nil {
-		return err
-	}
-	if _, err := tx.Exec(ctx, "REVOKE "+QuoteIdent(role)+" FROM CURRENT_USER"); err != nil {
-		return fmt.Errorf("revoking the temporary membership in %q: %w", role, err)
-	}
-	return nil
 }
 
 // UpdatePublication renames the publication with OID oid and brings its
@@ -287,7 +262,7 @@ func (c *Client) UpdatePublication(ctx context.Context, db string, oid uint32, s
 			return fmt.Errorf("publication %q (OID %d) no longer exists", s.Name, oid)
 		}
 		// Altering needs ownership: a non-superuser admin borrows the owner's role.
-		return catalogBorrowRole(ctx, tx, cur.Owner, func() error { return alterPublication(ctx, tx, cur, s) })
+		return withRoles(ctx, tx, []string{cur.Owner}, func() error { return alterPublication(ctx, tx, cur, s) })
 	})
 }
 
@@ -380,7 +355,7 @@ func (c *Client) DropPublication(ctx context.Context, db string, oid uint32, nam
 		if cascade {
 			stmt += " CASCADE"
 		}
-		return catalogBorrowRole(ctx, tx, cur.Owner, func() error {
+		return withRoles(ctx, tx, []string{cur.Owner}, func() error {
 			_, err := tx.Exec(ctx, stmt)
 			return err
 		})

@@ -460,31 +460,20 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 ORDER BY 1`, r.OI
 		if !slices.ContainsFunc(dbs, func(d dbInfo) bool { return d.name == def }) {
 			dbs = append([]dbInfo{{name: def, allowConnect: true}}, dbs...)
 		}
-		superuser, err := c.Superuser(ctx)
-		if err != nil {
-			return err
-		}
 		for _, d := range dbs {
 			if !d.allowConnect {
 				unreachable = append(unreachable, d.name)
 				continue
 			}
 			err := c.Tx(ctx, d.name, func(ctx context.Context, tx pgx.Tx) error {
-				if !superuser {
-					// REASSIGN OWNED needs the privileges of the role being dropped.
-					if _, err := tx.Exec(ctx, `DO $$BEGIN
-  IF NOT pg_has_role(current_user, `+QuoteLiteral(name)+`, 'USAGE') THEN
-    EXECUTE format('GRANT %I TO %I', `+QuoteLiteral(name)+`, current_user);
-  END IF;
-END$$`); err != nil {
-						return fmt.Errorf("granting role %q to the provider's role for REASSIGN OWNED: %w", name, err)
+				// REASSIGN OWNED needs the privileges of the role being dropped.
+				return withRoles(ctx, tx, []string{name}, func() error {
+					if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+QuoteIdent(name)+" TO CURRENT_USER"); err != nil {
+						return err
 					}
-				}
-				if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+QuoteIdent(name)+" TO CURRENT_USER"); err != nil {
+					_, err := tx.Exec(ctx, "DROP OWNED BY "+QuoteIdent(name))
 					return err
-				}
-				_, err := tx.Exec(ctx, "DROP OWNED BY "+QuoteIdent(name))
-				return err
+				})
 			})
 			if err != nil {
 				return fmt.Errorf("reassigning and dropping objects owned by role %q in database %q: %w", name, d.name, err)
