@@ -77,11 +77,7 @@ func SuperConn(t *testing.T, db string) *pgx.Conn {
 	if db == "" {
 		db = "postgres"
 	}
-	user := os.Getenv("PGTF_SUPERUSER")
-	pass := os.Getenv("PGTF_SUPERUSER_PASSWORD")
-	if user == "" {
-		user, pass = os.Getenv("PGUSER"), os.Getenv("PGPASSWORD")
-	}
+	user, pass := superUser(), superPassword()
 	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s dbname='%s' user='%s' sslmode=disable",
 		os.Getenv("PGHOST"), os.Getenv("PGPORT"), strings.ReplaceAll(db, "'", `\'`), user))
 	if err != nil {

@@ -31,9 +31,16 @@ func CheckDatabasesGone(t *testing.T, names ...string) error {
 // (disconnecting its sessions).
 func DropDatabaseFunc(t *testing.T, name string) func() {
 	return func() {
-		if DatabaseExists(t, name) {
-			Exec(t, "", "ALTER DATABASE "+quoteIdent(name)+" WITH IS_TEMPLATE false", "DROP DATABASE "+quoteIdent(name)+" WITH (FORCE)")
-		}
+		dropDatabase(t, name)
+	}
+}
+
+// dropDatabase drops database name if it exists, even when it is a template
+// or has sessions (they are disconnected).
+func dropDatabase(t *testing.T, name string) {
+	t.Helper()
+	if DatabaseExists(t, name) {
+		Exec(t, "", "ALTER DATABASE "+QI(name)+" WITH IS_TEMPLATE false", "DROP DATABASE "+QI(name)+" WITH (FORCE)")
 	}
 }
 

@@ -2,18 +2,14 @@ package acctest
 
 import (
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 )
 
-// TempDatabase creates a database named name as the superuser, runs stmts in
+// TempDatabase creates a database named name owned by the superuser, runs stmts in
 // it, and drops it (WITH (FORCE), closing the provider's pooled connections)
 // when the test ends. Call it from PreCheck, so it only runs for acceptance tests.
 func TempDatabase(t *testing.T, name string, stmts ...string) {
 	t.Helper()
-	q := pgx.Identifier{name}.Sanitize()
-	Exec(t, "", "CREATE DATABASE "+q)
-	t.Cleanup(func() { Exec(t, "", "DROP DATABASE IF EXISTS "+q+" WITH (FORCE)") })
+	Database(t, name, superUser())
 	Exec(t, name, stmts...)
 }
 

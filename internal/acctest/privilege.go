@@ -32,5 +32,5 @@ func OwnerRole(t *testing.T, name string, dbs ...string) {
 func Database(t *testing.T, name, owner string) {
 	t.Helper()
 	Exec(t, "", "CREATE DATABASE "+QI(name)+" OWNER "+QI(owner))
-	t.Cleanup(func() { Exec(t, "", "DROP DATABASE IF EXISTS "+QI(name)+" WITH (FORCE)") })
+	t.Cleanup(func() { dropDatabase(t, name) })
 }

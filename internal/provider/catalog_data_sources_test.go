@@ -22,7 +22,7 @@ func TestAccCatalogDataSources(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			acctest.TempOwnedDatabase(t, db)
+			acctest.Database(t, db, acctest.AdminUser())
 			// created as the admin role, so both admin modes see them in information_schema
 			acctest.Exec(t, db, "SET ROLE "+pg.QuoteIdent(acctest.AdminUser()),
 				"CREATE SCHEMA app_one", "CREATE SCHEMA app_two", "CREATE SCHEMA other",

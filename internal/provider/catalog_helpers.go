@@ -35,14 +35,6 @@ func catalogPlanDatabase(config, state types.String, client *pg.Client) types.St
 	return types.StringValue(client.DefaultDatabase())
 }
 
-// catalogDatabaseOf is the database an operation runs in ("" = the provider's).
-func catalogDatabaseOf(v types.String) string {
-	if v.IsNull() || v.IsUnknown() {
-		return ""
-	}
-	return v.ValueString()
-}
-
 // catalogDataSourceClient extracts the *pg.Client handed to data sources by Configure.
 func catalogDataSourceClient(req datasource.ConfigureRequest, diags *diag.Diagnostics) *pg.Client {
 	if req.ProviderData == nil {

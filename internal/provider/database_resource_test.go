@@ -63,8 +63,8 @@ resource "postgresql_database" "test" {
 			},
 			{ // rename + owner + limit in place; "utf8" means UTF8: no replacement
 				PreConfig: acctest.ExecFunc(t, name, `CREATE SCHEMA old_owner_s`, `CREATE TABLE old_owner_s.t (id int)`,
-					`ALTER SCHEMA old_owner_s OWNER TO `+quoteIdentTest(acctest.AdminUser()),
-					`ALTER TABLE old_owner_s.t OWNER TO `+quoteIdentTest(acctest.AdminUser())),
+					`ALTER SCHEMA old_owner_s OWNER TO `+acctest.QI(acctest.AdminUser()),
+					`ALTER TABLE old_owner_s.t OWNER TO `+acctest.QI(acctest.AdminUser())),
 				Config: cfgRenamed(""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
@@ -105,7 +105,7 @@ FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 
 				ImportStateKind: resource.ImportBlockWithID,
 			},
 			{ // drift made with SQL is repaired
-				PreConfig: acctest.ExecFunc(t, "", `ALTER DATABASE `+quoteIdentTest(renamed)+` WITH CONNECTION LIMIT 1 ALLOW_CONNECTIONS false`),
+				PreConfig: acctest.ExecFunc(t, "", `ALTER DATABASE `+acctest.QI(renamed)+` WITH CONNECTION LIMIT 1 ALLOW_CONNECTIONS false`),
 				Config:    cfgRenamed(""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
@@ -160,8 +160,6 @@ FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 
 		},
 	})
 }
-
-func quoteIdentTest(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 // In managed mode the admin cannot make a superuser own a database: the error
 // names the missing grant, and nothing is left behind.

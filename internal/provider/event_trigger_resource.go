@@ -124,7 +124,7 @@ func (r *eventTriggerResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := stateDatabase(r.client, plan.Database)
+	db := databaseOf(r.client, plan.Database)
 	e, err := r.client.CreateEventTrigger(ctx, db, spec)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not create event trigger", err.Error())
@@ -140,7 +140,7 @@ func (r *eventTriggerResource) Read(ctx context.Context, req resource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := stateDatabase(r.client, state.Database)
+	db := databaseOf(r.client, state.Database)
 	e, err := r.client.ReadEventTrigger(ctx, db, uint32(state.OID.ValueInt64()), state.Name.ValueString())
 	if err != nil {
 		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
@@ -169,7 +169,7 @@ func (r *eventTriggerResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := stateDatabase(r.client, plan.Database)
+	db := databaseOf(r.client, plan.Database)
 	oid := uint32(state.OID.ValueInt64())
 	if oid == 0 {
 		cur, err := r.client.ReadEventTrigger(ctx, db, 0, state.Name.ValueString())
@@ -194,7 +194,7 @@ func (r *eventTriggerResource) Delete(ctx context.Context, req resource.DeleteRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.DropEventTrigger(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()); err != nil {
+	if err := r.client.DropEventTrigger(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()); err != nil {
 		resp.Diagnostics.AddError("Could not drop event trigger", err.Error())
 	}
 }

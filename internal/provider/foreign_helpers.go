@@ -44,15 +44,6 @@ func planDatabase(c *pg.Client, config, state types.String, plan *types.String) 
 	}
 }
 
-// stateDatabase is the database recorded in state, or the provider's database
-// when none is (upgraded cyrilgdn states, imports).
-func stateDatabase(c *pg.Client, db types.String) string {
-	if db.IsNull() || db.IsUnknown() || db.ValueString() == "" {
-		return c.DefaultDatabase()
-	}
-	return db.ValueString()
-}
-
 // dottedSplits returns every way to cut id at dots into n non-empty parts,
 // for import IDs whose parts may themselves contain dots.
 func dottedSplits(id string, n int) [][]string {

@@ -160,7 +160,7 @@ func (r *functionResource) Create(ctx context.Context, req resource.CreateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := catalogDatabaseOf(plan.Database)
+	db := databaseOf(r.client, plan.Database)
 	oid, err := r.client.CreateFunction(ctx, db, plan.spec())
 	if err != nil {
 		resp.Diagnostics.AddError("Could not create function", err.Error())
@@ -208,7 +208,7 @@ func (r *functionResource) Update(ctx context.Context, req resource.UpdateReques
 	// The signature did not change (that replaces): keep the server's spelling
 	// of the result type so CREATE OR REPLACE sees the same type.
 	spec.Returns = state.Returns.ValueString()
-	if err := r.client.UpdateFunction(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
+	if err := r.client.UpdateFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
 		resp.Diagnostics.AddError("Could not update function", err.Error())
 		return
 	}
@@ -230,7 +230,7 @@ func (r *functionResource) Delete(ctx context.Context, req resource.DeleteReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	err := r.client.DropFunction(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()),
+	err := r.client.DropFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Name.ValueString(), argModelsToSpec(state.Arg).inputTypes(), state.DropCascade.ValueBool())
 	if err != nil {
 		resp.Diagnostics.AddError("Could not drop function", err.Error())
@@ -316,7 +316,7 @@ func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
 
 	if state != nil {
-		db := catalogDatabaseOf(state.Database)
+		db := databaseOf(r.client, state.Database)
 		// Keep the state's spelling where the configuration means the same.
 		if normalizeBody(plan.Body.ValueString()) == normalizeBody(state.Body.ValueString()) && catalogKnown(plan.Body) {
 			plan.Body = state.Body
@@ -379,7 +379,7 @@ func (r *functionResource) modifyDestroyPlan(ctx context.Context, req resource.M
 	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}
-	n, err := r.client.FunctionDependents(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()))
+	n, err := r.client.FunctionDependents(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()))
 	if err != nil || n == 0 {
 		return
 	}
@@ -525,7 +525,7 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 	if hints == nil {
 		hints = &functionReadHints{}
 	}
-	db := catalogDatabaseOf(m.Database)
+	db := databaseOf(r.client, m.Database)
 	if !catalogKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}

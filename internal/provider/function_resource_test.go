@@ -59,7 +59,7 @@ resource "postgresql_function" "test" {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			acctest.TempOwnedDatabase(t, db)
+			acctest.Database(t, db, acctest.AdminUser())
 			acctest.Exec(t, db, "CREATE SCHEMA s1 AUTHORIZATION "+pg.QuoteIdent(acctest.AdminUser()),
 				"CREATE SCHEMA s2 AUTHORIZATION "+pg.QuoteIdent(acctest.AdminUser()))
 		},

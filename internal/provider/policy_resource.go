@@ -160,7 +160,7 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	p, err := r.client.CreatePolicy(ctx, stateDatabase(r.client, plan.Database), spec)
+	p, err := r.client.CreatePolicy(ctx, databaseOf(r.client, plan.Database), spec)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not create policy", err.Error())
 		return
@@ -175,7 +175,7 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	p, err := r.client.ReadPolicy(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()),
+	p, err := r.client.ReadPolicy(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Table.ValueString(), state.Name.ValueString())
 	if err != nil {
 		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
@@ -204,7 +204,7 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := stateDatabase(r.client, plan.Database)
+	db := databaseOf(r.client, plan.Database)
 	oid := uint32(state.OID.ValueInt64())
 	if oid == 0 {
 		cur, err := r.client.ReadPolicy(ctx, db, 0, state.Schema.ValueString(), state.Table.ValueString(), state.Name.ValueString())
@@ -229,7 +229,7 @@ func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	err := r.client.DropPolicy(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()),
+	err := r.client.DropPolicy(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Table.ValueString(), state.Name.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddError("Could not drop policy", err.Error())
@@ -315,7 +315,7 @@ func (m *policyModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.Poli
 // fill copies the server's policy into m, keeping m's spelling of the
 // expressions when the server renders them the same, and of PUBLIC.
 func (r *policyResource) fill(ctx context.Context, m *policyModel, p *pg.Policy, diags *diag.Diagnostics) {
-	db := stateDatabase(r.client, m.Database)
+	db := databaseOf(r.client, m.Database)
 	m.Database = types.StringValue(db)
 	m.OID = types.Int64Value(int64(p.OID))
 	m.Name = types.StringValue(p.Name)

@@ -173,7 +173,7 @@ func (r *publicationResource) Create(ctx context.Context, req resource.CreateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	oid, err := r.client.CreatePublication(ctx, catalogDatabaseOf(plan.Database), spec)
+	oid, err := r.client.CreatePublication(ctx, databaseOf(r.client, plan.Database), spec)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not create publication", err.Error())
 		return
@@ -224,7 +224,7 @@ func (r *publicationResource) Update(ctx context.Context, req resource.UpdateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.UpdatePublication(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
+	if err := r.client.UpdatePublication(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
 		resp.Diagnostics.AddError("Could not update publication", err.Error())
 		return
 	}
@@ -242,7 +242,7 @@ func (r *publicationResource) Delete(ctx context.Context, req resource.DeleteReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.DropPublication(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
+	if err := r.client.DropPublication(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
 		resp.Diagnostics.AddError("Could not drop publication", err.Error())
 	}
 }
@@ -386,7 +386,7 @@ func catalogSameStringSet(ctx context.Context, a, b types.List) bool {
 // read refreshes m from the server, keeping m's spelling of equal values.
 func (r *publicationResource) read(ctx context.Context, m *publicationModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	db := catalogDatabaseOf(m.Database)
+	db := databaseOf(r.client, m.Database)
 	if !catalogKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}

@@ -22,7 +22,7 @@ import (
 // role: public.t1, app.t2 and a partitioned public.m with one partition.
 func publicationTestDatabase(t *testing.T, db string) {
 	t.Helper()
-	acctest.TempOwnedDatabase(t, db)
+	acctest.Database(t, db, acctest.AdminUser())
 	admin := pg.QuoteIdent(acctest.AdminUser())
 	acctest.Exec(t, db,
 		"CREATE SCHEMA app AUTHORIZATION "+admin,

@@ -60,7 +60,7 @@ resource "postgresql_physical_replication_slot" "test" {
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			skipUnlessReplication(t)
-			acctest.TempOwnedDatabase(t, db)
+			acctest.Database(t, db, acctest.AdminUser())
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkSlotsGone(t, logical, logical+"_d", physical, physical+"_2"),

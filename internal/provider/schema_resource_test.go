@@ -129,8 +129,8 @@ resource "postgresql_schema" "plain" {
 			},
 			{ // drift: owner and a policy privilege changed behind Terraform's back
 				PreConfig: func() {
-					acctest.Exec(t, db, `ALTER SCHEMA `+quoteIdentTest(renamed)+` OWNER TO `+quoteIdentTest(acctest.AdminUser()))
-					acctest.Exec(t, "postgres", `REVOKE USAGE ON SCHEMA `+quoteIdentTest(plain)+` FROM PUBLIC`)
+					acctest.Exec(t, db, `ALTER SCHEMA `+acctest.QI(renamed)+` OWNER TO `+acctest.QI(acctest.AdminUser()))
+					acctest.Exec(t, "postgres", `REVOKE USAGE ON SCHEMA `+acctest.QI(plain)+` FROM PUBLIC`)
 				},
 				Config: config(db, renamed, "  owner = postgresql_role.owner.name"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -143,8 +143,8 @@ resource "postgresql_schema" "plain" {
 			},
 			{ // rename the database holding the schema and a table: the schema is kept
 				PreConfig: acctest.ExecFunc(t, db,
-					`CREATE TABLE `+quoteIdentTest(renamed)+`.keep (id int)`,
-					`INSERT INTO `+quoteIdentTest(renamed)+`.keep VALUES (1), (2), (3)`,
+					`CREATE TABLE `+acctest.QI(renamed)+`.keep (id int)`,
+					`INSERT INTO `+acctest.QI(renamed)+`.keep VALUES (1), (2), (3)`,
 					`CREATE TABLE public.words (w citext)`, `INSERT INTO public.words VALUES ('Keep')`),
 				Config: config(dbRenamed, renamed, "  owner = postgresql_role.owner.name\n  drop_cascade = true"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -161,7 +161,7 @@ resource "postgresql_schema" "plain" {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(dbRenamed+"."+renamed)),
 				},
 				Check: func(*terraform.State) error {
-					if n := acctest.QueryString(t, dbRenamed, `SELECT count(*)::text FROM `+quoteIdentTest(renamed)+`.keep`); n != "3" {
+					if n := acctest.QueryString(t, dbRenamed, `SELECT count(*)::text FROM `+acctest.QI(renamed)+`.keep`); n != "3" {
 						return fmt.Errorf("table has %s rows after the database rename", n)
 					}
 					if n := acctest.QueryString(t, dbRenamed, `SELECT count(*)::text FROM public.words WHERE w = 'KEEP'`); n != "1" {
@@ -177,7 +177,7 @@ resource "postgresql_schema" "plain" {
 				},
 			},
 			{ // dropped behind Terraform's back: created again
-				PreConfig: acctest.ExecFunc(t, "postgres", `DROP SCHEMA `+quoteIdentTest(renamed)),
+				PreConfig: acctest.ExecFunc(t, "postgres", `DROP SCHEMA `+acctest.QI(renamed)),
 				Config:    config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},

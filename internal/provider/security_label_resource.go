@@ -109,7 +109,7 @@ func (m *securityLabelModel) computeID() types.String {
 
 func (r *securityLabelResource) set(ctx context.Context, m *securityLabelModel, diags interface{ AddError(string, string) }) {
 	label := m.Label.ValueString()
-	db := stateDatabase(r.client, m.Database)
+	db := databaseOf(r.client, m.Database)
 	if err := r.client.SetSecurityLabel(ctx, db, m.target(), &label); err != nil {
 		diags.AddError("Could not set security label", err.Error())
 		return
@@ -136,7 +136,7 @@ func (r *securityLabelResource) Read(ctx context.Context, req resource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := stateDatabase(r.client, state.Database)
+	db := databaseOf(r.client, state.Database)
 	label, ok, err := r.client.ReadSecurityLabel(ctx, db, state.target())
 	if err != nil {
 		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
@@ -174,7 +174,7 @@ func (r *securityLabelResource) Delete(ctx context.Context, req resource.DeleteR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.SetSecurityLabel(ctx, stateDatabase(r.client, state.Database), state.target(), nil); err != nil {
+	if err := r.client.SetSecurityLabel(ctx, databaseOf(r.client, state.Database), state.target(), nil); err != nil {
 		resp.Diagnostics.AddError("Could not remove security label", err.Error())
 	}
 }

@@ -117,7 +117,7 @@ func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	s, err := r.client.CreateForeignServer(ctx, stateDatabase(r.client, plan.Database), spec)
+	s, err := r.client.CreateForeignServer(ctx, databaseOf(r.client, plan.Database), spec)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not create foreign server", err.Error())
 		return
@@ -132,7 +132,7 @@ func (r *serverResource) Read(ctx context.Context, req resource.ReadRequest, res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	s, err := r.client.ReadForeignServer(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()), state.ServerName.ValueString())
+	s, err := r.client.ReadForeignServer(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.ServerName.ValueString())
 	if err != nil {
 		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
 			resp.State.RemoveResource(ctx) // the database is gone, and the server with it
@@ -160,7 +160,7 @@ func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := stateDatabase(r.client, plan.Database)
+	db := databaseOf(r.client, plan.Database)
 	oid := uint32(state.OID.ValueInt64())
 	if oid == 0 {
 		cur, err := r.client.ReadForeignServer(ctx, db, 0, state.ServerName.ValueString())
@@ -185,7 +185,7 @@ func (r *serverResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	err := r.client.DropForeignServer(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()),
+	err := r.client.DropForeignServer(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.ServerName.ValueString(), state.DropCascade.ValueBool())
 	if err != nil {
 		resp.Diagnostics.AddError("Could not drop foreign server", err.Error())
@@ -254,7 +254,7 @@ func (r *serverResource) modifyDestroyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}
-	mappings, tables, err := r.client.ForeignServerDependents(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()))
+	mappings, tables, err := r.client.ForeignServerDependents(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()))
 	if err != nil || mappings+tables == 0 {
 		return
 	}
@@ -290,7 +290,7 @@ func (m *serverModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.Fore
 func (m *serverModel) fill(ctx context.Context, c *pg.Client, s *pg.ForeignServer, diags *diag.Diagnostics) {
 	m.ID = types.StringValue(s.Name)
 	m.OID = types.Int64Value(int64(s.OID))
-	m.Database = types.StringValue(stateDatabase(c, m.Database))
+	m.Database = types.StringValue(databaseOf(c, m.Database))
 	m.ServerName = types.StringValue(s.Name)
 	m.FDWName = types.StringValue(s.FDW)
 	m.ServerType = types.StringValue(s.Type)

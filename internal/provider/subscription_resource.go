@@ -117,7 +117,7 @@ func (r *subscriptionResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.CreateSubscription(ctx, catalogDatabaseOf(plan.Database), spec); err != nil {
+	if err := r.client.CreateSubscription(ctx, databaseOf(r.client, plan.Database), spec); err != nil {
 		resp.Diagnostics.AddError("Could not create subscription", err.Error())
 		return
 	}
@@ -167,7 +167,7 @@ func (r *subscriptionResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.UpdateSubscription(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
+	if err := r.client.UpdateSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
 		resp.Diagnostics.AddError("Could not update subscription", err.Error())
 		return
 	}
@@ -185,7 +185,7 @@ func (r *subscriptionResource) Delete(ctx context.Context, req resource.DeleteRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if err := r.client.DropSubscription(ctx, catalogDatabaseOf(state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()); err != nil {
+	if err := r.client.DropSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()); err != nil {
 		resp.Diagnostics.AddError("Could not drop subscription", err.Error())
 	}
 }
@@ -242,7 +242,7 @@ func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.
 // read refreshes m from the server.
 func (r *subscriptionResource) read(ctx context.Context, m *subscriptionModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	db := catalogDatabaseOf(m.Database)
+	db := databaseOf(r.client, m.Database)
 	if !catalogKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}

@@ -42,8 +42,8 @@ resource "postgresql_subscription" "test" {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			acctest.TempOwnedDatabase(t, pubDB)
-			acctest.TempOwnedDatabase(t, subDB)
+			acctest.Database(t, pubDB, acctest.AdminUser())
+			acctest.Database(t, subDB, acctest.AdminUser())
 			tables := []string{"CREATE TABLE items (id int PRIMARY KEY, name text)", "CREATE TABLE items2 (id int PRIMARY KEY, name text)"}
 			acctest.Exec(t, subDB, tables...)
 			acctest.Exec(t, pubDB, append(tables,

@@ -108,7 +108,7 @@ func (r *tableRLSResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := stateDatabase(r.client, state.Database)
+	db := databaseOf(r.client, state.Database)
 	t, err := r.client.ReadTableRLS(ctx, db, uint32(state.OID.ValueInt64()), state.Schema.ValueString(), state.Table.ValueString())
 	if err != nil {
 		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
@@ -140,7 +140,7 @@ func (r *tableRLSResource) Update(ctx context.Context, req resource.UpdateReques
 }
 
 func (r *tableRLSResource) apply(ctx context.Context, m *tableRLSModel, oid uint32, diags interface{ AddError(string, string) }) {
-	db := stateDatabase(r.client, m.Database)
+	db := databaseOf(r.client, m.Database)
 	t, err := r.client.SetTableRLS(ctx, db, oid, m.Schema.ValueString(), m.Table.ValueString(), m.Enabled.ValueBool(), m.Force.ValueBool(), false)
 	if err != nil {
 		diags.AddError("Could not change row-level security", err.Error())
@@ -155,7 +155,7 @@ func (r *tableRLSResource) Delete(ctx context.Context, req resource.DeleteReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	_, err := r.client.SetTableRLS(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()),
+	_, err := r.client.SetTableRLS(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Table.ValueString(), false, false, true)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not disable row-level security", err.Error())
@@ -217,7 +217,7 @@ func (r *tableRLSResource) modifyDestroyPlan(ctx context.Context, req resource.M
 	if resp.Diagnostics.HasError() || !state.Enabled.ValueBool() || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}
-	n, err := r.client.CountPolicies(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()))
+	n, err := r.client.CountPolicies(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()))
 	if err != nil || n == 0 {
 		return
 	}

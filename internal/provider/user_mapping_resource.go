@@ -96,7 +96,7 @@ func (r *userMappingResource) Create(ctx context.Context, req resource.CreateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m, err := r.client.CreateUserMapping(ctx, stateDatabase(r.client, plan.Database), plan.UserName.ValueString(), plan.ServerName.ValueString(), opts)
+	m, err := r.client.CreateUserMapping(ctx, databaseOf(r.client, plan.Database), plan.UserName.ValueString(), plan.ServerName.ValueString(), opts)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not create user mapping", err.Error())
 		return
@@ -111,7 +111,7 @@ func (r *userMappingResource) Read(ctx context.Context, req resource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m, err := r.client.ReadUserMapping(ctx, stateDatabase(r.client, state.Database), uint32(state.OID.ValueInt64()),
+	m, err := r.client.ReadUserMapping(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.UserName.ValueString(), state.ServerName.ValueString())
 	if err != nil {
 		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
@@ -141,7 +141,7 @@ func (r *userMappingResource) Update(ctx context.Context, req resource.UpdateReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m, err := r.client.UpdateUserMapping(ctx, stateDatabase(r.client, plan.Database), uint32(state.OID.ValueInt64()),
+	m, err := r.client.UpdateUserMapping(ctx, databaseOf(r.client, plan.Database), uint32(state.OID.ValueInt64()),
 		state.UserName.ValueString(), state.ServerName.ValueString(), plan.UserName.ValueString(), plan.ServerName.ValueString(), known, opts)
 	if err != nil {
 		resp.Diagnostics.AddError("Could not update user mapping", err.Error())
@@ -157,7 +157,7 @@ func (r *userMappingResource) Delete(ctx context.Context, req resource.DeleteReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	db := stateDatabase(r.client, state.Database)
+	db := databaseOf(r.client, state.Database)
 	user, server := state.UserName.ValueString(), state.ServerName.ValueString()
 	// follow renames of the role or server made since the last refresh
 	if m, err := r.client.ReadUserMapping(ctx, db, uint32(state.OID.ValueInt64()), user, server); err == nil && m != nil {
@@ -240,7 +240,7 @@ func (m *userMappingModel) fill(ctx context.Context, c *pg.Client, um *pg.UserMa
 	m.ServerName = types.StringValue(um.Server)
 	m.ID = types.StringValue(user + "." + um.Server)
 	m.OID = types.Int64Value(int64(um.OID))
-	m.Database = types.StringValue(stateDatabase(c, m.Database))
+	m.Database = types.StringValue(databaseOf(c, m.Database))
 	if um.Options != nil {
 		m.Options = optionsToTF(ctx, um.Options, m.Options, diags)
 	} else if m.Options.IsUnknown() {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
@@ -23,4 +24,18 @@ func clientFrom(req resource.ConfigureRequest, diags *diag.Diagnostics) *pg.Clie
 		return nil
 	}
 	return c
+}
+
+// databaseOf is the database a database-scoped object lives in: its
+// `database`, or the provider's database when that is unset (upgraded
+// cyrilgdn states, imports). Without a client yet it is "", which the pg
+// package also reads as the provider's database.
+func databaseOf(c *pg.Client, db types.String) string {
+	if !db.IsNull() && !db.IsUnknown() && db.ValueString() != "" {
+		return db.ValueString()
+	}
+	if c == nil {
+		return ""
+	}
+	return c.DefaultDatabase()
 }
