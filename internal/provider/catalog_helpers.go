@@ -2,12 +2,10 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -33,19 +31,6 @@ func catalogPlanDatabase(config, state types.String, client *pg.Client) types.St
 		return types.StringUnknown()
 	}
 	return types.StringValue(client.DefaultDatabase())
-}
-
-// catalogDataSourceClient extracts the *pg.Client handed to data sources by Configure.
-func catalogDataSourceClient(req datasource.ConfigureRequest, diags *diag.Diagnostics) *pg.Client {
-	if req.ProviderData == nil {
-		return nil
-	}
-	c, ok := req.ProviderData.(*pg.Client)
-	if !ok {
-		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *pg.Client, got %T; this is a bug in the provider", req.ProviderData))
-		return nil
-	}
-	return c
 }
 
 // catalogSplitDBName splits an import ID "<database>.<name>" at the first dot.

@@ -47,7 +47,7 @@ func (d *databaseDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 }
 
 func (d *databaseDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = catalogDataSourceClient(req, &resp.Diagnostics)
+	d.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *databaseDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -120,7 +120,7 @@ func databaseSchemaV1() schema.Schema {
 }
 
 func (r *databaseResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req, &resp.Diagnostics)
+	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *databaseResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -103,7 +103,7 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 }
 
 func (r *defaultPrivilegesResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req, &resp.Diagnostics)
+	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {

@@ -111,7 +111,7 @@ func eventTriggerSchemaV1() schema.Schema {
 }
 
 func (r *eventTriggerResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req, &resp.Diagnostics)
+	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *eventTriggerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -151,7 +151,7 @@ func functionSchemaV1() schema.Schema {
 }
 
 func (r *functionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req, &resp.Diagnostics)
+	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *functionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -132,7 +132,7 @@ func requiresReplaceWhenRemoved() planmodifier.String {
 }
 
 func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req, &resp.Diagnostics)
+	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *policyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {

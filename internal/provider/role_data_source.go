@@ -60,7 +60,7 @@ func (d *roleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 }
 
 func (d *roleDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = catalogDataSourceClient(req, &resp.Diagnostics)
+	d.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *roleDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -48,7 +48,7 @@ func (d *schemasDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 }
 
 func (d *schemasDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = catalogDataSourceClient(req, &resp.Diagnostics)
+	d.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *schemasDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

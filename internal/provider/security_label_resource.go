@@ -89,7 +89,7 @@ func securityLabelSchemaV1() schema.Schema {
 }
 
 func (r *securityLabelResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req, &resp.Diagnostics)
+	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (m *securityLabelModel) target() pg.SecurityLabelTarget {

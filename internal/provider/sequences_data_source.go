@@ -53,7 +53,7 @@ func (d *sequencesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 }
 
 func (d *sequencesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = catalogDataSourceClient(req, &resp.Diagnostics)
+	d.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *sequencesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -104,7 +104,7 @@ func serverSchemaV1() schema.Schema {
 }
 
 func (r *serverResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req, &resp.Diagnostics)
+	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -87,7 +87,7 @@ func tableRLSSchemaV1() schema.Schema {
 }
 
 func (r *tableRLSResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req, &resp.Diagnostics)
+	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *tableRLSResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

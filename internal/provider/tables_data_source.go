@@ -57,7 +57,7 @@ func (d *tablesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 }
 
 func (d *tablesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = catalogDataSourceClient(req, &resp.Diagnostics)
+	d.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *tablesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

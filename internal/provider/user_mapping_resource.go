@@ -83,7 +83,7 @@ func userMappingSchemaV1() schema.Schema {
 }
 
 func (r *userMappingResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req, &resp.Diagnostics)
+	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *userMappingResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -5,7 +5,6 @@ import (
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
@@ -13,14 +12,15 @@ import (
 
 func mustRegexp(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
-// clientFrom extracts the *pg.Client handed to resources by Configure.
-func clientFrom(req resource.ConfigureRequest, diags *diag.Diagnostics) *pg.Client {
-	if req.ProviderData == nil {
+// clientFrom extracts the *pg.Client that Configure hands to resources and
+// data sources (req.ProviderData); nil before the provider is configured.
+func clientFrom(providerData any, diags *diag.Diagnostics) *pg.Client {
+	if providerData == nil {
 		return nil // ValidateResourceConfig and friends run before Configure
 	}
-	c, ok := req.ProviderData.(*pg.Client)
+	c, ok := providerData.(*pg.Client)
 	if !ok {
-		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *pg.Client, got %T; this is a bug in the provider", req.ProviderData))
+		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *pg.Client, got %T; this is a bug in the provider", providerData))
 		return nil
 	}
 	return c
