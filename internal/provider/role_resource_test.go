@@ -220,13 +220,11 @@ func TestAccRole_names(t *testing.T) {
 				Config:             acctest.Config(`resource "postgresql_role" "long" { name = %q }`, strings.Repeat("x", 64)),
 				PlanOnly:           true,
 				ExpectError:        regexp.MustCompile(`at most 63 bytes`),
-				ExpectNonEmptyPlan: true,
 			},
 			{
 				Config:             acctest.Config(`resource "postgresql_role" "long" { name = %q }`, strings.Repeat("é", 32)),
 				PlanOnly:           true,
 				ExpectError:        regexp.MustCompile(`64 bytes long`),
-				ExpectNonEmptyPlan: true,
 			},
 			{
 				Config: acctest.Config(`resource "postgresql_role" "odd" {
