@@ -217,14 +217,14 @@ func TestAccRole_names(t *testing.T) {
 		CheckDestroy:             checkRoleGone(t, odd),
 		Steps: []resource.TestStep{
 			{
-				Config:             acctest.Config(`resource "postgresql_role" "long" { name = %q }`, strings.Repeat("x", 64)),
-				PlanOnly:           true,
-				ExpectError:        regexp.MustCompile(`at most 63 bytes`),
+				Config:      acctest.Config(`resource "postgresql_role" "long" { name = %q }`, strings.Repeat("x", 64)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`at most 63 bytes`),
 			},
 			{
-				Config:             acctest.Config(`resource "postgresql_role" "long" { name = %q }`, strings.Repeat("é", 32)),
-				PlanOnly:           true,
-				ExpectError:        regexp.MustCompile(`64 bytes long`),
+				Config:      acctest.Config(`resource "postgresql_role" "long" { name = %q }`, strings.Repeat("é", 32)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`64 bytes long`),
 			},
 			{
 				Config: acctest.Config(`resource "postgresql_role" "odd" {
