@@ -143,15 +143,7 @@ func (r *databaseResource) Create(ctx context.Context, req resource.CreateReques
 		// The database exists: record it, so the next apply does not try to create it again.
 		resp.Diagnostics.AddWarning("Database created with a problem", err.Error())
 	}
-	found, diags := r.read(ctx, &plan)
-	resp.Diagnostics.Append(diags...)
-	if !found && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.AddError("Database vanished", fmt.Sprintf("database %q was created but cannot be read back", spec.Name))
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	finishCreate(ctx, resp, &plan, fmt.Sprintf("database %q", spec.Name), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
 }
 
 func (r *databaseResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

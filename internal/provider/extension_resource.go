@@ -121,15 +121,7 @@ func (r *extensionResource) Create(ctx context.Context, req resource.CreateReque
 		resp.Diagnostics.AddError("Could not create extension", msg)
 		return
 	}
-	found, diags := r.read(ctx, &plan)
-	resp.Diagnostics.Append(diags...)
-	if !found && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.AddError("Extension vanished", fmt.Sprintf("extension %q was created in database %q but cannot be read back", spec.Name, db))
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	finishCreate(ctx, resp, &plan, fmt.Sprintf("extension %q in database %q", spec.Name, db), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
 }
 
 func (r *extensionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

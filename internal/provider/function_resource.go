@@ -167,15 +167,7 @@ func (r *functionResource) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 	plan.OID = types.Int64Value(int64(oid))
-	found, diags := r.read(ctx, &plan, &functionReadHints{trusted: true})
-	resp.Diagnostics.Append(diags...)
-	if !found && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.AddError("Function vanished", "the function was created but cannot be read back")
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	finishCreate(ctx, resp, &plan, fmt.Sprintf("function %s", pg.QuoteQualified(plan.Schema.ValueString(), plan.Name.ValueString())), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan, &functionReadHints{trusted: true}) })
 }
 
 func (r *functionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

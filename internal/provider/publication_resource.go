@@ -179,11 +179,7 @@ func (r *publicationResource) Create(ctx context.Context, req resource.CreateReq
 		return
 	}
 	plan.OID = types.Int64Value(int64(oid))
-	r.readInto(ctx, &plan, &resp.Diagnostics, "created")
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	finishCreate(ctx, resp, &plan, fmt.Sprintf("publication %q", plan.Name.ValueString()), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
 }
 
 func (r *publicationResource) readInto(ctx context.Context, m *publicationModel, diags *diag.Diagnostics, what string) {

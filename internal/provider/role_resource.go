@@ -196,15 +196,7 @@ func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, r
 		resp.Diagnostics.AddError("Could not create role", err.Error())
 		return
 	}
-	found, diags := r.read(ctx, &plan)
-	resp.Diagnostics.Append(diags...)
-	if !found && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.AddError("Role vanished", fmt.Sprintf("role %q was created but cannot be read back", spec.Name))
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	finishCreate(ctx, resp, &plan, fmt.Sprintf("role %q", spec.Name), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
 }
 
 func (r *roleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

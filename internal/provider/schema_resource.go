@@ -174,15 +174,7 @@ func (r *schemaResource) Create(ctx context.Context, req resource.CreateRequest,
 		return
 	}
 	plan.OID = types.Int64Unknown()
-	found, diags := r.read(ctx, &plan)
-	resp.Diagnostics.Append(diags...)
-	if !found && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.AddError("Schema vanished", fmt.Sprintf("schema %q was created in database %q but cannot be read back", spec.Name, db))
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	finishCreate(ctx, resp, &plan, fmt.Sprintf("schema %q in database %q", spec.Name, db), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
 }
 
 func (r *schemaResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

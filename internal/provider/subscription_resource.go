@@ -122,11 +122,7 @@ func (r *subscriptionResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	plan.OID = types.Int64Null()
-	r.readInto(ctx, &plan, &resp.Diagnostics, "created")
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	finishCreate(ctx, resp, &plan, fmt.Sprintf("subscription %q", plan.Name.ValueString()), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
 }
 
 func (r *subscriptionResource) readInto(ctx context.Context, m *subscriptionModel, diags *diag.Diagnostics, what string) {
