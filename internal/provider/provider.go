@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -255,7 +256,7 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 		sslmode = m.SSLModeDeprecated
 	}
 	cfg.SSLMode = str("sslmode", sslmode, "PGSSLMODE", "prefer")
-	if !contains(sslModes, cfg.SSLMode) && !sslmode.IsUnknown() {
+	if !slices.Contains(sslModes, cfg.SSLMode) && !sslmode.IsUnknown() {
 		return cfg, &configError{path.Root("sslmode"), "Invalid sslmode", fmt.Sprintf("sslmode %q (from PGSSLMODE) must be one of %s.", cfg.SSLMode, strings.Join(sslModes, ", "))}
 	}
 
@@ -334,32 +335,37 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 	return cfg, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, l := range list {
-		if l == s {
-			return true
-		}
-	}
-	return false
-}
-
-// Resources lists every resource type. Each area keeps its list in its own
-// file (resources_<area>.go).
+// Resources lists every resource type, sorted by type name.
 func (p *pgProvider) Resources(_ context.Context) []func() resource.Resource {
-	var all []func() resource.Resource
-	for _, area := range [][]func() resource.Resource{
-		roleResources(), databaseResources(), privilegeResources(), catalogResources(), foreignResources(),
-	} {
-		all = append(all, area...)
+	return []func() resource.Resource{
+		NewDatabaseResource,
+		NewDefaultPrivilegesResource,
+		NewEventTriggerResource,
+		NewExtensionResource,
+		NewFunctionResource,
+		NewGrantResource,
+		NewGrantRoleResource,
+		NewPhysicalReplicationSlotResource,
+		NewPolicyResource,
+		NewPublicationResource,
+		NewReplicationSlotResource,
+		NewRoleResource,
+		NewSchemaResource,
+		NewSecurityLabelResource,
+		NewServerResource,
+		NewSubscriptionResource,
+		NewTableRLSResource,
+		NewUserMappingResource,
 	}
-	return all
 }
 
-// DataSources lists every data source type.
+// DataSources lists every data source type, sorted by type name.
 func (p *pgProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	var all []func() datasource.DataSource
-	for _, area := range [][]func() datasource.DataSource{catalogDataSources(), foreignDataSources()} {
-		all = append(all, area...)
+	return []func() datasource.DataSource{
+		NewDatabaseDataSource,
+		NewRoleDataSource,
+		NewSchemasDataSource,
+		NewSequencesDataSource,
+		NewTablesDataSource,
 	}
-	return all
 }

@@ -1,9 +1,13 @@
 package provider
 
 import (
+	"context"
+	"slices"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
@@ -76,5 +80,30 @@ func TestResolveConfigUnsupportedSchemes(t *testing.T) {
 		if cerr != nil || cfg.Unsupported == nil {
 			t.Errorf("%+v: expected an unsupported error at connection time", m)
 		}
+	}
+}
+
+// TestRegistrySorted: the provider lists its resources and data sources in
+// one place, sorted by type name, each type once.
+func TestRegistrySorted(t *testing.T) {
+	ctx := context.Background()
+	p := &pgProvider{}
+	var names []string
+	for _, f := range p.Resources(ctx) {
+		var resp resource.MetadataResponse
+		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "postgresql"}, &resp)
+		names = append(names, resp.TypeName)
+	}
+	if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+		t.Errorf("resources not sorted or duplicated: %v", names)
+	}
+	names = nil
+	for _, f := range p.DataSources(ctx) {
+		var resp datasource.MetadataResponse
+		f().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "postgresql"}, &resp)
+		names = append(names, resp.TypeName)
+	}
+	if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+		t.Errorf("data sources not sorted or duplicated: %v", names)
 	}
 }
