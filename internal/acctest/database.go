@@ -48,18 +48,26 @@ func dropDatabase(t *testing.T, name string) {
 // db as the provider's role (application_name "tfacc-holder") and keeping it
 // open until the end of the test, to test drops with connected sessions.
 func HoldConnectionFunc(t *testing.T, db string) func() {
-	return func() {
-		cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s sslmode=disable application_name=tfacc-holder", os.Getenv("PGHOST"), os.Getenv("PGPORT")))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Database, cfg.User, cfg.Password = db, os.Getenv("PGUSER"), os.Getenv("PGPASSWORD")
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		conn, err := pgx.ConnectConfig(ctx, cfg)
-		if err != nil {
-			t.Fatalf("holding a connection to %q: %v", db, err)
-		}
-		t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return func() { HoldConnection(t, db) }
+}
+
+// HoldConnection opens a session to database db as the provider's role
+// (application_name "tfacc-holder") and returns a function closing it; it is
+// closed at the end of the test at the latest.
+func HoldConnection(t *testing.T, db string) (release func()) {
+	t.Helper()
+	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s sslmode=disable application_name=tfacc-holder", os.Getenv("PGHOST"), os.Getenv("PGPORT")))
+	if err != nil {
+		t.Fatal(err)
 	}
+	cfg.Database, cfg.User, cfg.Password = db, os.Getenv("PGUSER"), os.Getenv("PGPASSWORD")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatalf("holding a connection to %q: %v", db, err)
+	}
+	release = func() { _ = conn.Close(context.Background()) }
+	t.Cleanup(release)
+	return release
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -359,10 +360,18 @@ FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name, app
 	return &a, nil
 }
 
+// dropWithoutForceOption makes DropDatabase take the path of servers older
+// than PostgreSQL 13 (no DROP DATABASE ... WITH (FORCE)); for tests.
+var dropWithoutForceOption bool
+
 // DropDatabase drops a database (a missing one is not an error). A template
 // database is first made an ordinary one. With force, other sessions are
 // disconnected: DROP DATABASE ... WITH (FORCE) on PostgreSQL 13+, otherwise
 // connections are disallowed and the backends terminated before the drop.
+//
+// DROP DATABASE cannot run in a transaction block, so these preparations are
+// committed before it: when the drop (or a later preparation) fails they are
+// undone, leaving the database as it was, and the error says why it failed.
 func (c *Client) DropDatabase(ctx context.Context, name string, force bool) error {
 	d, err := c.ReadDatabase(ctx, name)
 	if err != nil || d == nil {
@@ -381,20 +390,34 @@ func (c *Client) DropDatabase(ctx context.Context, name string, force bool) erro
 		if err != nil {
 			return errors.Join(err, returnRoles(ctx, conn, granted))
 		}
+		q := QuoteIdent(name)
+		var undo []string // statements restoring what the preparations changed, in order
+		restore := func(cause error) error {
+			var errs []error
+			for i := len(undo) - 1; i >= 0; i-- {
+				if _, err := conn.Exec(ctx, undo[i]); err != nil {
+					errs = append(errs, fmt.Errorf("restoring database %q after the failed drop (%s): %w", name, undo[i], err))
+				}
+			}
+			return errors.Join(append([]error{cause}, errs...)...)
+		}
 		derr := func() error {
-			q := QuoteIdent(name)
 			if d.IsTemplate {
 				if _, err := conn.Exec(ctx, "ALTER DATABASE "+q+" WITH IS_TEMPLATE false"); err != nil {
 					return fmt.Errorf("making template database %q droppable: %w", name, err)
 				}
+				undo = append(undo, "ALTER DATABASE "+q+" WITH IS_TEMPLATE true")
 			}
 			stmt := "DROP DATABASE IF EXISTS " + q
 			if force {
-				if caps.AtLeast(13) {
+				if caps.AtLeast(13) && !dropWithoutForceOption {
 					stmt += " WITH (FORCE)"
 				} else {
-					if _, err := conn.Exec(ctx, "ALTER DATABASE "+q+" WITH ALLOW_CONNECTIONS false"); err != nil {
-						return fmt.Errorf("disallowing connections to database %q: %w", name, err)
+					if d.AllowConn {
+						if _, err := conn.Exec(ctx, "ALTER DATABASE "+q+" WITH ALLOW_CONNECTIONS false"); err != nil {
+							return fmt.Errorf("disallowing connections to database %q: %w", name, err)
+						}
+						undo = append(undo, "ALTER DATABASE "+q+" WITH ALLOW_CONNECTIONS true")
 					}
 					if _, err := conn.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name); err != nil {
 						return fmt.Errorf("disconnecting sessions from database %q: %w", name, err)
@@ -402,19 +425,37 @@ func (c *Client) DropDatabase(ctx context.Context, name string, force bool) erro
 				}
 			}
 			if _, err := conn.Exec(ctx, stmt); err != nil {
-				if SQLState(err) == CodeObjectInUse {
-					return fmt.Errorf("dropping database %q: other sessions are connected to it. Disconnect them, or set force_drop = true "+
-						"to have the provider terminate them: %w", name, err)
-				}
-				return fmt.Errorf("dropping database %q: %w", name, err)
+				return dropDatabaseError(ctx, conn, name, force, err)
 			}
+			undo = nil
 			return nil
 		}()
 		if derr != nil {
-			return errors.Join(derr, returnRoles(ctx, conn, granted))
+			return errors.Join(restore(derr), returnRoles(ctx, conn, granted))
 		}
 		return returnRoles(ctx, conn, granted)
 	})
+}
+
+// dropDatabaseError explains why DROP DATABASE failed: PostgreSQL's detail
+// (e.g. "There is 1 other session using the database.", "There is 1
+// subscription."), and the way out when other sessions are the reason.
+func dropDatabaseError(ctx context.Context, conn *pgxpool.Conn, name string, force bool, err error) error {
+	var pgErr *pgconn.PgError
+	detail := ""
+	if errors.As(err, &pgErr) && pgErr.Detail != "" {
+		detail = ". " + pgErr.Detail
+	}
+	if SQLState(err) == CodeObjectInUse && !force {
+		// 55006 is also raised for subscriptions, replication slots and
+		// prepared transactions: name sessions only when there are some.
+		var sessions int
+		if qerr := conn.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", name).Scan(&sessions); qerr == nil && sessions > 0 {
+			return fmt.Errorf("dropping database %q: other sessions are connected to it (%d). Disconnect them, or set force_drop = true "+
+				"to have the provider terminate them: %w", name, sessions, err)
+		}
+	}
+	return fmt.Errorf("dropping database %q: %w%s", name, err, detail)
 }
 
 // XactPosition returns the server's transaction counter (the xmax of a fresh

@@ -27,6 +27,7 @@ type SubscriptionSpec struct {
 	Publications []string
 	CreateSlot   bool
 	SlotName     string // "" = the subscription name (PostgreSQL's default)
+	Enabled      bool
 }
 
 // ReadSubscription reads the subscription of database db with OID oid (or,
@@ -68,7 +69,7 @@ WHERE s.subdbid = (SELECT oid FROM pg_database WHERE datname = current_database(
 // transaction: PostgreSQL refuses CREATE SUBSCRIPTION with create_slot = true
 // in a transaction block. It needs superuser (PostgreSQL 15).
 func (c *Client) CreateSubscription(ctx context.Context, db string, s SubscriptionSpec) error {
-	opts := []string{fmt.Sprintf("create_slot = %t", s.CreateSlot)}
+	opts := []string{fmt.Sprintf("create_slot = %t", s.CreateSlot), fmt.Sprintf("enabled = %t", s.Enabled)}
 	if s.SlotName != "" {
 		opts = append(opts, "slot_name = "+QuoteLiteral(s.SlotName))
 	}
@@ -85,9 +86,16 @@ func (c *Client) CreateSubscription(ctx context.Context, db string, s Subscripti
 }
 
 // UpdateSubscription renames the subscription with OID oid and changes its
-// connection, publications and slot name in place. Each change is its own
-// statement: ALTER SUBSCRIPTION ... SET PUBLICATION refreshes the table list,
-// which PostgreSQL refuses inside a transaction block.
+// connection, slot name, enabled state and publications in place.
+//
+// Everything but a publication change that refreshes the table list runs in
+// one transaction, so that a failure changes nothing: in particular a slot
+// change (DISABLE, SET (slot_name = ...), ENABLE) never leaves the
+// subscription disabled. ALTER SUBSCRIPTION ... SET PUBLICATION with refresh,
+// which PostgreSQL refuses inside a transaction block (and which needs the
+// subscription enabled), runs on its own after that transaction when the
+// subscription ends up enabled; when it fails, the publications are left as
+// they were and the next plan shows the difference.
 func (c *Client) UpdateSubscription(ctx context.Context, db string, oid uint32, s SubscriptionSpec) error {
 	cur, err := c.ReadSubscription(ctx, db, oid, "")
 	if err != nil {
@@ -96,51 +104,65 @@ func (c *Client) UpdateSubscription(ctx context.Context, db string, oid uint32, 
 	if cur == nil {
 		return fmt.Errorf("subscription %q (OID %d) no longer exists", s.Name, oid)
 	}
-	p, err := c.Pool(ctx, db)
+	name := QuoteIdent(s.Name)
+	want := append([]string{}, s.Publications...)
+	sort.Strings(want)
+	pubsChange := strings.Join(want, "\x00") != strings.Join(cur.Publications, "\x00")
+	setPubs := "ALTER SUBSCRIPTION " + name + " SET PUBLICATION " + QuoteIdents(s.Publications)
+	err = c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		exec := func(what, stmt string) error {
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("%s of subscription %q: %w", what, s.Name, err)
+			}
+			return nil
+		}
+		if cur.Name != s.Name {
+			if err := exec("renaming", "ALTER SUBSCRIPTION "+QuoteIdent(cur.Name)+" RENAME TO "+name); err != nil {
+				return err
+			}
+		}
+		if s.Conninfo != "" && s.Conninfo != cur.Conninfo {
+			if err := exec("changing the connection", "ALTER SUBSCRIPTION "+name+" CONNECTION "+QuoteLiteral(s.Conninfo)); err != nil {
+				return err
+			}
+		}
+		enabled := cur.Enabled
+		if s.SlotName != "" && s.SlotName != cur.SlotName {
+			if enabled { // PostgreSQL changes the slot of a disabled subscription only
+				if err := exec("disabling", "ALTER SUBSCRIPTION "+name+" DISABLE"); err != nil {
+					return err
+				}
+				enabled = false
+			}
+			if err := exec("changing the slot", "ALTER SUBSCRIPTION "+name+" SET (slot_name = "+QuoteLiteral(s.SlotName)+")"); err != nil {
+				return err
+			}
+		}
+		if enabled != s.Enabled {
+			what, stmt := "enabling", " ENABLE"
+			if !s.Enabled {
+				what, stmt = "disabling", " DISABLE"
+			}
+			if err := exec(what, "ALTER SUBSCRIPTION "+name+stmt); err != nil {
+				return err
+			}
+		}
+		if pubsChange && !s.Enabled {
+			// a disabled subscription cannot refresh: its new tables are fetched by a later REFRESH PUBLICATION
+			return exec("changing the publications", setPubs+" WITH (refresh = false)")
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	exec := func(what, stmt string) error {
-		if _, err := p.Exec(ctx, stmt); err != nil {
-			return fmt.Errorf("%s of subscription %q: %w", what, s.Name, err)
-		}
-		return nil
-	}
-	name := QuoteIdent(s.Name)
-	if cur.Name != s.Name {
-		if err := exec("renaming", "ALTER SUBSCRIPTION "+QuoteIdent(cur.Name)+" RENAME TO "+name); err != nil {
+	if pubsChange && s.Enabled {
+		p, err := c.Pool(ctx, db)
+		if err != nil {
 			return err
 		}
-	}
-	if s.Conninfo != "" && s.Conninfo != cur.Conninfo {
-		if err := exec("changing the connection", "ALTER SUBSCRIPTION "+name+" CONNECTION "+QuoteLiteral(s.Conninfo)); err != nil {
-			return err
-		}
-	}
-	want := append([]string{}, s.Publications...)
-	sort.Strings(want)
-	if strings.Join(want, "\x00") != strings.Join(cur.Publications, "\x00") {
-		refresh := ""
-		if !cur.Enabled {
-			refresh = " WITH (refresh = false)" // a disabled subscription cannot refresh
-		}
-		if err := exec("changing the publications", "ALTER SUBSCRIPTION "+name+" SET PUBLICATION "+QuoteIdents(s.Publications)+refresh); err != nil {
-			return err
-		}
-	}
-	if s.SlotName != "" && s.SlotName != cur.SlotName {
-		if cur.Enabled {
-			if err := exec("disabling", "ALTER SUBSCRIPTION "+name+" DISABLE"); err != nil {
-				return err
-			}
-		}
-		if err := exec("changing the slot", "ALTER SUBSCRIPTION "+name+" SET (slot_name = "+QuoteLiteral(s.SlotName)+")"); err != nil {
-			return err
-		}
-		if cur.Enabled {
-			if err := exec("enabling", "ALTER SUBSCRIPTION "+name+" ENABLE"); err != nil {
-				return err
-			}
+		if _, err := p.Exec(ctx, setPubs); err != nil {
+			return fmt.Errorf("changing the publications of subscription %q (its other changes are applied): %w", s.Name, err)
 		}
 	}
 	return nil

@@ -113,7 +113,8 @@ func databaseSchemaV1() schema.Schema {
 			"force_drop": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				MarkdownDescription: "When true, destroying the database disconnects the sessions connected to it (`DROP DATABASE ... WITH (FORCE)` on PostgreSQL 13+, " +
-					"otherwise connections are disallowed and the backends terminated first). When false (the default) the drop fails while anyone is connected.",
+					"otherwise connections are disallowed and the backends terminated first). When false (the default) the drop fails while anyone is connected. " +
+					"When the drop fails, connections are allowed again (and a template stays a template).",
 			},
 		},
 	}

@@ -181,3 +181,90 @@ func TestAccDatabase_managedOwnerNotGrantable(t *testing.T) {
 		}},
 	})
 }
+
+// Destroying a template database used to run ALTER DATABASE ... IS_TEMPLATE
+// false before DROP DATABASE and leave it so when the drop failed (here:
+// another session is connected and force_drop is false). The change is now
+// undone: the database is left as it was, and the error says why.
+func TestAccDatabase_regressionFailedDropKeepsTemplate(t *testing.T) {
+	name := acctest.RandName("dbtpl")
+	addr := "postgresql_database.test"
+	cfg := acctest.Config(`
+resource "postgresql_database" "test" {
+  name        = %q
+  is_template = true
+}`, name)
+	var release func()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, name) },
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{ // the drop fails: a session is connected
+				PreConfig:   func() { release = acctest.HoldConnection(t, name) },
+				Config:      cfg,
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`other sessions are\s+connected to it`),
+			},
+			{ // still a template that allows connections: the plan is empty
+				PreConfig: func() {
+					if !acctest.QueryBool(t, "", "SELECT datistemplate AND datallowconn FROM pg_database WHERE datname = $1", name) {
+						t.Errorf("database %s is no longer a template or no longer allows connections after the failed drop", name)
+					}
+					release()
+				},
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_template"), knownvalue.Bool(true)),
+				},
+			},
+		},
+	})
+}
+
+// The same with force_drop = true, where sessions are disconnected: a
+// subscription in the database makes the drop fail (PostgreSQL refuses to
+// drop a database that subscriptions belong to).
+func TestAccDatabase_regressionFailedForceDropKeepsTemplate(t *testing.T) {
+	name := acctest.RandName("dbtplf")
+	sub := strings.ReplaceAll(name, "-", "_") + "_sub"
+	cfg := acctest.Config(`
+resource "postgresql_database" "test" {
+  name        = %q
+  is_template = true
+  force_drop  = true
+}`, name)
+	t.Cleanup(func() { // if a step fails, the subscription would keep the database
+		if acctest.DatabaseExists(t, name) {
+			acctest.Exec(t, name, "DROP SUBSCRIPTION IF EXISTS "+acctest.QI(sub))
+			acctest.DropDatabaseFunc(t, name)()
+		}
+	})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, name) },
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{ // the drop fails: a subscription belongs to the database (created as superuser, never connecting)
+				PreConfig: acctest.ExecFunc(t, name, "CREATE SUBSCRIPTION "+acctest.QI(sub)+
+					" CONNECTION 'dbname=none' PUBLICATION p WITH (connect = false, enabled = false, create_slot = false, slot_name = NONE)"),
+				Config:      cfg,
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`(?s)dropping database .*subscription`),
+			},
+			{ // still a template: the plan is empty, and with the subscription gone the destroy succeeds
+				PreConfig: func() {
+					if !acctest.QueryBool(t, "", "SELECT datistemplate AND datallowconn FROM pg_database WHERE datname = $1", name) {
+						t.Errorf("database %s is no longer a template or no longer allows connections after the failed drop", name)
+					}
+					acctest.Exec(t, name, "DROP SUBSCRIPTION "+acctest.QI(sub))
+				},
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}

@@ -48,8 +48,9 @@ func subscriptionSchemaV1() schema.Schema {
 	return schema.Schema{
 		Version: 1,
 		MarkdownDescription: "A logical replication subscription (`CREATE SUBSCRIPTION`) in a database of the subscriber, receiving the changes of " +
-			"publications on a publisher. Name, connection, publications and slot name change in place (`ALTER SUBSCRIPTION`); these statements run " +
-			"one by one, outside a transaction, because PostgreSQL refuses some of them in a transaction block. Creating a subscription needs superuser " +
+			"publications on a publisher. Name, connection, publications, slot name and `enabled` change in place (`ALTER SUBSCRIPTION`), in one " +
+			"transaction so that a failure changes nothing; only a publication change of an enabled subscription, which also fetches the new table " +
+			"list and which PostgreSQL refuses in a transaction block, runs on its own afterwards. Creating a subscription needs superuser " +
 			"(PostgreSQL 15). Destroying it also drops its replication slot on the publisher. A subscription to a publication of the same cluster " +
 			"must use `create_slot = false` with a slot created beforehand (PostgreSQL would otherwise wait forever).",
 		Attributes: map[string]schema.Attribute{
@@ -95,8 +96,14 @@ func subscriptionSchemaV1() schema.Schema {
 			"slot_name": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The replication slot on the publisher; PostgreSQL uses the subscription name when not set. Changed in place " +
-					"(the subscription is disabled, `SET (slot_name = ...)`, enabled again).",
+					"(the subscription is disabled, `SET (slot_name = ...)`, enabled again, all in one transaction: a failure leaves it as it was).",
 				Validators: []validator.String{validators.Name(), slotNameValidator()},
+			},
+			"enabled": schema.BoolAttribute{
+				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+				MarkdownDescription: "Whether the subscription is enabled (replicating); `true` by default. Changed in place " +
+					"(`ALTER SUBSCRIPTION ... ENABLE` / `DISABLE`); a subscription disabled outside Terraform is enabled again on the next apply. " +
+					"Publications changed while it is disabled are set without fetching their table list (`refresh = false`).",
 			},
 		},
 	}
@@ -273,6 +280,7 @@ func (r *subscriptionResource) read(ctx context.Context, m *subscriptionModel) (
 	} else {
 		m.SlotName = types.StringValue(s.SlotName)
 	}
+	m.Enabled = types.BoolValue(s.Enabled)
 	if m.CreateSlot.IsNull() || m.CreateSlot.IsUnknown() {
 		// Not stored by PostgreSQL. After an import the slot exists already;
 		// the value only matters at creation, so it never forces a replacement.
@@ -288,6 +296,7 @@ func (m *subscriptionModel) spec(ctx context.Context) (pg.SubscriptionSpec, diag
 		Name:       m.Name.ValueString(),
 		Conninfo:   m.Conninfo.ValueString(),
 		CreateSlot: m.CreateSlot.ValueBool(),
+		Enabled:    m.Enabled.IsNull() || m.Enabled.IsUnknown() || m.Enabled.ValueBool(),
 	}
 	if catalogKnown(m.SlotName) {
 		s.SlotName = m.SlotName.ValueString()
@@ -306,4 +315,5 @@ type subscriptionModel struct {
 	Publications types.Set    `tfsdk:"publications"`
 	CreateSlot   types.Bool   `tfsdk:"create_slot"`
 	SlotName     types.String `tfsdk:"slot_name"`
+	Enabled      types.Bool   `tfsdk:"enabled"`
 }

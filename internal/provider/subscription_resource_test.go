@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -150,6 +151,185 @@ removed {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
+			},
+		},
+	})
+}
+
+// subscriptionFixture creates a publisher and a subscriber database with one
+// table and publication (pub_a), and logical slots <name>_slot and
+// <name>_slot_2 on the publisher (dropped at the end of the test).
+func subscriptionFixture(t *testing.T, pubDB, subDB, name string) {
+	t.Helper()
+	slot := name + "_slot"
+	acctest.Database(t, pubDB, acctest.AdminUser())
+	acctest.Database(t, subDB, acctest.AdminUser())
+	acctest.Exec(t, subDB, "CREATE TABLE items (id int PRIMARY KEY, name text)")
+	acctest.Exec(t, pubDB, "CREATE TABLE items (id int PRIMARY KEY, name text)", "CREATE PUBLICATION pub_a FOR TABLE items",
+		fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s', 'pgoutput')", slot),
+		fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s_2', 'pgoutput')", slot))
+	t.Cleanup(func() {
+		acctest.Exec(t, "", fmt.Sprintf("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name IN ('%[1]s', '%[1]s_2') AND NOT active", slot))
+	})
+}
+
+// A slot-name change used to run DISABLE, SET (slot_name) and ENABLE as three
+// statements: when a later one failed, the subscription stayed disabled.
+// They now run in one transaction: a failure changes nothing.
+func TestAccSubscription_regressionSlotChangeLeavesDisabled(t *testing.T) {
+	acctest.SkipIfManaged(t, "CREATE SUBSCRIPTION and event triggers require superuser on PostgreSQL 15")
+	pubDB := acctest.RandName("subpub")
+	subDB := acctest.RandName("subsub")
+	name := strings.ReplaceAll(acctest.RandName("sub"), "-", "_")
+	slot := name + "_slot"
+	addr := "postgresql_subscription.test"
+	conn := acctest.Conninfo(pubDB)
+	cfg := func(slotName string) string {
+		return acctest.Config(`
+resource "postgresql_subscription" "test" {
+  name         = %q
+  database     = %q
+  conninfo     = %q
+  publications = ["pub_a"]
+  create_slot  = false
+  slot_name    = %q
+}`, name, subDB, conn, slotName)
+	}
+	enabledWithSlot := func(want string) func() {
+		return func() {
+			if !acctest.QueryBool(t, subDB, "SELECT subenabled AND subslotname = $2 FROM pg_subscription WHERE subname = $1", name, want) {
+				t.Errorf("subscription %s is disabled or its slot is not %s", name, want)
+			}
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			subscriptionFixture(t, pubDB, subDB, name)
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg(slot)},
+			{ // the slot change fails (an event trigger refuses SET (slot_name = ...))
+				PreConfig: acctest.ExecFunc(t, subDB, `
+CREATE FUNCTION refuse_slot_change() RETURNS event_trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_query() ILIKE '%slot_name%' THEN RAISE EXCEPTION 'slot change refused by the test'; END IF;
+END $$`, "CREATE EVENT TRIGGER refuse_slot_change ON ddl_command_end WHEN TAG IN ('ALTER SUBSCRIPTION') EXECUTE FUNCTION refuse_slot_change()"),
+				Config:      cfg(slot + "_2"),
+				ExpectError: regexp.MustCompile(`slot change refused by the test`),
+			},
+			{ // nothing changed: still enabled, on the old slot; with the trigger gone the change goes through
+				PreConfig: func() {
+					enabledWithSlot(slot)()
+					acctest.Exec(t, subDB, "DROP EVENT TRIGGER refuse_slot_change")
+				},
+				Config: cfg(slot + "_2"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				Check: func(*terraform.State) error { enabledWithSlot(slot + "_2")(); return nil },
+			},
+			{
+				Config:           cfg(slot + "_2"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+		},
+	})
+}
+
+// enabled: created disabled, enabled and disabled in place (a slot change
+// keeps it disabled), and a subscription disabled with SQL is enabled again.
+func TestAccSubscription_enabled(t *testing.T) {
+	acctest.SkipIfManaged(t, "CREATE SUBSCRIPTION requires superuser on PostgreSQL 15")
+	pubDB := acctest.RandName("subpub")
+	subDB := acctest.RandName("subsub")
+	name := strings.ReplaceAll(acctest.RandName("sub"), "-", "_")
+	slot := name + "_slot"
+	addr := "postgresql_subscription.test"
+	conn := acctest.Conninfo(pubDB)
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	cfg := func(slotName, enabled string) string {
+		return acctest.Config(`
+resource "postgresql_subscription" "test" {
+  name         = %q
+  database     = %q
+  conninfo     = %q
+  publications = ["pub_a"]
+  create_slot  = false
+  slot_name    = %q
+  %s
+}`, name, subDB, conn, slotName, enabled)
+	}
+	serverEnabled := func(want bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if got := acctest.QueryBool(t, subDB, "SELECT subenabled FROM pg_subscription WHERE subname = $1", name); got != want {
+				return fmt.Errorf("subenabled = %t, want %t", got, want)
+			}
+			return nil
+		}
+	}
+	update := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			subscriptionFixture(t, pubDB, subDB, name)
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(slot, "enabled = false"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+				},
+				Check: serverEnabled(false),
+			},
+			{ // a slot change keeps it disabled
+				Config:           cfg(slot+"_2", "enabled = false"),
+				ConfigPlanChecks: update,
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+				},
+				Check: serverEnabled(false),
+			},
+			{ // enabled by default, in place
+				Config:           cfg(slot+"_2", ""),
+				ConfigPlanChecks: update,
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+				},
+				Check: serverEnabled(true),
+			},
+			{
+				Config:           cfg(slot+"_2", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{ // drift: disabled with SQL; the plan shows it and apply enables it again
+				PreConfig: acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name)+" DISABLE"),
+				Config:    cfg(slot+"_2", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+				Check:             serverEnabled(true),
+			},
+			{
+				Config:           cfg(slot+"_2", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{ // disabled in place, back on the first slot
+				Config:            cfg(slot, "enabled = false"),
+				ConfigPlanChecks:  update,
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+				Check:             serverEnabled(false),
+			},
+			{
+				ResourceName: addr, ImportState: true, ImportStateId: subDB + "." + name, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"create_slot"},
 			},
 		},
 	})

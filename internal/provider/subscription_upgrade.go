@@ -37,6 +37,7 @@ type subscriptionModelV0 struct {
 // slot_name are null after a cyrilgdn import (and slot_name whenever it was
 // not configured): create_slot becomes false (it only matters at creation and
 // never replaces), slot_name stays null so the next refresh reads it.
+// enabled, which cyrilgdn does not model, is true (the next refresh reads it).
 func upgradeSubscriptionStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 	var old subscriptionModelV0
 	resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
@@ -51,6 +52,7 @@ func upgradeSubscriptionStateV0(ctx context.Context, req resource.UpgradeStateRe
 		Publications: old.Publications,
 		CreateSlot:   boolOr(old.CreateSlot, false),
 		SlotName:     old.SlotName,
+		Enabled:      types.BoolValue(true), // cyrilgdn has no such argument: its subscriptions are created enabled
 	}
 	if !catalogKnown(m.Database) {
 		m.Database = types.StringNull()

@@ -1,0 +1,67 @@
+package pg
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+// A failed DROP DATABASE used to leave the preparations made before it in
+// place (IS_TEMPLATE false, and ALLOW_CONNECTIONS false on the path of servers
+// without DROP DATABASE ... WITH (FORCE)). They are now undone. The path of
+// PostgreSQL < 13 is taken on purpose here (dropWithoutForceOption), so this
+// test is not parallel.
+func TestAccDropDatabase_regressionFailedDropRestoresFlags(t *testing.T) {
+	c := testClient(t, 4, acctest.RandName("dropdb"))
+	ctx := context.Background()
+	name := acctest.RandName("dropdb")
+	sub := strings.ReplaceAll(name, "-", "_") + "_sub"
+	acctest.Database(t, name, acctest.AdminUser())
+	acctest.Exec(t, "", "ALTER DATABASE "+acctest.QI(name)+" WITH IS_TEMPLATE true ALLOW_CONNECTIONS true")
+	// PostgreSQL refuses to drop a database that a subscription belongs to, even with FORCE.
+	acctest.Exec(t, name, "CREATE SUBSCRIPTION "+acctest.QI(sub)+
+		" CONNECTION 'dbname=none' PUBLICATION p WITH (connect = false, enabled = false, create_slot = false, slot_name = NONE)")
+	t.Cleanup(func() { // before the database's own cleanup
+		if acctest.DatabaseExists(t, name) {
+			acctest.Exec(t, name, "DROP SUBSCRIPTION IF EXISTS "+acctest.QI(sub))
+		}
+	})
+	flagsKept := func(when string) {
+		t.Helper()
+		if !acctest.QueryBool(t, "", "SELECT datistemplate AND datallowconn FROM pg_database WHERE datname = $1", name) {
+			t.Fatalf("%s: database %s is no longer a template or no longer allows connections", when, name)
+		}
+	}
+
+	dropWithoutForceOption = true
+	t.Cleanup(func() { dropWithoutForceOption = false })
+	err := c.DropDatabase(ctx, name, true)
+	if err == nil || !strings.Contains(err.Error(), "subscription") {
+		t.Fatalf("force drop (connections disallowed, sessions terminated) = %v, want an error naming the subscription", err)
+	}
+	flagsKept("after the failed force drop without WITH (FORCE)")
+
+	dropWithoutForceOption = false
+	err = c.DropDatabase(ctx, name, true)
+	if err == nil || !strings.Contains(err.Error(), "subscription") {
+		t.Fatalf("force drop (WITH (FORCE)) = %v, want an error naming the subscription", err)
+	}
+	flagsKept("after the failed drop WITH (FORCE)")
+
+	// no force, no session: the error is the subscription's, not sessions'
+	err = c.DropDatabase(ctx, name, false)
+	if err == nil || !strings.Contains(err.Error(), "subscription") || strings.Contains(err.Error(), "other sessions") {
+		t.Fatalf("drop = %v, want an error naming the subscription only", err)
+	}
+	flagsKept("after the failed drop")
+
+	acctest.Exec(t, name, "DROP SUBSCRIPTION "+acctest.QI(sub))
+	if err := c.DropDatabase(ctx, name, false); err != nil {
+		t.Fatalf("drop after removing the subscription: %v", err)
+	}
+	if acctest.DatabaseExists(t, name) {
+		t.Fatalf("database %s still exists", name)
+	}
+}
