@@ -17,7 +17,7 @@ import (
 func ProviderLogToFile(t *testing.T) string {
 	t.Helper()
 	// kept when the test fails, for reading
-	dir, err := os.MkdirTemp("", "pgtf-provider-log-")
+	dir, err := os.MkdirTemp("", "pgtf-provider-log-") //nolint:usetesting // t.TempDir cannot be kept for reading after a failure
 	if err != nil {
 		t.Fatal(err)
 	}
