@@ -343,7 +343,7 @@ func retry(ctx context.Context, fn func() error) error {
 		if err == nil || !IsTransient(err) || attempt == maxAttempts {
 			return err
 		}
-		tflog.Debug(ctx, "retrying after transient PostgreSQL error", map[string]any{"attempt": attempt, "error": err.Error()})
+		tflog.Debug(logContext(ctx), "retrying after transient PostgreSQL error", map[string]any{"attempt": attempt, "error": err.Error()})
 		// jitter from the clock's low bits keeps parallel retries apart
 		sleep := delay + time.Duration(time.Now().UnixNano()%int64(delay))
 		select {

@@ -82,8 +82,9 @@ func (c *Client) ReadForeignServer(ctx context.Context, db string, oid uint32, n
 
 // optionsClause renders OPTIONS (...) changing have into want: ADD new keys,
 // SET changed ones, DROP missing ones ("" when nothing changes). Values are
-// literals because PostgreSQL does not take parameters in utility statements.
-func optionsClause(have, want map[string]string) string {
+// literals because PostgreSQL does not take parameters in utility statements;
+// o renders them, registering the secret ones.
+func optionsClause(have, want map[string]string, o *optionValues) string {
 	keys := make([]string, 0, len(want)+len(have))
 	for k := range want {
 		keys = append(keys, k)
@@ -100,9 +101,9 @@ func optionsClause(have, want map[string]string) string {
 		h, inHave := have[k]
 		switch {
 		case inWant && !inHave:
-			parts = append(parts, "ADD "+QuoteIdent(k)+" "+QuoteLiteral(w))
+			parts = append(parts, "ADD "+QuoteIdent(k)+" "+o.literal(k, w))
 		case inWant && h != w:
-			parts = append(parts, "SET "+QuoteIdent(k)+" "+QuoteLiteral(w))
+			parts = append(parts, "SET "+QuoteIdent(k)+" "+o.literal(k, w))
 		case !inWant && inHave:
 			parts = append(parts, "DROP "+QuoteIdent(k))
 		}
@@ -119,6 +120,7 @@ func lockForeignServer(ctx context.Context, tx pgx.Tx, oid uint32) error {
 
 // CreateForeignServer creates a foreign server in database db and returns it as read back.
 func (c *Client) CreateForeignServer(ctx context.Context, db string, s ForeignServerSpec) (*ForeignServer, error) {
+	ctx, sec := withSecrets(ctx)
 	var out *ForeignServer
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		stmt := "CREATE SERVER " + QuoteIdent(s.Name)
@@ -129,19 +131,11 @@ func (c *Client) CreateForeignServer(ctx context.Context, db string, s ForeignSe
 			stmt += " VERSION " + QuoteLiteral(s.Version)
 		}
 		stmt += " FOREIGN DATA WRAPPER " + QuoteIdent(s.FDW)
+		opts := &optionValues{sec: sec}
 		if len(s.Options) > 0 {
-			keys := make([]string, 0, len(s.Options))
-			for k := range s.Options {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			parts := make([]string, len(keys))
-			for i, k := range keys {
-				parts[i] = QuoteIdent(k) + " " + QuoteLiteral(s.Options[k])
-			}
-			stmt += " OPTIONS (" + strings.Join(parts, ", ") + ")"
+			stmt += optionsClauseCreate(s.Options, opts)
 		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
+		if err := c.exec(ctx, tx, opts.secret, stmt); err != nil {
 			if SQLState(err) == CodeInsufficientPriv {
 				return fmt.Errorf("creating foreign server %q: %w (a non-superuser needs USAGE on the foreign-data wrapper, which a superuser grants: GRANT USAGE ON FOREIGN DATA WRAPPER %s TO <role>)",
 					s.Name, err, QuoteIdent(s.FDW))
@@ -161,12 +155,13 @@ func (c *Client) CreateForeignServer(ctx context.Context, db string, s ForeignSe
 		out, err = readForeignServer(ctx, tx, "WHERE s.srvname = $1", s.Name)
 		return err
 	})
-	return out, err
+	return out, sec.scrub(err)
 }
 
 // UpdateForeignServer renames (when the name differs), changes version,
 // options and owner of the server with OID oid, in one transaction.
 func (c *Client) UpdateForeignServer(ctx context.Context, db string, oid uint32, s ForeignServerSpec) (*ForeignServer, error) {
+	ctx, sec := withSecrets(ctx)
 	var out *ForeignServer
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		if err := lockForeignServer(ctx, tx, oid); err != nil {
@@ -196,9 +191,10 @@ func (c *Client) UpdateForeignServer(ctx context.Context, db string, oid uint32,
 					clauses += " VERSION " + QuoteLiteral(s.Version)
 				}
 			}
-			clauses += optionsClause(cur.Options, s.Options)
+			opts := &optionValues{sec: sec}
+			clauses += optionsClause(cur.Options, s.Options, opts)
 			if clauses != "" {
-				if _, err := tx.Exec(ctx, "ALTER SERVER "+QuoteIdent(name)+clauses); err != nil {
+				if err := c.exec(ctx, tx, opts.secret, "ALTER SERVER "+QuoteIdent(name)+clauses); err != nil {
 					return fmt.Errorf("altering foreign server %q: %w", name, err)
 				}
 			}
@@ -211,7 +207,7 @@ func (c *Client) UpdateForeignServer(ctx context.Context, db string, oid uint32,
 			return err
 		})
 	})
-	return out, err
+	return out, sec.scrub(err)
 }
 
 // DropForeignServer drops the foreign server (by OID when known, else by
@@ -343,6 +339,7 @@ func serverOwner(ctx context.Context, tx pgx.Tx, server, user string) (string, e
 // for another role needs ownership of the server: a non-superuser admin
 // temporarily becomes a member of the server's owner.
 func (c *Client) CreateUserMapping(ctx context.Context, db, user, server string, options map[string]string) (*UserMapping, error) {
+	ctx, sec := withSecrets(ctx)
 	var out *UserMapping
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		owner, err := serverOwner(ctx, tx, server, user)
@@ -351,10 +348,11 @@ func (c *Client) CreateUserMapping(ctx context.Context, db, user, server string,
 		}
 		return withRoles(ctx, tx, []string{owner}, func() error {
 			stmt := "CREATE USER MAPPING FOR " + userMappingRole(user) + " SERVER " + QuoteIdent(server)
+			opts := &optionValues{sec: sec, all: true}
 			if len(options) > 0 {
-				stmt += optionsClauseCreate(options)
+				stmt += optionsClauseCreate(options, opts)
 			}
-			if _, err := tx.Exec(ctx, stmt); err != nil {
+			if err := c.exec(ctx, tx, opts.secret, stmt); err != nil {
 				return fmt.Errorf("creating user mapping for %q on server %q: %w", user, server, err)
 			}
 			var err error
@@ -362,10 +360,12 @@ func (c *Client) CreateUserMapping(ctx context.Context, db, user, server string,
 			return err
 		})
 	})
-	return out, err
+	return out, sec.scrub(err)
 }
 
-func optionsClauseCreate(options map[string]string) string {
+// optionsClauseCreate renders the OPTIONS (...) of a CREATE statement; o
+// renders the values, registering the secret ones.
+func optionsClauseCreate(options map[string]string, o *optionValues) string {
 	keys := make([]string, 0, len(options))
 	for k := range options {
 		keys = append(keys, k)
@@ -373,7 +373,7 @@ func optionsClauseCreate(options map[string]string) string {
 	slices.Sort(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = QuoteIdent(k) + " " + QuoteLiteral(options[k])
+		parts[i] = QuoteIdent(k) + " " + o.literal(k, options[k])
 	}
 	return " OPTIONS (" + strings.Join(parts, ", ") + ")"
 }
@@ -384,6 +384,7 @@ func optionsClauseCreate(options map[string]string) string {
 // another role or server (not by a rename), it is dropped and created again.
 // known are the options last seen (used when PostgreSQL hides them).
 func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, oldUser, oldServer, user, server string, known, want map[string]string) (*UserMapping, error) {
+	ctx, sec := withSecrets(ctx)
 	var out *UserMapping
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		var roles []string
@@ -409,12 +410,13 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 			}
 			same := cur != nil && cur.Server == server && (cur.User == user || (isPublicName(cur.User) && isPublicName(user)))
 			if same && cur.Options == nil {
-				if err := alterHiddenOptions(ctx, tx, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server), known, want); err != nil {
+				if err := c.alterHiddenOptions(ctx, tx, sec, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server), known, want); err != nil {
 					return fmt.Errorf("altering user mapping for %q on server %q: %w", user, server, err)
 				}
 			} else if same {
-				if clause := optionsClause(cur.Options, want); clause != "" {
-					if _, err := tx.Exec(ctx, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server)+clause); err != nil {
+				opts := &optionValues{sec: sec, all: true}
+				if clause := optionsClause(cur.Options, want, opts); clause != "" {
+					if err := c.exec(ctx, tx, opts.secret, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server)+clause); err != nil {
 						return fmt.Errorf("altering user mapping for %q on server %q: %w", user, server, err)
 					}
 				}
@@ -425,10 +427,11 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 					}
 				}
 				stmt := "CREATE USER MAPPING FOR " + userMappingRole(user) + " SERVER " + QuoteIdent(server)
+				opts := &optionValues{sec: sec, all: true}
 				if len(want) > 0 {
-					stmt += optionsClauseCreate(want)
+					stmt += optionsClauseCreate(want, opts)
 				}
-				if _, err := tx.Exec(ctx, stmt); err != nil {
+				if err := c.exec(ctx, tx, opts.secret, stmt); err != nil {
 					return fmt.Errorf("creating user mapping for %q on server %q: %w", user, server, err)
 				}
 			}
@@ -436,7 +439,7 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 			return err
 		})
 	})
-	return out, err
+	return out, sec.scrub(err)
 }
 
 func isPublicName(s string) bool { return strings.EqualFold(s, "public") }
@@ -480,13 +483,13 @@ func (c *Client) DatabaseExists(ctx context.Context, name string) (bool, error) 
 // mapping of another role, seen by a non-superuser): each wanted option is
 // SET, or ADDed when it does not exist; options last known but no longer
 // wanted are dropped when they still exist. Each step runs in a savepoint.
-func alterHiddenOptions(ctx context.Context, tx pgx.Tx, alter string, known, want map[string]string) error {
-	try := func(clause string) (bool, error) {
+func (c *Client) alterHiddenOptions(ctx context.Context, tx pgx.Tx, sec *secrets, alter string, known, want map[string]string) error {
+	try := func(clause string, secret bool) (bool, error) {
 		sp, err := tx.Begin(ctx)
 		if err != nil {
 			return false, err
 		}
-		if _, err := sp.Exec(ctx, alter+" OPTIONS ("+clause+")"); err != nil {
+		if err := c.exec(ctx, sp, secret, alter+" OPTIONS ("+clause+")"); err != nil {
 			_ = sp.Rollback(ctx)
 			if SQLState(err) == CodeUndefinedObject || SQLState(err) == CodeDuplicateObject {
 				return false, nil
@@ -501,12 +504,12 @@ func alterHiddenOptions(ctx context.Context, tx pgx.Tx, alter string, known, wan
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		ok, err := try("SET " + QuoteIdent(k) + " " + QuoteLiteral(want[k]))
+		ok, err := try("SET "+QuoteIdent(k)+" "+sec.literal(want[k]), true)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			if ok, err = try("ADD " + QuoteIdent(k) + " " + QuoteLiteral(want[k])); err != nil || !ok {
+			if ok, err = try("ADD "+QuoteIdent(k)+" "+sec.literal(want[k]), true); err != nil || !ok {
 				return errors.Join(err, fmt.Errorf("option %q can be neither set nor added", k))
 			}
 		}
@@ -519,7 +522,7 @@ func alterHiddenOptions(ctx context.Context, tx pgx.Tx, alter string, known, wan
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if _, err := try("DROP " + QuoteIdent(k)); err != nil {
+		if _, err := try("DROP "+QuoteIdent(k), false); err != nil {
 			return err
 		}
 	}

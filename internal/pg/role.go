@@ -129,8 +129,10 @@ func readRole(ctx context.Context, q Querier, where string, arg any) (*Role, err
 
 // roleOptions renders the options of CREATE ROLE (cur == nil) or of ALTER
 // ROLE, where only what differs from cur is sent: a non-superuser admin may
-// not even repeat NOSUPERUSER, NOREPLICATION or NOBYPASSRLS.
-func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChange) (string, error) {
+// not even repeat NOSUPERUSER, NOREPLICATION or NOBYPASSRLS. The password goes
+// as a SCRAM verifier (the plaintext never reaches the server), registered on
+// sec as a secret all the same.
+func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChange, sec *secrets) (string, error) {
 	var opts []string
 	flag := func(want bool, have *bool, name string) {
 		if have != nil && *have == want {
@@ -177,7 +179,8 @@ func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChang
 			if err != nil {
 				return "", err
 			}
-			opts = append(opts, "PASSWORD "+QuoteLiteral(v))
+			sec.add(pw.Password)
+			opts = append(opts, "PASSWORD "+sec.literal(v))
 		}
 	}
 	return strings.Join(opts, " "), nil
@@ -185,22 +188,27 @@ func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChang
 
 // CreateRole creates a role with its memberships and settings in one transaction.
 func (c *Client) CreateRole(ctx context.Context, s RoleSpec, pw PasswordChange) error {
-	opts, err := roleOptions(s, nil, true, pw)
+	ctx, sec := withSecrets(ctx)
+	opts, err := roleOptions(s, nil, true, pw, sec)
 	if err != nil {
 		return err
 	}
-	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+	return sec.scrub(c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "CREATE ROLE "+QuoteIdent(s.Name)+" WITH "+opts); err != nil {
 			return fmt.Errorf("creating role %q: %w", s.Name, err)
 		}
 		return applyRoleDetails(ctx, tx, s, nil)
-	})
+	}))
 }
 
 // UpdateRole renames (when oldName differs) and alters a role in one
 // transaction, sending only what differs from the catalog.
 func (c *Client) UpdateRole(ctx context.Context, oldName string, s RoleSpec, pw PasswordChange) error {
-	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+	ctx, sec := withSecrets(ctx)
+	if pw.Set {
+		sec.add(pw.Password)
+	}
+	return sec.scrub(c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
 		if oldName != s.Name {
 			if _, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(oldName)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
 				return fmt.Errorf("renaming role %q to %q: %w", oldName, s.Name, err)
@@ -218,7 +226,7 @@ func (c *Client) UpdateRole(ctx context.Context, oldName string, s RoleSpec, pw 
 FROM pg_roles WHERE oid = $2`, s.ValidUntil, cur.OID).Scan(&vuChanged); err != nil {
 			return fmt.Errorf("comparing valid_until %q: %w", s.ValidUntil, err)
 		}
-		opts, err := roleOptions(s, cur, vuChanged, pw)
+		opts, err := roleOptions(s, cur, vuChanged, pw, sec)
 		if err != nil {
 			return err
 		}
@@ -228,7 +236,7 @@ FROM pg_roles WHERE oid = $2`, s.ValidUntil, cur.OID).Scan(&vuChanged); err != n
 			}
 		}
 		return applyRoleDetails(ctx, tx, s, cur)
-	})
+	}))
 }
 
 func applyRoleDetails(ctx context.Context, tx pgx.Tx, s RoleSpec, cur *Role) error {

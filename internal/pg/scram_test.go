@@ -86,9 +86,6 @@ func TestQuoting(t *testing.T) {
 	if got := QuoteLiteral(`it's \ fine`); got != `'it''s \ fine'` {
 		t.Errorf("QuoteLiteral = %s", got)
 	}
-	if got := MaskSQL(`ALTER ROLE "x" PASSWORD 'SCRAM-SHA-256$4096:abc' LOGIN`); got != `ALTER ROLE "x" PASSWORD '***' LOGIN` {
-		t.Errorf("MaskSQL = %s", got)
-	}
 }
 
 func TestValidateName(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Subscription is a subscription as the catalog describes it.
@@ -67,22 +68,35 @@ WHERE s.subdbid = (SELECT oid FROM pg_database WHERE datname = current_database(
 
 // CreateSubscription creates the subscription. It runs outside an explicit
 // transaction: PostgreSQL refuses CREATE SUBSCRIPTION with create_slot = true
-// in a transaction block. It needs superuser (PostgreSQL 15).
+// in a transaction block. It needs superuser (PostgreSQL 15). The connection
+// string is secret (it may hold a password).
 func (c *Client) CreateSubscription(ctx context.Context, db string, s SubscriptionSpec) error {
+	ctx, sec := withSecrets(ctx)
+	sec.addConninfo(s.Conninfo)
 	opts := []string{fmt.Sprintf("create_slot = %t", s.CreateSlot), fmt.Sprintf("enabled = %t", s.Enabled)}
 	if s.SlotName != "" {
 		opts = append(opts, "slot_name = "+QuoteLiteral(s.SlotName))
 	}
-	stmt := "CREATE SUBSCRIPTION " + QuoteIdent(s.Name) + " CONNECTION " + QuoteLiteral(s.Conninfo) +
+	stmt := "CREATE SUBSCRIPTION " + QuoteIdent(s.Name) + " CONNECTION " + sec.literal(s.Conninfo) +
 		" PUBLICATION " + QuoteIdents(s.Publications) + " WITH (" + strings.Join(opts, ", ") + ")"
-	p, err := c.Pool(ctx, db)
-	if err != nil {
-		return err
-	}
-	if _, err := p.Exec(ctx, stmt); err != nil {
-		return fmt.Errorf("creating subscription %q: %w", s.Name, err)
+	if err := c.execSecretSession(ctx, db, stmt); err != nil {
+		return sec.scrub(fmt.Errorf("creating subscription %q: %w", s.Name, err))
 	}
 	return nil
+}
+
+// execSecretSession runs stmt, whose text carries secrets, outside a
+// transaction block on a dedicated connection (execSecret); a connection whose
+// logging settings could not be restored is closed instead of pooled.
+func (c *Client) execSecretSession(ctx context.Context, db, stmt string) error {
+	return c.Conn(ctx, db, func(ctx context.Context, conn *pgxpool.Conn) error {
+		err := c.execSecret(ctx, conn, false, stmt)
+		var re *restoreError
+		if errors.As(err, &re) {
+			_ = conn.Conn().Close(ctx)
+		}
+		return err
+	})
 }
 
 // UpdateSubscription renames the subscription with OID oid and changes its
@@ -97,6 +111,12 @@ func (c *Client) CreateSubscription(ctx context.Context, db string, s Subscripti
 // subscription ends up enabled; when it fails, the publications are left as
 // they were and the next plan shows the difference.
 func (c *Client) UpdateSubscription(ctx context.Context, db string, oid uint32, s SubscriptionSpec) error {
+	ctx, sec := withSecrets(ctx)
+	sec.addConninfo(s.Conninfo)
+	return sec.scrub(c.updateSubscription(ctx, db, oid, s, sec))
+}
+
+func (c *Client) updateSubscription(ctx context.Context, db string, oid uint32, s SubscriptionSpec, sec *secrets) error {
 	cur, err := c.ReadSubscription(ctx, db, oid, "")
 	if err != nil {
 		return err
@@ -122,8 +142,9 @@ func (c *Client) UpdateSubscription(ctx context.Context, db string, oid uint32, 
 			}
 		}
 		if s.Conninfo != "" && s.Conninfo != cur.Conninfo {
-			if err := exec("changing the connection", "ALTER SUBSCRIPTION "+name+" CONNECTION "+QuoteLiteral(s.Conninfo)); err != nil {
-				return err
+			sec.add(cur.Conninfo, conninfoPassword(cur.Conninfo))
+			if err := c.execSecret(ctx, tx, true, "ALTER SUBSCRIPTION "+name+" CONNECTION "+sec.literal(s.Conninfo)); err != nil {
+				return fmt.Errorf("changing the connection of subscription %q: %w", s.Name, err)
 			}
 		}
 		enabled := cur.Enabled
@@ -178,12 +199,14 @@ func (c *Client) DropSubscription(ctx context.Context, db string, oid uint32, na
 	if err != nil || cur == nil {
 		return err
 	}
+	ctx, sec := withSecrets(ctx)
+	sec.addConninfo(cur.Conninfo) // an error connecting to the publisher may quote it
 	p, err := c.Pool(ctx, db)
 	if err != nil {
 		return err
 	}
 	if _, err := p.Exec(ctx, "DROP SUBSCRIPTION IF EXISTS "+QuoteIdent(cur.Name)); err != nil {
-		return fmt.Errorf("dropping subscription %q: %w", cur.Name, err)
+		return sec.scrub(fmt.Errorf("dropping subscription %q: %w", cur.Name, err))
 	}
 	return nil
 }

@@ -92,7 +92,10 @@ func serverSchemaV1() schema.Schema {
 				Optional:    true,
 				Computed:    true,
 				MarkdownDescription: "The server's options (`OPTIONS`), whose names and values the wrapper defines (for `postgres_fdw`: `host`, `port`, `dbname`, `fetch_size`, ...). " +
-					"Options are added, changed and dropped in place (`ALTER SERVER ... OPTIONS (ADD|SET|DROP ...)`); options set outside Terraform are dropped.",
+					"Options are added, changed and dropped in place (`ALTER SERVER ... OPTIONS (ADD|SET|DROP ...)`); options set outside Terraform are dropped. " +
+					"Values of options whose name contains `pass`, `secret`, `key`, `token`, `credential` or `auth` are treated as secrets: masked in the provider's logs " +
+					"and errors, and kept out of the server's statement log when the provider's role may set `log_statement` (superuser, or on PostgreSQL 15+ " +
+					"`GRANT SET ON PARAMETER`; see the provider documentation). The attribute itself is not sensitive: credentials belong in a `postgresql_user_mapping`.",
 			},
 			"drop_cascade": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),

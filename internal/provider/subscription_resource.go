@@ -79,7 +79,8 @@ func subscriptionSchemaV1() schema.Schema {
 				Sensitive: true,
 				MarkdownDescription: "The libpq connection string to the publisher (keyword/value form, e.g. `host=... dbname=... user=... password=...`). " +
 					"Changed in place (`ALTER SUBSCRIPTION ... CONNECTION`). Stored in the state (sensitive) and readable in `pg_subscription` by superusers only, " +
-					"so out-of-band changes are detected only when the provider runs as superuser.",
+					"so out-of-band changes are detected only when the provider runs as superuser. Masked in the provider's logs and errors, and kept out of the " +
+					"server's statement log when the provider's role may set `log_statement` (superuser, or on PostgreSQL 15+ `GRANT SET ON PARAMETER`).",
 			},
 			"publications": schema.SetAttribute{
 				ElementType: types.StringType,

@@ -74,7 +74,8 @@ func userMappingSchemaV1() schema.Schema {
 				Computed:    true,
 				Sensitive:   true,
 				MarkdownDescription: "The mapping's options, defined by the wrapper (for `postgres_fdw`: `user`, `password`, ...). Sensitive, as it usually holds a password " +
-					"(it is still stored in the Terraform state). Changes in place (`ALTER USER MAPPING ... OPTIONS (ADD|SET|DROP ...)`); options set outside Terraform are dropped. " +
+					"(it is still stored in the Terraform state). Every value is masked in the provider's logs and errors, and kept out of the server's statement log " +
+					"when the provider's role may set `log_statement` (superuser, or on PostgreSQL 15+ `GRANT SET ON PARAMETER`; see the provider documentation). Changes in place (`ALTER USER MAPPING ... OPTIONS (ADD|SET|DROP ...)`); options set outside Terraform are dropped. " +
 					"PostgreSQL shows a role's mapping options only to superusers and to that role itself (and the PUBLIC mapping's to the server's owner); " +
 					"when they are hidden from the provider's role, out-of-band changes cannot be detected and the provider keeps the last applied ones.",
 			},
