@@ -216,11 +216,25 @@ func SameFunctionArgs(a, b []FunctionArg) bool {
 	}
 	for i := range a {
 		if a[i].Name != b[i].Name || !strings.EqualFold(a[i].Mode, b[i].Mode) || !SameType(a[i].Type, b[i].Type) ||
-			strings.TrimSpace(a[i].Default) != strings.TrimSpace(b[i].Default) {
+			!sameDefault(a[i].Default, b[i].Default, CanonicalType(a[i].Type)) {
 			return false
 		}
 	}
 	return true
+}
+
+// sameDefault compares default expressions as written, up to surrounding white
+// space and the cast to the argument's own type that PostgreSQL adds when it
+// deparses a constant ('x' = 'x'::character varying).
+func sameDefault(a, b, canonicalType string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	strip := func(s string) string {
+		if t, ok := strings.CutSuffix(s, "::"+canonicalType); ok && strings.HasPrefix(t, "'") && strings.HasSuffix(t, "'") {
+			return t
+		}
+		return s
+	}
+	return a == b || strip(a) == strip(b)
 }
 
 // FunctionArgsEqual reports whether two renderings are identical.
@@ -236,6 +250,7 @@ func FunctionArgsEqual(a, b []FunctionArg) bool {
 	return true
 }
 
+// fragmentError names the offending text in an error from CheckFragment.
 func fragmentError(what string, err error) error {
 	return fmt.Errorf("%s %w", what, err)
 }

@@ -550,7 +550,7 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 	keepArgs := known && len(args) == len(f.Args) && (hints.trusted ||
 		(rec != nil && pg.FunctionArgsEqual(rec.Args, f.Args)) ||
 		pg.SameFunctionArgs(argModelsToSpec(args), f.Args))
-	if !keepArgs {
+	if !keepArgs || m.Arg.IsNull() {
 		args = make([]functionArgModel, len(f.Args))
 		var importArgs []string
 		if hints.importArgs != nil && len(hints.importArgs) == len(pg.InputTypes(f.Args)) {
@@ -602,11 +602,11 @@ var functionArgAttrTypes = map[string]attr.Type{
 	"name": types.StringType, "type": types.StringType, "mode": types.StringType, "default": types.StringType,
 }
 
-// functionArgModels reads the arg list; false when the list or one of its
-// elements is unknown (a dynamic block over a value known only after apply)
-// or null.
+// functionArgModels reads the arg list (null, as with no blocks, is empty);
+// false when the list or one of its elements is unknown (a dynamic block over
+// a value known only after apply).
 func functionArgModels(l types.List) ([]functionArgModel, bool) {
-	if l.IsNull() || l.IsUnknown() {
+	if l.IsUnknown() {
 		return nil, false
 	}
 	out := make([]functionArgModel, 0, len(l.Elements()))

@@ -20,7 +20,9 @@ func (sqlFragmentValidator) Description(context.Context) string {
 	return "must be a single SQL fragment: no semicolon, comment, unbalanced parenthesis or unterminated quote outside of quotes"
 }
 
-func (v sqlFragmentValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v sqlFragmentValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (sqlFragmentValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
@@ -28,6 +30,6 @@ func (sqlFragmentValidator) ValidateString(_ context.Context, req validator.Stri
 	}
 	if err := pg.CheckFragment(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid SQL fragment",
-			"The value "+quoteForMessage(req.ConfigValue.ValueString())+" is spliced into an SQL statement and "+err.Error()+".")
+			"The value of "+req.Path.String()+", "+quoteForMessage(req.ConfigValue.ValueString())+", is spliced into an SQL statement and "+err.Error()+".")
 	}
 }
