@@ -293,19 +293,24 @@ resource "postgresql_function" "test" {
 			if acctest.Managed() { // so that the managed admin could drop it if it ever ran
 				acctest.Exec(t, "postgres", "GRANT "+pg.QuoteIdent(victim)+" TO "+pg.QuoteIdent(acctest.AdminUser())+" WITH ADMIN OPTION")
 			}
-			t.Cleanup(func() { acctest.Exec(t, "postgres", "DROP ROLE IF EXISTS "+pg.QuoteIdent(victim)) })
+			t.Cleanup(func() {
+				if !acctest.QueryBool(t, "postgres", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", victim) {
+					t.Errorf("role %s was dropped by smuggled SQL", victim)
+				}
+				acctest.Exec(t, "postgres", "DROP ROLE IF EXISTS "+pg.QuoteIdent(victim))
+			})
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkFunctionGone(t, "postgres", name),
 		Steps: []resource.TestStep{
-			{
-				Config:      cfg("int) "+prefix, "", "", "SELECT 1"),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL fragment.*arg\[0\]\.type`),
+			{ // (the default and returns are not part of the signature: before the fix the smuggled statement was committed)
+				Config:      cfg("int", "1) "+prefix, "", "SELECT 1"),
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL fragment.*arg\[0\]\.default`),
 			},
 			{
 				PreConfig:   victimAlive,
-				Config:      cfg("int", "1) "+prefix, "", "SELECT 1"),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL fragment.*arg\[0\]\.default`),
+				Config:      cfg("int) "+prefix, "", "", "SELECT 1"),
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL fragment.*arg\[0\]\.type`),
 			},
 			{
 				PreConfig:   victimAlive,
