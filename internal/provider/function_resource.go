@@ -42,6 +42,7 @@ type functionResource struct {
 // Private state keys.
 const (
 	privFunctionImportArgs = "import_args" // input argument types from the import ID
+	privFunctionRendering  = "rendering"   // the server's rendering of the state's spelling (functionRendering, JSON)
 )
 
 func (r *functionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -447,8 +448,6 @@ type functionRendering struct {
 	Args    []pg.FunctionArg `json:"args"`
 	Returns string           `json:"returns"`
 }
-
-const privFunctionRendering = "rendering"
 
 func getFunctionReadHints(ctx context.Context, p privateGetter) *functionReadHints {
 	h := &functionReadHints{}
