@@ -151,6 +151,22 @@ WHERE p.oid = $1 ORDER BY a.ord`, oid)
 	return &f, nil
 }
 
+// check refuses configuration text that is not a single fragment (see CheckFragment).
+func (s FunctionSpec) check() error {
+	for i, a := range s.Args {
+		if err := CheckFragment(a.Type); err != nil {
+			return fragmentError(fmt.Sprintf("the type of argument %d", i+1), err)
+		}
+		if err := CheckFragment(a.Default); err != nil {
+			return fragmentError(fmt.Sprintf("the default of argument %d", i+1), err)
+		}
+	}
+	if err := CheckFragment(s.Returns); err != nil {
+		return fragmentError("the result type", err)
+	}
+	return nil
+}
+
 func functionDefinition(replace bool, s FunctionSpec) string {
 	var b strings.Builder
 	b.WriteString("CREATE ")
@@ -171,7 +187,8 @@ func functionDefinition(replace bool, s FunctionSpec) string {
 			b.WriteString(QuoteIdent(a.Name) + " ")
 		}
 		// Types and default expressions are SQL fragments by nature: PostgreSQL
-		// has no parameter form for them in DDL.
+		// has no parameter form for them in DDL. They are checked by
+		// CheckFragment and the statement goes over the extended protocol.
 		b.WriteString(a.Type)
 		if a.Default != "" {
 			b.WriteString(" DEFAULT " + a.Default)
@@ -204,9 +221,12 @@ func functionDefinition(replace bool, s FunctionSpec) string {
 
 // CreateFunction creates the function and returns its OID.
 func (c *Client) CreateFunction(ctx context.Context, db string, s FunctionSpec) (uint32, error) {
+	if err := s.check(); err != nil {
+		return 0, err
+	}
 	var oid uint32
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, functionDefinition(false, s)); err != nil {
+		if err := execOneStatement(ctx, tx, functionDefinition(false, s)); err != nil {
 			return fmt.Errorf("creating function %s: %w", QuoteQualified(s.Schema, s.Name), err)
 		}
 		return tx.QueryRow(ctx, `SELECT to_regprocedure($1)::oid`, FunctionSignature(s.Schema, s.Name, InputTypes(s.Args))).Scan(&oid)
@@ -217,6 +237,9 @@ func (c *Client) CreateFunction(ctx context.Context, db string, s FunctionSpec) 
 // UpdateFunction renames and moves the function with OID oid when needed, then
 // replaces its definition (same signature) in place, all in one transaction.
 func (c *Client) UpdateFunction(ctx context.Context, db string, oid uint32, s FunctionSpec) error {
+	if err := s.check(); err != nil {
+		return err
+	}
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		if err := LockObjects(ctx, tx, []AdvisoryLockKey{{ClassProc, oid}}); err != nil {
 			return err
@@ -238,7 +261,7 @@ func (c *Client) UpdateFunction(ctx context.Context, db string, oid uint32, s Fu
 				return fmt.Errorf("moving function to schema %q: %w", s.Schema, err)
 			}
 		}
-		if _, err := tx.Exec(ctx, functionDefinition(true, s)); err != nil {
+		if err := execOneStatement(ctx, tx, functionDefinition(true, s)); err != nil {
 			return fmt.Errorf("replacing function %s: %w", QuoteQualified(s.Schema, s.Name), err)
 		}
 		return nil
@@ -282,43 +305,6 @@ func (c *Client) DropFunction(ctx context.Context, db string, oid uint32, schema
 		return nil // the database or schema is gone, and the function with it
 	}
 	return err
-}
-
-// NormalizeSignature returns how PostgreSQL renders the given arguments and
-// result type (format_type of each type, deparsed default expressions,
-// pg_get_function_result), by creating a throwaway function in pg_temp inside a
-// transaction that is always rolled back. Bodies are not checked
-// (check_function_bodies = off). Returns nil when PostgreSQL rejects the
-// definition (the caller then compares the text as written).
-func (c *Client) NormalizeSignature(ctx context.Context, db string, args []FunctionArg, returns string) (*Function, error) {
-	var out *Function
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SET LOCAL check_function_bodies = off"); err != nil {
-			return err
-		}
-		s := FunctionSpec{Schema: "pg_temp", Name: "pgtf_normalize_signature", Args: args, Returns: returns,
-			Language: "sql", Body: "SELECT NULL", Volatility: "VOLATILE", Parallel: "UNSAFE"}
-		if _, err := tx.Exec(ctx, functionDefinition(false, s)); err != nil {
-			return err
-		}
-		var oid uint32
-		if err := tx.QueryRow(ctx, `SELECT to_regprocedure($1)::oid`, FunctionSignature("pg_temp", s.Name, InputTypes(args))).Scan(&oid); err != nil {
-			return err
-		}
-		f, err := readFunction(ctx, tx, oid)
-		if err != nil {
-			return err
-		}
-		out = f
-		return errRollback
-	})
-	if errors.Is(err, errRollback) {
-		return out, nil
-	}
-	if SQLState(err) != "" {
-		return nil, nil // rejected by PostgreSQL: not comparable
-	}
-	return nil, err
 }
 
 // FunctionDependents counts the objects that depend on the function with OID

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -41,6 +42,7 @@ type functionResource struct {
 // Private state keys.
 const (
 	privFunctionImportArgs = "import_args" // input argument types from the import ID
+	privFunctionRendering  = "rendering"   // the server's rendering of the state's spelling (functionRendering, JSON)
 )
 
 func (r *functionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -86,7 +88,9 @@ func functionSchemaV1() schema.Schema {
 			"returns": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The result type (`RETURNS`), e.g. `integer`, `SETOF text`, `TABLE(a int)`, `trigger`. When not set PostgreSQL derives it " +
-					"from the OUT arguments (`record` for several) or uses `void`. Compared by meaning (`int` = `integer`). Changing it replaces the function.",
+					"from the OUT arguments (`record` for several) or uses `void`. Compared by meaning (`int` = `integer`): the configured spelling is kept. " +
+					"Must be a single SQL fragment (no `;`, comments or unbalanced quotes or parentheses). Changing it replaces the function.",
+				Validators: []validator.String{validators.SQLFragment()},
 			},
 			"language": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("plpgsql"),
@@ -123,7 +127,8 @@ func functionSchemaV1() schema.Schema {
 		},
 		Blocks: map[string]schema.Block{
 			"arg": schema.ListNestedBlock{
-				MarkdownDescription: "The function's parameters, in order. Any change to them replaces the function (PostgreSQL identifies a function by its input types).",
+				MarkdownDescription: "The function's parameters, in order. Any change to them replaces the function (PostgreSQL identifies a function by its input types); " +
+					"a change of spelling only (`int` to `integer`, `in` to `IN`) is not a change.",
 				NestedObject: schema.NestedBlockObject{
 					Attributes: map[string]schema.Attribute{
 						"name": schema.StringAttribute{
@@ -131,8 +136,10 @@ func functionSchemaV1() schema.Schema {
 							MarkdownDescription: "The parameter name; empty for an unnamed parameter.",
 						},
 						"type": schema.StringAttribute{
-							Required:            true,
-							MarkdownDescription: "The parameter type, e.g. `integer`, `text[]`. Compared by meaning (`int4` = `integer`).",
+							Required: true,
+							MarkdownDescription: "The parameter type, e.g. `integer`, `text[]`. Compared by meaning (`int4` = `integer`, `varchar(10)` = `character varying`): " +
+								"the configured spelling is kept, also in `id`. Must be a single SQL fragment (no `;`, comments or unbalanced quotes or parentheses).",
+							Validators: []validator.String{validators.SQLFragment()},
 						},
 						"mode": schema.StringAttribute{
 							Optional: true, Computed: true, Default: stringdefault.StaticString("IN"),
@@ -141,7 +148,9 @@ func functionSchemaV1() schema.Schema {
 						},
 						"default": schema.StringAttribute{
 							Optional: true, Computed: true, Default: stringdefault.StaticString(""),
-							MarkdownDescription: "An SQL expression used when the caller omits the parameter (`DEFAULT`); empty for none.",
+							MarkdownDescription: "An SQL expression used when the caller omits the parameter (`DEFAULT`); empty for none. The configured spelling is kept " +
+								"while PostgreSQL's rendering of it is unchanged. Must be a single SQL fragment (no `;`, comments or unbalanced quotes or parentheses).",
+							Validators: []validator.String{validators.SQLFragment()},
 						},
 					},
 				},
@@ -167,7 +176,15 @@ func (r *functionResource) Create(ctx context.Context, req resource.CreateReques
 		return
 	}
 	plan.OID = types.Int64Value(int64(oid))
-	finishCreate(ctx, resp, &plan, fmt.Sprintf("function %s", pg.QuoteQualified(plan.Schema.ValueString(), plan.Name.ValueString())), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan, &functionReadHints{trusted: true}) })
+	var rendering *functionRendering
+	finishCreate(ctx, resp, &plan, fmt.Sprintf("function %s", pg.QuoteQualified(plan.Schema.ValueString(), plan.Name.ValueString())), func() (bool, diag.Diagnostics) {
+		found, r2, d := r.read(ctx, &plan, &functionReadHints{trusted: true})
+		rendering = r2
+		return found, d
+	})
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(setFunctionRendering(ctx, resp.Private, rendering)...)
+	}
 }
 
 func (r *functionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -176,7 +193,7 @@ func (r *functionResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	found, diags := r.read(ctx, &state, getFunctionImportArgs(ctx, req.Private))
+	found, rendering, diags := r.read(ctx, &state, getFunctionReadHints(ctx, req.Private))
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -186,6 +203,7 @@ func (r *functionResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privFunctionImportArgs, nil)...)
+	resp.Diagnostics.Append(setFunctionRendering(ctx, resp.Private, rendering)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -197,7 +215,7 @@ func (r *functionResource) Update(ctx context.Context, req resource.UpdateReques
 		return
 	}
 	spec := plan.spec()
-	// The signature did not change (that replaces): keep the server's spelling
+	// The signature did not change (that replaces): keep the state's spelling
 	// of the result type so CREATE OR REPLACE sees the same type.
 	spec.Returns = state.Returns.ValueString()
 	if err := r.client.UpdateFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
@@ -205,7 +223,7 @@ func (r *functionResource) Update(ctx context.Context, req resource.UpdateReques
 		return
 	}
 	plan.OID = state.OID
-	found, diags := r.read(ctx, &plan, &functionReadHints{trusted: true})
+	found, rendering, diags := r.read(ctx, &plan, &functionReadHints{trusted: true})
 	resp.Diagnostics.Append(diags...)
 	if !found && !resp.Diagnostics.HasError() {
 		resp.Diagnostics.AddError("Function vanished", "the function was updated but cannot be read back")
@@ -213,6 +231,7 @@ func (r *functionResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	resp.Diagnostics.Append(setFunctionRendering(ctx, resp.Private, rendering)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -223,7 +242,7 @@ func (r *functionResource) Delete(ctx context.Context, req resource.DeleteReques
 		return
 	}
 	err := r.client.DropFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
-		state.Schema.ValueString(), state.Name.ValueString(), argModelsToSpec(state.Arg).inputTypes(), state.DropCascade.ValueBool())
+		state.Schema.ValueString(), state.Name.ValueString(), state.argSpecs().inputTypes(), state.DropCascade.ValueBool())
 	if err != nil {
 		resp.Diagnostics.AddError("Could not drop function", err.Error())
 	}
@@ -282,6 +301,9 @@ func parseFunctionID(id string) (db, schemaName, name string, args []string, err
 	return parts[0], parts[1], parts[2], args, nil
 }
 
+// ModifyPlan runs no SQL (apart from counting dependents on destroy): spellings
+// are compared without the server (pg.SameFunctionArgs, pg.SameType), and the
+// state's spelling is kept when the configuration means the same.
 func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		r.modifyDestroyPlan(ctx, req, resp)
@@ -307,8 +329,12 @@ func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
 
-	if state != nil {
-		db := databaseOf(r.client, state.Database)
+	withReturns := !config.Returns.IsNull()
+	if state == nil {
+		if !withReturns {
+			plan.Returns = types.StringUnknown()
+		}
+	} else {
 		// Keep the state's spelling where the configuration means the same.
 		if normalizeBody(plan.Body.ValueString()) == normalizeBody(state.Body.ValueString()) && catalogKnown(plan.Body) {
 			plan.Body = state.Body
@@ -320,40 +346,23 @@ func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 				*p.plan = *p.state
 			}
 		}
-		// Arguments and result type: unchanged when written the same, or when
-		// PostgreSQL renders both the same way (int4 = integer, '7' = 7).
-		for i := range plan.Arg {
-			if i < len(state.Arg) && catalogKnown(plan.Arg[i].Mode) && strings.EqualFold(plan.Arg[i].Mode.ValueString(), state.Arg[i].Mode.ValueString()) {
-				plan.Arg[i].Mode = state.Arg[i].Mode
-			}
-		}
-		withReturns := !config.Returns.IsNull()
-		argsChanged, returnsChanged := !functionArgsEqual(plan.Arg, state.Arg), withReturns && !plan.Returns.Equal(state.Returns)
-		if (argsChanged || returnsChanged) && functionArgsKnown(plan.Arg) && !plan.Returns.IsUnknown() {
-			ps := r.canonical(ctx, db, plan.Arg, functionReturnsIf(plan.Returns, withReturns))
-			ss := r.canonical(ctx, db, state.Arg, functionReturnsIf(state.Returns, withReturns))
-			if functionSameSignature(ps, ss, withReturns) {
-				argsChanged, returnsChanged = false, false
-				plan.Arg = state.Arg
-				plan.Returns = state.Returns
-			} else if ps != nil && ss != nil {
-				argsChanged = !functionSameSignature(&pg.Function{Args: ps.Args}, &pg.Function{Args: ss.Args}, false)
-				returnsChanged = withReturns && ps.Returns != ss.Returns
-			}
-		}
-		switch {
-		case !withReturns && !argsChanged:
-			plan.Returns = state.Returns
-		case !withReturns:
-			plan.Returns = types.StringUnknown()
-		case !returnsChanged:
-			plan.Returns = state.Returns
-		}
-		if argsChanged {
+		planArgs, planKnown := functionArgModels(plan.Arg)
+		stateArgs, stateKnown := functionArgModels(state.Arg)
+		argsSame := planKnown && stateKnown && pg.SameFunctionArgs(argModelsToSpec(planArgs), argModelsToSpec(stateArgs))
+		if argsSame {
+			plan.Arg = state.Arg
+		} else {
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("arg"))
 		}
-		if returnsChanged {
+		switch {
+		case withReturns && catalogKnown(plan.Returns) && catalogKnown(state.Returns) && pg.SameType(plan.Returns.ValueString(), state.Returns.ValueString()):
+			plan.Returns = state.Returns
+		case withReturns:
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("returns"))
+		case argsSame:
+			plan.Returns = state.Returns
+		default:
+			plan.Returns = types.StringUnknown()
 		}
 	}
 	plan.ID = functionID(plan)
@@ -384,34 +393,6 @@ func (r *functionResource) modifyDestroyPlan(ctx context.Context, req resource.M
 		fmt.Sprintf("%d object(s) (triggers, views, defaults...) depend on function %s; the drop will fail unless they are removed first or drop_cascade is true.", n, state.ID.ValueString()))
 }
 
-func functionArgsEqual(a, b []functionArgModel) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !a[i].Name.Equal(b[i].Name) || !a[i].Type.Equal(b[i].Type) || !a[i].Mode.Equal(b[i].Mode) || !a[i].Default.Equal(b[i].Default) {
-			return false
-		}
-	}
-	return true
-}
-
-func functionArgsKnown(a []functionArgModel) bool {
-	for _, x := range a {
-		if x.Name.IsUnknown() || x.Type.IsUnknown() || x.Mode.IsUnknown() || x.Default.IsUnknown() {
-			return false
-		}
-	}
-	return true
-}
-
-func functionReturnsIf(v types.String, with bool) types.String {
-	if with {
-		return v
-	}
-	return types.StringNull()
-}
-
 // normalizeBody is what body comparison ignores: line endings, trailing spaces
 // on each line, and blank lines/whitespace at the very beginning and end.
 func normalizeBody(s string) string {
@@ -423,12 +404,18 @@ func normalizeBody(s string) string {
 	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
 
+// functionID is `<database>.<schema>.<name>(<input argument types>)` with the
+// types as the state spells them (the configured spelling).
 func functionID(m functionModel) types.String {
 	if !catalogKnown(m.Database) || !catalogKnown(m.Schema) || !catalogKnown(m.Name) {
 		return types.StringUnknown()
 	}
+	args, known := functionArgModels(m.Arg)
+	if !known {
+		return types.StringUnknown()
+	}
 	var types_ []string
-	for _, a := range m.Arg {
+	for _, a := range args {
 		if !catalogKnown(a.Type) || a.Mode.IsUnknown() {
 			return types.StringUnknown()
 		}
@@ -448,13 +435,20 @@ func (r *functionResource) UpgradeState(context.Context) map[int64]resource.Stat
 
 // functionReadHints tell read how to look the function up and which spellings to trust.
 type functionReadHints struct {
-	importArgs []string // input argument types from the import ID (nil = not an import)
-	trusted    bool     // the function was just written from this model: keep its spellings
+	importArgs []string           // input argument types from the import ID (nil = not an import)
+	trusted    bool               // the function was just written from this model: keep its spellings
+	rendering  *functionRendering // the server's rendering of the state's spelling, recorded at the last apply or read
 }
 
-func getFunctionImportArgs(ctx context.Context, p interface {
-	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
-}) *functionReadHints {
+// functionRendering is how the server rendered the arguments and result type
+// that the state spells (private state): as long as the server still shows
+// this, the state's spelling means what the server has.
+type functionRendering struct {
+	Args    []pg.FunctionArg `json:"args"`
+	Returns string           `json:"returns"`
+}
+
+func getFunctionReadHints(ctx context.Context, p privateGetter) *functionReadHints {
 	h := &functionReadHints{}
 	if b, d := p.GetKey(ctx, privFunctionImportArgs); !d.HasError() && len(b) > 0 {
 		var args []string
@@ -462,57 +456,35 @@ func getFunctionImportArgs(ctx context.Context, p interface {
 			h.importArgs = append([]string{}, args...)
 		}
 	}
+	if b, d := p.GetKey(ctx, privFunctionRendering); !d.HasError() && len(b) > 0 {
+		var rr functionRendering
+		if json.Unmarshal(b, &rr) == nil {
+			h.rendering = &rr
+		}
+	}
 	return h
 }
 
-// canonical returns PostgreSQL's rendering of the arguments and result type
-// written in args/returns (nil when PostgreSQL rejects them).
-func (r *functionResource) canonical(ctx context.Context, db string, args []functionArgModel, returns types.String) *pg.Function {
-	if r.client == nil || r.client.Ready() != nil {
+func setFunctionRendering(ctx context.Context, p privateSetter, rr *functionRendering) diag.Diagnostics {
+	if rr == nil {
 		return nil
 	}
-	ret := ""
-	if catalogKnown(returns) {
-		ret = returns.ValueString()
-	}
-	f, err := r.client.NormalizeSignature(ctx, db, argModelsToSpec(args), ret)
+	b, err := json.Marshal(rr)
 	if err != nil {
-		return nil
+		var d diag.Diagnostics
+		d.AddError("Could not record the function's rendering", err.Error())
+		return d
 	}
-	return f
+	return p.SetKey(ctx, privFunctionRendering, b)
 }
 
-// functionSameSignature compares two canonical signatures (and result types when withReturns).
-func functionSameSignature(a, b *pg.Function, withReturns bool) bool {
-	if a == nil || b == nil || len(a.Args) != len(b.Args) {
-		return false
-	}
-	for i := range a.Args {
-		if a.Args[i] != b.Args[i] {
-			return false
-		}
-	}
-	return !withReturns || a.Returns == b.Returns
-}
-
-// functionTextuallySame reports whether the model's arguments are written exactly as
-// the server renders them (mode compared case-insensitively).
-func functionTextuallySame(args []functionArgModel, srv []pg.FunctionArg) bool {
-	if len(args) != len(srv) {
-		return false
-	}
-	for i, a := range args {
-		s := srv[i]
-		if a.Name.ValueString() != s.Name || a.Type.ValueString() != s.Type || !strings.EqualFold(a.Mode.ValueString(), s.Mode) || a.Default.ValueString() != s.Default {
-			return false
-		}
-	}
-	return true
-}
-
-// read refreshes m from the server, keeping m's spelling where the server's
-// value means the same. It reports whether the function exists.
-func (r *functionResource) read(ctx context.Context, m *functionModel, hints *functionReadHints) (bool, diag.Diagnostics) {
+// read refreshes m from the server, keeping m's spelling of the arguments and
+// result type where it means what the server has: just written from m, or
+// rendered by the server exactly as recorded when m's spelling was applied,
+// or the same by pg.SameFunctionArgs/pg.SameType. It runs only reads (no
+// configuration text is executed) and reports whether the function exists
+// and the server's current rendering, to be recorded in private state.
+func (r *functionResource) read(ctx context.Context, m *functionModel, hints *functionReadHints) (bool, *functionRendering, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if hints == nil {
 		hints = &functionReadHints{}
@@ -531,7 +503,7 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 		}
 	}
 	if err == nil && f == nil {
-		inputs := argModelsToSpec(m.Arg).inputTypes()
+		inputs := m.argSpecs().inputTypes()
 		if hints.importArgs != nil {
 			inputs = hints.importArgs
 		}
@@ -542,13 +514,13 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 	}
 	if err != nil {
 		if st := pg.SQLState(err); st == pg.CodeInvalidCatalogName {
-			return false, diags // the database is gone
+			return false, nil, diags // the database is gone
 		}
 		diags.AddError("Could not read function", err.Error())
-		return false, diags
+		return false, nil, diags
 	}
 	if f == nil {
-		return false, diags
+		return false, nil, diags
 	}
 	m.OID = types.Int64Value(int64(f.OID))
 	m.Name = types.StringValue(f.Name)
@@ -570,23 +542,37 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
 		m.DropCascade = types.BoolValue(false)
 	}
-	// Arguments and result type: keep the model's spelling when it means what
-	// the server has (just written, written identically, or the same once
-	// PostgreSQL has normalised it).
-	keep := catalogKnown(m.Returns) && len(m.Arg) == len(f.Args)
-	if keep && !hints.trusted && (!functionTextuallySame(m.Arg, f.Args) || m.Returns.ValueString() != f.Returns) {
-		keep = functionSameSignature(r.canonical(ctx, db, m.Arg, m.Returns), f, true)
-	}
-	if !keep {
-		args := make([]functionArgModel, len(f.Args))
-		for i, a := range f.Args {
-			args[i] = functionArgModel{Name: types.StringValue(a.Name), Type: types.StringValue(a.Type), Mode: types.StringValue(a.Mode), Default: types.StringValue(a.Default)}
+
+	rec := hints.rendering
+	args, known := functionArgModels(m.Arg)
+	keepArgs := known && len(args) == len(f.Args) && (hints.trusted ||
+		(rec != nil && pg.FunctionArgsEqual(rec.Args, f.Args)) ||
+		pg.SameFunctionArgs(argModelsToSpec(args), f.Args))
+	if !keepArgs || m.Arg.IsNull() {
+		args = make([]functionArgModel, len(f.Args))
+		var importArgs []string
+		if hints.importArgs != nil && len(hints.importArgs) == len(pg.InputTypes(f.Args)) {
+			// the import ID's spelling of the input types: to_regprocedure
+			// found this very function with them, so they mean the same
+			importArgs = hints.importArgs
 		}
-		m.Arg = args
+		for i, a := range f.Args {
+			typ := a.Type
+			if a.IsInput() && importArgs != nil {
+				typ, importArgs = importArgs[0], importArgs[1:]
+			}
+			args[i] = functionArgModel{Name: types.StringValue(a.Name), Type: types.StringValue(typ), Mode: types.StringValue(a.Mode), Default: types.StringValue(a.Default)}
+		}
+		m.Arg = newFunctionArgList(args)
+	}
+	keepReturns := catalogKnown(m.Returns) && (hints.trusted ||
+		(rec != nil && rec.Returns == f.Returns) ||
+		pg.SameType(m.Returns.ValueString(), f.Returns))
+	if !keepReturns {
 		m.Returns = types.StringValue(f.Returns)
 	}
 	m.ID = functionID(*m)
-	return true, diags
+	return true, &functionRendering{Args: f.Args, Returns: f.Returns}, diags
 }
 
 type functionSpecArgs []pg.FunctionArg
@@ -604,11 +590,56 @@ func argModelsToSpec(args []functionArgModel) functionSpecArgs {
 	return out
 }
 
+// argSpecs is the model's arguments (none while unknown).
+func (m *functionModel) argSpecs() functionSpecArgs {
+	args, _ := functionArgModels(m.Arg)
+	return argModelsToSpec(args)
+}
+
+var functionArgAttrTypes = map[string]attr.Type{
+	"name": types.StringType, "type": types.StringType, "mode": types.StringType, "default": types.StringType,
+}
+
+// functionArgModels reads the arg list (null, as with no blocks, is empty);
+// false when the list or one of its elements is unknown (a dynamic block over
+// a value known only after apply).
+func functionArgModels(l types.List) ([]functionArgModel, bool) {
+	if l.IsUnknown() {
+		return nil, false
+	}
+	out := make([]functionArgModel, 0, len(l.Elements()))
+	for _, e := range l.Elements() {
+		o, ok := e.(types.Object)
+		if !ok || o.IsNull() || o.IsUnknown() {
+			return nil, false
+		}
+		at := o.Attributes()
+		get := func(k string) types.String {
+			if v, ok := at[k].(types.String); ok {
+				return v
+			}
+			return types.StringUnknown()
+		}
+		out = append(out, functionArgModel{Name: get("name"), Type: get("type"), Mode: get("mode"), Default: get("default")})
+	}
+	return out, true
+}
+
+func newFunctionArgList(args []functionArgModel) types.List {
+	elems := make([]attr.Value, len(args))
+	for i, a := range args {
+		elems[i] = types.ObjectValueMust(functionArgAttrTypes, map[string]attr.Value{
+			"name": a.Name, "type": a.Type, "mode": a.Mode, "default": a.Default,
+		})
+	}
+	return types.ListValueMust(types.ObjectType{AttrTypes: functionArgAttrTypes}, elems)
+}
+
 func (m *functionModel) spec() pg.FunctionSpec {
 	s := pg.FunctionSpec{
 		Schema:          m.Schema.ValueString(),
 		Name:            m.Name.ValueString(),
-		Args:            argModelsToSpec(m.Arg),
+		Args:            m.argSpecs(),
 		Language:        m.Language.ValueString(),
 		Body:            m.Body.ValueString(),
 		Volatility:      strings.ToUpper(m.Volatility.ValueString()),
@@ -630,18 +661,18 @@ type functionArgModel struct {
 }
 
 type functionModel struct {
-	ID              types.String       `tfsdk:"id"`
-	OID             types.Int64        `tfsdk:"oid"`
-	Name            types.String       `tfsdk:"name"`
-	Schema          types.String       `tfsdk:"schema"`
-	Database        types.String       `tfsdk:"database"`
-	Arg             []functionArgModel `tfsdk:"arg"`
-	Returns         types.String       `tfsdk:"returns"`
-	Language        types.String       `tfsdk:"language"`
-	Body            types.String       `tfsdk:"body"`
-	Volatility      types.String       `tfsdk:"volatility"`
-	Parallel        types.String       `tfsdk:"parallel"`
-	Strict          types.Bool         `tfsdk:"strict"`
-	SecurityDefiner types.Bool         `tfsdk:"security_definer"`
-	DropCascade     types.Bool         `tfsdk:"drop_cascade"`
+	ID              types.String `tfsdk:"id"`
+	OID             types.Int64  `tfsdk:"oid"`
+	Name            types.String `tfsdk:"name"`
+	Schema          types.String `tfsdk:"schema"`
+	Database        types.String `tfsdk:"database"`
+	Arg             types.List   `tfsdk:"arg"` // of functionArgModel; unknown while a dynamic block's for_each is
+	Returns         types.String `tfsdk:"returns"`
+	Language        types.String `tfsdk:"language"`
+	Body            types.String `tfsdk:"body"`
+	Volatility      types.String `tfsdk:"volatility"`
+	Parallel        types.String `tfsdk:"parallel"`
+	Strict          types.Bool   `tfsdk:"strict"`
+	SecurityDefiner types.Bool   `tfsdk:"security_definer"`
+	DropCascade     types.Bool   `tfsdk:"drop_cascade"`
 }

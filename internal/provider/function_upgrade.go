@@ -84,7 +84,7 @@ func upgradeFunctionV0(old functionModelV0) functionModel {
 		Name:            old.Name,
 		Schema:          stringOr(old.Schema, "public"),
 		Database:        old.Database,
-		Arg:             args,
+		Arg:             newFunctionArgList(args),
 		Returns:         old.Returns,
 		Language:        stringOr(old.Language, "plpgsql"),
 		Body:            old.Body,

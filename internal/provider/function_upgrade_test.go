@@ -14,7 +14,7 @@ func fnArg(name, typ, mode, def string) functionArgModel {
 func fnDefaults(db, schema, name, body string) functionModel {
 	return functionModel{
 		OID: types.Int64Null(), Name: types.StringValue(name), Schema: types.StringValue(schema), Database: types.StringValue(db),
-		Arg: []functionArgModel{}, Returns: types.StringValue("void"), Language: types.StringValue("plpgsql"), Body: types.StringValue(body),
+		Arg: newFunctionArgList(nil), Returns: types.StringValue("void"), Language: types.StringValue("plpgsql"), Body: types.StringValue(body),
 		Volatility: types.StringValue("VOLATILE"), Parallel: types.StringValue("UNSAFE"), Strict: types.BoolValue(false),
 		SecurityDefiner: types.BoolValue(false), DropCascade: types.BoolValue(false),
 	}
@@ -23,12 +23,12 @@ func fnDefaults(db, schema, name, body string) functionModel {
 func TestUpgradeFunctionV0Fixtures(t *testing.T) {
 	imp := fnDefaults("postgres", "public", "fx_fn_imp", "SELECT x * 2")
 	imp.ID = types.StringValue("postgres.public.fx_fn_imp(integer)")
-	imp.Arg = []functionArgModel{fnArg("x", "integer", "IN", "")}
+	imp.Arg = newFunctionArgList([]functionArgModel{fnArg("x", "integer", "IN", "")})
 	imp.Returns, imp.Language, imp.Volatility = types.StringValue("integer"), types.StringValue("sql"), types.StringValue("IMMUTABLE")
 
 	stats := fnDefaults("postgres", "public", "fx_stats", "BEGIN\n  label := upper(label);\n  SELECT sum(v) INTO total FROM unnest(vals) AS v;\nEND;\n")
 	stats.ID = types.StringValue("postgres.public.fx_stats(text,integer[])")
-	stats.Arg = []functionArgModel{fnArg("label", "text", "INOUT", ""), fnArg("total", "bigint", "OUT", ""), fnArg("vals", "integer[]", "VARIADIC", "")}
+	stats.Arg = newFunctionArgList([]functionArgModel{fnArg("label", "text", "INOUT", ""), fnArg("total", "bigint", "OUT", ""), fnArg("vals", "integer[]", "VARIADIC", "")})
 	stats.Returns, stats.Volatility = types.StringValue("record"), types.StringValue("STABLE")
 	stats.SecurityDefiner, stats.DropCascade = types.BoolValue(true), types.BoolValue(true)
 
@@ -37,7 +37,7 @@ func TestUpgradeFunctionV0Fixtures(t *testing.T) {
 
 	add := fnDefaults("fx_fn_db", "fn", "fx_add", "SELECT a + b")
 	add.ID = types.StringValue("fx_fn_db.fn.fx_add(integer,integer)")
-	add.Arg = []functionArgModel{fnArg("a", "integer", "IN", ""), fnArg("b", "integer", "IN", "1")}
+	add.Arg = newFunctionArgList([]functionArgModel{fnArg("a", "integer", "IN", ""), fnArg("b", "integer", "IN", "1")})
 	add.Returns, add.Language, add.Volatility = types.StringValue("integer"), types.StringValue("sql"), types.StringValue("IMMUTABLE")
 	add.Strict, add.Parallel = types.BoolValue(true), types.StringValue("SAFE")
 
