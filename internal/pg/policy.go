@@ -70,7 +70,7 @@ func readPolicyByOIDOrName(ctx context.Context, q Querier, oid uint32, schema, t
 // name; nil, nil when it does not exist.
 func (c *Client) ReadPolicy(ctx context.Context, db string, oid uint32, schema, table, name string) (*Policy, error) {
 	var p *Policy
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		var err error
 		p, err = readPolicyByOIDOrName(ctx, q, oid, schema, table, name)
 		return err
@@ -111,6 +111,8 @@ func (c *Client) CreatePolicy(ctx context.Context, db string, s PolicySpec) (*Po
 		if s.WithCheck != "" {
 			stmt += " WITH CHECK (" + s.WithCheck + ")"
 		}
+		// tx.Exec runs exactly one statement (extended protocol): the
+		// expressions cannot smuggle in another one
 		if _, err := tx.Exec(ctx, stmt); err != nil {
 			return fmt.Errorf("creating policy %q on %s: %w", s.Name, QuoteQualified(s.Schema, s.Table), err)
 		}
@@ -183,45 +185,6 @@ func (c *Client) DropPolicy(ctx context.Context, db string, oid uint32, schema, 
 	return nil
 }
 
-// NormalizePolicyExprs returns the server's rendering (pg_get_expr) of the
-// expressions using and withCheck on schema.table ("" stays ""), by creating
-// a scratch policy in a transaction that is rolled back. It needs the
-// privileges that creating a policy on the table needs (ownership).
-func (c *Client) NormalizePolicyExprs(ctx context.Context, db, schema, table, using, withCheck string) (string, string, error) {
-	if using == "" && withCheck == "" {
-		return "", "", nil
-	}
-	var nu, nw string
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SET LOCAL lock_timeout = '10s'"); err != nil {
-			return err
-		}
-		stmt := "CREATE POLICY pgtf_normalize ON " + QuoteQualified(schema, table)
-		if using != "" {
-			stmt += " USING (" + using + ")"
-		}
-		if withCheck != "" {
-			stmt += " WITH CHECK (" + withCheck + ")"
-		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			return err
-		}
-		p, err := readPolicy(ctx, tx, "WHERE n.nspname = $1 AND c.relname = $2 AND p.polname = 'pgtf_normalize'", schema, table)
-		if err != nil {
-			return err
-		}
-		if p == nil {
-			return errors.New("scratch policy not found")
-		}
-		nu, nw = p.Using, p.WithCheck
-		return errRollback
-	})
-	if errors.Is(err, errRollback) {
-		return nu, nw, nil
-	}
-	return "", "", err
-}
-
 // TableRLS is the row-level security state of a table.
 type TableRLS struct {
 	OID     uint32
@@ -258,7 +221,7 @@ FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN
 // not 0, else by name); nil, nil when the table does not exist.
 func (c *Client) ReadTableRLS(ctx context.Context, db string, oid uint32, schema, table string) (*TableRLS, error) {
 	var t *TableRLS
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		var err error
 		t, err = readTableRLS(ctx, q, oid, schema, table)
 		return err
@@ -314,7 +277,7 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 // CountPolicies counts the policies of the table with OID oid (for destroy-plan warnings).
 func (c *Client) CountPolicies(ctx context.Context, db string, oid uint32) (int, error) {
 	var n int
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, "SELECT count(*) FROM pg_policy WHERE polrelid = $1", oid).Scan(&n)
 	})
 	return n, err

@@ -33,7 +33,7 @@ type SubscriptionSpec struct {
 // when oid is 0, called name); nil if none. conninfo is read only as superuser.
 func (c *Client) ReadSubscription(ctx context.Context, db string, oid uint32, name string) (*Subscription, error) {
 	var s Subscription
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		var super bool
 		if err := tx.QueryRow(ctx, `SELECT rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&super); err != nil {
 			return err
@@ -78,7 +78,7 @@ func (c *Client) CreateSubscription(ctx context.Context, db string, s Subscripti
 	if err != nil {
 		return err
 	}
-	if _, err := p.Exec(ctx, stmt); err != nil {
+	if _, err := execOne(ctx, p, stmt); err != nil {
 		return fmt.Errorf("creating subscription %q: %w", s.Name, err)
 	}
 	return nil
@@ -101,7 +101,7 @@ func (c *Client) UpdateSubscription(ctx context.Context, db string, oid uint32, 
 		return err
 	}
 	exec := func(what, stmt string) error {
-		if _, err := p.Exec(ctx, stmt); err != nil {
+		if _, err := execOne(ctx, p, stmt); err != nil {
 			return fmt.Errorf("%s of subscription %q: %w", what, s.Name, err)
 		}
 		return nil
@@ -160,7 +160,7 @@ func (c *Client) DropSubscription(ctx context.Context, db string, oid uint32, na
 	if err != nil {
 		return err
 	}
-	if _, err := p.Exec(ctx, "DROP SUBSCRIPTION IF EXISTS "+QuoteIdent(cur.Name)); err != nil {
+	if _, err := execOne(ctx, p, "DROP SUBSCRIPTION IF EXISTS "+QuoteIdent(cur.Name)); err != nil {
 		return fmt.Errorf("dropping subscription %q: %w", cur.Name, err)
 	}
 	return nil
