@@ -19,6 +19,7 @@ import (
 // package sets.
 func CheckExpression(s string) error {
 	depth := 0
+	var parenErr error // reported after a semicolon, the clearer sign of a second statement
 	i := 0
 	n := len(s)
 	for i < n {
@@ -91,13 +92,16 @@ func CheckExpression(s string) error {
 			i++
 		case ch == ')':
 			depth--
-			if depth < 0 {
-				return errors.New("closes a parenthesis it did not open")
+			if depth < 0 && parenErr == nil {
+				parenErr = errors.New("closes a parenthesis it did not open")
 			}
 			i++
 		default:
 			i++
 		}
+	}
+	if parenErr != nil {
+		return parenErr
 	}
 	if depth != 0 {
 		return errors.New("opens a parenthesis it does not close")

@@ -1,6 +1,9 @@
 package pg
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCheckExpression(t *testing.T) {
 	ok := []string{
@@ -42,5 +45,12 @@ func TestCheckExpression(t *testing.T) {
 		if err := CheckExpression(s); err == nil {
 			t.Errorf("CheckExpression(%q) = nil, want an error", s)
 		}
+	}
+}
+
+func TestCheckExpressionNamesTheSemicolon(t *testing.T) {
+	err := CheckExpression("true); DROP ROLE x; SELECT (1")
+	if err == nil || !strings.Contains(err.Error(), "semicolon") {
+		t.Errorf("err = %v, want the semicolon named", err)
 	}
 }

@@ -59,9 +59,9 @@ func policySchemaV1() schema.Schema {
 			"(see `postgresql_table_rls`). Renaming, roles and expressions change in place (`ALTER POLICY`); command, permissiveness and table replace the policy. " +
 			"Creating and altering a policy needs ownership of the table; reading it (plan, refresh, import) needs none and takes no lock on the table.\n\n" +
 			"PostgreSQL stores expressions parsed and shows them in its own spelling (`a=1` becomes `(a = 1)`). When the provider creates or alters the policy " +
-			"it records both your spelling and the server's rendering of it; as long as the server still renders the expression that way, the state keeps your spelling " +
-			"and plans stay empty. When the expression was changed outside Terraform, the state shows the server's rendering and the plan changes it back. " +
-			"An imported policy starts with the server's rendering.",
+			"it records (in private state) your spelling, the expression as stored and the server's rendering of it; as long as the server still has that expression, " +
+			"the state keeps your spelling and plans stay empty. When the expression was changed outside Terraform, the state shows the server's rendering " +
+			"and the plan changes it back. An imported policy starts with the server's rendering.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -198,6 +198,19 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	rec, diags := loadPolicyExprs(ctx, req.Private)
 	resp.Diagnostics.Append(diags...)
+	if rec == nil {
+		rec = &policyExprs{}
+	}
+	// Rendering opens the table (and waits for its locks): only when the
+	// stored expression is not the one last written from the state's spelling.
+	if exprNeedsRender(state.Using, p.UsingTree, rec.Using, rec.UsingTree) ||
+		exprNeedsRender(state.WithCheck, p.WithCheckTree, rec.WithCheck, rec.WithCheckTree) {
+		p.Using, p.WithCheck, err = r.client.RenderPolicyExprs(ctx, databaseOf(r.client, state.Database), p.OID)
+		if err != nil {
+			resp.Diagnostics.AddError("Could not read policy", err.Error())
+			return
+		}
+	}
 	rec = r.fill(ctx, &state, p, rec, false, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 	resp.Diagnostics.Append(rec.save(ctx, resp.Private)...)
@@ -337,14 +350,18 @@ func (m *policyModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.Poli
 const policyExprsKey = "expressions"
 
 // policyExprs records, for each expression, the spelling the provider last
-// wrote and the server's rendering of it right after writing (pg_get_expr).
-// Refresh compares the server's current rendering with the recorded one,
-// which needs no SQL beyond reading the catalog.
+// wrote (or, after an import or a change outside Terraform, the server's
+// rendering it showed), the server's rendering of it (pg_get_expr) and the
+// expression as stored (pg_node_tree text). Refresh compares the stored tree
+// with the recorded one, which reads a catalog row and takes no lock on the
+// table; only when they differ does it ask the server to render the expression.
 type policyExprs struct {
 	Using           string `json:"using,omitempty"`
 	UsingServer     string `json:"using_server,omitempty"`
+	UsingTree       string `json:"using_tree,omitempty"`
 	WithCheck       string `json:"with_check,omitempty"`
 	WithCheckServer string `json:"with_check_server,omitempty"`
+	WithCheckTree   string `json:"with_check_tree,omitempty"`
 }
 
 type privateState interface {
@@ -420,36 +437,47 @@ func (r *policyResource) fill(ctx context.Context, m *policyModel, p *pg.Policy,
 		rec = &policyExprs{}
 	}
 	out := &policyExprs{}
-	m.Using, out.Using, out.UsingServer = policyExpr(m.Using, p.Using, rec.Using, rec.UsingServer, written)
-	m.WithCheck, out.WithCheck, out.WithCheckServer = policyExpr(m.WithCheck, p.WithCheck, rec.WithCheck, rec.WithCheckServer, written)
+	m.Using, out.Using, out.UsingServer, out.UsingTree = policyExpr(m.Using, p.UsingTree, p.Using, rec.Using, rec.UsingServer, rec.UsingTree, written)
+	m.WithCheck, out.WithCheck, out.WithCheckServer, out.WithCheckTree = policyExpr(m.WithCheck, p.WithCheckTree, p.WithCheck,
+		rec.WithCheck, rec.WithCheckServer, rec.WithCheckTree, written)
 	return out
 }
 
-// policyExpr decides the state value of one expression from the model's value
-// (planned after a write, prior state on refresh), the server's rendering now,
-// and the recorded spelling and rendering; it returns the value and what to
-// record. Semantic equality without asking the server to parse anything: the
-// configured spelling stands for the server's rendering recorded when it was
-// written, as long as the server still renders the expression that way.
-func policyExpr(cur types.String, server, recSpelling, recServer string, written bool) (types.String, string, string) {
-	if server == "" {
-		return types.StringNull(), "", ""
+// exprNeedsRender reports whether refresh needs the server's rendering of an
+// expression: there is one, and it is not stored as it was when the state's
+// spelling was last written (or shown).
+func exprNeedsRender(cur types.String, tree, recSpelling, recTree string) bool {
+	if tree == "" {
+		return false
 	}
-	if cur.IsNull() || cur.IsUnknown() {
-		return types.StringValue(server), "", ""
+	return cur.IsNull() || cur.IsUnknown() || cur.ValueString() != recSpelling || tree != recTree
+}
+
+// policyExpr decides the state value of one expression and what to record.
+// cur is the model's value (planned after a write, the prior state on
+// refresh); tree and server are the stored expression and its rendering
+// (server is "" on refresh when exprNeedsRender said it was not needed). The
+// spelling stands while the server stores what was written from it, or renders
+// it the same way as then: semantic equality without asking the server to
+// parse anything.
+func policyExpr(cur types.String, tree, server, recSpelling, recServer, recTree string, written bool) (types.String, string, string, string) {
+	if tree == "" {
+		return types.StringNull(), "", "", ""
 	}
+	known := !cur.IsNull() && !cur.IsUnknown()
 	spelling := cur.ValueString()
 	switch {
-	case spelling == server:
-		return cur, "", ""
-	case written:
+	case known && written:
 		// just written from this spelling: this is what the server made of it
-		return cur, spelling, server
-	case recSpelling == spelling && recServer == server:
-		return cur, recSpelling, recServer
+		return cur, spelling, server, tree
+	case known && spelling == recSpelling && tree == recTree:
+		return cur, recSpelling, recServer, recTree
+	case known && server != "" && (spelling == server || (spelling == recSpelling && server == recServer)):
+		return cur, spelling, server, tree
 	}
-	// changed outside Terraform (or never recorded, as after an import)
-	return types.StringValue(server), "", ""
+	// changed outside Terraform, or nothing recorded (an import): the
+	// server's rendering, recorded so that the next refresh needs no rendering
+	return types.StringValue(server), server, server, tree
 }
 
 func exprValue(s string) types.String {
