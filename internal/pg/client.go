@@ -196,6 +196,7 @@ func (c *Client) openPool(ctx context.Context, db string, readOnly bool) (*pgxpo
 		// ONLY: PostgreSQL refuses DDL, DCL, writes and XID assignment on them.
 		// A startup parameter costs no round trip.
 		pc.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
+		pc.ConnConfig.DialFunc = c.boundedDial(readOnlyKey(db), c.cfg.ConnectTimeout)
 	}
 	p, err := pgxpool.NewWithConfig(context.WithoutCancel(ctx), pc)
 	if err != nil {
@@ -303,14 +304,23 @@ func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
 	}
 }
 
+// readOnlyKey names the read-only pool of database db for boundedDial and
+// closeIdleExcept, apart from its read-write pool (a NUL is in no name).
+func readOnlyKey(db string) string { return "\x00ro\x00" + db }
+
+// closeIdleExcept closes the idle connections of every pool but the one named
+// db (a database name for a read-write pool, readOnlyKey for a read-only one).
 func (c *Client) closeIdleExcept(ctx context.Context, db string) {
 	c.mu.Lock()
 	var others []*pgxpool.Pool
-	for _, pools := range []map[string]*pgxpool.Pool{c.pools, c.roPools} {
-		for name, p := range pools {
-			if name != db {
-				others = append(others, p)
-			}
+	for name, p := range c.pools {
+		if name != db {
+			others = append(others, p)
+		}
+	}
+	for name, p := range c.roPools {
+		if readOnlyKey(name) != db {
+			others = append(others, p)
 		}
 	}
 	c.mu.Unlock()

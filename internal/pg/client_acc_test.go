@@ -280,3 +280,26 @@ func TestAccClient_readPathsAreReadOnly(t *testing.T) {
 		t.Errorf("Do: %v", err)
 	}
 }
+
+// The read-only and read-write pools of one database share the connection
+// bound, and one waiting for a permit frees the other's idle connection
+// instead of waiting for it to expire.
+func TestAccClient_readAndWritePoolsShareTheBound(t *testing.T) {
+	c := testClient(t, 1, acctest.RandName("rwro"))
+	ctx := context.Background()
+	start := time.Now()
+	for i := 0; i < 5; i++ {
+		if err := c.Read(ctx, "", func(ctx context.Context, q Querier) error { _, err := q.Exec(ctx, "SELECT 1"); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Do(ctx, "", func(ctx context.Context, q Querier) error { _, err := q.Exec(ctx, "SELECT 1"); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := c.MaxConnectionsOpenAtOnce(); n > 1 {
+		t.Errorf("%d connections open at once, max_connections = 1", n)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("alternating reads and writes took %s: a pool waited for the other's idle connection to expire", d)
+	}
+}
