@@ -480,13 +480,6 @@ func policyExpr(cur types.String, tree, server, recSpelling, recServer, recTree 
 	return types.StringValue(server), server, server, tree
 }
 
-func exprValue(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
 type policyModel struct {
 	ID         types.String `tfsdk:"id"`
 	OID        types.Int64  `tfsdk:"oid"`
