@@ -28,7 +28,7 @@ func (c *Capabilities) AtLeast(major int) bool { return c.ServerVersionNum >= ma
 
 // Capabilities returns the cached server facts, detecting them on first use.
 func (c *Client) Capabilities(ctx context.Context) (*Capabilities, error) {
-	p, err := c.pool(ctx, "")
+	p, err := c.openPool(ctx, "", true)
 	if err != nil {
 		return nil, err
 	}

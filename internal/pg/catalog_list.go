@@ -44,7 +44,7 @@ func nameFilterSQL(col string) string {
 // schemas (pg_* and information_schema) are left out unless includeSystem.
 func (c *Client) ListSchemas(ctx context.Context, db string, f NameFilter, includeSystem bool) ([]string, error) {
 	var out []string
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		args := append(f.args(), includeSystem)
 		rows, err := tx.Query(ctx, `
 SELECT nspname::text FROM pg_namespace
@@ -72,7 +72,7 @@ type TableInfo struct {
 // system schemas when empty) and of the given table types (all when empty).
 func (c *Client) ListTables(ctx context.Context, db string, f NameFilter, schemas, tableTypes []string) ([]TableInfo, error) {
 	var out []TableInfo
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		args := append(f.args(), emptyNil(schemas), emptyNil(tableTypes))
 		rows, err := tx.Query(ctx, `
 SELECT table_schema::text, table_name::text, table_type::text FROM information_schema.tables
@@ -104,7 +104,7 @@ type SequenceInfo struct {
 // given schemas (all when empty).
 func (c *Client) ListSequences(ctx context.Context, db string, f NameFilter, schemas []string) ([]SequenceInfo, error) {
 	var out []SequenceInfo
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		args := append(f.args(), emptyNil(schemas))
 		rows, err := tx.Query(ctx, `
 SELECT sequence_schema::text, sequence_name::text, data_type::text FROM information_schema.sequences
@@ -147,7 +147,7 @@ type DatabaseFacts struct {
 // ReadDatabaseFacts reads database name from pg_database; nil if it does not exist.
 func (c *Client) ReadDatabaseFacts(ctx context.Context, name string) (*DatabaseFacts, error) {
 	var d DatabaseFacts
-	err := c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
 		return tx.QueryRow(ctx, `
 SELECT d.oid, d.datname, pg_get_userbyid(d.datdba), pg_encoding_to_char(d.encoding), d.datcollate, d.datctype,
        d.datistemplate, d.datallowconn, d.datconnlimit, t.spcname

@@ -62,9 +62,10 @@ type ClientCert struct {
 type Client struct {
 	cfg Config
 
-	mu    sync.Mutex
-	pools map[string]*pgxpool.Pool
-	sem   *semaphore.Weighted // bounds server connections across all pools
+	mu      sync.Mutex
+	pools   map[string]*pgxpool.Pool // read-write, for Create/Update/Delete
+	roPools map[string]*pgxpool.Pool // read-only, for Read, ModifyPlan and data sources
+	sem     *semaphore.Weighted      // bounds server connections across all pools
 
 	capsMu sync.Mutex
 	caps   *Capabilities
@@ -83,7 +84,7 @@ func (c *Client) ConnectionsOpened() int64 { return c.dials.Load() }
 
 // NewClient creates a client. It never connects: pools open on first use.
 func NewClient(cfg Config) *Client {
-	c := &Client{cfg: cfg, pools: map[string]*pgxpool.Pool{}}
+	c := &Client{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}}
 	if cfg.MaxConnections > 0 {
 		c.sem = semaphore.NewWeighted(int64(cfg.MaxConnections))
 	}
@@ -116,6 +117,27 @@ func (c *Client) Close() {
 		p.Close()
 		delete(c.pools, k)
 	}
+	for k, p := range c.roPools {
+		p.Close()
+		delete(c.roPools, k)
+	}
+}
+
+// forgetPools removes the read-write and read-only pools of database db from
+// the client and returns them, for the caller to close.
+func (c *Client) forgetPools(db string) []*pgxpool.Pool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*pgxpool.Pool
+	if p, ok := c.pools[db]; ok {
+		out = append(out, p)
+		delete(c.pools, db)
+	}
+	if p, ok := c.roPools[db]; ok {
+		out = append(out, p)
+		delete(c.roPools, db)
+	}
+	return out
 }
 
 // Pool returns the pool for database db ("" = the provider's database),
@@ -133,6 +155,23 @@ func (c *Client) Pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
 }
 
 func (c *Client) pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
+	return c.openPool(ctx, db, false)
+}
+
+// readOnlyPool returns the read-only pool for database db, opening it lazily
+// and detecting the server's capabilities on first use like Pool.
+func (c *Client) readOnlyPool(ctx context.Context, db string) (*pgxpool.Pool, error) {
+	p, err := c.openPool(ctx, db, true)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.detect(ctx, p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (c *Client) openPool(ctx context.Context, db string, readOnly bool) (*pgxpool.Pool, error) {
 	if err := c.Ready(); err != nil {
 		return nil, err
 	}
@@ -141,18 +180,29 @@ func (c *Client) pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if p, ok := c.pools[db]; ok {
+	pools := c.pools
+	if readOnly {
+		pools = c.roPools
+	}
+	if p, ok := pools[db]; ok {
 		return p, nil
 	}
 	pc, err := c.poolConfig(db)
 	if err != nil {
 		return nil, err
 	}
+	if readOnly {
+		// Every transaction of these sessions, implicit ones included, is READ
+		// ONLY: PostgreSQL refuses DDL, DCL, writes and XID assignment on them.
+		// A startup parameter costs no round trip.
+		pc.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
+		pc.ConnConfig.DialFunc = c.boundedDial(readOnlyKey(db), c.cfg.ConnectTimeout)
+	}
 	p, err := pgxpool.NewWithConfig(context.WithoutCancel(ctx), pc)
 	if err != nil {
 		return nil, fmt.Errorf("configuring connection pool for database %q: %w", db, err)
 	}
-	c.pools[db] = p
+	pools[db] = p
 	return p, nil
 }
 
@@ -254,11 +304,22 @@ func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
 	}
 }
 
+// readOnlyKey names the read-only pool of database db for boundedDial and
+// closeIdleExcept, apart from its read-write pool (a NUL is in no name).
+func readOnlyKey(db string) string { return "\x00ro\x00" + db }
+
+// closeIdleExcept closes the idle connections of every pool but the one named
+// db (a database name for a read-write pool, readOnlyKey for a read-only one).
 func (c *Client) closeIdleExcept(ctx context.Context, db string) {
 	c.mu.Lock()
 	var others []*pgxpool.Pool
 	for name, p := range c.pools {
 		if name != db {
+			others = append(others, p)
+		}
+	}
+	for name, p := range c.roPools {
+		if readOnlyKey(name) != db {
 			others = append(others, p)
 		}
 	}
@@ -295,32 +356,64 @@ type Querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// Tx runs fn in one transaction on database db, retrying the whole transaction
-// on transient errors (serialization failure, deadlock, concurrent catalog update).
+// Tx runs fn in one read-write transaction on database db, retrying the whole
+// transaction on transient errors (serialization failure, deadlock,
+// concurrent catalog update). Every Exec on tx uses the extended protocol
+// (one statement only, see execOne).
 func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
 	p, err := c.Pool(ctx, db)
 	if err != nil {
 		return err
 	}
 	return retry(ctx, func() error {
-		return pgx.BeginFunc(ctx, p, func(tx pgx.Tx) error { return fn(ctx, tx) })
+		return pgx.BeginFunc(ctx, p, func(tx pgx.Tx) error { return fn(ctx, oneStatementTx{tx}) })
 	})
 }
 
-// Do runs fn on a pooled connection of database db without a transaction (for
-// statements PostgreSQL refuses inside one, such as CREATE DATABASE), retrying
-// fn on transient errors; fn must therefore be idempotent or fail cleanly.
+// ReadTx runs fn in one READ ONLY transaction on a read-only connection of
+// database db (for reads that need one snapshot), retrying on transient
+// errors. It is what Read, ModifyPlan and data sources use: PostgreSQL
+// refuses any DDL, DCL or write in it, and it never assigns a transaction ID.
+func (c *Client) ReadTx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
+	p, err := c.readOnlyPool(ctx, db)
+	if err != nil {
+		return err
+	}
+	return retry(ctx, func() error {
+		return pgx.BeginTxFunc(ctx, p, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+			return fn(ctx, oneStatementTx{tx})
+		})
+	})
+}
+
+// Do runs fn on a pooled read-write connection of database db without a
+// transaction (for statements PostgreSQL refuses inside one, such as CREATE
+// DATABASE), retrying fn on transient errors; fn must therefore be idempotent
+// or fail cleanly.
 func (c *Client) Do(ctx context.Context, db string, fn func(ctx context.Context, q Querier) error) error {
 	p, err := c.Pool(ctx, db)
 	if err != nil {
 		return err
 	}
-	return retry(ctx, func() error { return fn(ctx, p) })
+	return retry(ctx, func() error { return fn(ctx, oneStatement{p}) })
 }
 
-// Conn runs fn on one dedicated connection of database db (session state such
-// as SET ROLE stays on it); the connection goes back to the pool afterwards.
-func (c *Client) Conn(ctx context.Context, db string, fn func(ctx context.Context, conn *pgxpool.Conn) error) error {
+// Read runs fn on a pooled read-only connection of database db (sessions with
+// default_transaction_read_only = on), retrying on transient errors. Every
+// read of Read, ModifyPlan and data sources goes through Read or ReadTx, so
+// plan and refresh cannot change anything: no DDL, no DCL, no writes, no
+// transaction IDs, and no locks beyond those of plain catalog reads.
+func (c *Client) Read(ctx context.Context, db string, fn func(ctx context.Context, q Querier) error) error {
+	p, err := c.readOnlyPool(ctx, db)
+	if err != nil {
+		return err
+	}
+	return retry(ctx, func() error { return fn(ctx, oneStatement{p}) })
+}
+
+// Conn runs fn on one dedicated read-write connection of database db (session
+// state such as SET ROLE stays on it); the connection goes back to the pool afterwards.
+func (c *Client) Conn(ctx context.Context, db string, fn func(ctx context.Context, conn Querier) error) error {
 	p, err := c.Pool(ctx, db)
 	if err != nil {
 		return err
@@ -330,7 +423,65 @@ func (c *Client) Conn(ctx context.Context, db string, fn func(ctx context.Contex
 		return err
 	}
 	defer conn.Release()
-	return fn(ctx, conn)
+	return fn(ctx, oneStatement{conn})
+}
+
+// execOne runs one statement over the extended protocol. pgx sends an Exec
+// without arguments as a simple query, which runs every statement of a text
+// separated by semicolons; the extended protocol parses exactly one, and the
+// server refuses a text with several ("cannot insert multiple commands into a
+// prepared statement"). So configuration text spliced into a statement (an
+// expression, an option value) can never smuggle a second statement in.
+// QueryExecModeExec uses the unnamed statement: no extra round trip and no
+// statement cache entry per DDL text.
+func execOne(ctx context.Context, q Querier, sql string, args ...any) (pgconn.CommandTag, error) {
+	if len(args) > 0 {
+		// with arguments pgx always uses the extended protocol
+		return q.Exec(ctx, sql, args...)
+	}
+	rows, err := q.Query(ctx, sql, pgx.QueryExecModeExec)
+	if err != nil {
+		return pgconn.CommandTag{}, err
+	}
+	rows.Close()
+	return rows.CommandTag(), rows.Err()
+}
+
+// execOneErr is execOne for a statement whose command tag does not matter.
+func execOneErr(ctx context.Context, q Querier, sql string, args ...any) error {
+	_, err := execOne(ctx, q, sql, args...)
+	return err
+}
+
+// oneStatement is a Querier whose Exec runs exactly one statement (execOne).
+type oneStatement struct{ q Querier }
+
+func (o oneStatement) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return execOne(ctx, o.q, sql, args...)
+}
+
+func (o oneStatement) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return o.q.Query(ctx, sql, args...)
+}
+
+func (o oneStatement) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return o.q.QueryRow(ctx, sql, args...)
+}
+
+// oneStatementTx is a transaction whose Exec runs exactly one statement
+// (execOne), and whose savepoints are the same.
+type oneStatementTx struct{ pgx.Tx }
+
+func (t oneStatementTx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return execOne(ctx, t.Tx, sql, args...)
+}
+
+func (t oneStatementTx) Begin(ctx context.Context) (pgx.Tx, error) {
+	sp, err := t.Tx.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return oneStatementTx{sp}, nil
 }
 
 const maxAttempts = 10

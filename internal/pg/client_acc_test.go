@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
 
@@ -186,5 +188,118 @@ func BenchmarkScramVerifier(b *testing.B) {
 		if _, err := ScramVerifier("benchmark-password"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Statements used to go over the simple query protocol when they had no bind
+// parameters (pgx does that for Exec without arguments), which runs every
+// statement of a text: configuration text spliced into one (a policy
+// expression) could run others. Every Exec of Tx, Do, Conn and savepoints now
+// runs exactly one statement; the server refuses a second.
+func TestAccClient_regressionMultipleStatementsInOneExec(t *testing.T) {
+	c := testClient(t, 0, "")
+	ctx := context.Background()
+	victim := acctest.RandName("victim")
+	acctest.Exec(t, "", "CREATE ROLE "+QuoteIdent(victim))
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+QuoteIdent(victim)) })
+	smuggle := "SELECT 1; DROP ROLE " + QuoteIdent(victim)
+	check := func(what string, err error) {
+		t.Helper()
+		if err == nil || !strings.Contains(err.Error(), "cannot insert multiple commands into a prepared statement") {
+			t.Errorf("%s: two statements in one Exec: err = %v, want the server's refusal", what, err)
+		}
+		if !acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", victim) {
+			t.Fatalf("%s: the second statement ran: role %q is gone", what, victim)
+		}
+	}
+	check("Tx", c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, smuggle)
+		return err
+	}))
+	check("savepoint", c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+		sp, err := tx.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		_, err = sp.Exec(ctx, smuggle)
+		return err
+	}))
+	check("Do", c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		_, err := q.Exec(ctx, smuggle)
+		return err
+	}))
+	check("Conn", c.Conn(ctx, "", func(ctx context.Context, q Querier) error {
+		_, err := q.Exec(ctx, smuggle)
+		return err
+	}))
+	// the policy expression of the issue, straight to the typed function (the
+	// resource's validator would refuse it earlier)
+	db := acctest.RandName("smugdb")
+	acctest.TempDatabase(t, db, "CREATE TABLE t (id int)", "ALTER TABLE t OWNER TO "+QuoteIdent(acctest.AdminUser()))
+	_, err := c.CreatePolicy(ctx, db, PolicySpec{Name: "p", Schema: "public", Table: "t", Command: "ALL", Permissive: true,
+		Using: "true); DROP ROLE " + QuoteIdent(victim) + "; SELECT (1"})
+	check("CreatePolicy", err)
+	// one statement without arguments still works, utility statements included
+	if err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+		_, err := q.Exec(ctx, "COMMENT ON TABLE t IS 'one; statement'")
+		return err
+	}); err != nil {
+		t.Errorf("one statement: %v", err)
+	}
+}
+
+// Read and ReadTx, what refresh, plan and data sources use, cannot write.
+func TestAccClient_readPathsAreReadOnly(t *testing.T) {
+	c := testClient(t, 0, "")
+	ctx := context.Background()
+	role := acctest.RandName("ro")
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+QuoteIdent(role)) })
+	// (PostgreSQL lets txid_current() assign an XID even in a READ ONLY
+	// transaction; the statement-log check of the lock test looks for it.)
+	for _, stmt := range []string{"CREATE ROLE " + QuoteIdent(role), "SELECT 1 FROM pg_namespace FOR UPDATE"} {
+		err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+			_, err := q.Exec(ctx, stmt)
+			return err
+		})
+		if SQLState(err) != "25006" { // read_only_sql_transaction
+			t.Errorf("Read: %s: err = %v, want read_only_sql_transaction", stmt, err)
+		}
+		err = c.ReadTx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+			_, err := tx.Exec(ctx, stmt)
+			return err
+		})
+		if SQLState(err) != "25006" {
+			t.Errorf("ReadTx: %s: err = %v, want read_only_sql_transaction", stmt, err)
+		}
+	}
+	// and the read-write paths still write
+	if err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		_, err := q.Exec(ctx, "CREATE ROLE "+QuoteIdent(role))
+		return err
+	}); err != nil {
+		t.Errorf("Do: %v", err)
+	}
+}
+
+// The read-only and read-write pools of one database share the connection
+// bound, and one waiting for a permit frees the other's idle connection
+// instead of waiting for it to expire.
+func TestAccClient_readAndWritePoolsShareTheBound(t *testing.T) {
+	c := testClient(t, 1, acctest.RandName("rwro"))
+	ctx := context.Background()
+	start := time.Now()
+	for i := 0; i < 5; i++ {
+		if err := c.Read(ctx, "", func(ctx context.Context, q Querier) error { _, err := q.Exec(ctx, "SELECT 1"); return err }); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Do(ctx, "", func(ctx context.Context, q Querier) error { _, err := q.Exec(ctx, "SELECT 1"); return err }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := c.MaxConnectionsOpenAtOnce(); n > 1 {
+		t.Errorf("%d connections open at once, max_connections = 1", n)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("alternating reads and writes took %s: a pool waited for the other's idle connection to expire", d)
 	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // More SQLSTATE codes used by the database functions.
@@ -73,7 +72,7 @@ func readDatabase(ctx context.Context, q Querier, where string, arg any) (*Datab
 // ReadDatabase reads a database by name; nil, nil when it does not exist.
 func (c *Client) ReadDatabase(ctx context.Context, name string) (*Database, error) {
 	var d *Database
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		var err error
 		d, err = readDatabase(ctx, q, "WHERE d.datname = $1", name)
 		return err
@@ -84,7 +83,7 @@ func (c *Client) ReadDatabase(ctx context.Context, name string) (*Database, erro
 // ReadDatabaseByOID reads a database by OID; nil, nil when it does not exist.
 func (c *Client) ReadDatabaseByOID(ctx context.Context, oid uint32) (*Database, error) {
 	var d *Database
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		var err error
 		d, err = readDatabase(ctx, q, "WHERE d.oid = $1", oid)
 		return err
@@ -120,11 +119,7 @@ func (c *Client) ClosePool(db string) {
 		if cl != c && (cl.cfg.Host != c.cfg.Host || cl.cfg.Port != c.cfg.Port) {
 			continue
 		}
-		cl.mu.Lock()
-		p, ok := cl.pools[db]
-		delete(cl.pools, db)
-		cl.mu.Unlock()
-		if ok {
+		for _, p := range cl.forgetPools(db) {
 			p.Close()
 		}
 	}
@@ -164,7 +159,7 @@ func databaseOptions(s DatabaseSpec) string {
 // tells whether the database exists afterwards, even when err is not nil (a
 // failed revoke), so the caller can record it instead of retrying.
 func (c *Client) CreateDatabase(ctx context.Context, s DatabaseSpec) (created bool, err error) {
-	err = c.Conn(ctx, "", func(ctx context.Context, conn *pgxpool.Conn) error {
+	err = c.Conn(ctx, "", func(ctx context.Context, conn Querier) error {
 		granted, err := borrowRoles(ctx, conn, s.Owner)
 		if err != nil {
 			return errors.Join(err, returnRoles(ctx, conn, granted))
@@ -233,7 +228,7 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 		return err
 	}
 	if s.Tablespace != "" && s.Tablespace != cur.Tablespace {
-		err := c.Conn(ctx, "", func(ctx context.Context, conn *pgxpool.Conn) error {
+		err := c.Conn(ctx, "", func(ctx context.Context, conn Querier) error {
 			granted, err := borrowRoles(ctx, conn, s.Owner)
 			if err != nil {
 				return errors.Join(err, returnRoles(ctx, conn, granted))
@@ -340,7 +335,7 @@ func (c *Client) ReadDatabaseActivity(ctx context.Context, name string) (*Databa
 	if app == "" {
 		app = "terraform-provider-postgresql"
 	}
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, `
 SELECT count(*) FILTER (WHERE application_name IS DISTINCT FROM $2),
        count(*) FILTER (WHERE application_name = $2)
@@ -349,7 +344,7 @@ FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name, app
 	if err != nil {
 		return nil, err
 	}
-	_ = c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	_ = c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		err := q.QueryRow(ctx, `SELECT pg_database_size($1::text), pg_size_pretty(pg_database_size($1::text))`, name).Scan(&a.SizeBytes, &a.SizePretty)
 		a.SizeKnown = err == nil
 		return nil
@@ -385,7 +380,7 @@ func (c *Client) DropDatabase(ctx context.Context, name string, force bool) erro
 		return err
 	}
 	c.ClosePool(name)
-	return c.Conn(ctx, "", func(ctx context.Context, conn *pgxpool.Conn) error {
+	return c.Conn(ctx, "", func(ctx context.Context, conn Querier) error {
 		granted, err := borrowRoles(ctx, conn, d.Owner)
 		if err != nil {
 			return errors.Join(err, returnRoles(ctx, conn, granted))
@@ -440,7 +435,7 @@ func (c *Client) DropDatabase(ctx context.Context, name string, force bool) erro
 // dropDatabaseError explains why DROP DATABASE failed: PostgreSQL's detail
 // (e.g. "There is 1 other session using the database.", "There is 1
 // subscription."), and the way out when other sessions are the reason.
-func dropDatabaseError(ctx context.Context, conn *pgxpool.Conn, name string, force bool, err error) error {
+func dropDatabaseError(ctx context.Context, conn Querier, name string, force bool, err error) error {
 	var pgErr *pgconn.PgError
 	detail := ""
 	if errors.As(err, &pgErr) && pgErr.Detail != "" {
@@ -462,7 +457,7 @@ func dropDatabaseError(ctx context.Context, conn *pgxpool.Conn, name string, for
 // snapshot, 64-bit): databases whose catalog row is written later are newer.
 func (c *Client) XactPosition(ctx context.Context) (int64, error) {
 	var pos int64
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, "SELECT txid_snapshot_xmax(txid_current_snapshot())").Scan(&pos)
 	})
 	return pos, err
@@ -472,7 +467,7 @@ func (c *Client) XactPosition(ctx context.Context) (int64, error) {
 // written (created or altered) after transaction position pos (XactPosition).
 func (c *Client) DatabaseWrittenSince(ctx context.Context, name string, pos int64) (bool, error) {
 	var since bool
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		// The row's 32-bit xmin is widened to 64 bits with the epoch of the
 		// current snapshot's xmax (it committed, so it is below that xmax).
 		err := q.QueryRow(ctx, `

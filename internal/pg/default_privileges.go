@@ -106,14 +106,14 @@ func resolveDefacl(ctx context.Context, q Querier, t DefaultPrivilegesTarget) (d
 func (c *Client) ReadDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTarget) (*DefaultPrivilegesState, error) {
 	st := &DefaultPrivilegesState{}
 	var dbOK bool
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1 AND datallowconn)", t.Database).Scan(&dbOK)
 	})
 	if err != nil || !dbOK {
 		return st, err
 	}
 	objtype, aclType, _ := defaclType(t.ObjectType)
-	err = c.Do(ctx, t.Database, func(ctx context.Context, q Querier) error {
+	err = c.Read(ctx, t.Database, func(ctx context.Context, q Querier) error {
 		ids, err := resolveDefacl(ctx, q, t)
 		if err != nil || !ids.ok {
 			return err

@@ -62,7 +62,7 @@ func readEventTrigger(ctx context.Context, q Querier, oid uint32, name string) (
 // not 0 (following renames), else by name; nil, nil when it does not exist.
 func (c *Client) ReadEventTrigger(ctx context.Context, db string, oid uint32, name string) (*EventTrigger, error) {
 	var e *EventTrigger
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		var err error
 		e, err = readEventTrigger(ctx, q, oid, name)
 		return err

@@ -28,7 +28,7 @@ type ExtensionSpec struct {
 // installed (IsMissingDatabase(err) when the database does not exist).
 func (c *Client) ReadExtension(ctx context.Context, db, name string) (*Extension, error) {
 	var e *Extension
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		var x Extension
 		err := q.QueryRow(ctx, `SELECT e.oid, e.extname, n.nspname, e.extversion
 FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1`, name).Scan(&x.OID, &x.Name, &x.Schema, &x.Version)
@@ -48,7 +48,7 @@ FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extnam
 // (creatable by non-superusers with CREATE on the database); false when unknown.
 func (c *Client) ExtensionTrusted(ctx context.Context, db, name string) (bool, error) {
 	var trusted bool
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		err := q.QueryRow(ctx, `SELECT coalesce(bool_or(trusted), false) FROM pg_available_extension_versions WHERE name = $1`, name).Scan(&trusted)
 		return err
 	})
@@ -130,7 +130,7 @@ func (c *Client) DropExtension(ctx context.Context, db, name string, cascade boo
 // CountExtensionDependents counts the objects outside the extension that depend on its members.
 func (c *Client) CountExtensionDependents(ctx context.Context, db string, oid uint32) (int, error) {
 	var n int
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, `
 WITH members AS (SELECT classid, objid FROM pg_depend WHERE refclassid = 'pg_extension'::regclass AND refobjid = $1 AND deptype = 'e')
 SELECT count(DISTINCT (d.classid, d.objid)) FROM pg_depend d JOIN members m ON d.refclassid = m.classid AND d.refobjid = m.objid

@@ -67,7 +67,7 @@ func parseOptions(opts []string) map[string]string {
 // not 0 (following renames), else by name; nil, nil when it does not exist.
 func (c *Client) ReadForeignServer(ctx context.Context, db string, oid uint32, name string) (*ForeignServer, error) {
 	var s *ForeignServer
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		var err error
 		if oid != 0 {
 			if s, err = readForeignServer(ctx, q, "WHERE s.oid = $1", oid); err != nil || s != nil {
@@ -307,7 +307,7 @@ func readUserMappingByOID(ctx context.Context, q Querier, oid uint32) (*UserMapp
 // PUBLIC) and server; nil, nil when it does not exist.
 func (c *Client) ReadUserMapping(ctx context.Context, db string, oid uint32, user, server string) (*UserMapping, error) {
 	var m *UserMapping
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		var err error
 		if oid != 0 {
 			if m, err = readUserMappingByOID(ctx, q, oid); err != nil || m != nil {
@@ -473,7 +473,7 @@ func (c *Client) DropUserMapping(ctx context.Context, db, user, server string) e
 // find which split of a dotted ID names a database).
 func (c *Client) DatabaseExists(ctx context.Context, name string) (bool, error) {
 	var ok bool
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&ok)
 	})
 	return ok, err
@@ -532,7 +532,7 @@ func (c *Client) alterHiddenOptions(ctx context.Context, tx pgx.Tx, sec *secrets
 // ForeignServerDependents counts the user mappings and foreign tables of the
 // server with OID oid (for destroy-plan warnings).
 func (c *Client) ForeignServerDependents(ctx context.Context, db string, oid uint32) (mappings, tables int, err error) {
-	err = c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err = c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, `SELECT (SELECT count(*) FROM pg_user_mappings WHERE srvid = $1),
        (SELECT count(*) FROM pg_foreign_table WHERE ftserver = $1)`, oid).Scan(&mappings, &tables)
 	})

@@ -80,7 +80,7 @@ func hasOutputArgs(args []FunctionArg) bool {
 // The signature travels as a bind parameter and is parsed by regprocedure.
 func (c *Client) FindFunction(ctx context.Context, db, schema, name string, inputTypes []string) (uint32, error) {
 	var oid *uint32
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		return tx.QueryRow(ctx, `SELECT to_regprocedure($1)::oid`, FunctionSignature(schema, name, inputTypes)).Scan(&oid)
 	})
 	if err != nil {
@@ -99,7 +99,7 @@ func (c *Client) FindFunction(ctx context.Context, db, schema, name string, inpu
 // ReadFunction reads the function with OID oid in database db; nil if it does not exist.
 func (c *Client) ReadFunction(ctx context.Context, db string, oid uint32) (*Function, error) {
 	var f *Function
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		var err error
 		f, err = readFunction(ctx, tx, oid)
 		return err
@@ -226,7 +226,7 @@ func (c *Client) CreateFunction(ctx context.Context, db string, s FunctionSpec) 
 	}
 	var oid uint32
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		if err := execOneStatement(ctx, tx, functionDefinition(false, s)); err != nil {
+		if err := execOneErr(ctx, tx, functionDefinition(false, s)); err != nil {
 			return fmt.Errorf("creating function %s: %w", QuoteQualified(s.Schema, s.Name), err)
 		}
 		return tx.QueryRow(ctx, `SELECT to_regprocedure($1)::oid`, FunctionSignature(s.Schema, s.Name, InputTypes(s.Args))).Scan(&oid)
@@ -261,7 +261,7 @@ func (c *Client) UpdateFunction(ctx context.Context, db string, oid uint32, s Fu
 				return fmt.Errorf("moving function to schema %q: %w", s.Schema, err)
 			}
 		}
-		if err := execOneStatement(ctx, tx, functionDefinition(true, s)); err != nil {
+		if err := execOneErr(ctx, tx, functionDefinition(true, s)); err != nil {
 			return fmt.Errorf("replacing function %s: %w", QuoteQualified(s.Schema, s.Name), err)
 		}
 		return nil
@@ -311,7 +311,7 @@ func (c *Client) DropFunction(ctx context.Context, db string, oid uint32, schema
 // oid (triggers, views, defaults...), which DROP FUNCTION without CASCADE refuses to drop.
 func (c *Client) FunctionDependents(ctx context.Context, db string, oid uint32) (int, error) {
 	var n int
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		return tx.QueryRow(ctx, `SELECT count(DISTINCT (classid, objid)) FROM pg_depend
 WHERE refclassid = 'pg_proc'::regclass AND refobjid = $1 AND deptype = 'n'`, oid).Scan(&n)
 	})

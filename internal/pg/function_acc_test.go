@@ -17,7 +17,7 @@ func TestAccExecOneStatement_refusesSecondStatement(t *testing.T) {
 	role := acctest.RandName("smuggled")
 	ctx := context.Background()
 	err := c.Tx(ctx, "postgres", func(ctx context.Context, tx pgx.Tx) error {
-		return execOneStatement(ctx, tx, "SELECT 1; CREATE ROLE "+QuoteIdent(role))
+		return execOneErr(ctx, tx, "SELECT 1; CREATE ROLE "+QuoteIdent(role))
 	})
 	if err == nil {
 		t.Fatal("two statements were accepted")
@@ -27,7 +27,7 @@ func TestAccExecOneStatement_refusesSecondStatement(t *testing.T) {
 		t.Fatal("the second statement ran")
 	}
 	if err := c.Tx(ctx, "postgres", func(ctx context.Context, tx pgx.Tx) error {
-		return execOneStatement(ctx, tx, "SELECT 1")
+		return execOneErr(ctx, tx, "SELECT 1")
 	}); err != nil {
 		t.Fatalf("one statement: %v", err)
 	}

@@ -1,109 +1,24 @@
 package pg
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
-	"github.com/jackc/pgx/v5"
 )
 
 // CheckFragment checks a piece of configuration text that is spliced into a
 // statement (a type name, a default expression, a result type) without
-// executing anything: it must be a single fragment, so it may not hold a
-// semicolon, a comment, an unbalanced parenthesis or an unterminated quoted
-// string, identifier or dollar-quoted string outside of quotes. Statements that
-// carry such text are additionally sent over the extended protocol (see
-// execOneStatement), where PostgreSQL refuses a second statement.
+// executing anything: it must be a single fragment, so besides what
+// CheckExpression refuses it may not hold a NUL byte or a comment. Statements
+// that carry such text also go over the extended protocol (execOne), where
+// PostgreSQL refuses a second statement.
 func CheckFragment(s string) error {
 	if strings.ContainsRune(s, 0) {
 		return errors.New("must not contain a NUL byte")
 	}
-	depth := 0
-	isIdent := func(c byte) bool {
-		return c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '$'
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == ';':
-			return errors.New("must not contain a semicolon outside quotes: it must be a single SQL fragment, not a statement")
-		case c == '-' && i+1 < len(s) && s[i+1] == '-', c == '/' && i+1 < len(s) && s[i+1] == '*':
-			return errors.New("must not contain an SQL comment (-- or /*)")
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-			if depth < 0 {
-				return errors.New("has a closing parenthesis without an opening one")
-			}
-		case c == '\'':
-			// E'...' strings take backslash escapes; all others (with
-			// standard_conforming_strings on) only doubled quotes.
-			escapes := i > 0 && (s[i-1] == 'e' || s[i-1] == 'E') && (i == 1 || !isIdent(s[i-2]))
-			j := i + 1
-			for ; j < len(s); j++ {
-				if escapes && s[j] == '\\' {
-					j++
-					continue
-				}
-				if s[j] == '\'' {
-					if j+1 < len(s) && s[j+1] == '\'' {
-						j++
-						continue
-					}
-					break
-				}
-			}
-			if j >= len(s) {
-				return errors.New("has an unterminated string constant")
-			}
-			i = j
-		case c == '"':
-			j := i + 1
-			for ; j < len(s); j++ {
-				if s[j] == '"' {
-					if j+1 < len(s) && s[j+1] == '"' {
-						j++
-						continue
-					}
-					break
-				}
-			}
-			if j >= len(s) {
-				return errors.New("has an unterminated quoted identifier")
-			}
-			i = j
-		case c == '$' && (i == 0 || !isIdent(s[i-1])):
-			tag := dollarTag.FindString(s[i:])
-			if tag == "" {
-				continue // $1 and the like
-			}
-			end := strings.Index(s[i+len(tag):], tag)
-			if end < 0 {
-				return errors.New("has an unterminated dollar-quoted string")
-			}
-			i += len(tag) + end + len(tag) - 1
-		}
-	}
-	if depth != 0 {
-		return errors.New("has an opening parenthesis without a closing one")
-	}
-	return nil
-}
-
-var dollarTag = regexp.MustCompile(`^\$([A-Za-z_\x80-\xff][A-Za-z0-9_\x80-\xff]*)?\$`)
-
-// execOneStatement runs sql, which carries configuration text, over the
-// extended protocol (Parse/Bind/Execute of an unnamed statement): PostgreSQL
-// refuses more than one statement there. pgx's Exec without arguments always
-// falls back to the simple protocol, which runs every statement of the text,
-// whatever the query exec mode; so this goes to pgconn directly.
-func execOneStatement(ctx context.Context, tx pgx.Tx, sql string) error {
-	_, err := tx.Conn().PgConn().ExecParams(ctx, sql, nil, nil, nil, nil).Close()
-	return err
+	return checkSQLText(s, false)
 }
 
 // typeAliases maps PostgreSQL's alternative spellings of built-in types to the

@@ -299,7 +299,7 @@ func isRoutine(objectType string) bool {
 // containerExists checks the database (and schema, where the type has one).
 func (c *Client) containerExists(ctx context.Context, t GrantTarget) (bool, error) {
 	var ok bool
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		// database and parameter grants never connect to the database itself
 		shared := t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter
 		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1 AND (datallowconn OR $2))", t.Database, shared).Scan(&ok)
@@ -307,7 +307,7 @@ func (c *Client) containerExists(ctx context.Context, t GrantTarget) (bool, erro
 	if err != nil || !ok || t.Schema == "" || t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter {
 		return ok, err
 	}
-	err = c.Do(ctx, t.Database, func(ctx context.Context, q Querier) error {
+	err = c.Read(ctx, t.Database, func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_namespace WHERE nspname = $1)", t.Schema).Scan(&ok)
 	})
 	return ok, err
@@ -320,7 +320,7 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 	if err != nil || !ok {
 		return st, err
 	}
-	err = c.Do(ctx, c.grantDatabase(t), func(ctx context.Context, q Querier) error {
+	err = c.Read(ctx, c.grantDatabase(t), func(ctx context.Context, q Querier) error {
 		gOID, exists, err := granteeOID(ctx, q, t)
 		if err != nil || !exists {
 			return err

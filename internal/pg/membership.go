@@ -37,7 +37,7 @@ func (c *Client) ReadMembership(ctx context.Context, role, grantRole string) (*R
 	}
 	m := &RoleMembership{}
 	rolesExist := false
-	err = c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err = c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		if err := q.QueryRow(ctx, "SELECT count(*) = 2 FROM pg_roles WHERE rolname IN ($1, $2)", role, grantRole).Scan(&rolesExist); err != nil {
 			return err
 		}

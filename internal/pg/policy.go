@@ -19,8 +19,16 @@ type Policy struct {
 	Command    string // ALL, SELECT, INSERT, UPDATE or DELETE
 	Permissive bool
 	Roles      []string // sorted; "public" for PUBLIC
-	Using      string   // pg_get_expr rendering, "" when none
-	WithCheck  string   // pg_get_expr rendering, "" when none
+	// The expressions as stored (pg_node_tree text), "" when none. Reading
+	// them takes no lock on the table.
+	UsingTree     string
+	WithCheckTree string
+	// The server's rendering (pg_get_expr), "" when none or not rendered:
+	// ReadPolicy leaves them empty, because pg_get_expr opens the table (an
+	// ACCESS SHARE lock, which waits behind any ACCESS EXCLUSIVE holder);
+	// RenderPolicyExprs fills them, and writes return them.
+	Using     string
+	WithCheck string
 }
 
 // PolicySpec is what a policy should look like.
@@ -35,18 +43,31 @@ type PolicySpec struct {
 	WithCheck  string   // "" = none
 }
 
+// policySelect reads catalog rows only: no function here opens the table.
 const policySelect = `
 SELECT p.oid, p.polname, n.nspname, c.relname,
        CASE p.polcmd WHEN 'r' THEN 'SELECT' WHEN 'a' THEN 'INSERT' WHEN 'w' THEN 'UPDATE' WHEN 'd' THEN 'DELETE' ELSE 'ALL' END,
        p.polpermissive,
        array(SELECT CASE WHEN r = 0 THEN 'public' ELSE pg_get_userbyid(r) END FROM unnest(p.polroles) r ORDER BY 1),
-       coalesce(pg_get_expr(p.polqual, p.polrelid), ''), coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '')
+       coalesce(p.polqual::text, ''), coalesce(p.polwithcheck::text, '')`
+
+// policyRender adds the rendering of the expressions (pg_get_expr opens the table).
+const policyRender = `,
+       coalesce(pg_get_expr(p.polqual, p.polrelid), ''), coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '')`
+
+const policyFrom = `
 FROM pg_policy p JOIN pg_class c ON c.oid = p.polrelid JOIN pg_namespace n ON n.oid = c.relnamespace`
 
-func readPolicy(ctx context.Context, q Querier, where string, args ...any) (*Policy, error) {
+// readPolicy reads one policy; with render, the expressions' rendering too.
+func readPolicy(ctx context.Context, q Querier, render bool, where string, args ...any) (*Policy, error) {
 	var p Policy
-	err := q.QueryRow(ctx, policySelect+" "+where, args...).Scan(&p.OID, &p.Name, &p.Schema, &p.Table, &p.Command,
-		&p.Permissive, &p.Roles, &p.Using, &p.WithCheck)
+	dest := []any{&p.OID, &p.Name, &p.Schema, &p.Table, &p.Command, &p.Permissive, &p.Roles, &p.UsingTree, &p.WithCheckTree}
+	query := policySelect
+	if render {
+		query += policyRender
+		dest = append(dest, &p.Using, &p.WithCheck)
+	}
+	err := q.QueryRow(ctx, query+policyFrom+" "+where, args...).Scan(dest...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -56,26 +77,44 @@ func readPolicy(ctx context.Context, q Querier, where string, args ...any) (*Pol
 	return &p, nil
 }
 
-func readPolicyByOIDOrName(ctx context.Context, q Querier, oid uint32, schema, table, name string) (*Policy, error) {
+func readPolicyByOIDOrName(ctx context.Context, q Querier, render bool, oid uint32, schema, table, name string) (*Policy, error) {
 	if oid != 0 {
-		if p, err := readPolicy(ctx, q, "WHERE p.oid = $1", oid); err != nil || p != nil {
+		if p, err := readPolicy(ctx, q, render, "WHERE p.oid = $1", oid); err != nil || p != nil {
 			return p, err
 		}
 	}
-	return readPolicy(ctx, q, "WHERE n.nspname = $1 AND c.relname = $2 AND p.polname = $3", schema, table, name)
+	return readPolicy(ctx, q, render, "WHERE n.nspname = $1 AND c.relname = $2 AND p.polname = $3", schema, table, name)
 }
 
 // ReadPolicy reads a policy of database db by OID when oid is not 0
 // (following renames of the policy and its table), else by schema, table and
-// name; nil, nil when it does not exist.
+// name; nil, nil when it does not exist. It reads the catalog only and takes
+// no lock on the table, so it never waits for one: the expressions come as
+// stored (UsingTree, WithCheckTree), not rendered (see RenderPolicyExprs).
 func (c *Client) ReadPolicy(ctx context.Context, db string, oid uint32, schema, table, name string) (*Policy, error) {
 	var p *Policy
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		var err error
-		p, err = readPolicyByOIDOrName(ctx, q, oid, schema, table, name)
+		p, err = readPolicyByOIDOrName(ctx, q, false, oid, schema, table, name)
 		return err
 	})
 	return p, err
+}
+
+// RenderPolicyExprs returns the server's rendering (pg_get_expr) of the
+// expressions of the policy with OID oid ("" for none). pg_get_expr opens the
+// table with an ACCESS SHARE lock, so this waits while another session holds
+// ACCESS EXCLUSIVE on it: call it only when the stored expression is not the
+// one last written.
+func (c *Client) RenderPolicyExprs(ctx context.Context, db string, oid uint32) (using, withCheck string, err error) {
+	err = c.Read(ctx, db, func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `SELECT coalesce(pg_get_expr(polqual, polrelid), ''), coalesce(pg_get_expr(polwithcheck, polrelid), '')
+FROM pg_policy WHERE oid = $1`, oid).Scan(&using, &withCheck)
+	})
+	if err != nil {
+		return "", "", fmt.Errorf("rendering the expressions of policy %d: %w", oid, err)
+	}
+	return using, withCheck, nil
 }
 
 func policyRoles(roles []string) string {
@@ -111,11 +150,13 @@ func (c *Client) CreatePolicy(ctx context.Context, db string, s PolicySpec) (*Po
 		if s.WithCheck != "" {
 			stmt += " WITH CHECK (" + s.WithCheck + ")"
 		}
+		// tx.Exec runs exactly one statement (extended protocol): the
+		// expressions cannot smuggle in another one
 		if _, err := tx.Exec(ctx, stmt); err != nil {
 			return fmt.Errorf("creating policy %q on %s: %w", s.Name, QuoteQualified(s.Schema, s.Table), err)
 		}
 		var err error
-		out, err = readPolicyByOIDOrName(ctx, tx, 0, s.Schema, s.Table, s.Name)
+		out, err = readPolicyByOIDOrName(ctx, tx, true, 0, s.Schema, s.Table, s.Name)
 		return err
 	})
 	return out, err
@@ -135,7 +176,7 @@ func policyCommand(cmd string) string {
 func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s PolicySpec) (*Policy, error) {
 	var out *Policy
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		cur, err := readPolicy(ctx, tx, "WHERE p.oid = $1", oid)
+		cur, err := readPolicy(ctx, tx, false, "WHERE p.oid = $1", oid)
 		if err != nil {
 			return err
 		}
@@ -158,7 +199,7 @@ func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s Poli
 		if _, err := tx.Exec(ctx, stmt); err != nil {
 			return fmt.Errorf("altering policy %q on %s: %w", s.Name, table, err)
 		}
-		out, err = readPolicy(ctx, tx, "WHERE p.oid = $1", oid)
+		out, err = readPolicy(ctx, tx, true, "WHERE p.oid = $1", oid)
 		return err
 	})
 	return out, err
@@ -167,7 +208,7 @@ func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s Poli
 // DropPolicy drops a policy; a missing policy, table or database is not an error.
 func (c *Client) DropPolicy(ctx context.Context, db string, oid uint32, schema, table, name string) error {
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		cur, err := readPolicyByOIDOrName(ctx, tx, oid, schema, table, name)
+		cur, err := readPolicyByOIDOrName(ctx, tx, false, oid, schema, table, name)
 		if err != nil || cur == nil {
 			return err
 		}
@@ -181,45 +222,6 @@ func (c *Client) DropPolicy(ctx context.Context, db string, oid uint32, schema, 
 		return fmt.Errorf("dropping policy %q on %s: %w", name, QuoteQualified(schema, table), err)
 	}
 	return nil
-}
-
-// NormalizePolicyExprs returns the server's rendering (pg_get_expr) of the
-// expressions using and withCheck on schema.table ("" stays ""), by creating
-// a scratch policy in a transaction that is rolled back. It needs the
-// privileges that creating a policy on the table needs (ownership).
-func (c *Client) NormalizePolicyExprs(ctx context.Context, db, schema, table, using, withCheck string) (string, string, error) {
-	if using == "" && withCheck == "" {
-		return "", "", nil
-	}
-	var nu, nw string
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "SET LOCAL lock_timeout = '10s'"); err != nil {
-			return err
-		}
-		stmt := "CREATE POLICY pgtf_normalize ON " + QuoteQualified(schema, table)
-		if using != "" {
-			stmt += " USING (" + using + ")"
-		}
-		if withCheck != "" {
-			stmt += " WITH CHECK (" + withCheck + ")"
-		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			return err
-		}
-		p, err := readPolicy(ctx, tx, "WHERE n.nspname = $1 AND c.relname = $2 AND p.polname = 'pgtf_normalize'", schema, table)
-		if err != nil {
-			return err
-		}
-		if p == nil {
-			return errors.New("scratch policy not found")
-		}
-		nu, nw = p.Using, p.WithCheck
-		return errRollback
-	})
-	if errors.Is(err, errRollback) {
-		return nu, nw, nil
-	}
-	return "", "", err
 }
 
 // TableRLS is the row-level security state of a table.
@@ -258,7 +260,7 @@ FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN
 // not 0, else by name); nil, nil when the table does not exist.
 func (c *Client) ReadTableRLS(ctx context.Context, db string, oid uint32, schema, table string) (*TableRLS, error) {
 	var t *TableRLS
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		var err error
 		t, err = readTableRLS(ctx, q, oid, schema, table)
 		return err
@@ -314,7 +316,7 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 // CountPolicies counts the policies of the table with OID oid (for destroy-plan warnings).
 func (c *Client) CountPolicies(ctx context.Context, db string, oid uint32) (int, error) {
 	var n int
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, "SELECT count(*) FROM pg_policy WHERE polrelid = $1", oid).Scan(&n)
 	})
 	return n, err

@@ -130,7 +130,7 @@ type PublicationSpec struct {
 // ReadPublication reads publication name (or, when oid != 0, the one with that OID) in database db; nil if none.
 func (c *Client) ReadPublication(ctx context.Context, db string, oid uint32, name string) (*Publication, error) {
 	var p *Publication
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		var err error
 		p, err = readPublication(ctx, tx, oid, name)
 		return err

@@ -21,7 +21,7 @@ type ReplicationSlot struct {
 // ReadReplicationSlot reads the slot called name (slots are cluster-wide); nil if none.
 func (c *Client) ReadReplicationSlot(ctx context.Context, name string) (*ReplicationSlot, error) {
 	var s ReplicationSlot
-	err := c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
 		return tx.QueryRow(ctx, `
 SELECT slot_name::text, slot_type, coalesce(plugin::text, ''), coalesce(database::text, ''), active, temporary
 FROM pg_replication_slots WHERE slot_name = $1`, name).Scan(&s.Name, &s.Type, &s.Plugin, &s.Database, &s.Active, &s.Temporary)

@@ -97,7 +97,7 @@ func scanRole(row pgx.Row) (*Role, error) {
 // ReadRole reads a role by name; nil, nil when it does not exist.
 func (c *Client) ReadRole(ctx context.Context, name string) (*Role, error) {
 	var r *Role
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		var err error
 		r, err = readRole(ctx, q, "WHERE r.rolname = $1", name)
 		return err
@@ -108,7 +108,7 @@ func (c *Client) ReadRole(ctx context.Context, name string) (*Role, error) {
 // ReadRoleByOID reads a role by OID; nil, nil when it does not exist.
 func (c *Client) ReadRoleByOID(ctx context.Context, oid uint32) (*Role, error) {
 	var r *Role
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		var err error
 		r, err = readRole(ctx, q, "WHERE r.oid = $1", oid)
 		return err
@@ -393,7 +393,7 @@ func (c *Client) TimestampsEqual(ctx context.Context, a, b string) (bool, error)
 		return true, nil
 	}
 	var eq bool
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, `SELECT coalesce(nullif($1, '')::timestamptz, 'infinity') = coalesce(nullif($2, '')::timestamptz, 'infinity')`, a, b).Scan(&eq)
 	})
 	if err != nil {
@@ -410,7 +410,7 @@ func (c *Client) TimestampsEqual(ctx context.Context, a, b string) (bool, error)
 // owner entries). Shared objects (databases, tablespaces) count under "".
 func (c *Client) OwnedObjects(ctx context.Context, roleOID uint32) (map[string]int, error) {
 	out := map[string]int{}
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		rows, err := q.Query(ctx, `
 SELECT coalesce(d.datname, ''), count(*)
 FROM pg_shdepend s LEFT JOIN pg_database d ON d.oid = s.dbid
@@ -516,7 +516,7 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 ORDER BY 1`, r.OI
 // when it has none). Only a superuser can read pg_authid.
 func (c *Client) RolePasswordVerifier(ctx context.Context, name string) (string, error) {
 	var v string
-	err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, "SELECT coalesce(rolpassword, '') FROM pg_authid WHERE rolname = $1", name).Scan(&v)
 	})
 	return v, err

@@ -86,7 +86,7 @@ WHERE n.oid = $1`, s.OID)
 // an error for which IsMissingDatabase is true when the database does not.
 func (c *Client) ReadSchema(ctx context.Context, db string, oid uint32, name string) (*Schema, error) {
 	var s *Schema
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		var err error
 		if oid != 0 {
 			if s, err = readSchema(ctx, tx, "WHERE n.oid = $1", oid); err != nil || s != nil {
@@ -273,7 +273,7 @@ type SchemaContents struct {
 // CountSchemaObjects reports what schema oid of database db holds.
 func (c *Client) CountSchemaObjects(ctx context.Context, db string, oid uint32) (SchemaContents, error) {
 	var sc SchemaContents
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, `
 WITH members AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
 SELECT (SELECT count(*) FROM pg_class c WHERE relnamespace = $1 AND relkind IN ('r', 'p', 'v', 'm', 'S', 'f')

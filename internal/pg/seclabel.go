@@ -70,7 +70,7 @@ func (t SecurityLabelTarget) objectAddress(ctx context.Context, q Querier) (clas
 // ReadSecurityLabel returns the label of the target in database db; ok is
 // false when the object or its label (for this provider) does not exist.
 func (c *Client) ReadSecurityLabel(ctx context.Context, db string, t SecurityLabelTarget) (label string, ok bool, err error) {
-	err = c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err = c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		classID, objID, found, err := t.objectAddress(ctx, tx)
 		if err != nil || !found {
 			return err

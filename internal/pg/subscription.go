@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Subscription is a subscription as the catalog describes it.
@@ -35,7 +34,7 @@ type SubscriptionSpec struct {
 // when oid is 0, called name); nil if none. conninfo is read only as superuser.
 func (c *Client) ReadSubscription(ctx context.Context, db string, oid uint32, name string) (*Subscription, error) {
 	var s Subscription
-	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		var super bool
 		if err := tx.QueryRow(ctx, `SELECT rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&super); err != nil {
 			return err
@@ -89,14 +88,21 @@ func (c *Client) CreateSubscription(ctx context.Context, db string, s Subscripti
 // transaction block on a dedicated connection (execSecret); a connection whose
 // logging settings could not be restored is closed instead of pooled.
 func (c *Client) execSecretSession(ctx context.Context, db, stmt string) error {
-	return c.Conn(ctx, db, func(ctx context.Context, conn *pgxpool.Conn) error {
-		err := c.execSecret(ctx, conn, false, stmt)
-		var re *restoreError
-		if errors.As(err, &re) {
-			_ = conn.Conn().Close(ctx)
-		}
+	p, err := c.Pool(ctx, db)
+	if err != nil {
 		return err
-	})
+	}
+	conn, err := p.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	err = c.execSecret(ctx, oneStatement{conn}, false, stmt)
+	var re *restoreError
+	if errors.As(err, &re) {
+		_ = conn.Conn().Close(ctx)
+	}
+	return err
 }
 
 // UpdateSubscription renames the subscription with OID oid and changes its
@@ -182,7 +188,7 @@ func (c *Client) updateSubscription(ctx context.Context, db string, oid uint32, 
 		if err != nil {
 			return err
 		}
-		if _, err := p.Exec(ctx, setPubs); err != nil {
+		if _, err := execOne(ctx, p, setPubs); err != nil {
 			return fmt.Errorf("changing the publications of subscription %q (its other changes are applied): %w", s.Name, err)
 		}
 	}
@@ -205,7 +211,7 @@ func (c *Client) DropSubscription(ctx context.Context, db string, oid uint32, na
 	if err != nil {
 		return err
 	}
-	if _, err := p.Exec(ctx, "DROP SUBSCRIPTION IF EXISTS "+QuoteIdent(cur.Name)); err != nil {
+	if _, err := execOne(ctx, p, "DROP SUBSCRIPTION IF EXISTS "+QuoteIdent(cur.Name)); err != nil {
 		return sec.scrub(fmt.Errorf("dropping subscription %q: %w", cur.Name, err))
 	}
 	return nil

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -56,7 +57,11 @@ func policySchemaV1() schema.Schema {
 		Version: 1,
 		MarkdownDescription: "A row-level security policy (`CREATE POLICY`) on a table. Policies only take effect while row-level security is enabled on the table " +
 			"(see `postgresql_table_rls`). Renaming, roles and expressions change in place (`ALTER POLICY`); command, permissiveness and table replace the policy. " +
-			"Creating and altering a policy needs ownership of the table.",
+			"Creating and altering a policy needs ownership of the table; reading it (plan, refresh, import) needs none and takes no lock on the table.\n\n" +
+			"PostgreSQL stores expressions parsed and shows them in its own spelling (`a=1` becomes `(a = 1)`). When the provider creates or alters the policy " +
+			"it records (in private state) your spelling, the expression as stored and the server's rendering of it; as long as the server still has that expression, " +
+			"the state keeps your spelling and plans stay empty. When the expression was changed outside Terraform, the state shows the server's rendering " +
+			"and the plan changes it back. An imported policy starts with the server's rendering.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -107,15 +112,16 @@ func policySchemaV1() schema.Schema {
 			"using": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "The `USING` expression: rows for which it is not true are invisible to the command (not for `INSERT`). " +
-					"Compared with the server's rendering of it, so `a=1` and `(a = 1)` are the same. Changes in place; removing it replaces the policy (PostgreSQL cannot drop it).",
-				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+					"Must be one SQL expression (no `;` outside quotes, balanced parentheses). Your spelling is kept while the server's rendering of it is unchanged (see above). " +
+					"Changes in place; removing it replaces the policy (PostgreSQL cannot drop it).",
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1), validators.Expression()},
 				PlanModifiers: []planmodifier.String{requiresReplaceWhenRemoved()},
 			},
 			"with_check": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "The `WITH CHECK` expression: new or updated rows for which it is not true are refused (not for `SELECT` or `DELETE`). " +
-					"Compared with the server's rendering of it. Changes in place; removing it replaces the policy.",
-				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+					"Must be one SQL expression, like `using`; your spelling is kept the same way. Changes in place; removing it replaces the policy.",
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1), validators.Expression()},
 				PlanModifiers: []planmodifier.String{requiresReplaceWhenRemoved()},
 			},
 		},
@@ -165,8 +171,9 @@ func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest,
 		resp.Diagnostics.AddError("Could not create policy", err.Error())
 		return
 	}
-	r.fill(ctx, &plan, p, &resp.Diagnostics)
+	rec := r.fill(ctx, &plan, p, nil, true, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(rec.save(ctx, resp.Private)...)
 }
 
 func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -189,8 +196,24 @@ func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, res
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	r.fill(ctx, &state, p, &resp.Diagnostics)
+	rec, diags := loadPolicyExprs(ctx, req.Private)
+	resp.Diagnostics.Append(diags...)
+	if rec == nil {
+		rec = &policyExprs{}
+	}
+	// Rendering opens the table (and waits for its locks): only when the
+	// stored expression is not the one last written from the state's spelling.
+	if exprNeedsRender(state.Using, p.UsingTree, rec.Using, rec.UsingTree) ||
+		exprNeedsRender(state.WithCheck, p.WithCheckTree, rec.WithCheck, rec.WithCheckTree) {
+		p.Using, p.WithCheck, err = r.client.RenderPolicyExprs(ctx, databaseOf(r.client, state.Database), p.OID)
+		if err != nil {
+			resp.Diagnostics.AddError("Could not read policy", err.Error())
+			return
+		}
+	}
+	rec = r.fill(ctx, &state, p, rec, false, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(rec.save(ctx, resp.Private)...)
 }
 
 func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -219,8 +242,9 @@ func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest,
 		resp.Diagnostics.AddError("Could not update policy", err.Error())
 		return
 	}
-	r.fill(ctx, &plan, p, &resp.Diagnostics)
+	rec := r.fill(ctx, &plan, p, nil, true, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(rec.save(ctx, resp.Private)...)
 }
 
 func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -309,12 +333,76 @@ func (m *policyModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.Poli
 	if !m.Roles.IsNull() && !m.Roles.IsUnknown() {
 		diags.Append(m.Roles.ElementsAs(ctx, &s.Roles, false)...)
 	}
+	// The validator checks these at validate time; values that were unknown
+	// then (computed from other resources) are checked here, before any SQL.
+	for attr, v := range map[string]string{"using": s.Using, "with_check": s.WithCheck} {
+		if v == "" {
+			continue
+		}
+		if err := pg.CheckExpression(v); err != nil {
+			diags.AddAttributeError(path.Root(attr), "Invalid SQL expression", "The expression "+err.Error()+".")
+		}
+	}
 	return s
 }
 
-// fill copies the server's policy into m, keeping m's spelling of the
-// expressions when the server renders them the same, and of PUBLIC.
-func (r *policyResource) fill(ctx context.Context, m *policyModel, p *pg.Policy, diags *diag.Diagnostics) {
+// policyExprsKey is the private-state key of the expressions' record.
+const policyExprsKey = "expressions"
+
+// policyExprs records, for each expression, the spelling the provider last
+// wrote (or, after an import or a change outside Terraform, the server's
+// rendering it showed), the server's rendering of it (pg_get_expr) and the
+// expression as stored (pg_node_tree text). Refresh compares the stored tree
+// with the recorded one, which reads a catalog row and takes no lock on the
+// table; only when they differ does it ask the server to render the expression.
+type policyExprs struct {
+	Using           string `json:"using,omitempty"`
+	UsingServer     string `json:"using_server,omitempty"`
+	UsingTree       string `json:"using_tree,omitempty"`
+	WithCheck       string `json:"with_check,omitempty"`
+	WithCheckServer string `json:"with_check_server,omitempty"`
+	WithCheckTree   string `json:"with_check_tree,omitempty"`
+}
+
+type privateState interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+type privateStateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+func loadPolicyExprs(ctx context.Context, p privateState) (*policyExprs, diag.Diagnostics) {
+	b, diags := p.GetKey(ctx, policyExprsKey)
+	if diags.HasError() || len(b) == 0 {
+		return nil, diags
+	}
+	var rec policyExprs
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, nil // an unreadable record is no record: the server's rendering is shown
+	}
+	return &rec, diags
+}
+
+func (rec *policyExprs) save(ctx context.Context, p privateStateSetter) diag.Diagnostics {
+	if rec == nil || *rec == (policyExprs{}) {
+		return p.SetKey(ctx, policyExprsKey, nil)
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		var d diag.Diagnostics
+		d.AddError("Could not record the policy's expressions", err.Error())
+		return d
+	}
+	return p.SetKey(ctx, policyExprsKey, b)
+}
+
+// fill copies the server's policy into m, keeping m's spelling of PUBLIC and
+// of the expressions where it still means what the server has, and returns the
+// record of the expressions to keep in private state. After a write (Create,
+// Update) written is true: m holds the planned spelling, just written, and p
+// the server's rendering of it. On refresh rec is the record (nil when none).
+func (r *policyResource) fill(ctx context.Context, m *policyModel, p *pg.Policy, rec *policyExprs, written bool, diags *diag.Diagnostics) *policyExprs {
 	db := databaseOf(r.client, m.Database)
 	m.Database = types.StringValue(db)
 	m.OID = types.Int64Value(int64(p.OID))
@@ -345,39 +433,51 @@ func (r *policyResource) fill(ctx context.Context, m *policyModel, p *pg.Policy,
 	diags.Append(d...)
 	m.Roles = rs
 
-	// Semantic equality of expressions: ask the server to render the state's spelling.
-	keepU := !m.Using.IsNull() && !m.Using.IsUnknown() && m.Using.ValueString() != p.Using && p.Using != ""
-	keepW := !m.WithCheck.IsNull() && !m.WithCheck.IsUnknown() && m.WithCheck.ValueString() != p.WithCheck && p.WithCheck != ""
-	if keepU || keepW {
-		u, w := "", ""
-		if keepU {
-			u = m.Using.ValueString()
-		}
-		if keepW {
-			w = m.WithCheck.ValueString()
-		}
-		nu, nw, err := r.client.NormalizePolicyExprs(ctx, db, p.Schema, p.Table, u, w)
-		if err != nil {
-			// the spelling no longer parses (e.g. a column was dropped): report the server's
-			keepU, keepW = false, false
-		} else {
-			keepU = keepU && nu == p.Using
-			keepW = keepW && nw == p.WithCheck
-		}
+	if rec == nil {
+		rec = &policyExprs{}
 	}
-	if !keepU && (m.Using.IsUnknown() || m.Using.ValueString() != p.Using) {
-		m.Using = exprValue(p.Using)
-	}
-	if !keepW && (m.WithCheck.IsUnknown() || m.WithCheck.ValueString() != p.WithCheck) {
-		m.WithCheck = exprValue(p.WithCheck)
-	}
+	out := &policyExprs{}
+	m.Using, out.Using, out.UsingServer, out.UsingTree = policyExpr(m.Using, p.UsingTree, p.Using, rec.Using, rec.UsingServer, rec.UsingTree, written)
+	m.WithCheck, out.WithCheck, out.WithCheckServer, out.WithCheckTree = policyExpr(m.WithCheck, p.WithCheckTree, p.WithCheck,
+		rec.WithCheck, rec.WithCheckServer, rec.WithCheckTree, written)
+	return out
 }
 
-func exprValue(s string) types.String {
-	if s == "" {
-		return types.StringNull()
+// exprNeedsRender reports whether refresh needs the server's rendering of an
+// expression: there is one, and it is not stored as it was when the state's
+// spelling was last written (or shown).
+func exprNeedsRender(cur types.String, tree, recSpelling, recTree string) bool {
+	if tree == "" {
+		return false
 	}
-	return types.StringValue(s)
+	return cur.IsNull() || cur.IsUnknown() || cur.ValueString() != recSpelling || tree != recTree
+}
+
+// policyExpr decides the state value of one expression and what to record.
+// cur is the model's value (planned after a write, the prior state on
+// refresh); tree and server are the stored expression and its rendering
+// (server is "" on refresh when exprNeedsRender said it was not needed). The
+// spelling stands while the server stores what was written from it, or renders
+// it the same way as then: semantic equality without asking the server to
+// parse anything.
+func policyExpr(cur types.String, tree, server, recSpelling, recServer, recTree string, written bool) (types.String, string, string, string) {
+	if tree == "" {
+		return types.StringNull(), "", "", ""
+	}
+	known := !cur.IsNull() && !cur.IsUnknown()
+	spelling := cur.ValueString()
+	switch {
+	case known && written:
+		// just written from this spelling: this is what the server made of it
+		return cur, spelling, server, tree
+	case known && spelling == recSpelling && tree == recTree:
+		return cur, recSpelling, recServer, recTree
+	case known && server != "" && (spelling == server || (spelling == recSpelling && server == recServer)):
+		return cur, spelling, server, tree
+	}
+	// changed outside Terraform, or nothing recorded (an import): the
+	// server's rendering, recorded so that the next refresh needs no rendering
+	return types.StringValue(server), server, server, tree
 }
 
 type policyModel struct {

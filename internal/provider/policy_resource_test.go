@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -177,4 +178,181 @@ resource "postgresql_policy" "test" {
 			},
 		},
 	})
+}
+
+// A policy expression is spliced into CREATE/ALTER POLICY. It used to go over
+// the simple query protocol, so `true); DROP ROLE x; SELECT (1` ran three
+// statements and dropped role x. It is now refused at validate time (the
+// error names the attribute), at apply time when it was unknown before, and
+// the statement goes over the extended protocol (one statement only).
+func TestAccPolicy_regressionSmuggledStatementInUsing(t *testing.T) {
+	db := acctest.RandName("polsmdb")
+	victim := acctest.RandName("polvictim")
+	qt := pg.QuoteQualified("public", "items")
+	victimExists := func() error {
+		if !acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", victim) {
+			return fmt.Errorf("role %q was dropped by the policy expression", victim)
+		}
+		return nil
+	}
+	cfg := func(using string) string {
+		return acctest.Config(`
+resource "postgresql_role" "r" { name = %[2]q }
+resource "postgresql_policy" "test" {
+  database = %[1]q
+  table    = "items"
+  name     = "p"
+  using    = %[3]s
+}`, db, victim+"_r", using)
+	}
+	smuggled := acctest.QuoteHCL("true); DROP ROLE " + pg.QuoteIdent(victim) + "; SELECT (1")
+	// unknown until apply: the role's OID is computed
+	smuggledLate := `"true); DROP ROLE ` + strings.ReplaceAll(pg.QuoteIdent(victim), `"`, `\"`) + `; SELECT (${postgresql_role.r.oid}"`
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.Exec(t, "", "CREATE ROLE "+pg.QuoteIdent(victim))
+			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(victim)) })
+			acctest.TempDatabase(t, db, "CREATE TABLE "+qt+" (id int, owner text)",
+				"ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()))
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return victimExists() },
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg(smuggled),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon outside quotes`),
+			},
+			{
+				Config:      cfg(smuggled),
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon outside quotes`),
+			},
+			{
+				Config:      cfg(smuggledLate),
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*with postgresql_policy\.test,.*semicolon outside quotes`),
+			},
+			{
+				Config: cfg(`"owner = 'a;b'"`),
+				Check:  func(*terraform.State) error { return victimExists() },
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("postgresql_policy.test", tfjsonpath.New("using"), knownvalue.StringExact("owner = 'a;b'")),
+				},
+			},
+		},
+	})
+}
+
+// Refresh used to normalise the configured expressions by running CREATE
+// POLICY in a rolled-back transaction: DDL at plan time, which also needed
+// ownership of the table (a managed admin that no longer owns it got a
+// perpetual diff). Now the spelling is kept through the server's rendering
+// recorded at apply, and refresh only reads the catalog.
+func TestAccPolicy_regressionRefreshNeedsNoOwnership(t *testing.T) {
+	db := acctest.RandName("polowndb")
+	other := acctest.RandName("polowner")
+	qt := pg.QuoteQualified("public", "items")
+	addr := "postgresql_policy.test"
+	cfg := acctest.Config(`
+resource "postgresql_policy" "test" {
+  database   = %[1]q
+  table      = "items"
+  name       = "p"
+  command    = "UPDATE"
+  using      = "owner=current_user"
+  with_check = "id>0"
+}`, db)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.Exec(t, "", "CREATE ROLE "+pg.QuoteIdent(other))
+			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(other)) })
+			acctest.TempDatabase(t, db, "CREATE TABLE "+qt+" (id int, owner text)",
+				"ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()))
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("using"), knownvalue.StringExact("owner=current_user")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("with_check"), knownvalue.StringExact("id>0")),
+				},
+			},
+			{ // the table changes hands: reading the policy still keeps the spelling
+				PreConfig: acctest.ExecFunc(t, db, "ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(other)),
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{ // import has no record of a spelling: the server's rendering
+				ResourceName:  addr,
+				ImportState:   true,
+				ImportStateId: db + ".public.items.p",
+				ImportStateCheck: func(s []*terraform.InstanceState) error {
+					if len(s) != 1 || s[0].Attributes["using"] != "(owner = CURRENT_USER)" || s[0].Attributes["with_check"] != "(id > 0)" {
+						return fmt.Errorf("imported expressions: %v", s)
+					}
+					return nil
+				},
+			},
+			{ // changed outside Terraform: the server's rendering is shown and repaired
+				PreConfig: acctest.ExecFunc(t, db,
+					"ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()),
+					"ALTER POLICY p ON "+qt+" USING (owner = 'x')"),
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("using"), knownvalue.StringExact("owner=current_user")),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("using"), knownvalue.StringExact("owner=current_user")),
+				},
+				Check: func(*terraform.State) error {
+					if got := acctest.QueryString(t, db, "SELECT pg_get_expr(polqual, polrelid) FROM pg_policy WHERE polname = 'p'"); got != "(owner = CURRENT_USER)" {
+						return fmt.Errorf("USING on the server = %q", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// policyExpr: the spelling stands while the stored expression is the one
+// written from it; otherwise the server's rendering is shown.
+func TestPolicyExprSemanticEquality(t *testing.T) {
+	s := types.StringValue
+	cases := []struct {
+		name                         string
+		cur                          types.String
+		tree, server                 string
+		recSpelling, recSrv, recTree string
+		written                      bool
+		want                         types.String
+		needRender                   bool
+	}{
+		{"just written", s("a=1"), "T1", "(a = 1)", "", "", "", true, s("a=1"), true},
+		{"unchanged since written", s("a=1"), "T1", "", "a=1", "(a = 1)", "T1", false, s("a=1"), false},
+		{"stored form changed, same rendering", s("a=1"), "T2", "(a = 1)", "a=1", "(a = 1)", "T1", false, s("a=1"), true},
+		{"changed outside Terraform", s("a=1"), "T2", "(a = 2)", "a=1", "(a = 1)", "T1", false, s("(a = 2)"), true},
+		{"imported", types.StringNull(), "T1", "(a = 1)", "", "", "", false, s("(a = 1)"), true},
+		{"no record, spelled as the server", s("(a = 1)"), "T1", "(a = 1)", "", "", "", false, s("(a = 1)"), true},
+		{"no expression", s("a=1"), "", "", "a=1", "(a = 1)", "T1", false, types.StringNull(), false},
+	}
+	for _, c := range cases {
+		if got := exprNeedsRender(c.cur, c.tree, c.recSpelling, c.recTree); got != c.needRender && !c.written {
+			t.Errorf("%s: exprNeedsRender = %t", c.name, got)
+		}
+		got, sp, srv, tree := policyExpr(c.cur, c.tree, c.server, c.recSpelling, c.recSrv, c.recTree, c.written)
+		if !got.Equal(c.want) {
+			t.Errorf("%s: value = %s, want %s", c.name, got, c.want)
+		}
+		if c.tree != "" && (sp != got.ValueString() || tree != c.tree || srv == "") {
+			t.Errorf("%s: recorded (%q, %q, %q)", c.name, sp, srv, tree)
+		}
+	}
 }
