@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
 )
 
 // CheckFragment checks a piece of configuration text that is spliced into a
