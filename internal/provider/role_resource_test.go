@@ -463,3 +463,52 @@ func TestAccRole_dropReassignsOwned(t *testing.T) {
 		},
 	})
 }
+
+// Unset search_path and `search_path = []` both mean "the server default":
+// switching between the two spellings plans no change, whichever of them
+// created the role (before the fix each switch planned an in-place update
+// null <-> []). An import, then `[]`, plans no change either.
+func TestAccRole_regressionEmptySearchPath(t *testing.T) {
+	name := acctest.RandName("role")
+	addr := "postgresql_role.test"
+	unset := acctest.Config(`resource "postgresql_role" "test" { name = %q }`, name)
+	empty := acctest.Config(`
+resource "postgresql_role" "test" {
+  name        = %q
+  search_path = []
+}`, name)
+	set := acctest.Config(`
+resource "postgresql_role" "test" {
+  name        = %q
+  search_path = ["public"]
+}`, name)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, name),
+		Steps: []resource.TestStep{
+			{Config: unset},
+			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{Config: unset, ConfigPlanChecks: expectEmpty()},
+			{Config: set, ConfigPlanChecks: expectUpdate(addr)},
+			{ // [] resets the setting
+				Config:           empty,
+				ConfigPlanChecks: expectUpdate(addr),
+				Check: func(*terraform.State) error {
+					if got := acctest.QueryString(t, "", "SELECT coalesce(array_to_string(rolconfig, '|'), '') FROM pg_roles WHERE rolname = $1", name); strings.Contains(got, "search_path") {
+						return fmt.Errorf("rolconfig = %s", got)
+					}
+					return nil
+				},
+			},
+			{Config: unset, ConfigPlanChecks: expectEmpty()},
+			{Config: unset, ResourceName: addr, ImportState: true, ImportStateId: name, ImportStatePersist: true},
+			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{ // set outside Terraform: repaired whichever way "default" is spelled
+				PreConfig:        acctest.ExecFunc(t, "", fmt.Sprintf(`ALTER ROLE %q SET search_path = a, b`, name)),
+				Config:           unset,
+				ConfigPlanChecks: expectUpdate(addr),
+			},
+		},
+	})
+}
