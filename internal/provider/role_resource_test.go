@@ -105,7 +105,7 @@ resource "postgresql_role" "test" { name = %[1]q }`, name, grp)
 					str(addr, "id", name), boolean(addr, "login", false), boolean(addr, "inherit", true),
 					boolean(addr, "superuser", false), num(addr, "connection_limit", -1), str(addr, "valid_until", "infinity"),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetSizeExact(0)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.ListSizeExact(0)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password"), knownvalue.Null()),
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 				},
@@ -137,7 +137,7 @@ resource "postgresql_role" "test" { name = %[1]q }`, name, grp)
 				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.ListSizeExact(0)),
 					num(addr, "statement_timeout", 0), str(addr, "assume_role", ""), str(addr, "valid_until", "infinity"),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password"), knownvalue.Null()),
 					// roles unset = not managed: the membership stays and is reported
