@@ -446,6 +446,13 @@ func TestAccGrant_regressionEmptyObjectsWithNullState(t *testing.T) {
 	f := newGrantFixture()
 	unset := f.emptyCollectionsConfig("", "")
 	empty := f.emptyCollectionsConfig("[]", "[]")
+	forget := acctest.Config(`
+resource "postgresql_role" "g" { name = %s }
+removed {
+  from = postgresql_grant.all_tables
+  lifecycle { destroy = false }
+}`, acctest.QuoteHCL(f.grantee))
+	id := canonicalID(map[string]any{"role": f.grantee, "database": f.db, "schema": f.schema, "object_type": "table", "objects": []string{}, "columns": []string{}})
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t); f.setup(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -458,10 +465,12 @@ func TestAccGrant_regressionEmptyObjectsWithNullState(t *testing.T) {
 			{Config: empty, ConfigPlanChecks: expectEmpty()},
 			{Config: unset, ConfigPlanChecks: expectEmpty()},
 			{Config: empty, ConfigPlanChecks: expectEmpty()},
-			// an imported grant, then `[]`: no change either
-			{Config: unset, ResourceName: "postgresql_grant.all_tables", ImportState: true, ImportStatePersist: true},
+			// an imported grant, then `[]`: no change either (forget it first, so it can be imported)
+			{Config: forget},
+			{Config: unset, ResourceName: "postgresql_grant.all_tables", ImportState: true, ImportStateId: id, ImportStatePersist: true},
 			{Config: empty, ConfigPlanChecks: expectEmpty()},
-			{Config: unset, ResourceName: "postgresql_grant.all_tables", ImportState: true, ImportStatePersist: true},
+			{Config: forget},
+			{Config: unset, ResourceName: "postgresql_grant.all_tables", ImportState: true, ImportStateId: id, ImportStatePersist: true},
 			{Config: unset, ConfigPlanChecks: expectEmpty()},
 		},
 	})

@@ -502,6 +502,7 @@ resource "postgresql_role" "test" {
 				},
 			},
 			{Config: unset, ConfigPlanChecks: expectEmpty()},
+			{Config: acctest.Config("removed {\n  from = postgresql_role.test\n  lifecycle { destroy = false }\n}\n")}, // forget it, to import it
 			{Config: unset, ResourceName: addr, ImportState: true, ImportStateId: name, ImportStatePersist: true},
 			{Config: empty, ConfigPlanChecks: expectEmpty()},
 			{ // set outside Terraform: repaired whichever way "default" is spelled
