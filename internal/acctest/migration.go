@@ -66,6 +66,10 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 		replacer = append(replacer, k, v)
 	}
 	sub := strings.NewReplacer(replacer...)
+	unused := map[string]bool{}
+	for k := range opts.Replace {
+		unused[k] = true
+	}
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(caseDir, name))
 		if err != nil {
@@ -73,6 +77,11 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 				return ""
 			}
 			t.Fatal(err)
+		}
+		for k := range unused {
+			if strings.Contains(string(b), k) {
+				delete(unused, k)
+			}
 		}
 		return sub.Replace(string(b))
 	}
@@ -110,6 +119,9 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 	})
 	runSQLFile(t, read("setup.sql"))
 	runSQLFile(t, read("apply.sql"))
+	for k := range unused { // a substitution that matches nothing would silently test the unchanged fixture
+		t.Fatalf("MigrationOptions.Replace: %q occurs in no file of %s", k, caseDir)
+	}
 
 	out, err := runTerraform(tf, work, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false")
 	if err != nil {

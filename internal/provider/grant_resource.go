@@ -89,17 +89,18 @@ func grantSchemaV1() schema.Schema {
 			},
 			"objects": schema.SetAttribute{
 				ElementType: types.StringType,
-				Optional:    true,
+				Optional:    true, Computed: true, Default: emptySetDefault(),
 				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type, type)` for one, with the types as PostgreSQL prints them: `integer`, not `int`), " +
 					"the table of a `column` grant (exactly one), or the foreign data wrappers, servers or parameters. " +
 					"Unset or empty for `table`, `sequence`, `function`, `procedure` and `routine` means every object of that type in the schema, read again at each refresh " +
-					"(an object that lost a privilege shows as drift and is repaired). Changes in place: objects removed from the set have their privileges revoked.",
+					"(an object that lost a privilege shows as drift and is repaired); unset and `[]` are the same and switching between them is no change (the state records `[]`). " +
+					"Changes in place: objects removed from the set have their privileges revoked.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthBetween(1, 1024))},
 			},
 			"columns": schema.SetAttribute{
-				ElementType:         types.StringType,
-				Optional:            true,
-				MarkdownDescription: "The columns of a `column` grant (required for it, not allowed otherwise). Changes in place.",
+				ElementType: types.StringType,
+				Optional:    true, Computed: true, Default: emptySetDefault(),
+				MarkdownDescription: "The columns of a `column` grant (required for it, not allowed otherwise: unset or `[]`, which are the same; the state records `[]`). Changes in place.",
 				Validators:          []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
 			},
 			"privileges": schema.SetAttribute{
@@ -310,14 +311,8 @@ func (r *grantResource) ImportState(ctx context.Context, req resource.ImportStat
 	}
 	m := grantModel{
 		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Schema: strOrNull(id.Schema),
-		ObjectType: types.StringValue(id.ObjectType), Objects: types.SetNull(types.StringType), Columns: types.SetNull(types.StringType),
+		ObjectType: types.StringValue(id.ObjectType), Objects: stringSet(id.Objects), Columns: stringSet(id.Columns),
 		Privileges: types.SetNull(types.StringType), WithGrantOption: types.BoolNull(),
-	}
-	if len(id.Objects) > 0 {
-		m.Objects = stringSet(id.Objects)
-	}
-	if len(id.Columns) > 0 {
-		m.Columns = stringSet(id.Columns)
 	}
 	m.ID = types.StringValue(m.id(ctx))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -350,12 +345,6 @@ func (r *grantResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		if !plan.Privileges.IsUnknown() && !plan.Privileges.Equal(state.Privileges) &&
 			privilegesEqual(func(p []string) []string { return pg.ExpandPrivileges(ot, major, p) }, setStrings(ctx, plan.Privileges), setStrings(ctx, state.Privileges)) {
 			plan.Privileges = state.Privileges
-		}
-		if emptyOrNull(plan.Objects) && emptyOrNull(state.Objects) {
-			plan.Objects = state.Objects
-		}
-		if emptyOrNull(plan.Columns) && emptyOrNull(state.Columns) {
-			plan.Columns = state.Columns
 		}
 	}
 	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() ||
@@ -428,6 +417,10 @@ func (r *grantResource) spec(ctx context.Context, m *grantModel) pg.GrantSpec {
 // (or, when those match, all the privileges held), so the plan repairs them.
 func (r *grantResource) read(ctx context.Context, m *grantModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
+	// Unset and [] mean the same; the state always records [] (the schema
+	// default), so either spelling in the configuration plans no change.
+	// States written before objects/columns were computed may hold null.
+	m.Objects, m.Columns = emptyIfNull(m.Objects), emptyIfNull(m.Columns)
 	t := r.target(ctx, m)
 	st, err := r.client.ReadGrant(ctx, t)
 	if err != nil {

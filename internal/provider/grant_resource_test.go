@@ -414,3 +414,103 @@ resource "postgresql_grant" "param" {
 		Steps:                    steps,
 	})
 }
+
+// emptyCollectionsConfig is one table grant on every table of the fixture's
+// schema, with objects and columns spelled as given ("" leaves them out).
+func (f grantFixture) emptyCollectionsConfig(objects, columns string) string {
+	extra := ""
+	if objects != "" {
+		extra += "\n  objects     = " + objects
+	}
+	if columns != "" {
+		extra += "\n  columns     = " + columns
+	}
+	return acctest.Config(`
+resource "postgresql_role" "g" { name = %[1]s }
+resource "postgresql_grant" "all_tables" {
+  role        = postgresql_role.g.name
+  database    = %[2]s
+  schema      = %[3]s
+  object_type = "table"
+  privileges  = ["SELECT"]%[4]s
+}
+`, acctest.QuoteHCL(f.grantee), acctest.QuoteHCL(f.db), acctest.QuoteHCL(f.schema), extra)
+}
+
+// Unset objects/columns and `[]` mean the same ("every table", "no column"):
+// a grant created (or imported) without them must plan no change when the
+// configuration switches to `[]` (the spelling cyrilgdn users write), and back.
+// Before the fix ModifyPlan planned the state's null for a configured `[]`:
+// "Provider produced invalid plan ... planned value null does not match config value []".
+func TestAccGrant_regressionEmptyObjectsWithNullState(t *testing.T) {
+	f := newGrantFixture()
+	unset := f.emptyCollectionsConfig("", "")
+	empty := f.emptyCollectionsConfig("[]", "[]")
+	forget := acctest.Config(`
+resource "postgresql_role" "g" { name = %s }
+removed {
+  from = postgresql_grant.all_tables
+  lifecycle { destroy = false }
+}`, acctest.QuoteHCL(f.grantee))
+	id := canonicalID(map[string]any{"role": f.grantee, "database": f.db, "schema": f.schema, "object_type": "table", "objects": []string{}, "columns": []string{}})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); f.setup(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps: []resource.TestStep{
+			{
+				Config: unset,
+				Check:  expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "SELECT"),
+			},
+			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{Config: unset, ConfigPlanChecks: expectEmpty()},
+			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			// an imported grant, then `[]`: no change either (forget it first, so it can be imported)
+			{Config: forget},
+			{Config: unset, ResourceName: "postgresql_grant.all_tables", ImportState: true, ImportStateId: id, ImportStatePersist: true},
+			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{Config: forget},
+			{Config: unset, ResourceName: "postgresql_grant.all_tables", ImportState: true, ImportStateId: id, ImportStatePersist: true},
+			{Config: unset, ConfigPlanChecks: expectEmpty()},
+		},
+	})
+}
+
+// The reverse of TestAccGrant_regressionEmptyObjectsWithNullState: a grant
+// created with `objects = []` and `columns = []` must plan no change when they
+// are removed from the configuration (before the fix: "planned value [] does
+// not match config value null").
+func TestAccGrant_regressionEmptyObjectsWithEmptyState(t *testing.T) {
+	f := newGrantFixture()
+	unset := f.emptyCollectionsConfig("", "")
+	empty := f.emptyCollectionsConfig("[]", "[]")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); f.setup(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps: []resource.TestStep{
+			{
+				Config: empty,
+				Check:  expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "SELECT"),
+			},
+			{Config: unset, ConfigPlanChecks: expectEmpty()},
+			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			// naming objects and going back to "every table" stays an in-place update
+			{
+				Config: f.emptyCollectionsConfig(`["t1"]`, "[]"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_grant.all_tables", plancheck.ResourceActionUpdate),
+				}},
+				Check: expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, ""),
+			},
+			{
+				Config: unset,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_grant.all_tables", plancheck.ResourceActionUpdate),
+				}},
+				Check: expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "SELECT"),
+			},
+			{Config: empty, ConfigPlanChecks: expectEmpty()},
+		},
+	})
+}

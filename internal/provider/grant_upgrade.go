@@ -38,8 +38,9 @@ type grantModelV0 struct {
 }
 
 // upgradeGrantStateV0 reads cyrilgdn's layout: `privileges = []` is stored
-// there as null (-> empty set), empty objects/columns become null (both mean
-// "all"/"none" and ModifyPlan treats them alike), and the ambiguous
+// there as null (-> empty set), null objects/columns become [] (unset and []
+// mean the same, "all"/"none", and the state always records [] so that either
+// spelling in the configuration plans no change), and the ambiguous
 // `<role>_<db>_<schema>_<type>...` id is replaced by the JSON import ID.
 func upgradeGrantStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 	var old grantModelV0
@@ -56,8 +57,8 @@ func upgradeGrantV0(ctx context.Context, old grantModelV0) grantModel {
 		Database:        old.Database,
 		Schema:          old.Schema,
 		ObjectType:      old.ObjectType,
-		Objects:         nullIfEmpty(old.Objects),
-		Columns:         nullIfEmpty(old.Columns),
+		Objects:         emptyIfNull(old.Objects),
+		Columns:         emptyIfNull(old.Columns),
 		Privileges:      old.Privileges,
 		WithGrantOption: boolOr(old.WithGrantOption, false),
 	}
@@ -69,11 +70,4 @@ func upgradeGrantV0(ctx context.Context, old grantModelV0) grantModel {
 	}
 	m.ID = types.StringValue(m.id(ctx))
 	return m
-}
-
-func nullIfEmpty(s types.Set) types.Set {
-	if s.IsUnknown() || emptyOrNull(s) {
-		return types.SetNull(types.StringType)
-	}
-	return s
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -13,14 +14,9 @@ func TestUpgradeGrantV0Fixtures(t *testing.T) {
 	g := func(role, db, schema, ot string, objects, columns, privs []string, wgo bool) grantModel {
 		m := grantModel{
 			Role: types.StringValue(role), Database: types.StringValue(db), Schema: strOrNull(schema), ObjectType: types.StringValue(ot),
-			Objects: types.SetNull(types.StringType), Columns: types.SetNull(types.StringType),
+			// unset objects/columns (null in cyrilgdn's state) are recorded as []
+			Objects: stringSet(objects), Columns: stringSet(columns),
 			Privileges: stringSet(privs), WithGrantOption: types.BoolValue(wgo),
-		}
-		if objects != nil {
-			m.Objects = stringSet(objects)
-		}
-		if columns != nil {
-			m.Columns = stringSet(columns)
 		}
 		m.ID = types.StringValue(m.id(ctx))
 		return m
@@ -83,6 +79,35 @@ func TestUpgradeGrantV0Fixtures(t *testing.T) {
 			})
 		}
 	}
+}
+
+// cyrilgdn stores an unset objects/columns as null, and `objects = []` as null
+// or []: both upgrade to [], the spelling the state always records, so that
+// neither configuration spelling plans a change after the migration.
+func TestUpgradeGrantV0_regressionEmptyObjectsWithNullState(t *testing.T) {
+	for _, inst := range loadFixtureInstances(t, "grant/table_objects_all_tables/terraform.tfstate", "postgresql_grant") {
+		if inst.Name != "tables_all" {
+			continue
+		}
+		if !bytes.Contains(inst.Attributes, []byte(`"objects": null`)) || !bytes.Contains(inst.Attributes, []byte(`"columns": null`)) {
+			t.Fatalf("fixture changed: %s", inst.Attributes)
+		}
+		empty := inst
+		empty.Attributes = bytes.ReplaceAll(bytes.ReplaceAll(inst.Attributes, []byte(`"objects": null`), []byte(`"objects": []`)), []byte(`"columns": null`), []byte(`"columns": []`))
+		for name, in := range map[string]fixtureInstance{"null": inst, "empty": empty} {
+			t.Run(name, func(t *testing.T) {
+				var got grantModel
+				runUpgrader(t, NewGrantResource(), in, &got)
+				for attr, v := range map[string]types.Set{"objects": got.Objects, "columns": got.Columns} {
+					if v.IsNull() || v.IsUnknown() || len(v.Elements()) != 0 {
+						t.Errorf("%s upgraded to %s, want []", attr, v)
+					}
+				}
+			})
+		}
+		return
+	}
+	t.Fatal("no tables_all instance")
 }
 
 func TestUpgradeDefaultPrivilegesV0Fixtures(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
@@ -35,8 +37,21 @@ func stringSet(v []string) types.Set {
 	return types.SetValueMust(types.StringType, elems)
 }
 
-// emptyOrNull reports whether a set is null or has no element.
-func emptyOrNull(s types.Set) bool { return s.IsNull() || (!s.IsUnknown() && len(s.Elements()) == 0) }
+// emptySetDefault is the schema default of an optional string set whose
+// unset and empty spellings mean the same: the attribute is Computed, plans
+// [] when unset, and Read records [] for null, so switching between
+// `x = []` and leaving x out is never a change.
+func emptySetDefault() defaults.Set {
+	return setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{}))
+}
+
+// emptyIfNull turns a null set into an empty one (see emptySetDefault).
+func emptyIfNull(s types.Set) types.Set {
+	if s.IsNull() {
+		return types.SetValueMust(types.StringType, []attr.Value{})
+	}
+	return s
+}
 
 // sameStrings compares two sorted string slices.
 func sameStrings(a, b []string) bool {

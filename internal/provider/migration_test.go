@@ -23,17 +23,39 @@ import (
 // extension/import, whose configurations set a config-only attribute
 // (alter_object_ownership, drop_cascade) that an import leaves null: both
 // providers plan one in-place update that runs no SQL. Cases with a refreshed state are checked in both shapes.
+//
+// A case with a variant runs the same fixture with literal substitutions
+// (replace): the configuration spelled differently, as cyrilgdn users write it.
 var migrationCases = []struct {
 	dir     string
+	variant string
 	replace map[string]string
 }{
 	{dir: "role/login_password_full"}, {dir: "role/nologin_flags"}, {dir: "role/password_wo"},
+	// cyrilgdn stores an unset search_path as null after create and [] after a
+	// refresh; a configuration saying `search_path = []` must not see a diff either.
+	{dir: "role/nologin_flags", variant: "search_path_empty", replace: map[string]string{
+		`name = "Fx-Mixed Case"`:             "name = \"Fx-Mixed Case\"\n  search_path = []",
+		`encrypted                 = "true"`: "encrypted                 = \"true\"\n  search_path               = []",
+	}},
 	// database/full uses the en_US.UTF-8 locale; C.UTF-8 exists everywhere and exercises the same path.
 	{dir: "database/full", replace: map[string]string{"en_US.UTF-8": "C.UTF-8"}},
 	{dir: "database/minimal"}, {dir: "database/template_flags"},
 	{dir: "schema/owner_in_database"}, {dir: "schema/policy_deprecated"}, {dir: "schema/quoted_cascade"},
 	{dir: "extension/schema_version"}, {dir: "extension/minimal"}, {dir: "extension/cascade"},
 	{dir: "grant/database_schema"}, {dir: "grant/table_objects_all_tables"}, {dir: "grant/sequence_function_column"}, {dir: "grant/fdw_server_revoke"},
+	// `objects = []` (and `columns = []`) is the common cyrilgdn spelling of "every
+	// table"; the state holds null for them (or [], as other cyrilgdn writes leave it).
+	{dir: "grant/table_objects_all_tables", variant: "objects_empty", replace: map[string]string{
+		"privileges        = [\"SELECT\"]\n  with_grant_option = true": "objects           = []\n  columns           = []\n  privileges        = [\"SELECT\"]\n  with_grant_option = true",
+	}},
+	{dir: "grant/table_objects_all_tables", variant: "state_empty", replace: map[string]string{
+		`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`,
+	}},
+	{dir: "grant/table_objects_all_tables", variant: "objects_and_state_empty", replace: map[string]string{
+		"privileges        = [\"SELECT\"]\n  with_grant_option = true": "objects           = []\n  columns           = []\n  privileges        = [\"SELECT\"]\n  with_grant_option = true",
+		`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`,
+	}},
 	{dir: "default_privileges/with_schema"}, {dir: "default_privileges/no_schema"}, {dir: "default_privileges/public_schema_type"},
 	{dir: "grant_role/basic"}, {dir: "grant_role/with_admin_option"},
 	{dir: "function/sql_with_args"}, {dir: "function/plpgsql_minimal"}, {dir: "function/out_args_security_definer"}, {dir: "function/import"},
@@ -80,7 +102,7 @@ func TestAccMigration_cyrilgdn(t *testing.T) {
 	for _, typ := range order {
 		t.Run(typ, func(t *testing.T) {
 			if !types["postgresql_"+typ] {
-				t.Skipf("postgresql_%s is not served by this provider yet", typ)
+				t.Fatalf("postgresql_%s has migration cases but is not served by this provider (not registered in Resources?)", typ)
 			}
 			if typ != "role" && acctest.Managed() {
 				t.Skip("needs superuser: the fixtures were created by a superuser provider (superuser = true)")
@@ -92,12 +114,16 @@ func TestAccMigration_cyrilgdn(t *testing.T) {
 					if _, err := os.Stat(filepath.Join("testdata", "cyrilgdn", c.dir, state)); err != nil {
 						continue
 					}
-					t.Run(strings.TrimPrefix(c.dir, typ+"/")+"/"+state, func(t *testing.T) {
+					name := strings.TrimPrefix(c.dir, typ+"/")
+					if c.variant != "" {
+						name += "+" + c.variant
+					}
+					t.Run(name+"/"+state, func(t *testing.T) {
 						if typ == "security_label" {
 							skipWithoutDummyLabelProvider(t)
 						}
 						if missing := unservedTypes(t, c.dir, types); len(missing) > 0 {
-							t.Skipf("the case also needs %s, not served by this provider yet", strings.Join(missing, ", "))
+							t.Fatalf("the case also needs %s, not served by this provider (not registered in Resources?)", strings.Join(missing, ", "))
 						}
 						opts := acctest.MigrationOptions{StateFile: state, Replace: c.replace}
 						if typ == "server" || typ == "user_mapping" {
@@ -134,3 +160,20 @@ func unservedTypes(t *testing.T, dir string, served map[string]bool) []string {
 }
 
 var resourceTypeRe = regexp.MustCompile(`(?m)^resource\s+"([a-z0-9_]+)"`)
+
+// TestMigrationCases_served is the unit-test half of TestAccMigration_cyrilgdn's
+// guard: every resource type a migration case uses must be served by the
+// provider, so that an accidentally unregistered resource fails instead of
+// hiding its cases.
+func TestMigrationCases_served(t *testing.T) {
+	served := registeredTypes()
+	for _, c := range migrationCases {
+		typ := "postgresql_" + strings.SplitN(c.dir, "/", 2)[0]
+		if !served[typ] {
+			t.Errorf("%s: %s is not served by the provider", c.dir, typ)
+		}
+		if missing := unservedTypes(t, c.dir, served); len(missing) > 0 {
+			t.Errorf("%s: also needs %s, not served by the provider", c.dir, strings.Join(missing, ", "))
+		}
+	}
+}

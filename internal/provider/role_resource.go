@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -18,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -121,9 +123,10 @@ func roleSchemaV1() schema.Schema {
 			},
 			"search_path": schema.ListAttribute{
 				ElementType: types.StringType,
-				Optional:    true,
+				Optional:    true, Computed: true,
+				Default: listdefault.StaticValue(types.ListValueMust(types.StringType, []attr.Value{})),
 				MarkdownDescription: "The role's `search_path` (`ALTER ROLE ... SET search_path`), one schema per element, written verbatim (`\"$user\"` as `$user`). " +
-					"Unset or empty resets it to the server default.",
+					"Unset or empty resets it to the server default; the two spellings are the same and switching between them is no change (the state records `[]`).",
 				Validators: []validator.List{listvalidator.ValueStringsAre(validators.Name())},
 			},
 			"valid_until": schema.StringAttribute{
@@ -424,8 +427,9 @@ func (r *roleResource) read(ctx context.Context, m *roleModel) (bool, diag.Diagn
 		l, d := types.ListValueFrom(ctx, types.StringType, pg.ParseSearchPath(sp))
 		diags.Append(d...)
 		m.SearchPath = l
-	} else if !m.SearchPath.IsNull() && len(m.SearchPath.Elements()) > 0 {
-		m.SearchPath = types.ListNull(types.StringType)
+	} else {
+		// Unset and [] mean the same; the state always records [] (the schema default).
+		m.SearchPath = types.ListValueMust(types.StringType, []attr.Value{})
 	}
 	for _, s := range []struct {
 		key string

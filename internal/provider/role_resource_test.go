@@ -105,7 +105,7 @@ resource "postgresql_role" "test" { name = %[1]q }`, name, grp)
 					str(addr, "id", name), boolean(addr, "login", false), boolean(addr, "inherit", true),
 					boolean(addr, "superuser", false), num(addr, "connection_limit", -1), str(addr, "valid_until", "infinity"),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetSizeExact(0)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.ListSizeExact(0)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password"), knownvalue.Null()),
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 				},
@@ -137,7 +137,7 @@ resource "postgresql_role" "test" { name = %[1]q }`, name, grp)
 				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("search_path"), knownvalue.ListSizeExact(0)),
 					num(addr, "statement_timeout", 0), str(addr, "assume_role", ""), str(addr, "valid_until", "infinity"),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("password"), knownvalue.Null()),
 					// roles unset = not managed: the membership stays and is reported
@@ -459,6 +459,56 @@ func TestAccRole_dropReassignsOwned(t *testing.T) {
 						fmt.Sprintf(`GRANT USAGE ON SCHEMA public TO %q`, name))
 					return nil
 				},
+			},
+		},
+	})
+}
+
+// Unset search_path and `search_path = []` both mean "the server default":
+// switching between the two spellings plans no change, whichever of them
+// created the role (before the fix each switch planned an in-place update
+// null <-> []). An import, then `[]`, plans no change either.
+func TestAccRole_regressionEmptySearchPath(t *testing.T) {
+	name := acctest.RandName("role")
+	addr := "postgresql_role.test"
+	unset := acctest.Config(`resource "postgresql_role" "test" { name = %q }`, name)
+	empty := acctest.Config(`
+resource "postgresql_role" "test" {
+  name        = %q
+  search_path = []
+}`, name)
+	set := acctest.Config(`
+resource "postgresql_role" "test" {
+  name        = %q
+  search_path = ["public"]
+}`, name)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, name),
+		Steps: []resource.TestStep{
+			{Config: unset},
+			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{Config: unset, ConfigPlanChecks: expectEmpty()},
+			{Config: set, ConfigPlanChecks: expectUpdate(addr)},
+			{ // [] resets the setting
+				Config:           empty,
+				ConfigPlanChecks: expectUpdate(addr),
+				Check: func(*terraform.State) error {
+					if got := acctest.QueryString(t, "", "SELECT coalesce(array_to_string(rolconfig, '|'), '') FROM pg_roles WHERE rolname = $1", name); strings.Contains(got, "search_path") {
+						return fmt.Errorf("rolconfig = %s", got)
+					}
+					return nil
+				},
+			},
+			{Config: unset, ConfigPlanChecks: expectEmpty()},
+			{Config: acctest.Config("removed {\n  from = postgresql_role.test\n  lifecycle { destroy = false }\n}\n")}, // forget it, to import it
+			{Config: unset, ResourceName: addr, ImportState: true, ImportStateId: name, ImportStatePersist: true},
+			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{ // set outside Terraform: repaired whichever way "default" is spelled
+				PreConfig:        acctest.ExecFunc(t, "", fmt.Sprintf(`ALTER ROLE %q SET search_path = a, b`, name)),
+				Config:           unset,
+				ConfigPlanChecks: expectUpdate(addr),
 			},
 		},
 	})

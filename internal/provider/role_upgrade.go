@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -82,8 +83,11 @@ func upgradeRoleV0(old roleModelV0) roleModel {
 		id = old.Name
 	}
 	searchPath := old.SearchPath
-	if !searchPath.IsNull() && len(searchPath.Elements()) == 0 {
-		searchPath = types.ListNull(types.StringType) // cyrilgdn's refresh writes [] for "not set"
+	if searchPath.IsNull() || searchPath.IsUnknown() {
+		// cyrilgdn writes null for "not set" after create and [] after a refresh;
+		// both mean the server default, which this provider records as [] so
+		// that neither `search_path = []` nor leaving it out plans a change.
+		searchPath = types.ListValueMust(types.StringType, []attr.Value{})
 	}
 	return roleModel{
 		ID:                              id,

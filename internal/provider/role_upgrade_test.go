@@ -32,7 +32,7 @@ func roleDefaults(name string) roleModel {
 		Inherit: types.BoolValue(true), Login: types.BoolValue(false), Replication: types.BoolValue(false),
 		BypassRLS: types.BoolValue(false), ConnectionLimit: types.Int64Value(-1), EncryptedPassword: types.BoolValue(true),
 		Encrypted: types.StringNull(), Password: types.StringNull(), PasswordWO: types.StringNull(),
-		PasswordWOVersion: types.StringNull(), Roles: types.SetNull(types.StringType), SearchPath: types.ListNull(types.StringType),
+		PasswordWOVersion: types.StringNull(), Roles: types.SetNull(types.StringType), SearchPath: strList(),
 		ValidUntil: types.StringValue("infinity"), SkipDropRole: types.BoolValue(false), SkipReassignOwned: types.BoolValue(false),
 		StatementTimeout: types.Int64Value(0), IdleInTransactionSessionTimeout: types.Int64Value(0), AssumeRole: types.StringValue(""),
 	}
@@ -76,13 +76,18 @@ func TestUpgradeRoleV0Fixtures(t *testing.T) {
 			"app": app, "group_a": roleDefaults("fx_role_group_a"), "group_b": roleDefaults("fx_role_group_b"),
 		},
 		// After a refresh cyrilgdn writes [] for unset roles/search_path: roles stays an
-		// (empty, computed) set, search_path becomes null.
+		// (empty, computed) set, search_path stays [] (and a null one becomes []).
 		"role/login_password_full/terraform.refreshed.tfstate": {
 			"app": app, "group_a": emptyRoles(roleDefaults("fx_role_group_a")), "group_b": emptyRoles(roleDefaults("fx_role_group_b")),
 		},
 		"role/nologin_flags/terraform.tfstate": {"flags": flags, "quoted": roleDefaults("Fx-Mixed Case"), "super": super},
-		"role/password_wo/terraform.tfstate":   {"wo": wo, "nopass": nopass},
-		"role/import/terraform.tfstate":        {"imp": imp, "group": roleDefaults("fx_role_imp_group")},
+		// regression: search_path [] in a cyrilgdn state was upgraded to null, a one-off
+		// diff after the migration for a configuration saying `search_path = []`
+		"role/nologin_flags/terraform.refreshed.tfstate": {
+			"flags": emptyRoles(flags), "quoted": emptyRoles(roleDefaults("Fx-Mixed Case")), "super": emptyRoles(super),
+		},
+		"role/password_wo/terraform.tfstate": {"wo": wo, "nopass": nopass},
+		"role/import/terraform.tfstate":      {"imp": imp, "group": roleDefaults("fx_role_imp_group")},
 	}
 	for file, byName := range want {
 		for _, inst := range loadFixtureInstances(t, file, "postgresql_role") {
