@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"text/template"
@@ -66,6 +67,8 @@ type confVariant struct {
 	noV0     string
 	// superuserOnly skips the variant in managed mode with this reason.
 	superuserOnly string
+	// minMajor skips the variant on older PostgreSQL.
+	minMajor int
 	// vars are visible to the body template as .V.
 	vars map[string]string
 }
@@ -98,6 +101,8 @@ type confType struct {
 	// means the generic downgrade suffices; types without an upgrader skip the
 	// v0 check.
 	v0 func(v0, v1 map[string]any)
+	// base are variants standing for no attribute (types without optional attributes).
+	base []confVariant
 	// serial makes types sharing server-wide objects run one at a time.
 	serial bool
 }
@@ -107,7 +112,9 @@ type confNames struct {
 	P     string // random prefix, unique per test
 	I     string // unique per variant block
 	Admin string // the provider's role
-	V     map[string]string
+	// Conninfo reaches database <P>_pub of the test cluster (subscriptions)
+	Conninfo string
+	V        map[string]string
 }
 
 func simpleV(label, hcl string) confVariant { return confVariant{label: label, hcl: hcl} }
@@ -221,7 +228,7 @@ var confBlockName = regexp.MustCompile(`[^a-z0-9_]+`)
 
 func renderTemplate(t *testing.T, text string, data confNames) string {
 	t.Helper()
-	tpl, err := template.New("").Option("missingkey=error").Parse(text)
+	tpl, err := template.New("").Option("missingkey=zero").Parse(text)
 	if err != nil {
 		t.Fatalf("template %q: %v", text, err)
 	}
@@ -259,8 +266,9 @@ func TestAccConformance(t *testing.T) {
 }
 
 func runConformanceType(t *testing.T, sr servedResource, ct confType, known bool) {
-	prefix := acctest.RandName("cf")
-	base := confNames{P: prefix, Admin: acctest.AdminUser()}
+	// no hyphen: the prefix also names replication slots
+	prefix := strings.ReplaceAll(acctest.RandName("cf"), "-", "_")
+	base := confNames{P: prefix, Admin: acctest.AdminUser(), Conninfo: acctest.Conninfo(prefix + "_pub")}
 
 	// one block per distinct variant
 	var instances []*confInstance
@@ -270,8 +278,15 @@ func runConformanceType(t *testing.T, sr servedResource, ct confType, known bool
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	for _, p := range paths {
-		for _, v := range ct.attrs[p].variants {
+	variantsOf := func(p string) []confVariant {
+		if p == "(base)" {
+			return ct.base
+		}
+		return ct.attrs[p].variants
+	}
+	major, _ := strconv.Atoi(acctest.QueryString(t, "", "SELECT (current_setting('server_version_num')::int / 10000)::text"))
+	for _, p := range append([]string{"(base)"}, paths...) {
+		for _, v := range variantsOf(p) {
 			what := p + "/" + v.label
 			if v.knownIssue != "" && !known {
 				t.Logf("skipping variant %s: known issue: %s", what, v.knownIssue)
@@ -279,6 +294,10 @@ func runConformanceType(t *testing.T, sr servedResource, ct confType, known bool
 			}
 			if v.superuserOnly != "" && acctest.Managed() {
 				t.Logf("skipping variant %s in managed mode: needs superuser: %s", what, v.superuserOnly)
+				continue
+			}
+			if v.minMajor > major {
+				t.Logf("skipping variant %s: needs PostgreSQL %d", what, v.minMajor)
 				continue
 			}
 			key := v.hcl + "\x00" + v.noImport + "\x00" + v.noV0 + "\x00" + fmt.Sprint(v.vars)
@@ -308,6 +327,9 @@ func runConformanceType(t *testing.T, sr servedResource, ct confType, known bool
 			renderTemplate(t, ct.body, n), renderTemplate(t, in.hcl, n))
 	}
 	config := cfg.String()
+	if len(instances) == 0 {
+		t.Skip("no variants")
+	}
 	t.Logf("%d variant blocks", len(instances))
 
 	upgraders := map[int64]resource.StateUpgrader{}
@@ -424,9 +446,9 @@ func (c *conformanceCheck) CheckState(_ context.Context, req statecheck.CheckSta
 	changed, text, err := acctest.PlanChanges(t, c.config+"\n"+imports.String(), importState)
 	switch {
 	case err != nil:
-		errs = append(errs, fmt.Sprintf("import check: %v\n%s", err, text))
+		errs = append(errs, fmt.Sprintf("import check: %v\n%s", err, planSummary(text)))
 	case len(changed) > 0:
-		errs = append(errs, fmt.Sprintf("import check: planned changes after import for %s:\n%s", strings.Join(changed, "; "), text))
+		errs = append(errs, fmt.Sprintf("import check: planned changes after import for %s:\n%s", strings.Join(changed, "; "), planSummary(text)))
 	}
 
 	// v0 (cyrilgdn layout) → empty plan
@@ -456,14 +478,25 @@ func (c *conformanceCheck) CheckState(_ context.Context, req statecheck.CheckSta
 		changed, text, err := acctest.PlanChanges(t, c.config, v0State)
 		switch {
 		case err != nil:
-			errs = append(errs, fmt.Sprintf("v0 check: %v\n%s", err, text))
+			errs = append(errs, fmt.Sprintf("v0 check: %v\n%s", err, planSummary(text)))
 		case len(changed) > 0:
-			errs = append(errs, fmt.Sprintf("v0 check: planned changes over the cyrilgdn-layout state for %s:\n%s", strings.Join(changed, "; "), text))
+			errs = append(errs, fmt.Sprintf("v0 check: planned changes over the cyrilgdn-layout state for %s:\n%s", strings.Join(changed, "; "), planSummary(text)))
 		}
 	}
 	if len(errs) > 0 {
 		resp.Error = fmt.Errorf("%s", strings.Join(errs, "\n\n"))
 	}
+}
+
+// planSummary keeps the part of terraform's output that matters: the planned
+// actions, or the error.
+func planSummary(out string) string {
+	for _, marker := range []string{"Terraform will perform the following actions", "Error:"} {
+		if i := strings.Index(out, marker); i >= 0 {
+			return out[i:]
+		}
+	}
+	return out
 }
 
 // helpers for v0 fixups
