@@ -146,10 +146,10 @@ var conformanceTypes = map[string]confType{
 		body:    "name = \"{{.I}}\"",
 		attrs: map[string]confAttr{
 			"owner":                  {variants: append(strAttr("owner", `"{{.Admin}}"`), simpleV("other_role", "owner = postgresql_role.pre.name"))},
-			"template":               {variants: strAttr("template", `"template0"`, `"template1"`)},
+			"template":               {variants: tplOnly(strAttr("template", `"template0"`, `"template1"`))},
 			"encoding":               {variants: strAttr("encoding", `"UTF8"`, `"utf8"`, `"UTF-8"`)},
-			"lc_collate":             {variants: append(strAttr("lc_collate"), simpleV(lServer, "lc_collate = \"C\"\ntemplate = \"template0\""))},
-			"lc_ctype":               {variants: append(strAttr("lc_ctype"), simpleV(lServer, "lc_ctype = \"C\"\ntemplate = \"template0\""))},
+			"lc_collate":             {variants: tplOnly(append(strAttr("lc_collate"), simpleV(lServer, "lc_collate = \"C\"\ntemplate = \"template0\"")))},
+			"lc_ctype":               {variants: tplOnly(append(strAttr("lc_ctype"), simpleV(lServer, "lc_ctype = \"C\"\ntemplate = \"template0\"")))},
 			"tablespace_name":        {variants: strAttr("tablespace_name", `"pg_default"`)},
 			"connection_limit":       {variants: strAttr("connection_limit", "-1", "7")},
 			"allow_connections":      {variants: boolAttr("allow_connections")},
