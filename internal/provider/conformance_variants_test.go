@@ -46,6 +46,10 @@ func boolCfgOnlyTrue(name string) []confVariant {
 // migration fixtures (server/*, user_mapping/*) cover their v0 states.
 const fdwNoV0 = "cyrilgdn's servers and user mappings have no database attribute (they lived in the provider's database); these variants live in the test's own database, so the v0 check is left to the migration fixtures server/* and user_mapping/*"
 
+// optionsEmptyIssue is a defect the suite found (not fixed yet): an import reads
+// no options as null, so `options = {}` plans null → {} after import.
+const optionsEmptyIssue = "options = {} plans an update after import (no options read back as null, not {})"
+
 const policyImport = "the deprecated policy blocks report only the roles the state already lists (as in cyrilgdn): an import cannot know them"
 
 func polV(label, hcl string) confVariant {
@@ -145,12 +149,13 @@ var conformanceTypes = map[string]confType{
 		prereqs: preRole,
 		body:    "name = \"{{.I}}\"",
 		attrs: map[string]confAttr{
-			"owner":                  {variants: append(strAttr("owner", `"{{.Admin}}"`), simpleV("other_role", "owner = postgresql_role.pre.name"))},
-			"template":               {variants: tplOnly(strAttr("template", `"template0"`, `"template1"`))},
-			"encoding":               {variants: strAttr("encoding", `"UTF8"`, `"utf8"`, `"UTF-8"`)},
-			"lc_collate":             {variants: tplOnly(append(strAttr("lc_collate"), simpleV(lServer, "lc_collate = \"C\"\ntemplate = \"template0\"")))},
-			"lc_ctype":               {variants: tplOnly(append(strAttr("lc_ctype"), simpleV(lServer, "lc_ctype = \"C\"\ntemplate = \"template0\"")))},
-			"tablespace_name":        {variants: strAttr("tablespace_name", `"pg_default"`)},
+			"owner":      {variants: append(strAttr("owner", `"{{.Admin}}"`), simpleV("other_role", "owner = postgresql_role.pre.name"))},
+			"template":   {variants: tplOnly(strAttr("template", `"template0"`, `"template1"`))},
+			"encoding":   {variants: strAttr("encoding", `"UTF8"`, `"utf8"`, `"UTF-8"`)},
+			"lc_collate": {variants: tplOnly(append(strAttr("lc_collate"), simpleV(lServer, "lc_collate = \"C\"\ntemplate = \"template0\"")))},
+			"lc_ctype":   {variants: tplOnly(append(strAttr("lc_ctype"), simpleV(lServer, "lc_ctype = \"C\"\ntemplate = \"template0\"")))},
+			"tablespace_name": {variants: append(strAttr("tablespace_name")[:2], confVariant{label: lServer, hcl: `tablespace_name = "pg_default"`,
+				superuserOnly: "naming a tablespace in CREATE DATABASE needs CREATE on it, even pg_default"})},
 			"connection_limit":       {variants: strAttr("connection_limit", "-1", "7")},
 			"allow_connections":      {variants: boolAttr("allow_connections")},
 			"is_template":            {variants: boolAttr("is_template")},
@@ -299,16 +304,19 @@ var conformanceTypes = map[string]confType{
 			acctest.Database(t, n.P, acctest.AdminUser())
 			acctest.Exec(t, n.P, "CREATE SCHEMA app AUTHORIZATION "+acctest.QI(n.Admin),
 				"CREATE TABLE public.t1 (id int primary key)", "ALTER TABLE public.t1 OWNER TO "+acctest.QI(n.Admin),
-				"CREATE TABLE app.t2 (id int primary key)", "ALTER TABLE app.t2 OWNER TO "+acctest.QI(n.Admin))
+				"CREATE TABLE app.t2 (id int primary key)", "ALTER TABLE app.t2 OWNER TO "+acctest.QI(n.Admin),
+				// a new owner of a publication needs CREATE on its database
+				"GRANT CREATE ON DATABASE "+acctest.QI(n.P)+" TO PUBLIC")
 		},
 		prereqs: preRole,
 		body:    "name = \"{{.I}}\"\ndatabase = \"{{.P}}\"",
 		attrs: map[string]confAttr{
-			"database":                         {none: "every block sets it (the tables live in the test's database); the publication tests cover the default database"},
-			"owner":                            {variants: append(strAttr("owner", `"{{.Admin}}"`), simpleV("other_role", "owner = postgresql_role.pre.name"))},
-			"all_tables":                       {variants: []confVariant{{label: lUnset}, simpleV(lNull, "all_tables = null"), simpleV("false", "all_tables = false"), {label: "true", hcl: "all_tables = true", superuserOnly: "FOR ALL TABLES needs superuser"}}},
-			"tables":                           {variants: append(strAttr("tables", `["public.t1", "app.t2"]`, `["t1", "app.t2"]`), simpleV(lEmpty, "tables = []"))},
-			"schemas":                          {variants: append(strAttr("schemas", `["app"]`), simpleV(lEmpty, "schemas = []"))},
+			"database":   {none: "every block sets it (the tables live in the test's database); the publication tests cover the default database"},
+			"owner":      {variants: append(strAttr("owner", `"{{.Admin}}"`), simpleV("other_role", "owner = postgresql_role.pre.name"))},
+			"all_tables": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "all_tables = null"), simpleV("false", "all_tables = false"), {label: "true", hcl: "all_tables = true", superuserOnly: "FOR ALL TABLES needs superuser"}}},
+			"tables":     {variants: append(strAttr("tables", `["public.t1", "app.t2"]`, `["t1", "app.t2"]`), simpleV(lEmpty, "tables = []"))},
+			"schemas": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "schemas = null"), simpleV(lEmpty, "schemas = []"),
+				{label: lServer, hcl: `schemas = ["app"]`, superuserOnly: "FOR TABLES IN SCHEMA needs superuser on PostgreSQL 15"}}},
 			"publish_param":                    {variants: append(strAttr("publish_param", `["insert", "update", "delete", "truncate"]`, `["insert", "delete"]`), simpleV(lEmpty, "publish_param = []"))},
 			"publish_via_partition_root_param": {variants: boolAttr("publish_via_partition_root_param")},
 			"drop_cascade":                     {variants: boolCfgOnly("drop_cascade")},
@@ -446,7 +454,7 @@ var conformanceTypes = map[string]confType{
 			"server_version": {variants: strAttr("server_version", `""`, `"15"`)},
 			"server_owner":   {variants: append(strAttr("server_owner", `"{{.Admin}}"`), simpleV("other_role", "server_owner = postgresql_role.pre.name"))},
 			"options": {variants: append(strAttr("options", `{ host = "db.example.internal", port = "5432", dbname = "remote" }`),
-				simpleV(lEmpty, "options = {}"))},
+				confVariant{label: lEmpty, hcl: "options = {}", knownIssue: optionsEmptyIssue})},
 			"drop_cascade": {variants: boolCfgOnly("drop_cascade")},
 		},
 		importID: func(v map[string]any) string { return cstr(v["database"]) + "." + cstr(v["server_name"]) },
@@ -466,7 +474,7 @@ var conformanceTypes = map[string]confType{
 		attrs: map[string]confAttr{
 			"database": {none: "every block sets it: the server lives in the test's own database"},
 			"options": {variants: append(strAttr("options", `{ user = "remote_user", password = "remote-pass" }`),
-				simpleV(lEmpty, "options = {}"))},
+				confVariant{label: lEmpty, hcl: "options = {}", knownIssue: optionsEmptyIssue})},
 		},
 		importID: func(v map[string]any) string {
 			return cstr(v["database"]) + "." + cstr(v["user_name"]) + "." + cstr(v["server_name"])
@@ -486,7 +494,8 @@ var conformanceTypes = map[string]confType{
 			"schema":     {variants: strAttr("schema", `"public"`)},
 			"command":    {variants: append(strAttr("command", `"ALL"`), simpleV("select", `command = "SELECT"`))},
 			"permissive": {variants: boolAttr("permissive")},
-			"roles":      {variants: append(strAttr("roles", `["public"]`, `["PUBLIC"]`), simpleV("other_role", "roles = [postgresql_role.pre.name]"))},
+			"roles": {variants: append(strAttr("roles", `["public"]`), confVariant{label: lAlias, hcl: `roles = ["PUBLIC"]`,
+				knownIssue: "policy roles spelled PUBLIC read back as public after import (policy owned by fix/policy-readonly)"}, simpleV("other_role", "roles = [postgresql_role.pre.name]"))},
 			"using": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "using = null"), simpleV(lServer, `using = "(id > 0)"`),
 				{label: lAlias, hcl: `using = "id>0"`, knownIssue: "policy expressions (fix/policy-readonly)"}}},
 			"with_check": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "with_check = null"), simpleV(lServer, `with_check = "(owner = CURRENT_USER)"`),
