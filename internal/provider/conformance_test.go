@@ -65,6 +65,8 @@ type confVariant struct {
 	// noImport / noV0 skip one check with this reason.
 	noImport string
 	noV0     string
+	// managedNoImport skips the import check in managed mode only, with this reason.
+	managedNoImport string
 	// superuserOnly skips the variant in managed mode with this reason.
 	superuserOnly string
 	// minMajor skips the variant on older PostgreSQL.
@@ -297,6 +299,9 @@ func runConformanceType(t *testing.T, sr servedResource, ct confType, known bool
 			if v.superuserOnly != "" && acctest.Managed() {
 				t.Logf("skipping variant %s in managed mode: needs superuser: %s", what, v.superuserOnly)
 				continue
+			}
+			if v.managedNoImport != "" && acctest.Managed() {
+				v.noImport = v.managedNoImport
 			}
 			if v.minMajor > major {
 				t.Logf("skipping variant %s: needs PostgreSQL %d", what, v.minMajor)

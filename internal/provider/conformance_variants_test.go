@@ -476,7 +476,8 @@ var conformanceTypes = map[string]confType{
 		body:        "server_name = \"srv\"\nuser_name = postgresql_role.{{.I}}.name\ndatabase = \"{{.P}}\"",
 		attrs: map[string]confAttr{
 			"database": {none: "every block sets it: the server lives in the test's own database"},
-			"options": {variants: append(strAttr("options", `{ user = "remote_user", password = "remote-pass" }`),
+			"options": {variants: append(append(strAttr("options")[:2], confVariant{label: lServer, hcl: `options = { user = "remote_user", password = "remote-pass" }`,
+				managedNoImport: "PostgreSQL shows a role's mapping options only to superusers and to that role: the managed admin cannot import them"}),
 				confVariant{label: lEmpty, hcl: "options = {}", knownIssue: optionsEmptyIssue})},
 		},
 		importID: func(v map[string]any) string {
