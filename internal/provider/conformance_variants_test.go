@@ -367,10 +367,10 @@ var conformanceTypes = map[string]confType{
 			"security_definer": {variants: boolAttr("security_definer")},
 			"drop_cascade":     {variants: boolCfgOnly("drop_cascade")},
 			"returns": {variants: []confVariant{
-				{label: lUnset, vars: map[string]string{"noret": "1", "body": "SELECT 1"}, knownIssue: "omitted returns (fix/function)"},
-				{label: lNull, hcl: "returns = null", vars: map[string]string{"noret": "1"}, knownIssue: "omitted returns (fix/function)"},
+				{label: lUnset, vars: map[string]string{"noret": "1", "body": "SELECT 1"}},
+				{label: lNull, hcl: "returns = null", vars: map[string]string{"noret": "1"}},
 				{label: lServer},
-				{label: lAlias, hcl: `returns = "int4"`, vars: map[string]string{"noret": "1"}, knownIssue: "function type spellings (fix/function)"},
+				{label: lAlias, hcl: `returns = "int4"`, vars: map[string]string{"noret": "1"}},
 			}},
 			"arg":      {variants: []confVariant{{label: lUnset}, simpleV("one", "arg {\n  name = \"a\"\n  type = \"integer\"\n}")}},
 			"arg.name": {variants: []confVariant{simpleV(lNull, "arg {\n  type = \"integer\"\n}"), simpleV(lServer, "arg {\n  name = \"b\"\n  type = \"integer\"\n}")}},
