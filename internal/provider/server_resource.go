@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -210,6 +211,10 @@ func (r *serverResource) ImportState(ctx context.Context, req resource.ImportSta
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("server_name"), s.Name)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), s.Name)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(s.OID))...)
+		// {} rather than null: Read then reports the options as an empty map when
+		// there are none, which both an unset options (planOptions keeps the
+		// state's "none") and `options = {}` plan as no change.
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("options"), types.MapValueMust(types.StringType, map[string]attr.Value{}))...)
 		return true
 	})
 	if found {

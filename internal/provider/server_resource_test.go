@@ -160,3 +160,47 @@ resource "postgresql_server" "test" {
 		},
 	})
 }
+
+// TestAccServer_regressionImportEmptyOptions: a server without options,
+// configured with `options = {}`, planned an in-place update right after an
+// import (the import recorded no options as null, and null -> {} is a change).
+// Found by the conformance suite.
+func TestAccServer_regressionImportEmptyOptions(t *testing.T) {
+	db := acctest.RandName("srvdb")
+	name := acctest.RandName("srv")
+	addr := "postgresql_server.test"
+	cfg := func(options string) string {
+		return acctest.Config(`
+resource "postgresql_server" "test" {
+  database    = %q
+  server_name = %q
+  fdw_name    = "postgres_fdw"
+%s
+}`, db, name, options)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.TempDatabase(t, db, acctest.FDWSetup...)
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg("  options = {}")},
+			{
+				Config:          cfg("  options = {}"),
+				ResourceName:    addr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   db + "." + name,
+			},
+			{
+				// and a configuration without options stays empty too
+				Config:          cfg(""),
+				ResourceName:    addr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				ImportStateId:   db + "." + name,
+			},
+		},
+	})
+}

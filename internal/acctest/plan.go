@@ -1,0 +1,70 @@
+package acctest
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// PlanChanges runs a real `terraform plan` with this provider (built once per
+// test binary, as for MigrationPlanEmpty) in a fresh directory, over the
+// configuration body (resources and import blocks; the provider block is
+// added) and the seeded state file content state ("" = no state). It returns
+// the addresses whose planned action is anything but a no-op (an import that
+// changes nothing is a no-op) and the plan as Terraform prints it. It plans
+// only: the objects stay, and the caller's state is not touched.
+func PlanChanges(t *testing.T, body, state string) (changed []string, planText string, err error) {
+	t.Helper()
+	tf, lookErr := exec.LookPath("terraform")
+	if lookErr != nil {
+		return nil, "", fmt.Errorf("terraform not found on PATH")
+	}
+	bin := providerBinaryDir(t)
+	work := t.TempDir()
+	header := "terraform {\n  required_providers {\n    postgresql = { source = \"pgtf/postgresql\" }\n  }\n}\n\nprovider \"postgresql\" {}\n"
+	writeFile(t, filepath.Join(work, "main.tf"), header+body)
+	if state != "" {
+		writeFile(t, filepath.Join(work, "terraform.tfstate"), state)
+	}
+	cli := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", bin)
+	writeFile(t, filepath.Join(work, "terraformrc"), cli)
+
+	out, runErr := runTerraform(tf, work, nil, "plan", "-out=tfplan", "-no-color", "-input=false", "-lock=false")
+	if runErr != nil {
+		return nil, out, fmt.Errorf("terraform plan: %w", runErr)
+	}
+	js, runErr := runTerraform(tf, work, nil, "show", "-json", "-no-color", "tfplan")
+	if runErr != nil {
+		return nil, out, fmt.Errorf("terraform show -json: %w\n%s", runErr, js)
+	}
+	var plan struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				Actions []string `json:"actions"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	// runTerraform merges stderr (the dev_overrides warning) into the output
+	if i := strings.Index(js, `{"format_version"`); i > 0 {
+		js = js[i:]
+	}
+	if j := strings.LastIndex(js, "}"); j >= 0 {
+		js = js[:j+1]
+	}
+	if jsonErr := json.Unmarshal([]byte(js), &plan); jsonErr != nil {
+		return nil, out, fmt.Errorf("decoding the plan: %w", jsonErr)
+	}
+	for _, rc := range plan.ResourceChanges {
+		if !slices.Equal(rc.Change.Actions, []string{"no-op"}) {
+			changed = append(changed, fmt.Sprintf("%s %v", rc.Address, rc.Change.Actions))
+		}
+	}
+	_ = os.Remove(filepath.Join(work, "tfplan"))
+	return changed, out, nil
+}
