@@ -60,7 +60,3 @@ func IsTransient(err error) bool {
 	}
 	return pgconn.SafeToRetry(err)
 }
-
-// errRollback ends a transaction that was only there to ask the server
-// something (e.g. how it renders an expression): returning it rolls back.
-var errRollback = errors.New("rollback")
