@@ -55,6 +55,14 @@ func PreCheck(t *testing.T) {
 // AdminUser is the role the provider under test connects as.
 func AdminUser() string { return os.Getenv("PGUSER") }
 
+// DefaultDatabase is the provider's database in tests (PGDATABASE, default "postgres").
+func DefaultDatabase() string {
+	if db := os.Getenv("PGDATABASE"); db != "" {
+		return db
+	}
+	return "postgres"
+}
+
 // RandName returns a random object name with a recognisable prefix.
 func RandName(prefix string) string {
 	return acctest.RandomWithPrefix("tfacc_" + prefix)

@@ -22,6 +22,10 @@ func boolAttr(name string) []confVariant {
 // importSetsNull is the reason for attributes that exist only in the
 // configuration: an import cannot read them and leaves the default, so a
 // non-default value plans one in-place update that runs no SQL (as in cyrilgdn).
+// labelOtherDatabase: cyrilgdn's security label has no database argument, so
+// a label on an object in another database has no cyrilgdn state.
+const labelOtherDatabase = "cyrilgdn's layout has no database: a label in another database has no v0 state (the migration fixtures cover labels in the provider's database)"
+
 const importSetsNull = "configuration-only attribute: an import records the default, so a non-default value plans one in-place update without SQL"
 
 func cfgOnly(v confVariant) confVariant { v.noImport = importSetsNull; return v }
@@ -536,8 +540,15 @@ var conformanceTypes = map[string]confType{
 		perInstance: "{{if not .V.table}}resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n{{end}}",
 		body:        "label_provider = \"dummy\"\nlabel = \"classified\"\n{{if .V.table}}object_type = \"table\"\nobject_name = \"t1\"\n{{else}}object_type = \"role\"\nobject_name = postgresql_role.{{.I}}.name\n{{end}}",
 		attrs: map[string]confAttr{
-			"database": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "database = null"), {label: lServer, hcl: `database = "{{.P}}"`, vars: map[string]string{"table": "1"}}}},
-			"schema":   {variants: []confVariant{{label: lUnset}, simpleV(lNull, "schema = null"), {label: lServer, hcl: "database = \"{{.P}}\"\nschema = \"public\"", vars: map[string]string{"table": "1"}}}},
+			"database": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "database = null"), {label: lServer, hcl: `database = "{{.P}}"`, vars: map[string]string{"table": "1"}, noV0: labelOtherDatabase}}},
+			"schema":   {variants: []confVariant{{label: lUnset}, simpleV(lNull, "schema = null"), {label: lServer, hcl: "database = \"{{.P}}\"\nschema = \"public\"", vars: map[string]string{"table": "1"}, noV0: labelOtherDatabase}}},
+		},
+		// labels outside the provider's database are imported as <database>.<id>
+		importID: func(v map[string]any) string {
+			if db := cstr(v["database"]); db != "" && db != acctest.DefaultDatabase() {
+				return db + "." + cstr(v["id"])
+			}
+			return cstr(v["id"])
 		},
 		v0: func(v0, v1 map[string]any) {
 			v0["id"] = fmt.Sprintf("%s.%s.%s", cstr(v1["label_provider"]), cstr(v1["object_type"]), cstr(v1["object_name"]))
