@@ -62,7 +62,7 @@ func CanonicalType(s string) string {
 	case strings.HasPrefix(lower, "table") && strings.HasSuffix(s, ")") && strings.HasPrefix(strings.TrimSpace(s[5:]), "("):
 		inner := strings.TrimSpace(s[5:])
 		inner = inner[1 : len(inner)-1]
-		cols := splitTopLevel(inner)
+		cols := SplitTopLevel(inner)
 		for i, c := range cols {
 			c = strings.TrimSpace(c)
 			name, typ, _ := strings.Cut(c, " ")
@@ -95,7 +95,7 @@ func foldIdent(s string) string {
 }
 
 // splitTopLevel splits s on commas outside parentheses.
-func splitTopLevel(s string) []string {
+func SplitTopLevel(s string) []string {
 	var out []string
 	depth, start := 0, 0
 	for i, ch := range s {

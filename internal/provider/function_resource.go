@@ -275,23 +275,10 @@ func parseFunctionID(id string) (db, schemaName, name string, args []string, err
 	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
 		return "", "", "", nil, fmt.Errorf("the import ID must be <database>.<schema>.<name>(<argument types>), e.g. postgres.public.add(integer,integer); got %q", id)
 	}
-	inner := id[open+1 : len(id)-1]
-	depth, start := 0, 0
-	for i, ch := range inner {
-		switch ch {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				args = append(args, strings.TrimSpace(inner[start:i]))
-				start = i + 1
-			}
+	if inner := strings.TrimSpace(id[open+1 : len(id)-1]); inner != "" {
+		for _, a := range pg.SplitTopLevel(inner) {
+			args = append(args, strings.TrimSpace(a))
 		}
-	}
-	if last := strings.TrimSpace(inner[start:]); last != "" || len(args) > 0 {
-		args = append(args, last)
 	}
 	for _, a := range args {
 		if a == "" {
