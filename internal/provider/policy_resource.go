@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -106,7 +107,7 @@ func policySchemaV1() schema.Schema {
 				ElementType: types.StringType,
 				Optional:    true, Computed: true,
 				Default:             setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{types.StringValue("public")})),
-				MarkdownDescription: "The roles the policy applies to; `public` (the default) means every role. Changes in place.",
+				MarkdownDescription: "The roles the policy applies to; `public` (the default) means every role. `PUBLIC` is a keyword: its letter case is free, and the configured (or, after an import, the state's) spelling is kept. Changes in place.",
 				Validators:          []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(validators.Name())},
 			},
 			"using": schema.StringAttribute{
@@ -300,6 +301,11 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	state := policyModel{Database: types.StringNull()}
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		// the same roles spelled otherwise (PUBLIC, public): the state's
+		// spelling stands, which Terraform accepts as the plan when both are set
+		if !config.Roles.Equal(state.Roles) && samePolicyRoles(ctx, config.Roles, state.Roles) {
+			plan.Roles = state.Roles
+		}
 	}
 	planDatabase(r.client, config.Database, state.Database, &plan.Database)
 	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table, plan.Name)
@@ -478,6 +484,32 @@ func policyExpr(cur types.String, tree, server, recSpelling, recServer, recTree 
 	// changed outside Terraform, or nothing recorded (an import): the
 	// server's rendering, recorded so that the next refresh needs no rendering
 	return types.StringValue(server), server, server, tree
+}
+
+// samePolicyRoles reports whether two role sets mean the same roles: names
+// are compared exactly, except PUBLIC, a keyword in any letter case.
+func samePolicyRoles(ctx context.Context, a, b types.Set) bool {
+	if a.IsNull() || a.IsUnknown() || b.IsNull() || b.IsUnknown() {
+		return false
+	}
+	var as, bs []string
+	if a.ElementsAs(ctx, &as, false).HasError() || b.ElementsAs(ctx, &bs, false).HasError() {
+		return false
+	}
+	norm := func(roles []string) []string {
+		out := make([]string, 0, len(roles))
+		for _, r := range roles {
+			if isPublic(r) {
+				r = "public"
+			}
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(norm(as), norm(bs))
 }
 
 type policyModel struct {

@@ -1,11 +1,13 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -353,6 +355,32 @@ func TestPolicyExprSemanticEquality(t *testing.T) {
 		}
 		if c.tree != "" && (sp != got.ValueString() || tree != c.tree || srv == "") {
 			t.Errorf("%s: recorded (%q, %q, %q)", c.name, sp, srv, tree)
+		}
+	}
+}
+
+func TestSamePolicyRoles(t *testing.T) {
+	ctx := context.Background()
+	set := func(roles ...string) types.Set {
+		v := make([]attr.Value, len(roles))
+		for i, s := range roles {
+			v[i] = types.StringValue(s)
+		}
+		return types.SetValueMust(types.StringType, v)
+	}
+	for _, c := range []struct {
+		a, b types.Set
+		want bool
+	}{
+		{set("PUBLIC"), set("public"), true},
+		{set("Public", "app"), set("app", "public"), true},
+		{set("App"), set("app"), false}, // role names are case-sensitive
+		{set("public"), set("public", "app"), false},
+		{set("public"), types.SetNull(types.StringType), false},
+		{set("public"), types.SetUnknown(types.StringType), false},
+	} {
+		if got := samePolicyRoles(ctx, c.a, c.b); got != c.want {
+			t.Errorf("samePolicyRoles(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
 }
