@@ -46,12 +46,10 @@ func boolCfgOnlyTrue(name string) []confVariant {
 // migration fixtures (server/*, user_mapping/*) cover their v0 states.
 const fdwNoV0 = "cyrilgdn's servers and user mappings have no database attribute (they lived in the provider's database); these variants live in the test's own database, so the v0 check is left to the migration fixtures server/* and user_mapping/*"
 
-// optionsEmptyIssue is a defect the suite found in postgresql_user_mapping (not
-// fixed: a role's mapping options may be unreadable to the admin, so an import
-// cannot tell "none" from "hidden"): an import reads no options as null, so
-// `options = {}` plans null → {} after import. Fixed for postgresql_server
-// (TestAccServer_regressionImportEmptyOptions).
-const optionsEmptyIssue = "options = {} plans an update after import (no options read back as null, not {})"
+// optionsHiddenEmpty: the managed admin cannot see another role's mapping
+// options, so an import cannot tell "no options" from "hidden options" and
+// leaves them null; `options = {}` then plans one update, which writes nothing.
+const optionsHiddenEmpty = "PostgreSQL shows a role's mapping options only to superusers and to that role: the managed admin cannot tell none from hidden on import"
 
 const policyImport = "the deprecated policy blocks report only the roles the state already lists (as in cyrilgdn): an import cannot know them"
 
@@ -478,7 +476,7 @@ var conformanceTypes = map[string]confType{
 			"database": {none: "every block sets it: the server lives in the test's own database"},
 			"options": {variants: append(append(strAttr("options")[:2], confVariant{label: lServer, hcl: `options = { user = "remote_user", password = "remote-pass" }`,
 				managedNoImport: "PostgreSQL shows a role's mapping options only to superusers and to that role: the managed admin cannot import them"}),
-				confVariant{label: lEmpty, hcl: "options = {}", knownIssue: optionsEmptyIssue})},
+				confVariant{label: lEmpty, hcl: "options = {}", managedNoImport: optionsHiddenEmpty})},
 		},
 		importID: func(v map[string]any) string {
 			return cstr(v["database"]) + "." + cstr(v["user_name"]) + "." + cstr(v["server_name"])
