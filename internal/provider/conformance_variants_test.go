@@ -498,9 +498,9 @@ var conformanceTypes = map[string]confType{
 			"permissive": {variants: boolAttr("permissive")},
 			"roles":      {variants: append(strAttr("roles", `["public"]`), confVariant{label: lAlias, hcl: `roles = ["PUBLIC"]`}, simpleV("other_role", "roles = [postgresql_role.pre.name]"))},
 			"using": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "using = null"), simpleV(lServer, `using = "(id > 0)"`),
-				{label: lAlias, hcl: `using = "id>0"`, knownIssue: "policy expressions (fix/policy-readonly)"}}},
+				{label: lAlias, hcl: `using = "id>0"`}}},
 			"with_check": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "with_check = null"), simpleV(lServer, `with_check = "(owner = CURRENT_USER)"`),
-				{label: lAlias, hcl: `with_check = "owner = current_user"`, knownIssue: "policy expressions (fix/policy-readonly)"}}},
+				{label: lAlias, hcl: `with_check = "owner = current_user"`}}},
 		},
 	},
 	"postgresql_event_trigger": {

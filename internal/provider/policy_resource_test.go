@@ -359,6 +359,27 @@ func TestPolicyExprSemanticEquality(t *testing.T) {
 	}
 }
 
+// A state spelling with no record of it (a lost or unreadable private record)
+// that is lexically the server's rendering is kept: refresh no longer swaps
+// `id>0` for `(id > 0)`; a different expression still shows the server's.
+func TestPolicyExpr_regressionNoRecordKeepsLexicallySameSpelling(t *testing.T) {
+	s := types.StringValue
+	for _, c := range []struct {
+		cur, server string
+		want        string
+	}{
+		{"id>0", "(id > 0)", "id>0"},
+		{"owner = current_user", "(owner = CURRENT_USER)", "owner = current_user"},
+		{"id>1", "(id > 0)", "(id > 0)"},
+		{"owner = 'X'", "(owner = 'x'::text)", "(owner = 'x'::text)"},
+	} {
+		got, sp, srv, tree := policyExpr(s(c.cur), "T1", c.server, "", "", "", false)
+		if got.ValueString() != c.want || sp != c.want || srv != c.server || tree != "T1" {
+			t.Errorf("policyExpr(%q) with server %q and no record = %s, recorded (%q, %q, %q); want %q", c.cur, c.server, got, sp, srv, tree, c.want)
+		}
+	}
+}
+
 func TestSamePolicyRoles(t *testing.T) {
 	ctx := context.Background()
 	set := func(roles ...string) types.Set {
