@@ -178,7 +178,7 @@ var conformanceTypes = map[string]confType{
 				polV("public_usage", "policy {\n  usage = true\n}"),
 				polV("role_create", "policy {\n  role = postgresql_role.pre.name\n  create = true\n  usage = true\n}")}},
 			"policy.role": {variants: []confVariant{polV(lNull, "policy {\n  role = null\n  usage = true\n}"), polV(lServer, "policy {\n  role = postgresql_role.pre.name\n  usage = true\n}")}},
-			"policy.usage": {variants: []confVariant{confVariant{label: "false", hcl: "policy {\n  role = postgresql_role.pre.name\n  usage = false\n  create = true\n}", noImport: policyImport,
+			"policy.usage": {variants: []confVariant{{label: "false", hcl: "policy {\n  role = postgresql_role.pre.name\n  usage = false\n  create = true\n}", noImport: policyImport,
 				noV0: "cyrilgdn stored unset policy flags as false, so the upgrader reads false as unset (null): an explicit false plans one in-place update without SQL"}}},
 			"policy.usage_with_grant":  {variants: []confVariant{polV("true", "policy {\n  role = postgresql_role.pre.name\n  usage_with_grant = true\n}")}},
 			"policy.create":            {variants: []confVariant{polV("null", "policy {\n  role = postgresql_role.pre.name\n  usage = true\n  create = null\n}")}},
