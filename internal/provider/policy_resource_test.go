@@ -224,15 +224,15 @@ resource "postgresql_policy" "test" {
 			{
 				Config:      cfg(smuggled),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon outside quotes`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon\s+outside\s+quotes`),
 			},
 			{
 				Config:      cfg(smuggled),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon outside quotes`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon\s+outside\s+quotes`),
 			},
 			{
 				Config:      cfg(smuggledLate),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*with postgresql_policy\.test,.*semicolon outside quotes`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*with postgresql_policy\.test,.*semicolon\s+outside\s+quotes`),
 			},
 			{
 				Config: cfg(`"owner = 'a;b'"`),
