@@ -50,12 +50,10 @@ func boolCfgOnlyTrue(name string) []confVariant {
 // migration fixtures (server/*, user_mapping/*) cover their v0 states.
 const fdwNoV0 = "cyrilgdn's servers and user mappings have no database attribute (they lived in the provider's database); these variants live in the test's own database, so the v0 check is left to the migration fixtures server/* and user_mapping/*"
 
-// optionsEmptyIssue is a defect the suite found in postgresql_user_mapping (not
-// fixed: a role's mapping options may be unreadable to the admin, so an import
-// cannot tell "none" from "hidden"): an import reads no options as null, so
-// `options = {}` plans null → {} after import. Fixed for postgresql_server
-// (TestAccServer_regressionImportEmptyOptions).
-const optionsEmptyIssue = "options = {} plans an update after import (no options read back as null, not {})"
+// optionsHiddenEmpty: the managed admin cannot see another role's mapping
+// options, so an import cannot tell "no options" from "hidden options" and
+// leaves them null; `options = {}` then plans one update, which writes nothing.
+const optionsHiddenEmpty = "PostgreSQL shows a role's mapping options only to superusers and to that role: the managed admin cannot tell none from hidden on import"
 
 const policyImport = "the deprecated policy blocks report only the roles the state already lists (as in cyrilgdn): an import cannot know them"
 
@@ -483,7 +481,7 @@ var conformanceTypes = map[string]confType{
 			"database": {none: "every block sets it: the server lives in the test's own database"},
 			"options": {variants: append(append(strAttr("options")[:2], confVariant{label: lServer, hcl: `options = { user = "remote_user", password = "remote-pass" }`,
 				managedNoImport: "PostgreSQL shows a role's mapping options only to superusers and to that role: the managed admin cannot import them"}),
-				confVariant{label: lEmpty, hcl: "options = {}", knownIssue: optionsEmptyIssue})},
+				confVariant{label: lEmpty, hcl: "options = {}", managedNoImport: optionsHiddenEmpty})},
 		},
 		importID: func(v map[string]any) string {
 			return cstr(v["database"]) + "." + cstr(v["user_name"]) + "." + cstr(v["server_name"])
@@ -503,12 +501,11 @@ var conformanceTypes = map[string]confType{
 			"schema":     {variants: strAttr("schema", `"public"`)},
 			"command":    {variants: append(strAttr("command", `"ALL"`), simpleV("select", `command = "SELECT"`))},
 			"permissive": {variants: boolAttr("permissive")},
-			"roles": {variants: append(strAttr("roles", `["public"]`), confVariant{label: lAlias, hcl: `roles = ["PUBLIC"]`,
-				knownIssue: "policy roles spelled PUBLIC read back as public after import (policy owned by fix/policy-readonly)"}, simpleV("other_role", "roles = [postgresql_role.pre.name]"))},
+			"roles":      {variants: append(strAttr("roles", `["public"]`), confVariant{label: lAlias, hcl: `roles = ["PUBLIC"]`}, simpleV("other_role", "roles = [postgresql_role.pre.name]"))},
 			"using": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "using = null"), simpleV(lServer, `using = "(id > 0)"`),
-				{label: lAlias, hcl: `using = "id>0"`, knownIssue: "policy expressions (fix/policy-readonly)"}}},
+				{label: lAlias, hcl: `using = "id>0"`}}},
 			"with_check": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "with_check = null"), simpleV(lServer, `with_check = "(owner = CURRENT_USER)"`),
-				{label: lAlias, hcl: `with_check = "owner = current_user"`, knownIssue: "policy expressions (fix/policy-readonly)"}}},
+				{label: lAlias, hcl: `with_check = "owner = current_user"`}}},
 		},
 	},
 	"postgresql_event_trigger": {
@@ -524,8 +521,7 @@ var conformanceTypes = map[string]confType{
 		attrs: map[string]confAttr{
 			"database": {none: "every block sets it: the trigger function lives in the test's own database"},
 			// tags = [] is rejected by the schema (an empty filter is spelled by leaving tags out)
-			"tags": {variants: append(strAttr("tags", `["CREATE TABLE", "ALTER TABLE"]`), confVariant{label: lAlias, hcl: `tags = ["create table"]`,
-				knownIssue: "event trigger tags in lower case: an import reads PostgreSQL's upper-case spelling, and tags requires replacement, so the plan replaces the trigger (found by this suite, not fixed)"})},
+			"tags":            {variants: append(strAttr("tags", `["CREATE TABLE", "ALTER TABLE"]`), confVariant{label: lAlias, hcl: `tags = ["create table"]`})},
 			"function_schema": {variants: append(strAttr("function_schema", `"public"`), simpleV("quoted", `function_schema = "Audit"`))},
 			"enabled":         {variants: append(strAttr("enabled", `"ORIGIN"`), simpleV("always", `enabled = "ALWAYS"`), simpleV("disabled", `enabled = "DISABLED"`))},
 			"owner":           {variants: strAttr("owner", `"{{.Admin}}"`)},

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -79,9 +80,10 @@ func eventTriggerSchemaV1() schema.Schema {
 				ElementType: types.StringType,
 				Optional:    true,
 				MarkdownDescription: "Command tags that fire the trigger (`WHEN TAG IN (...)`), e.g. `CREATE TABLE`; unset means every command. " +
-					"PostgreSQL stores them in upper case; the configured letter case is kept. Changing them replaces the trigger.",
-				Validators:    []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
-				PlanModifiers: []planmodifier.Set{setplanmodifier.RequiresReplace()},
+					"PostgreSQL stores them in upper case and reads them in any letter case: the configured or imported letter case is kept, and a change of letter case alone plans nothing. Changing them replaces the trigger.",
+				Validators: []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+				// the state's spelling first, so that a difference of letter case is no change
+				PlanModifiers: []planmodifier.Set{tagsKeepStateSpelling{}, setplanmodifier.RequiresReplace()},
 			},
 			"function": schema.StringAttribute{
 				Required:            true,
@@ -288,7 +290,7 @@ func (m *eventTriggerModel) fill(ctx context.Context, db string, e *pg.EventTrig
 	for i, t := range e.Tags {
 		tags[i] = t
 		for _, p := range prior {
-			if strings.EqualFold(p, t) {
+			if sameTag(p, t) {
 				tags[i] = p
 			}
 		}
@@ -296,6 +298,59 @@ func (m *eventTriggerModel) fill(ctx context.Context, db string, e *pg.EventTrig
 	s, d := types.SetValueFrom(ctx, types.StringType, tags)
 	diags.Append(d...)
 	m.Tags = s
+}
+
+// sameTag reports whether two command tags are the same: PostgreSQL reads
+// them case-insensitively (and stores them in upper case).
+func sameTag(a, b string) bool {
+	return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
+}
+
+// sameTags reports whether two sets of command tags name the same commands.
+func sameTags(ctx context.Context, a, b types.Set) bool {
+	if a.IsNull() || a.IsUnknown() || b.IsNull() || b.IsUnknown() {
+		return false
+	}
+	var as, bs []string
+	if a.ElementsAs(ctx, &as, false).HasError() || b.ElementsAs(ctx, &bs, false).HasError() {
+		return false
+	}
+	norm := func(tags []string) []string {
+		out := make([]string, 0, len(tags))
+		for _, t := range tags {
+			n := strings.ToUpper(strings.Join(strings.Fields(t), " "))
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(norm(as), norm(bs))
+}
+
+// tagsKeepStateSpelling plans the state's tags when the configuration names
+// the same commands in another letter case (after an import, the state has
+// PostgreSQL's upper case): no update, and no replacement, for a spelling.
+// Terraform accepts the prior value as the plan of a non-computed attribute
+// when both it and the configuration are non-null.
+type tagsKeepStateSpelling struct{}
+
+func (tagsKeepStateSpelling) Description(context.Context) string {
+	return "Tags that differ from the state's only in letter case (or spacing) are no change: the state's spelling is kept."
+}
+
+func (m tagsKeepStateSpelling) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (tagsKeepStateSpelling) PlanModifySet(ctx context.Context, req planmodifier.SetRequest, resp *planmodifier.SetResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	if !req.StateValue.Equal(req.ConfigValue) && sameTags(ctx, req.ConfigValue, req.StateValue) {
+		resp.PlanValue = req.StateValue
+	}
 }
 
 type eventTriggerModel struct {

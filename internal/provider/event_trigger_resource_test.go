@@ -1,9 +1,13 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -68,6 +72,13 @@ resource "postgresql_event_trigger" "test" {
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 				},
 			},
+			{ // another letter case of the same tags: no change, neither replace nor update
+				Config: cfg(name, strings.Replace(base, `["create table", "ALTER TABLE"]`, `["CREATE TABLE", "alter  table"]`, 1)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			},
 			{ // rename, firing mode and owner in place
 				Config: cfg(renamed, base+`
   enabled = "ALWAYS"
@@ -125,4 +136,31 @@ resource "postgresql_event_trigger" "test" {
 			},
 		},
 	})
+}
+
+func TestSameTags(t *testing.T) {
+	ctx := context.Background()
+	set := func(tags ...string) types.Set {
+		v := make([]attr.Value, len(tags))
+		for i, s := range tags {
+			v[i] = types.StringValue(s)
+		}
+		return types.SetValueMust(types.StringType, v)
+	}
+	for _, c := range []struct {
+		a, b types.Set
+		want bool
+	}{
+		{set("create table"), set("CREATE TABLE"), true},
+		{set("Create  Table", "ALTER TABLE"), set("alter table", "CREATE TABLE"), true},
+		{set("create table"), set("CREATE TABLE", "ALTER TABLE"), false},
+		{set("create table"), set("CREATE TABLES"), false},
+		{set("create table"), types.SetNull(types.StringType), false},
+		{types.SetNull(types.StringType), types.SetNull(types.StringType), false},
+		{set("create table"), types.SetUnknown(types.StringType), false},
+	} {
+		if got := sameTags(ctx, c.a, c.b); got != c.want {
+			t.Errorf("sameTags(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
 }

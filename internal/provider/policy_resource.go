@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -61,7 +62,8 @@ func policySchemaV1() schema.Schema {
 			"PostgreSQL stores expressions parsed and shows them in its own spelling (`a=1` becomes `(a = 1)`). When the provider creates or alters the policy " +
 			"it records (in private state) your spelling, the expression as stored and the server's rendering of it; as long as the server still has that expression, " +
 			"the state keeps your spelling and plans stay empty. When the expression was changed outside Terraform, the state shows the server's rendering " +
-			"and the plan changes it back. An imported policy starts with the server's rendering.",
+			"and the plan changes it back. An imported policy starts with the server's rendering; a configured expression that differs from the state's only in letter case " +
+			"outside quotes, spacing, or parentheses around the whole (`id>0` against `(id > 0)`) plans no change (a lexical comparison, made without the server).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed:            true,
@@ -106,7 +108,7 @@ func policySchemaV1() schema.Schema {
 				ElementType: types.StringType,
 				Optional:    true, Computed: true,
 				Default:             setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{types.StringValue("public")})),
-				MarkdownDescription: "The roles the policy applies to; `public` (the default) means every role. Changes in place.",
+				MarkdownDescription: "The roles the policy applies to; `public` (the default) means every role. `PUBLIC` is a keyword: its letter case is free, and the configured (or, after an import, the state's) spelling is kept. Changes in place.",
 				Validators:          []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(validators.Name())},
 			},
 			"using": schema.StringAttribute{
@@ -300,6 +302,16 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	state := policyModel{Database: types.StringNull()}
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		// the same roles spelled otherwise (PUBLIC, public): the state's
+		// spelling stands, which Terraform accepts as the plan when both are set
+		if !config.Roles.Equal(state.Roles) && samePolicyRoles(ctx, config.Roles, state.Roles) {
+			plan.Roles = state.Roles
+		}
+		// an expression spelled otherwise than the state (after an import, the
+		// state has the server's rendering): a lexical comparison, run without
+		// the server, keeps the state's spelling when it proves them the same
+		planSameExpression(config.Using, state.Using, &plan.Using)
+		planSameExpression(config.WithCheck, state.WithCheck, &plan.WithCheck)
 	}
 	planDatabase(r.client, config.Database, state.Database, &plan.Database)
 	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table, plan.Name)
@@ -474,10 +486,54 @@ func policyExpr(cur types.String, tree, server, recSpelling, recServer, recTree 
 		return cur, recSpelling, recServer, recTree
 	case known && server != "" && (spelling == server || (spelling == recSpelling && server == recServer)):
 		return cur, spelling, server, tree
+	case known && server != "" && pg.SameExpression(spelling, server):
+		// nothing recorded for this spelling (a lost record), but it is
+		// lexically the server's rendering
+		return cur, spelling, server, tree
 	}
 	// changed outside Terraform, or nothing recorded (an import): the
 	// server's rendering, recorded so that the next refresh needs no rendering
 	return types.StringValue(server), server, server, tree
+}
+
+// planSameExpression plans the state's expression when the configuration's
+// is the same expression spelled otherwise (pg.SameExpression: letter case
+// outside quotes, spacing, parentheses around the whole). Terraform accepts
+// the prior value as the plan of a non-computed attribute when both it and
+// the configuration are set.
+func planSameExpression(config, state types.String, plan *types.String) {
+	if config.IsNull() || config.IsUnknown() || state.IsNull() || state.IsUnknown() || config.Equal(state) {
+		return
+	}
+	if pg.SameExpression(config.ValueString(), state.ValueString()) {
+		*plan = state
+	}
+}
+
+// samePolicyRoles reports whether two role sets mean the same roles: names
+// are compared exactly, except PUBLIC, a keyword in any letter case.
+func samePolicyRoles(ctx context.Context, a, b types.Set) bool {
+	if a.IsNull() || a.IsUnknown() || b.IsNull() || b.IsUnknown() {
+		return false
+	}
+	var as, bs []string
+	if a.ElementsAs(ctx, &as, false).HasError() || b.ElementsAs(ctx, &bs, false).HasError() {
+		return false
+	}
+	norm := func(roles []string) []string {
+		out := make([]string, 0, len(roles))
+		for _, r := range roles {
+			if isPublic(r) {
+				r = "public"
+			}
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(norm(as), norm(bs))
 }
 
 type policyModel struct {

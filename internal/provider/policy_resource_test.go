@@ -1,11 +1,13 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -222,15 +224,15 @@ resource "postgresql_policy" "test" {
 			{
 				Config:      cfg(smuggled),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon outside quotes`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon\s+outside\s+quotes`),
 			},
 			{
 				Config:      cfg(smuggled),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon outside quotes`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon\s+outside\s+quotes`),
 			},
 			{
 				Config:      cfg(smuggledLate),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*with postgresql_policy\.test,.*semicolon outside quotes`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*with postgresql_policy\.test,.*semicolon\s+outside\s+quotes`),
 			},
 			{
 				Config: cfg(`"owner = 'a;b'"`),
@@ -353,6 +355,53 @@ func TestPolicyExprSemanticEquality(t *testing.T) {
 		}
 		if c.tree != "" && (sp != got.ValueString() || tree != c.tree || srv == "") {
 			t.Errorf("%s: recorded (%q, %q, %q)", c.name, sp, srv, tree)
+		}
+	}
+}
+
+// A state spelling with no record of it (a lost or unreadable private record)
+// that is lexically the server's rendering is kept: refresh no longer swaps
+// `id>0` for `(id > 0)`; a different expression still shows the server's.
+func TestPolicyExpr_regressionNoRecordKeepsLexicallySameSpelling(t *testing.T) {
+	s := types.StringValue
+	for _, c := range []struct {
+		cur, server string
+		want        string
+	}{
+		{"id>0", "(id > 0)", "id>0"},
+		{"owner = current_user", "(owner = CURRENT_USER)", "owner = current_user"},
+		{"id>1", "(id > 0)", "(id > 0)"},
+		{"owner = 'X'", "(owner = 'x'::text)", "(owner = 'x'::text)"},
+	} {
+		got, sp, srv, tree := policyExpr(s(c.cur), "T1", c.server, "", "", "", false)
+		if got.ValueString() != c.want || sp != c.want || srv != c.server || tree != "T1" {
+			t.Errorf("policyExpr(%q) with server %q and no record = %s, recorded (%q, %q, %q); want %q", c.cur, c.server, got, sp, srv, tree, c.want)
+		}
+	}
+}
+
+func TestSamePolicyRoles(t *testing.T) {
+	ctx := context.Background()
+	set := func(roles ...string) types.Set {
+		v := make([]attr.Value, len(roles))
+		for i, s := range roles {
+			v[i] = types.StringValue(s)
+		}
+		return types.SetValueMust(types.StringType, v)
+	}
+	for _, c := range []struct {
+		a, b types.Set
+		want bool
+	}{
+		{set("PUBLIC"), set("public"), true},
+		{set("Public", "app"), set("app", "public"), true},
+		{set("App"), set("app"), false}, // role names are case-sensitive
+		{set("public"), set("public", "app"), false},
+		{set("public"), types.SetNull(types.StringType), false},
+		{set("public"), types.SetUnknown(types.StringType), false},
+	} {
+		if got := samePolicyRoles(ctx, c.a, c.b); got != c.want {
+			t.Errorf("samePolicyRoles(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
 }

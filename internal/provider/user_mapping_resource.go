@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -186,6 +187,14 @@ func (r *userMappingResource) ImportState(ctx context.Context, req resource.Impo
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), m.User)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("server_name"), m.Server)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(m.OID))...)
+		if m.Options != nil {
+			// {} rather than null when the options are visible: Read then reports
+			// none as an empty map, which both an unset options (planOptions keeps
+			// the state's "none") and `options = {}` plan as no change. Hidden
+			// options (a managed admin reading another role's mapping) stay null:
+			// the import cannot tell "none" from "hidden", so it claims neither.
+			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("options"), types.MapValueMust(types.StringType, map[string]attr.Value{}))...)
+		}
 		return true
 	})
 	if found {
