@@ -59,7 +59,7 @@ type DefaultPrivilegesTarget struct {
 	Grantee    string // role or "public"
 }
 
-func (t DefaultPrivilegesTarget) isPublic() bool { return strings.EqualFold(t.Grantee, PublicGrantee) }
+func (t DefaultPrivilegesTarget) isPublic() bool { return IsPublic(t.Grantee) }
 
 // DefaultPrivilegesState is what the grantee gets on new objects.
 type DefaultPrivilegesState struct {

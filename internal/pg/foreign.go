@@ -259,7 +259,7 @@ type UserMapping struct {
 
 // userMappingRole renders the role of USER MAPPING FOR: PUBLIC, or a quoted name.
 func userMappingRole(user string) string {
-	if isPublicName(user) {
+	if IsPublic(user) {
 		return "PUBLIC"
 	}
 	return QuoteIdent(user)
@@ -408,7 +408,7 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 			if err != nil {
 				return err
 			}
-			same := cur != nil && cur.Server == server && (cur.User == user || (isPublicName(cur.User) && isPublicName(user)))
+			same := cur != nil && cur.Server == server && (cur.User == user || (IsPublic(cur.User) && IsPublic(user)))
 			if same && cur.Options == nil {
 				if err := c.alterHiddenOptions(ctx, tx, sec, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server), known, want); err != nil {
 					return fmt.Errorf("altering user mapping for %q on server %q: %w", user, server, err)
@@ -442,7 +442,8 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 	return out, sec.scrub(err)
 }
 
-func isPublicName(s string) bool { return strings.EqualFold(s, "public") }
+// IsPublic reports whether a role name means PUBLIC (user mappings, policies).
+func IsPublic(s string) bool { return strings.EqualFold(s, "public") }
 
 // DropUserMapping drops a user mapping; a missing mapping, server or database is not an error.
 func (c *Client) DropUserMapping(ctx context.Context, db, user, server string) error {

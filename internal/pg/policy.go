@@ -123,7 +123,7 @@ func policyRoles(roles []string) string {
 	}
 	r := make([]string, len(roles))
 	for i, n := range roles {
-		if isPublicName(n) {
+		if IsPublic(n) {
 			r[i] = "PUBLIC"
 		} else {
 			r[i] = QuoteIdent(n)

@@ -17,10 +17,10 @@ import (
 // Helpers shared by the catalog area (functions, publications, subscriptions,
 // replication slots, catalog data sources).
 
-// catalogPlanDatabase resolves the `database` argument of a database-scoped object at
+// defaultedDatabase resolves the `database` argument of a database-scoped object at
 // plan time: the configured value, else the value in state, else the
 // provider's database. Known at plan whenever the configuration is.
-func catalogPlanDatabase(config, state types.String, client *pg.Client) types.String {
+func defaultedDatabase(config, state types.String, client *pg.Client) types.String {
 	if !config.IsNull() {
 		return config
 	}
@@ -33,8 +33,8 @@ func catalogPlanDatabase(config, state types.String, client *pg.Client) types.St
 	return types.StringValue(client.DefaultDatabase())
 }
 
-// catalogSplitDBName splits an import ID "<database>.<name>" at the first dot.
-func catalogSplitDBName(id string) (db, name string, ok bool) {
+// splitDatabaseName splits an import ID "<database>.<name>" at the first dot.
+func splitDatabaseName(id string) (db, name string, ok bool) {
 	db, name, ok = strings.Cut(id, ".")
 	if !ok || db == "" || name == "" {
 		return "", "", false
@@ -48,11 +48,11 @@ func slotNameValidator() validator.String {
 		"replication slot names may contain only lower-case letters, digits and underscores")
 }
 
-func catalogKnown(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
+func isKnown(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
 
-// catalogNameFilterAttributes are cyrilgdn's pattern arguments of the catalog list
+// nameFilterAttributes are cyrilgdn's pattern arguments of the catalog list
 // data sources; what names them is `subject` (e.g. "table names").
-func catalogNameFilterAttributes(subject string) map[string]dsschema.Attribute {
+func nameFilterAttributes(subject string) map[string]dsschema.Attribute {
 	return map[string]dsschema.Attribute{
 		"like_any_patterns": dsschema.ListAttribute{
 			ElementType: types.StringType, Optional: true,
@@ -74,14 +74,14 @@ func catalogNameFilterAttributes(subject string) map[string]dsschema.Attribute {
 	}
 }
 
-type catalogNameFilterModel struct {
+type nameFilterModel struct {
 	LikeAny    types.List   `tfsdk:"like_any_patterns"`
 	LikeAll    types.List   `tfsdk:"like_all_patterns"`
 	NotLikeAll types.List   `tfsdk:"not_like_all_patterns"`
 	Regex      types.String `tfsdk:"regex_pattern"`
 }
 
-func (f catalogNameFilterModel) filter(ctx context.Context, diags *diag.Diagnostics) pg.NameFilter {
+func (f nameFilterModel) filter(ctx context.Context, diags *diag.Diagnostics) pg.NameFilter {
 	list := func(l types.List) []string {
 		var out []string
 		if !l.IsNull() && !l.IsUnknown() {
@@ -92,7 +92,7 @@ func (f catalogNameFilterModel) filter(ctx context.Context, diags *diag.Diagnost
 	return pg.NameFilter{LikeAny: list(f.LikeAny), LikeAll: list(f.LikeAll), NotLikeAll: list(f.NotLikeAll), Regex: f.Regex.ValueString()}
 }
 
-func catalogStrings(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
+func listStrings(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
 	var out []string
 	if !l.IsNull() && !l.IsUnknown() {
 		diags.Append(l.ElementsAs(ctx, &out, false)...)
@@ -100,15 +100,15 @@ func catalogStrings(ctx context.Context, l types.List, diags *diag.Diagnostics) 
 	return out
 }
 
-// catalogDataSourceDatabase resolves the database argument of a data source.
-func catalogDataSourceDatabase(v types.String, client *pg.Client) types.String {
-	if catalogKnown(v) && v.ValueString() != "" {
+// dataSourceDatabase resolves the database argument of a data source.
+func dataSourceDatabase(v types.String, client *pg.Client) types.String {
+	if isKnown(v) && v.ValueString() != "" {
 		return v
 	}
 	return types.StringValue(client.DefaultDatabase())
 }
 
-func catalogMergeAttrs(maps ...map[string]dsschema.Attribute) map[string]dsschema.Attribute {
+func mergeAttributes(maps ...map[string]dsschema.Attribute) map[string]dsschema.Attribute {
 	out := map[string]dsschema.Attribute{}
 	for _, m := range maps {
 		for k, v := range m {

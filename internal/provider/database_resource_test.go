@@ -237,7 +237,7 @@ resource "postgresql_database" "test" {
   force_drop  = true
 }`, name)
 	t.Cleanup(func() { // if a step fails, the subscription would keep the database
-		if acctest.DatabaseExists(t, name) {
+		if accEnabled() && acctest.DatabaseExists(t, name) {
 			acctest.Exec(t, name, "DROP SUBSCRIPTION IF EXISTS "+acctest.QI(sub))
 			acctest.DropDatabaseFunc(t, name)()
 		}

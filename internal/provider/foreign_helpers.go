@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -117,9 +116,6 @@ func optionsToTF(ctx context.Context, have map[string]string, prior types.Map, d
 	diags.Append(d...)
 	return m
 }
-
-// isPublic reports whether a role name means PUBLIC in a user mapping or policy.
-func isPublic(name string) bool { return strings.EqualFold(name, "public") }
 
 // planOptions plans an Optional+Computed options map: unset means "no
 // options", and null and {} mean the same, so the state's spelling of "none"

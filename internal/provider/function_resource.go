@@ -314,7 +314,7 @@ func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if state != nil {
 		stateDB = state.Database
 	}
-	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
+	plan.Database = defaultedDatabase(config.Database, stateDB, r.client)
 
 	withReturns := !config.Returns.IsNull()
 	if state == nil {
@@ -323,13 +323,13 @@ func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		}
 	} else {
 		// Keep the state's spelling where the configuration means the same.
-		if normalizeBody(plan.Body.ValueString()) == normalizeBody(state.Body.ValueString()) && catalogKnown(plan.Body) {
+		if normalizeBody(plan.Body.ValueString()) == normalizeBody(state.Body.ValueString()) && isKnown(plan.Body) {
 			plan.Body = state.Body
 		}
 		for _, p := range []struct{ plan, state *types.String }{
 			{&plan.Language, &state.Language}, {&plan.Volatility, &state.Volatility}, {&plan.Parallel, &state.Parallel},
 		} {
-			if catalogKnown(*p.plan) && strings.EqualFold(p.plan.ValueString(), p.state.ValueString()) {
+			if isKnown(*p.plan) && strings.EqualFold(p.plan.ValueString(), p.state.ValueString()) {
 				*p.plan = *p.state
 			}
 		}
@@ -342,7 +342,7 @@ func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("arg"))
 		}
 		switch {
-		case withReturns && catalogKnown(plan.Returns) && catalogKnown(state.Returns) && pg.SameType(plan.Returns.ValueString(), state.Returns.ValueString()):
+		case withReturns && isKnown(plan.Returns) && isKnown(state.Returns) && pg.SameType(plan.Returns.ValueString(), state.Returns.ValueString()):
 			plan.Returns = state.Returns
 		case withReturns:
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("returns"))
@@ -394,7 +394,7 @@ func normalizeBody(s string) string {
 // functionID is `<database>.<schema>.<name>(<input argument types>)` with the
 // types as the state spells them (the configured spelling).
 func functionID(m functionModel) types.String {
-	if !catalogKnown(m.Database) || !catalogKnown(m.Schema) || !catalogKnown(m.Name) {
+	if !isKnown(m.Database) || !isKnown(m.Schema) || !isKnown(m.Name) {
 		return types.StringUnknown()
 	}
 	args, known := functionArgModels(m.Arg)
@@ -403,7 +403,7 @@ func functionID(m functionModel) types.String {
 	}
 	var types_ []string
 	for _, a := range args {
-		if !catalogKnown(a.Type) || a.Mode.IsUnknown() {
+		if !isKnown(a.Type) || a.Mode.IsUnknown() {
 			return types.StringUnknown()
 		}
 		if mode := strings.ToUpper(a.Mode.ValueString()); mode == "OUT" || mode == "TABLE" {
@@ -477,7 +477,7 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 		hints = &functionReadHints{}
 	}
 	db := databaseOf(r.client, m.Database)
-	if !catalogKnown(m.Database) {
+	if !isKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}
 	var oid uint32
@@ -515,7 +515,7 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 	if !strings.EqualFold(m.Language.ValueString(), f.Language) {
 		m.Language = types.StringValue(f.Language)
 	}
-	if normalizeBody(m.Body.ValueString()) != normalizeBody(f.Body) || !catalogKnown(m.Body) {
+	if normalizeBody(m.Body.ValueString()) != normalizeBody(f.Body) || !isKnown(m.Body) {
 		m.Body = types.StringValue(f.Body)
 	}
 	if !strings.EqualFold(m.Volatility.ValueString(), f.Volatility) {
@@ -552,7 +552,7 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 		}
 		m.Arg = newFunctionArgList(args)
 	}
-	keepReturns := catalogKnown(m.Returns) && (hints.trusted ||
+	keepReturns := isKnown(m.Returns) && (hints.trusted ||
 		(rec != nil && rec.Returns == f.Returns) ||
 		pg.SameType(m.Returns.ValueString(), f.Returns))
 	if !keepReturns {
@@ -634,7 +634,7 @@ func (m *functionModel) spec() pg.FunctionSpec {
 		Strict:          m.Strict.ValueBool(),
 		SecurityDefiner: m.SecurityDefiner.ValueBool(),
 	}
-	if catalogKnown(m.Returns) {
+	if isKnown(m.Returns) {
 		s.Returns = m.Returns.ValueString()
 	}
 	return s

@@ -302,11 +302,11 @@ resource "postgresql_function" "tbl" {
 // TestAccCatalog_dropMissing: deleting catalog objects (functions, slots,
 // publications, subscriptions) that are already gone, or whose database is gone, succeeds.
 func TestAccCatalog_dropMissing(t *testing.T) {
-	if testing.Short() || !catalogAcctestEnabled() {
+	if testing.Short() || !accEnabled() {
 		t.Skip("acceptance test")
 	}
 	acctest.PreCheck(t)
-	c := catalogTestClient(t)
+	c := accTestClient(t)
 	ctx := t.Context()
 	if err := c.DropFunction(ctx, "", 4000000000, "public", acctest.RandName("gone"), []string{"integer"}, false); err != nil {
 		t.Errorf("function: %v", err)
@@ -343,10 +343,10 @@ func TestAccCatalog_dropMissing(t *testing.T) {
 	}
 }
 
-func catalogAcctestEnabled() bool { return os.Getenv("TF_ACC") != "" }
+func accEnabled() bool { return os.Getenv("TF_ACC") != "" }
 
-// catalogTestClient returns a pg.Client connected like the provider under test (PG* environment).
-func catalogTestClient(t *testing.T) *pg.Client {
+// accTestClient returns a pg.Client connected like the provider under test (PG* environment).
+func accTestClient(t *testing.T) *pg.Client {
 	t.Helper()
 	port, _ := strconv.Atoi(os.Getenv("PGPORT"))
 	c := pg.NewClient(pg.Config{

@@ -434,7 +434,7 @@ func (r *policyResource) fill(ctx context.Context, m *policyModel, p *pg.Policy,
 		roles[i] = role
 		if role == "public" {
 			for _, pr := range prior {
-				if isPublic(pr) {
+				if pg.IsPublic(pr) {
 					roles[i] = pr
 				}
 			}
@@ -523,7 +523,7 @@ func samePolicyRoles(ctx context.Context, a, b types.Set) bool {
 	norm := func(roles []string) []string {
 		out := make([]string, 0, len(roles))
 		for _, r := range roles {
-			if isPublic(r) {
+			if pg.IsPublic(r) {
 				r = "public"
 			}
 			if !slices.Contains(out, r) {

@@ -245,7 +245,7 @@ func (r *publicationResource) Delete(ctx context.Context, req resource.DeleteReq
 
 // ImportState takes `<database>.<name>` (split at the first dot).
 func (r *publicationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	db, name, ok := catalogSplitDBName(req.ID)
+	db, name, ok := splitDatabaseName(req.ID)
 	if !ok {
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID is <database>.<publication name>, e.g. postgres.my_pub; got %q.", req.ID))
 		return
@@ -277,7 +277,7 @@ func (r *publicationResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if state != nil {
 		stateDB = state.Database
 	}
-	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
+	plan.Database = defaultedDatabase(config.Database, stateDB, r.client)
 	replacing := state == nil || !plan.AllTables.Equal(state.AllTables) || !plan.Database.Equal(state.Database)
 	if replacing {
 		if config.Tables.IsNull() {
@@ -303,11 +303,11 @@ func (r *publicationResource) ModifyPlan(ctx context.Context, req resource.Modif
 		if config.Owner.IsNull() {
 			plan.Owner = state.Owner
 		}
-		if catalogSameStringSet(ctx, plan.PublishParam, state.PublishParam) {
+		if sameStringList(ctx, plan.PublishParam, state.PublishParam) {
 			plan.PublishParam = state.PublishParam
 		}
 	}
-	if catalogKnown(plan.Database) && catalogKnown(plan.Name) {
+	if isKnown(plan.Database) && isKnown(plan.Name) {
 		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
 	} else {
 		plan.ID = types.StringUnknown()
@@ -326,8 +326,8 @@ func tableSetsEqual(ctx context.Context, a, b types.Set) bool {
 	if a.IsUnknown() || b.IsUnknown() || a.IsNull() != b.IsNull() {
 		return false
 	}
-	na, ok1 := catalogQualifiedNames(ctx, a)
-	nb, ok2 := catalogQualifiedNames(ctx, b)
+	na, ok1 := qualifiedNames(ctx, a)
+	nb, ok2 := qualifiedNames(ctx, b)
 	if !ok1 || !ok2 || len(na) != len(nb) {
 		return false
 	}
@@ -339,7 +339,7 @@ func tableSetsEqual(ctx context.Context, a, b types.Set) bool {
 	return true
 }
 
-func catalogQualifiedNames(ctx context.Context, s types.Set) ([]string, bool) {
+func qualifiedNames(ctx context.Context, s types.Set) ([]string, bool) {
 	var raw []string
 	if s.ElementsAs(ctx, &raw, false).HasError() {
 		return nil, false
@@ -361,7 +361,7 @@ func catalogQualifiedNames(ctx context.Context, s types.Set) ([]string, bool) {
 	return out, true
 }
 
-func catalogSameStringSet(ctx context.Context, a, b types.List) bool {
+func sameStringList(ctx context.Context, a, b types.List) bool {
 	if a.IsUnknown() || b.IsUnknown() || a.IsNull() || b.IsNull() {
 		return false
 	}
@@ -383,7 +383,7 @@ func catalogSameStringSet(ctx context.Context, a, b types.List) bool {
 func (r *publicationResource) read(ctx context.Context, m *publicationModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	db := databaseOf(r.client, m.Database)
-	if !catalogKnown(m.Database) {
+	if !isKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}
 	var p *pg.Publication
@@ -422,7 +422,7 @@ func (r *publicationResource) read(ctx context.Context, m *publicationModel) (bo
 	diags.Append(d...)
 	serverPublish, d := types.ListValueFrom(ctx, types.StringType, p.Publish)
 	diags.Append(d...)
-	if !catalogSameStringSet(ctx, m.PublishParam, serverPublish) {
+	if !sameStringList(ctx, m.PublishParam, serverPublish) {
 		m.PublishParam = serverPublish
 	}
 	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
@@ -439,7 +439,7 @@ func (m *publicationModel) spec(ctx context.Context) (pg.PublicationSpec, diag.D
 		AllTables:        m.AllTables.ValueBool(),
 		ViaPartitionRoot: m.PublishViaPartitionRootParam.ValueBool(),
 	}
-	if catalogKnown(m.Owner) {
+	if isKnown(m.Owner) {
 		s.Owner = m.Owner.ValueString()
 	}
 	var publish []string

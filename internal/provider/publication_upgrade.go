@@ -62,26 +62,26 @@ func upgradePublicationV0(old publicationModelV0) publicationModel {
 		PublishViaPartitionRootParam: boolOr(old.PublishViaPartitionRootParam, false),
 		DropCascade:                  boolOr(old.DropCascade, false),
 	}
-	if !catalogKnown(m.Database) {
+	if !isKnown(m.Database) {
 		m.Database = types.StringNull()
 	}
-	if !catalogKnown(m.Owner) {
+	if !isKnown(m.Owner) {
 		m.Owner = types.StringNull()
 	}
 	if m.Tables.IsNull() || m.Tables.IsUnknown() {
 		m.Tables = types.SetValueMust(types.StringType, []attr.Value{})
 	}
 	if m.PublishParam.IsNull() || m.PublishParam.IsUnknown() {
-		m.PublishParam = catalogStringList(allPublishParams...)
+		m.PublishParam = stringList(allPublishParams...)
 	}
 	m.ID = types.StringNull()
-	if catalogKnown(m.Database) {
+	if isKnown(m.Database) {
 		m.ID = types.StringValue(m.Database.ValueString() + "." + m.Name.ValueString())
 	}
 	return m
 }
 
-func catalogStringList(v ...string) types.List {
+func stringList(v ...string) types.List {
 	elems := make([]attr.Value, len(v))
 	for i, s := range v {
 		elems[i] = types.StringValue(s)

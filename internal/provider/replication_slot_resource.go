@@ -82,7 +82,7 @@ func (r *replicationSlotResource) Create(ctx context.Context, req resource.Creat
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !catalogKnown(plan.Database) {
+	if !isKnown(plan.Database) {
 		plan.Database = types.StringValue(r.client.DefaultDatabase())
 	}
 	if err := r.client.CreateLogicalReplicationSlot(ctx, plan.Database.ValueString(), plan.Name.ValueString(), plan.Plugin.ValueString()); err != nil {
@@ -163,8 +163,8 @@ func (r *replicationSlotResource) ModifyPlan(ctx context.Context, req resource.M
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		stateDB = state.Database
 	}
-	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
-	if catalogKnown(plan.Database) && catalogKnown(plan.Name) {
+	plan.Database = defaultedDatabase(config.Database, stateDB, r.client)
+	if isKnown(plan.Database) && isKnown(plan.Name) {
 		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
 	} else {
 		plan.ID = types.StringUnknown()
@@ -180,7 +180,7 @@ func warnActiveSlot(ctx context.Context, client *pg.Client, req resource.ModifyP
 	}
 	var name types.String
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
-	if !catalogKnown(name) {
+	if !isKnown(name) {
 		return
 	}
 	s, err := client.ReadReplicationSlot(ctx, name.ValueString())

@@ -33,12 +33,12 @@ func upgradeReplicationSlotStateV0(ctx context.Context, req resource.UpgradeStat
 
 func upgradeReplicationSlotV0(old replicationSlotModel) replicationSlotModel {
 	m := replicationSlotModel{Name: old.Name, Plugin: old.Plugin, Database: old.Database, ID: old.ID}
-	if !catalogKnown(m.Database) {
+	if !isKnown(m.Database) {
 		m.Database = types.StringNull() // filled by the next refresh
 	}
-	if !catalogKnown(m.ID) || m.ID.ValueString() == "" {
+	if !isKnown(m.ID) || m.ID.ValueString() == "" {
 		m.ID = types.StringNull()
-		if catalogKnown(m.Database) {
+		if isKnown(m.Database) {
 			m.ID = types.StringValue(m.Database.ValueString() + "." + m.Name.ValueString())
 		}
 	}

@@ -28,7 +28,7 @@ func (d *schemasDataSource) Metadata(_ context.Context, req datasource.MetadataR
 func (d *schemasDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The names of the schemas of a database, filtered by patterns.",
-		Attributes: catalogMergeAttrs(catalogNameFilterAttributes("schema names"), map[string]schema.Attribute{
+		Attributes: mergeAttributes(nameFilterAttributes("schema names"), map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The database name."},
 			"database": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -57,7 +57,7 @@ func (d *schemasDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m.Database = catalogDataSourceDatabase(m.Database, d.client)
+	m.Database = dataSourceDatabase(m.Database, d.client)
 	f := m.filter(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -75,7 +75,7 @@ func (d *schemasDataSource) Read(ctx context.Context, req datasource.ReadRequest
 }
 
 type schemasDataSourceModel struct {
-	catalogNameFilterModel
+	nameFilterModel
 	ID                   types.String `tfsdk:"id"`
 	Database             types.String `tfsdk:"database"`
 	IncludeSystemSchemas types.Bool   `tfsdk:"include_system_schemas"`

@@ -33,7 +33,7 @@ func (d *sequencesDataSource) Metadata(_ context.Context, req datasource.Metadat
 func (d *sequencesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The sequences of a database that the provider's role can see in `information_schema.sequences`, filtered by patterns on the sequence name.",
-		Attributes: catalogMergeAttrs(catalogNameFilterAttributes("sequence names"), map[string]schema.Attribute{
+		Attributes: mergeAttributes(nameFilterAttributes("sequence names"), map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The database name."},
 			"database": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -62,9 +62,9 @@ func (d *sequencesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m.Database = catalogDataSourceDatabase(m.Database, d.client)
+	m.Database = dataSourceDatabase(m.Database, d.client)
 	f := m.filter(ctx, &resp.Diagnostics)
-	schemas := catalogStrings(ctx, m.Schemas, &resp.Diagnostics)
+	schemas := listStrings(ctx, m.Schemas, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -85,7 +85,7 @@ func (d *sequencesDataSource) Read(ctx context.Context, req datasource.ReadReque
 }
 
 type sequencesDataSourceModel struct {
-	catalogNameFilterModel
+	nameFilterModel
 	ID        types.String `tfsdk:"id"`
 	Database  types.String `tfsdk:"database"`
 	Schemas   types.List   `tfsdk:"schemas"`

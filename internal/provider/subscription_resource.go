@@ -196,7 +196,7 @@ func (r *subscriptionResource) Delete(ctx context.Context, req resource.DeleteRe
 
 // ImportState takes `<database>.<name>` (split at the first dot).
 func (r *subscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	db, name, ok := catalogSplitDBName(req.ID)
+	db, name, ok := splitDatabaseName(req.ID)
 	if !ok {
 		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID is <database>.<subscription name>, e.g. postgres.my_sub; got %q.", req.ID))
 		return
@@ -228,8 +228,8 @@ func (r *subscriptionResource) ModifyPlan(ctx context.Context, req resource.Modi
 			plan.SlotName = state.SlotName
 		}
 	}
-	plan.Database = catalogPlanDatabase(config.Database, stateDB, r.client)
-	if catalogKnown(plan.Database) && catalogKnown(plan.Name) {
+	plan.Database = defaultedDatabase(config.Database, stateDB, r.client)
+	if isKnown(plan.Database) && isKnown(plan.Name) {
 		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
 	} else {
 		plan.ID = types.StringUnknown()
@@ -247,7 +247,7 @@ func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.
 func (r *subscriptionResource) read(ctx context.Context, m *subscriptionModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	db := databaseOf(r.client, m.Database)
-	if !catalogKnown(m.Database) {
+	if !isKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}
 	var s *pg.Subscription
@@ -270,7 +270,7 @@ func (r *subscriptionResource) read(ctx context.Context, m *subscriptionModel) (
 	}
 	m.OID = types.Int64Value(int64(s.OID))
 	m.Name = types.StringValue(s.Name)
-	if s.Conninfo != "" || !catalogKnown(m.Conninfo) {
+	if s.Conninfo != "" || !isKnown(m.Conninfo) {
 		m.Conninfo = types.StringValue(s.Conninfo) // "" only when not superuser: keep the state's value
 	}
 	pubs, d := types.SetValueFrom(ctx, types.StringType, s.Publications)
@@ -299,7 +299,7 @@ func (m *subscriptionModel) spec(ctx context.Context) (pg.SubscriptionSpec, diag
 		CreateSlot: m.CreateSlot.ValueBool(),
 		Enabled:    m.Enabled.IsNull() || m.Enabled.IsUnknown() || m.Enabled.ValueBool(),
 	}
-	if catalogKnown(m.SlotName) {
+	if isKnown(m.SlotName) {
 		s.SlotName = m.SlotName.ValueString()
 	}
 	diags.Append(m.Publications.ElementsAs(ctx, &s.Publications, false)...)

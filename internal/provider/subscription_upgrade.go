@@ -54,11 +54,11 @@ func upgradeSubscriptionStateV0(ctx context.Context, req resource.UpgradeStateRe
 		SlotName:     old.SlotName,
 		Enabled:      types.BoolValue(true), // cyrilgdn has no such argument: its subscriptions are created enabled
 	}
-	if !catalogKnown(m.Database) {
+	if !isKnown(m.Database) {
 		m.Database = types.StringNull()
 	}
 	m.ID = types.StringNull()
-	if catalogKnown(m.Database) {
+	if isKnown(m.Database) {
 		m.ID = types.StringValue(m.Database.ValueString() + "." + m.Name.ValueString())
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)

@@ -33,7 +33,7 @@ func (d *tablesDataSource) Metadata(_ context.Context, req datasource.MetadataRe
 func (d *tablesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The tables (and views, foreign tables) of a database that the provider's role can see in `information_schema.tables`, filtered by patterns on the table name.",
-		Attributes: catalogMergeAttrs(catalogNameFilterAttributes("table names"), map[string]schema.Attribute{
+		Attributes: mergeAttributes(nameFilterAttributes("table names"), map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The database name."},
 			"database": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -66,10 +66,10 @@ func (d *tablesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	m.Database = catalogDataSourceDatabase(m.Database, d.client)
+	m.Database = dataSourceDatabase(m.Database, d.client)
 	f := m.filter(ctx, &resp.Diagnostics)
-	schemas := catalogStrings(ctx, m.Schemas, &resp.Diagnostics)
-	tableTypes := catalogStrings(ctx, m.TableTypes, &resp.Diagnostics)
+	schemas := listStrings(ctx, m.Schemas, &resp.Diagnostics)
+	tableTypes := listStrings(ctx, m.TableTypes, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -90,7 +90,7 @@ func (d *tablesDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 }
 
 type tablesDataSourceModel struct {
-	catalogNameFilterModel
+	nameFilterModel
 	ID         types.String `tfsdk:"id"`
 	Database   types.String `tfsdk:"database"`
 	Schemas    types.List   `tfsdk:"schemas"`

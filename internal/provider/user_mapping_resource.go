@@ -243,7 +243,7 @@ func (r *userMappingResource) UpgradeState(context.Context) map[int64]resource.S
 // and m's options when the server does not show them.
 func (m *userMappingModel) fill(ctx context.Context, c *pg.Client, um *pg.UserMapping, diags *diag.Diagnostics) {
 	user := um.User
-	if isPublic(user) && isPublic(m.UserName.ValueString()) {
+	if pg.IsPublic(user) && pg.IsPublic(m.UserName.ValueString()) {
 		user = m.UserName.ValueString()
 	}
 	m.UserName = types.StringValue(user)
