@@ -173,6 +173,21 @@ func subscriptionFixture(t *testing.T, pubDB, subDB, name string) {
 	})
 }
 
+// subscriptionSlotConfig is a subscription on pub_a (subscriptionFixture) using
+// an existing slot, with extra arguments appended.
+func subscriptionSlotConfig(name, db, conninfo, slot, extra string) string {
+	return acctest.Config(`
+resource "postgresql_subscription" "test" {
+  name         = %q
+  database     = %q
+  conninfo     = %q
+  publications = ["pub_a"]
+  create_slot  = false
+  slot_name    = %q
+  %s
+}`, name, db, conninfo, slot, extra)
+}
+
 // A slot-name change used to run DISABLE, SET (slot_name) and ENABLE as three
 // statements: when a later one failed, the subscription stayed disabled.
 // They now run in one transaction: a failure changes nothing.
@@ -184,17 +199,7 @@ func TestAccSubscription_regressionSlotChangeLeavesDisabled(t *testing.T) {
 	slot := name + "_slot"
 	addr := "postgresql_subscription.test"
 	conn := acctest.Conninfo(pubDB)
-	cfg := func(slotName string) string {
-		return acctest.Config(`
-resource "postgresql_subscription" "test" {
-  name         = %q
-  database     = %q
-  conninfo     = %q
-  publications = ["pub_a"]
-  create_slot  = false
-  slot_name    = %q
-}`, name, subDB, conn, slotName)
-	}
+	cfg := func(slotName string) string { return subscriptionSlotConfig(name, subDB, conn, slotName, "") }
 	enabledWithSlot := func(want string) func() {
 		return func() {
 			if !acctest.QueryBool(t, subDB, "SELECT subenabled AND subslotname = $2 FROM pg_subscription WHERE subname = $1", name, want) {
@@ -250,16 +255,7 @@ func TestAccSubscription_enabled(t *testing.T) {
 	conn := acctest.Conninfo(pubDB)
 	sameOID := statecheck.CompareValue(compare.ValuesSame())
 	cfg := func(slotName, enabled string) string {
-		return acctest.Config(`
-resource "postgresql_subscription" "test" {
-  name         = %q
-  database     = %q
-  conninfo     = %q
-  publications = ["pub_a"]
-  create_slot  = false
-  slot_name    = %q
-  %s
-}`, name, subDB, conn, slotName, enabled)
+		return subscriptionSlotConfig(name, subDB, conn, slotName, enabled)
 	}
 	serverEnabled := func(want bool) resource.TestCheckFunc {
 		return func(*terraform.State) error {
