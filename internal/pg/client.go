@@ -40,6 +40,8 @@ type Config struct {
 	ExpectedVersion  string
 	DatabaseUsername string
 	ApplicationName  string
+	// MaxConnIdleTime closes a pooled connection idle this long (0: 3 s).
+	MaxConnIdleTime time.Duration
 
 	// Unknown lists provider arguments whose value was not known when the
 	// provider was configured (they depend on resources not yet applied).
@@ -255,6 +257,9 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	// Short idle lifetime: acceptance tests serve many provider instances in one
 	// process and never close their pools; idle connections must not pile up.
 	pc.MaxConnIdleTime = 3 * time.Second
+	if c.cfg.MaxConnIdleTime > 0 {
+		pc.MaxConnIdleTime = c.cfg.MaxConnIdleTime
+	}
 	pc.HealthCheckPeriod = time.Second
 	if c.cfg.MaxConnections > 0 {
 		pc.MaxConns = int32(c.cfg.MaxConnections)

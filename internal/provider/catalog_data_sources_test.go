@@ -101,11 +101,11 @@ data "postgresql_database" "db" {
 			},
 			{
 				Config:      acctest.Config(`data "postgresql_role" "missing" { name = "tfacc_no_such_role" }`),
-				ExpectError: regexp.MustCompile(`Role not found`),
+				ExpectError: regexp.MustCompile(`Role\s+not\s+found`),
 			},
 			{
 				Config:      acctest.Config(`data "postgresql_database" "missing" { name = "tfacc_no_such_db" }`),
-				ExpectError: regexp.MustCompile(`Database not found`),
+				ExpectError: regexp.MustCompile(`Database\s+not\s+found`),
 			},
 		},
 	})

@@ -44,7 +44,7 @@ resource "postgresql_database" "test" {
 			{ // too long a name is refused at plan time
 				Config:      acctest.Config(`resource "postgresql_database" "test" { name = %q }`, strings.Repeat("d", 64)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Invalid PostgreSQL name`),
+				ExpectError: regexp.MustCompile(`Invalid\s+PostgreSQL\s+name`),
 			},
 			{
 				Config: acctest.Config(ownerHCL+`resource "postgresql_database" "test" { name = %q }`, name),
@@ -148,7 +148,7 @@ FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 
 			{
 				Config:      acctest.Config("%s", ownerHCL),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Cannot drop the provider's own database`),
+				ExpectError: regexp.MustCompile(`Cannot\s+drop\s+the\s+provider's\s+own\s+database`),
 			},
 			{ // gone already: forgetting it from the state is enough
 				PreConfig: acctest.DropDatabaseFunc(t, renamed),
@@ -177,7 +177,7 @@ func TestAccDatabase_managedOwnerNotGrantable(t *testing.T) {
   name  = %q
   owner = "postgres"
 }`, name),
-			ExpectError: regexp.MustCompile(`(?s)could not grant itself.*membership in it`),
+			ExpectError: regexp.MustCompile(`(?s)could\s+not\s+grant\s+itself.*membership\s+in\s+it`),
 		}},
 	})
 }
@@ -205,7 +205,7 @@ resource "postgresql_database" "test" {
 				PreConfig:   func() { release = acctest.HoldConnection(t, name) },
 				Config:      cfg,
 				Destroy:     true,
-				ExpectError: regexp.MustCompile(`other sessions are\s+connected to it`),
+				ExpectError: regexp.MustCompile(`other\s+sessions\s+are\s+connected\s+to\s+it`),
 			},
 			{ // still a template that allows connections: the plan is empty
 				PreConfig: func() {
@@ -253,7 +253,7 @@ resource "postgresql_database" "test" {
 					" CONNECTION 'dbname=none' PUBLICATION p WITH (connect = false, enabled = false, create_slot = false, slot_name = NONE)"),
 				Config:      cfg,
 				Destroy:     true,
-				ExpectError: regexp.MustCompile(`(?s)dropping database .*subscription`),
+				ExpectError: regexp.MustCompile(`(?s)dropping\s+database\s+.*subscription`),
 			},
 			{ // still a template: the plan is empty, and with the subscription gone the destroy succeeds
 				PreConfig: func() {

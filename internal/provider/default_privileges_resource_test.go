@@ -98,7 +98,7 @@ FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = $1::regclass AND a.grantee
 			{
 				Config:      config(`["EXECUTE"]`, false, `[]`),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`"EXECUTE" is not a privilege of object_type "table"`),
+				ExpectError: regexp.MustCompile(`"EXECUTE"\s+is\s+not\s+a\s+privilege\s+of\s+object_type\s+"table"`),
 			},
 			{
 				Config:           second,

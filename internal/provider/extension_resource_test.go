@@ -62,7 +62,7 @@ JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1), 'none')`, n
 		{
 			Config:      acctest.Config(`resource "postgresql_extension" "test" { name = %q }`, strings.Repeat("e", 64)),
 			PlanOnly:    true,
-			ExpectError: regexp.MustCompile(`Invalid PostgreSQL name`),
+			ExpectError: regexp.MustCompile(`Invalid\s+PostgreSQL\s+name`),
 		},
 		{
 			Config: config(`  name = "hstore"

@@ -198,7 +198,7 @@ func TestAccFunction_plpgsqlDefaults(t *testing.T) {
 			{
 				Config:      acctest.Config("resource \"postgresql_function\" \"test\" {\n name = %q\n body = \"x\"\n}", strings.Repeat("f", 64)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`at most 63 bytes`),
+				ExpectError: regexp.MustCompile(`at\s+most\s+63\s+bytes`),
 			},
 			{
 				Config:      acctest.Config("resource \"postgresql_function\" \"test\" {\n name = \"x\"\n body = \"x\"\n volatility = \"sometimes\"\n}"),
@@ -645,22 +645,22 @@ resource "postgresql_function" "test" {
 		Steps: []resource.TestStep{
 			{ // (the default and returns are not part of the signature: before the fix the smuggled statement was committed)
 				Config:      cfg("int", "1) "+prefix, "", "SELECT 1"),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL fragment.*arg\[0\]\.default`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+fragment.*arg\[0\]\.default`),
 			},
 			{
 				PreConfig:   victimAlive,
 				Config:      cfg("int) "+prefix, "", "", "SELECT 1"),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL fragment.*arg\[0\]\.type`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+fragment.*arg\[0\]\.type`),
 			},
 			{
 				PreConfig:   victimAlive,
 				Config:      cfg("int", "", "int LANGUAGE sql AS 'SELECT 1'; "+drop+"; --", "SELECT 1"),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL fragment.*returns`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+fragment.*returns`),
 			},
 			{ // the body is sent as one quoted literal: breaking out of it only breaks the body
 				PreConfig:   victimAlive,
 				Config:      cfg("int", "", "int", "SELECT 1'; "+drop+"; --"),
-				ExpectError: regexp.MustCompile(`unterminated quoted string`),
+				ExpectError: regexp.MustCompile(`unterminated\s+quoted\s+string`),
 			},
 			{
 				PreConfig: victimAlive,

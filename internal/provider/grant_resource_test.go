@@ -262,12 +262,12 @@ FROM pg_proc p WHERE p.pronamespace = $1::regnamespace AND p.proname IN ('f1', '
 			{
 				Config:      strings.Replace(f.config(second), `["SELECT", "INSERT"]`, `["SELECT", "EXECUTE"]`, 1),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`valid privileges are:\s+DELETE, INSERT`),
+				ExpectError: regexp.MustCompile(`valid\s+privileges\s+are:\s+DELETE,\s+INSERT`),
 			},
 			{
 				Config:      strings.Replace(f.config(second), `schema      = local.schema`+"\n"+`  object_type = "table"`, `object_type = "table"`, 1),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`needs schema`),
+				ExpectError: regexp.MustCompile(`needs\s+schema`),
 			},
 			{
 				Config: f.config(second) + fmt.Sprintf(`
@@ -278,7 +278,7 @@ resource "postgresql_grant" "x" {
   privileges  = []
 }`, strings.Repeat("r", 64)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`64 bytes`),
+				ExpectError: regexp.MustCompile(`64\s+bytes`),
 			},
 			{ // managed mode: an object owned by a superuser cannot be granted on; the error names the missing grant
 				SkipFunc:  func() (bool, error) { return !acctest.Managed(), nil },

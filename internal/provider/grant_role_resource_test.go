@@ -81,7 +81,7 @@ FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid WHERE m.member = (SEL
 			{
 				Config:      config(true, "  inherit_option = false"),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`inherit_option[\s\S]*PostgreSQL 16`),
+				ExpectError: regexp.MustCompile(`inherit_option[\s\S]*PostgreSQL\s+16`),
 				SkipFunc: func() (bool, error) {
 					return acctest.QueryBool(t, "", "SELECT current_setting('server_version_num')::int >= 160000"), nil
 				},

@@ -62,7 +62,7 @@ resource "postgresql_schema" "s" { name = %[1]q }`, name)
 		Steps: []resource.TestStep{
 			{
 				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)injected read-back fault.*recorded in the state as tainted`),
+				ExpectError: regexp.MustCompile(`(?s)injected\s+read-back\s+fault.*recorded\s+in\s+the\s+state\s+as\s+tainted`),
 			},
 			{ // the recorded objects are replaced, not created a second time
 				Config:           config,

@@ -84,12 +84,12 @@ resource "postgresql_policy" "test" {
 			{
 				Config:      cfg("", `name = "x"`+"\n"+`command = "INSERT"`+"\n"+`using = "true"`),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`USING not allowed for INSERT`),
+				ExpectError: regexp.MustCompile(`USING\s+not\s+allowed\s+for\s+INSERT`),
 			},
 			{
 				Config:      cfg("", `name = "`+strings.Repeat("p", 64)+`"`),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`at most 63 bytes`),
+				ExpectError: regexp.MustCompile(`at\s+most\s+63\s+bytes`),
 			},
 			{
 				Config: cfg("", step1),
@@ -224,15 +224,15 @@ resource "postgresql_policy" "test" {
 			{
 				Config:      cfg(smuggled),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon\s+outside\s+quotes`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+expression.*using\s*=.*semicolon\s+outside\s+quotes`),
 			},
 			{
 				Config:      cfg(smuggled),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*using\s*=.*semicolon\s+outside\s+quotes`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+expression.*using\s*=.*semicolon\s+outside\s+quotes`),
 			},
 			{
 				Config:      cfg(smuggledLate),
-				ExpectError: regexp.MustCompile(`(?s)Invalid SQL expression.*with postgresql_policy\.test,.*semicolon\s+outside\s+quotes`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+expression.*with\s+postgresql_policy\.test,.*semicolon\s+outside\s+quotes`),
 			},
 			{
 				Config: cfg(`"owner = 'a;b'"`),

@@ -40,7 +40,7 @@ resource "postgresql_role" "r" { name = %q }
 			},
 			{
 				Config:      cfg("2"),
-				ExpectError: regexp.MustCompile(`host are not known yet`),
+				ExpectError: regexp.MustCompile(`host\s+are\s+not\s+known\s+yet`),
 			},
 			{Config: cfg("1")},
 		},
@@ -55,13 +55,13 @@ func TestAccProvider_expectedVersion(t *testing.T) {
 			{
 				Config: `provider "postgresql" { expected_version = "99.1" }
 resource "postgresql_role" "r" { name = "` + acctest.RandName("role_ev") + `" }`,
-				ExpectError: regexp.MustCompile(`expected_version is 99.1`),
+				ExpectError: regexp.MustCompile(`expected_version\s+is\s+99.1`),
 			},
 			{
 				Config: `provider "postgresql" { expected_version = "not-a-version" }
 resource "postgresql_role" "r" { name = "never_created" }`,
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`must be a version`),
+				ExpectError: regexp.MustCompile(`must\s+be\s+a\s+version`),
 			},
 		},
 	})

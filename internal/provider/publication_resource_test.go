@@ -89,7 +89,7 @@ resource "postgresql_publication" "test" {
 			{
 				Config:      cfg(`name = "x"` + "\n" + `all_tables = true` + "\n" + `tables = ["t1"]`),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Conflicting arguments`),
+				ExpectError: regexp.MustCompile(`Conflicting\s+arguments`),
 			},
 			{
 				Config: cfg(fmt.Sprintf(`

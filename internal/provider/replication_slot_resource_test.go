@@ -68,7 +68,7 @@ resource "postgresql_physical_replication_slot" "test" {
 			{
 				Config:      acctest.Config(`resource "postgresql_physical_replication_slot" "bad" { name = %q }`, strings.Repeat("s", 64)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`at most 63 bytes`),
+				ExpectError: regexp.MustCompile(`at\s+most\s+63\s+bytes`),
 			},
 			{
 				Config: cfg("pgoutput", physical),

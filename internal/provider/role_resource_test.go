@@ -219,12 +219,12 @@ func TestAccRole_names(t *testing.T) {
 			{
 				Config:      acctest.Config(`resource "postgresql_role" "long" { name = %q }`, strings.Repeat("x", 64)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`at most 63 bytes`),
+				ExpectError: regexp.MustCompile(`at\s+most\s+63\s+bytes`),
 			},
 			{
 				Config:      acctest.Config(`resource "postgresql_role" "long" { name = %q }`, strings.Repeat("é", 32)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`64 bytes long`),
+				ExpectError: regexp.MustCompile(`64\s+bytes\s+long`),
 			},
 			{
 				Config: acctest.Config(`resource "postgresql_role" "odd" {
@@ -348,11 +348,11 @@ resource "postgresql_role" "meta" {
 			{ // ...but blocks a destroy plan
 				Config:      cfg("b", "prevent_destroy = true"),
 				Destroy:     true,
-				ExpectError: regexp.MustCompile(`Instance cannot be destroyed`),
+				ExpectError: regexp.MustCompile(`Instance\s+cannot\s+be\s+destroyed`),
 			},
 			{ // ...and a replacement
 				Config:      cfg("c", "prevent_destroy = true\n    replace_triggered_by = [terraform_data.rev]"),
-				ExpectError: regexp.MustCompile(`Instance cannot be destroyed`),
+				ExpectError: regexp.MustCompile(`Instance\s+cannot\s+be\s+destroyed`),
 			},
 			{ // replace_triggered_by with create_before_destroy: the new role (new name) exists before the old one goes
 				Config:           cfg("b", "create_before_destroy = true\n    replace_triggered_by = [terraform_data.rev]"),
@@ -406,12 +406,12 @@ func TestAccRole_selfProtection(t *testing.T) {
 			{
 				Config:      cfg(admin, ""),
 				Destroy:     true,
-				ExpectError: regexp.MustCompile(`Cannot drop the provider's own role`),
+				ExpectError: regexp.MustCompile(`Cannot\s+drop\s+the\s+provider's\s+own\s+role`),
 			},
 			{
 				Config:      cfg(admin+"_x", ""),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Cannot rename the provider's own role`),
+				ExpectError: regexp.MustCompile(`Cannot\s+rename\s+the\s+provider's\s+own\s+role`),
 			},
 			{ // with skip_drop_role, destroying only forgets the role
 				Config: cfg(admin, "skip_drop_role = true"),

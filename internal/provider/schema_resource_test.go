@@ -81,7 +81,7 @@ resource "postgresql_schema" "plain" {
 			{
 				Config:      acctest.Config(`resource "postgresql_schema" "test" { name = %q }`, strings.Repeat("s", 64)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`Invalid PostgreSQL name`),
+				ExpectError: regexp.MustCompile(`Invalid\s+PostgreSQL\s+name`),
 			},
 			{
 				Config: config(db, name, ""),
@@ -214,7 +214,7 @@ resource "postgresql_schema" "test" {
 			{Config: config(false, "a")},
 			{
 				Config:      config(true, "b"),
-				ExpectError: regexp.MustCompile(`Moved to another database`),
+				ExpectError: regexp.MustCompile(`Moved\s+to\s+another\s+database`),
 				Check: func(*terraform.State) error {
 					if !schemaExists(t, a, "moving") {
 						return fmt.Errorf("the schema left database %s", a)

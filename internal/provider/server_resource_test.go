@@ -65,7 +65,7 @@ resource "postgresql_server" "test" {
 			{
 				Config:      cfg(strings.Repeat("n", 64), `fdw_name = "file_fdw"`),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`PostgreSQL identifiers are at most 63 bytes`),
+				ExpectError: regexp.MustCompile(`PostgreSQL\s+identifiers\s+are\s+at\s+most\s+63\s+bytes`),
 			},
 			{
 				Config: cfg(name, `
