@@ -242,7 +242,7 @@ func (r *eventTriggerResource) ModifyPlan(ctx context.Context, req resource.Modi
 			plan.Owner = state.Owner // not managed: ownership does not change
 		}
 	}
-	planDatabase(r.client, config.Database, state.Database, &plan.Database)
+	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
 	plan.ID = joinedID(plan.Database, plan.Name)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }

@@ -188,16 +188,19 @@ func (r *extensionResource) Delete(ctx context.Context, req resource.DeleteReque
 	}
 }
 
-// ImportState takes `<database>.<extension>`.
+// extensionImport is the import ID of an extension (see import_id.go).
+var extensionImport = importForm{what: "extension", names: []string{"extension"}, database: true}
+
 func (r *extensionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	db, name, diags := splitDatabaseID(ctx, r.client, req.ID, "extension")
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(extensionImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+		e, err := r.client.ReadExtension(ctx, db, names[0])
+		if err != nil || e == nil {
+			return false, err
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), names[0])...)
+		return true, nil
+	})...)
 }
 
 func (r *extensionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

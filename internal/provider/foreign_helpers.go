@@ -27,43 +27,6 @@ func databaseAttribute(what string) schema.StringAttribute {
 	}
 }
 
-// planDatabase fills an unconfigured database at plan time: the state's value
-// on update (so a change of the provider's database never moves objects), the
-// provider's database on create.
-func planDatabase(c *pg.Client, config, state types.String, plan *types.String) {
-	if !config.IsNull() {
-		return
-	}
-	if !state.IsNull() && !state.IsUnknown() {
-		*plan = state
-		return
-	}
-	if c != nil {
-		*plan = types.StringValue(c.DefaultDatabase())
-	}
-}
-
-// dottedSplits returns every way to cut id at dots into n non-empty parts,
-// for import IDs whose parts may themselves contain dots.
-func dottedSplits(id string, n int) [][]string {
-	if n == 1 {
-		if id == "" {
-			return nil
-		}
-		return [][]string{{id}}
-	}
-	var out [][]string
-	for i := 0; i < len(id); i++ {
-		if id[i] != '.' || i == 0 {
-			continue
-		}
-		for _, rest := range dottedSplits(id[i+1:], n-1) {
-			out = append(out, append([]string{id[:i]}, rest...))
-		}
-	}
-	return out
-}
-
 // resolveImport finds the object an import ID names by n dotted names,
 // optionally prefixed by its database (names may contain dots themselves):
 // it tries every split into n names in the provider's database, then every

@@ -9,7 +9,175 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
+
+// The resource skeleton. Every resource embeds lifecycle[M] for its model type
+// M and implements object[M]; lifecycle turns the object's typed functions
+// into the framework's Create, Read, Update and Delete:
+//
+//   - Read gets the state, calls read, removes the resource when read reports
+//     the object gone (dropped out of band: Terraform plans to create it again),
+//     and saves what read found.
+//   - Create gets the plan, calls create, records the planned object in the
+//     state before reading it back (finishCreate), so that a failed read-back
+//     leaves it tainted in the state instead of orphaned, and saves the
+//     read-back.
+//   - Update gets plan and state, calls update, reads back into the plan and
+//     saves it; an object gone by then is an error.
+//   - Delete gets the state and calls drop.
+//
+// A resource file then holds its schema, the translation between its model
+// and the pg package's types, and what is truly its own (plan modification,
+// import, upgraders).
+
+// object is what a resource knows of its PostgreSQL object, with its model
+// type M.
+type object[M any] interface {
+	// describe names the object in messages, e.g. `schema "app" in database "main"`.
+	describe(m *M) string
+	// read refreshes m from the server and reports whether the object exists.
+	// A missing database means a missing object (see notFound).
+	read(ctx context.Context, c *call, m *M) (bool, diag.Diagnostics)
+	// create creates the object planned in m; it may set in m what is known
+	// only once the object exists (an OID).
+	create(ctx context.Context, c *call, plan *M) diag.Diagnostics
+	// update changes the object from state to plan in place.
+	update(ctx context.Context, c *call, plan, state *M) diag.Diagnostics
+	// drop drops the object; an object already gone is no error.
+	drop(ctx context.Context, c *call, state *M) diag.Diagnostics
+}
+
+// lifecycle implements resource.Resource's Create, Read, Update and Delete
+// for an object (see object). Embed it and set obj in the constructor.
+type lifecycle[M any] struct{ obj object[M] }
+
+// operation is the framework call an object function runs in.
+type operation int
+
+const (
+	opRead operation = iota
+	opCreate
+	opUpdate
+	opDelete
+)
+
+// call is what one operation hands the object functions beyond the model.
+type call struct {
+	op     operation
+	config tfsdk.Config // the configuration: Create and Update only
+	get    privateGetter
+	set    privateSetter
+}
+
+// wrote tells a read that it reads back what this operation just wrote (so
+// the model holds the configuration's spelling of what the server now has).
+func (c *call) wrote() bool { return c.op == opCreate || c.op == opUpdate }
+
+// privateKey returns the prior private state's value of key (nil in Create,
+// or when unset).
+func (c *call) privateKey(ctx context.Context, key string) []byte {
+	if c.get == nil {
+		return nil
+	}
+	b, d := c.get.GetKey(ctx, key)
+	if d.HasError() {
+		return nil
+	}
+	return b
+}
+
+// setPrivateKey sets key in the private state saved with the new state (no-op in Delete).
+func (c *call) setPrivateKey(ctx context.Context, key string, value []byte) diag.Diagnostics {
+	if c.set == nil {
+		return nil
+	}
+	return c.set.SetKey(ctx, key, value)
+}
+
+func (l lifecycle[M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state M
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := &call{op: opRead, get: req.Private, set: resp.Private}
+	found, d := l.obj.read(ctx, c, &state)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := &call{op: opCreate, config: req.Config, set: resp.Private}
+	resp.Diagnostics.Append(l.obj.create(ctx, c, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	finishCreate(ctx, resp, &plan, l.obj.describe(&plan), func() (bool, diag.Diagnostics) { return l.obj.read(ctx, c, &plan) })
+}
+
+func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state M
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := &call{op: opUpdate, config: req.Config, get: req.Private, set: resp.Private}
+	resp.Diagnostics.Append(l.obj.update(ctx, c, &plan, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, d := l.obj.read(ctx, c, &plan)
+	resp.Diagnostics.Append(d...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Updated object vanished",
+			fmt.Sprintf("%s was updated but cannot be read back: it was dropped by someone else meanwhile.", l.obj.describe(&plan)))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state M
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(l.obj.drop(ctx, &call{op: opDelete, get: req.Private}, &state)...)
+}
+
+// notFound is what a read returns when reading the object failed with err or
+// found nothing (err nil): the object is gone when its database is gone too.
+func notFound(summary string, err error) (bool, diag.Diagnostics) {
+	if err == nil || pg.IsMissingDatabase(err) {
+		return false, nil
+	}
+	return false, failed(summary, err)
+}
+
+// failed is an error diagnostic for err (none when err is nil).
+func failed(summary string, err error) diag.Diagnostics {
+	if err == nil {
+		return nil
+	}
+	return diag.Diagnostics{diag.NewErrorDiagnostic(summary, err.Error())}
+}
 
 // readBackFault, when set (by tests only), is called by finishCreate between
 // recording a new object and reading it back; a non-nil error stands in for a

@@ -313,7 +313,7 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		planSameExpression(config.Using, state.Using, &plan.Using)
 		planSameExpression(config.WithCheck, state.WithCheck, &plan.WithCheck)
 	}
-	planDatabase(r.client, config.Database, state.Database, &plan.Database)
+	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
 	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table, plan.Name)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }

@@ -30,10 +30,15 @@ var (
 )
 
 // NewSchemaResource is the constructor of postgresql_schema.
-func NewSchemaResource() resource.Resource { return &schemaResource{} }
+func NewSchemaResource() resource.Resource {
+	r := &schemaResource{}
+	r.obj = r
+	return r
+}
 
 type schemaResource struct {
-	client *pg.Client
+	lifecycle[schemaModel]
+	withClient
 }
 
 func (r *schemaResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -128,10 +133,6 @@ func schemaSchemaV1() schema.Schema {
 	}
 }
 
-func (r *schemaResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *schemaResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m schemaModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -157,142 +158,19 @@ func (r *schemaResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-func (r *schemaResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan schemaModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec, diags := plan.spec(ctx)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := plan.Database.ValueString()
-	if err := r.client.CreateSchema(ctx, db, spec, plan.IfNotExists.ValueBool()); err != nil {
-		resp.Diagnostics.AddError("Could not create schema", err.Error())
-		return
-	}
-	plan.OID = types.Int64Unknown()
-	finishCreate(ctx, resp, &plan, fmt.Sprintf("schema %q in database %q", spec.Name, db), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
-}
+// schemaImport is the import ID of a schema (see import_id.go).
+var schemaImport = importForm{what: "schema", names: []string{"schema"}, database: true}
 
-func (r *schemaResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state schemaModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found, diags := r.read(ctx, &state)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(recordXactPos(ctx, r.client, resp.Private)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *schemaResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state schemaModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := plan.Database.ValueString()
-	resp.Diagnostics.Append(checkSameDatabase(ctx, r.client, db, state.Database.ValueString(), state.DatabaseOID)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec, diags := plan.spec(ctx)
-	resp.Diagnostics.Append(diags...)
-	prev, diags := state.policies(ctx)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if plan.Owner.IsUnknown() {
-		spec.Owner = ""
-	}
-	if err := r.client.UpdateSchema(ctx, db, state.Name.ValueString(), spec, prev); err != nil {
-		resp.Diagnostics.AddError("Could not update schema", err.Error())
-		return
-	}
-	found, diags := r.read(ctx, &plan)
-	resp.Diagnostics.Append(diags...)
-	if !found && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.AddError("Schema vanished", fmt.Sprintf("schema %q was updated but cannot be read back", spec.Name))
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *schemaResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state schemaModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db, err := r.currentDatabase(ctx, &state)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not read database", err.Error())
-		return
-	}
-	if db == "" {
-		return // the database is gone, and the schema with it
-	}
-	if err := r.client.DropSchema(ctx, db, state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
-		resp.Diagnostics.AddError("Could not drop schema", err.Error())
-	}
-}
-
-// ImportState takes `<database>.<schema>`. Where the database name itself
-// contains dots, the longest prefix naming an existing database wins.
 func (r *schemaResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	db, name, diags := splitDatabaseID(ctx, r.client, req.ID, "schema")
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-}
-
-// splitDatabaseID splits `<database>.<name>` import IDs.
-func splitDatabaseID(ctx context.Context, c *pg.Client, id, what string) (string, string, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	var cands [][2]string
-	for i := len(id) - 1; i > 0; i-- {
-		if id[i] == '.' {
-			cands = append(cands, [2]string{id[:i], id[i+1:]})
+	resp.Diagnostics.Append(schemaImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+		s, err := r.client.ReadSchema(ctx, db, 0, names[0])
+		if err != nil || s == nil {
+			return false, err
 		}
-	}
-	if len(cands) == 0 {
-		diags.AddError("Invalid import ID", fmt.Sprintf("The import ID is `<database>.<%s>`, got %q.", what, id))
-		return "", "", diags
-	}
-	pick := cands[len(cands)-1] // the first dot
-	if c != nil && c.Ready() == nil && len(cands) > 1 {
-		for _, cand := range cands {
-			if d, err := c.ReadDatabase(ctx, cand[0]); err == nil && d != nil {
-				pick = cand
-				break
-			}
-		}
-	}
-	for _, n := range pick {
-		if err := pg.ValidateName(n); err != nil {
-			diags.AddError("Invalid import ID", fmt.Sprintf("In import ID %q, the name %q %s.", id, n, err.Error()))
-		}
-	}
-	return pick[0], pick[1], diags
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), s.Name)...)
+		return true, nil
+	})...)
 }
 
 func (r *schemaResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -375,10 +253,11 @@ func (r *schemaResource) warnDrop(ctx context.Context, state *schemaModel, resp 
 	if state.OID.IsNull() || state.OID.IsUnknown() || r.client == nil || r.client.Ready() != nil {
 		return
 	}
-	db, err := r.currentDatabase(ctx, state)
-	if err != nil || db == "" {
+	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
+	if err != nil || d == nil {
 		return
 	}
+	db := d.Name
 	sc, err := r.client.CountSchemaObjects(ctx, db, uint32(state.OID.ValueInt64()))
 	if err != nil || (sc.Objects == 0 && len(sc.Extensions) == 0) {
 		return
@@ -415,26 +294,48 @@ func (r *schemaResource) UpgradeState(context.Context) map[int64]resource.StateU
 	}
 }
 
-// currentDatabase returns the current name of the schema's database (following
-// a rename through database_oid), or "" when it no longer exists.
-func (r *schemaResource) currentDatabase(ctx context.Context, m *schemaModel) (string, error) {
-	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
-	if err != nil || d == nil {
-		return "", err
+func (r *schemaResource) describe(m *schemaModel) string {
+	return fmt.Sprintf("schema %q in database %q", m.Name.ValueString(), m.Database.ValueString())
+}
+
+func (r *schemaResource) create(ctx context.Context, _ *call, plan *schemaModel) diag.Diagnostics {
+	spec, diags := plan.spec(ctx)
+	if diags.HasError() {
+		return diags
 	}
-	return d.Name, nil
+	plan.OID = types.Int64Unknown()
+	return failed("Could not create schema", r.client.CreateSchema(ctx, plan.Database.ValueString(), spec, plan.IfNotExists.ValueBool()))
+}
+
+func (r *schemaResource) update(ctx context.Context, _ *call, plan, state *schemaModel) diag.Diagnostics {
+	db := plan.Database.ValueString()
+	diags := checkSameDatabase(ctx, r.client, db, state.Database.ValueString(), state.DatabaseOID)
+	spec, d := plan.spec(ctx)
+	diags.Append(d...)
+	prev, d := state.policies(ctx)
+	diags.Append(d...)
+	if diags.HasError() {
+		return diags
+	}
+	if plan.Owner.IsUnknown() {
+		spec.Owner = ""
+	}
+	return failed("Could not update schema", r.client.UpdateSchema(ctx, db, state.Name.ValueString(), spec, prev))
+}
+
+func (r *schemaResource) drop(ctx context.Context, _ *call, state *schemaModel) diag.Diagnostics {
+	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
+	if err != nil || d == nil {
+		return failed("Could not read database", err) // none: the database is gone, and the schema with it
+	}
+	return failed("Could not drop schema", r.client.DropSchema(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()))
 }
 
 // read refreshes m from the server. It reports whether the schema exists.
-func (r *schemaResource) read(ctx context.Context, m *schemaModel) (bool, diag.Diagnostics) {
-	var diags diag.Diagnostics
+func (r *schemaResource) read(ctx context.Context, c *call, m *schemaModel) (bool, diag.Diagnostics) {
 	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
-	if err != nil {
-		diags.AddError("Could not read database", err.Error())
-		return false, diags
-	}
-	if d == nil {
-		return false, diags
+	if err != nil || d == nil {
+		return notFound("Could not read database", err)
 	}
 	db := d.Name
 	var oid uint32
@@ -442,15 +343,12 @@ func (r *schemaResource) read(ctx context.Context, m *schemaModel) (bool, diag.D
 		oid = uint32(m.OID.ValueInt64())
 	}
 	s, err := r.client.ReadSchema(ctx, db, oid, m.Name.ValueString())
-	if pg.IsMissingDatabase(err) {
-		return false, diags
+	if err != nil || s == nil {
+		return notFound("Could not read schema", err)
 	}
-	if err != nil {
-		diags.AddError("Could not read schema", err.Error())
-		return false, diags
-	}
-	if s == nil {
-		return false, diags
+	var diags diag.Diagnostics
+	if c.op == opRead {
+		diags.Append(recordXactPos(ctx, r.client, c.set)...)
 	}
 	m.Database = types.StringValue(db)
 	m.DatabaseOID = types.Int64Value(int64(d.OID))

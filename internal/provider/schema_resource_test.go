@@ -120,11 +120,11 @@ resource "postgresql_schema" "plain" {
 				ImportStateId:     db + "." + renamed,
 				ImportStateVerify: true,
 			},
-			{
+			{ // the quoted form of the import-ID grammar names the same schema
 				Config:          config(db, renamed, "  owner = postgresql_role.owner.name"),
 				ResourceName:    addr,
 				ImportState:     true,
-				ImportStateId:   db + "." + renamed,
+				ImportStateId:   `"` + db + `"."` + strings.ReplaceAll(renamed, `"`, `""`) + `"`,
 				ImportStateKind: resource.ImportBlockWithID,
 			},
 			{ // drift: owner and a policy privilege changed behind Terraform's back

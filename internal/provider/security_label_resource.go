@@ -243,7 +243,7 @@ func (r *securityLabelResource) ModifyPlan(ctx context.Context, req resource.Mod
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
-	planDatabase(r.client, config.Database, state.Database, &plan.Database)
+	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
 	plan.ID = plan.computeID()
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }

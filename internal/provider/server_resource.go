@@ -248,7 +248,7 @@ func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		state.Options = types.MapNull(types.StringType)
 	}
 	planOptions(config.Options, state.Options, &plan.Options)
-	planDatabase(r.client, config.Database, state.Database, &plan.Database)
+	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 

@@ -202,7 +202,7 @@ func (r *tableRLSResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if !req.State.Raw.IsNull() {
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	}
-	planDatabase(r.client, config.Database, state.Database, &plan.Database)
+	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
 	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }

@@ -228,7 +228,7 @@ func (r *userMappingResource) ModifyPlan(ctx context.Context, req resource.Modif
 	} else {
 		plan.ID = types.StringUnknown()
 	}
-	planDatabase(r.client, config.Database, state.Database, &plan.Database)
+	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
 	planOptions(config.Options, state.Options, &plan.Options)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }

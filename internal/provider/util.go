@@ -1,16 +1,26 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
 
 func mustRegexp(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// withClient holds the provider's client; resources and data sources embed
+// it for their Configure.
+type withClient struct{ client *pg.Client }
+
+func (w *withClient) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	w.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+}
 
 // clientFrom extracts the *pg.Client that Configure hands to resources and
 // data sources (req.ProviderData); nil before the provider is configured.

@@ -1,0 +1,215 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+)
+
+// The import-ID grammar of every resource whose object is named by names:
+//
+//	[<database>.]<name>[.<name>...]
+//
+// The object's names from the outside in (e.g. `<schema>.<table>.<policy>`),
+// prefixed by its database: always where the form says so, otherwise
+// optionally (the provider's database when left out). A name that contains a
+// dot (or starts with a double quote) is written in double quotes as in SQL,
+// with a quote inside doubled: `main."my.schema"`, `"""a"`. Quoted names are taken as
+// written; unquoted IDs whose names contain dots are still found, by trying
+// every way to cut them at dots against the server (the provider's database
+// first). Roles, databases and physical slots are imported by their bare name;
+// grants, default privileges and memberships by a JSON object (see their
+// pages): those are not named by dotted names.
+
+// importForm is the shape of one resource's import ID.
+type importForm struct {
+	what     string   // what the ID names, for messages: "schema"
+	names    []string // the placeholders after the database: "schema", "table", "name"
+	database bool     // the <database>. prefix is required
+}
+
+// usage spells the form for messages, e.g. "`<database>.<schema>`".
+func (f importForm) usage() string {
+	names := "<" + strings.Join(f.names, ">.<") + ">"
+	if f.database {
+		return "`<database>." + names + "`"
+	}
+	return "`" + names + "` (in the provider's database) or `<database>." + names + "`"
+}
+
+// resolve finds the object id names: for each way to read id as a database
+// and names (see importSplits), it calls find, which reads the object and,
+// when it exists, fills the import state and reports true. Names are
+// validated first; an unquoted database other than the provider's must exist.
+func (f importForm) resolve(ctx context.Context, c *pg.Client, id string, find func(db string, names []string) (bool, error)) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if c == nil {
+		diags.AddError("Provider not configured", "The provider must be configured to import.")
+		return diags
+	}
+	if err := c.Ready(); err != nil {
+		diags.AddError("Cannot import", err.Error())
+		return diags
+	}
+	n := len(f.names)
+	var cands [][]string
+	if !f.database {
+		withoutDB, err := importSplits(id, n)
+		if err != nil {
+			diags.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, f.usage()))
+			return diags
+		}
+		for _, p := range withoutDB {
+			cands = append(cands, append([]string{c.DefaultDatabase()}, p...))
+		}
+	}
+	withDB, err := importSplits(id, n+1)
+	if err != nil {
+		diags.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, f.usage()))
+		return diags
+	}
+	cands = append(cands, withDB...)
+	var invalid, lastErr error
+	for _, parts := range cands {
+		if bad := firstInvalidName(parts); bad != nil {
+			invalid = bad
+			continue
+		}
+		if parts[0] != c.DefaultDatabase() {
+			ok, err := c.DatabaseExists(ctx, parts[0])
+			if err != nil {
+				lastErr = err
+			}
+			if !ok {
+				continue
+			}
+		}
+		ok, err := find(parts[0], parts[1:])
+		if err != nil && !pg.IsMissingDatabase(err) {
+			lastErr = err
+		}
+		if ok {
+			return diags
+		}
+	}
+	msg := fmt.Sprintf("No %s matches the import ID %q. The import ID is %s; write a name that contains a dot in double quotes, as in SQL (`main.\"my.schema\"`).", f.what, id, f.usage())
+	switch {
+	case lastErr != nil:
+		msg += "\n\nReading failed: " + lastErr.Error()
+	case invalid != nil && len(cands) == 1:
+		msg += "\n\n" + invalid.Error()
+	}
+	diags.AddError(strings.ToUpper(f.what[:1])+f.what[1:]+" not found", msg)
+	return diags
+}
+
+func firstInvalidName(names []string) error {
+	for _, n := range names {
+		if err := pg.ValidateName(n); err != nil {
+			return fmt.Errorf("the name %q %s", n, err.Error())
+		}
+	}
+	return nil
+}
+
+// importSplits returns the ways to read id as n names. An ID with a quoted
+// name has one reading (or none when it holds another number of names); an
+// unquoted one has every cut at dots into n non-empty names, first dot first.
+func importSplits(id string, n int) ([][]string, error) {
+	parts, quoted, err := splitImportID(id)
+	if err != nil {
+		return nil, err
+	}
+	if quoted {
+		if len(parts) != n {
+			return nil, nil
+		}
+		return [][]string{parts}, nil
+	}
+	return dottedSplits(id, n), nil
+}
+
+// splitImportID cuts id at the dots outside double quotes and unquotes the
+// quoted names. A name is quoted when it starts with a double quote; a quote
+// inside an unquoted name is part of it (as cyrilgdn IDs were written).
+// quoted reports whether any name was quoted.
+func splitImportID(id string) (names []string, quoted bool, err error) {
+	var cur strings.Builder
+	inQuotes, wasQuoted := false, false
+	for i := 0; i < len(id); i++ {
+		ch := id[i]
+		switch {
+		case inQuotes && ch == '"' && i+1 < len(id) && id[i+1] == '"':
+			cur.WriteByte('"')
+			i++
+		case inQuotes && ch == '"':
+			inQuotes = false
+			if i+1 < len(id) && id[i+1] != '.' {
+				return nil, false, fmt.Errorf("a quoted name must end at a dot or at the end of the ID (at byte %d)", i+1)
+			}
+		case inQuotes:
+			cur.WriteByte(ch)
+		case ch == '"' && cur.Len() == 0 && !wasQuoted:
+			inQuotes, wasQuoted, quoted = true, true, true
+		case ch == '.':
+			if cur.Len() == 0 && !wasQuoted {
+				return nil, false, fmt.Errorf("an empty name (at byte %d)", i)
+			}
+			names = append(names, cur.String())
+			cur.Reset()
+			wasQuoted = false
+		default:
+			cur.WriteByte(ch)
+		}
+	}
+	if inQuotes {
+		return nil, false, fmt.Errorf("an unterminated quoted name")
+	}
+	if cur.Len() == 0 && !wasQuoted {
+		return nil, false, fmt.Errorf("an empty name at the end")
+	}
+	return append(names, cur.String()), quoted, nil
+}
+
+// dottedSplits returns every way to cut id at dots into n non-empty parts,
+// first dot first.
+func dottedSplits(id string, n int) [][]string {
+	if n == 1 {
+		if id == "" {
+			return nil
+		}
+		return [][]string{{id}}
+	}
+	var out [][]string
+	for i := 0; i < len(id); i++ {
+		if id[i] != '.' || i == 0 {
+			continue
+		}
+		for _, rest := range dottedSplits(id[i+1:], n-1) {
+			out = append(out, append([]string{id[:i]}, rest...))
+		}
+	}
+	return out
+}
+
+// quoteImportName writes a name for an import ID: in double quotes when it
+// contains a dot, starts with a double quote or is empty; as is otherwise.
+func quoteImportName(name string) string {
+	if name != "" && !strings.Contains(name, ".") && !strings.HasPrefix(name, `"`) {
+		return name
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// importID writes names as an import ID (the inverse of splitImportID).
+func importID(names ...string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quoteImportName(n)
+	}
+	return strings.Join(q, ".")
+}

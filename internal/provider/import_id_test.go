@@ -1,0 +1,58 @@
+package provider
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestSplitImportID(t *testing.T) {
+	for _, tc := range []struct {
+		id     string
+		names  []string
+		quoted bool
+		bad    bool
+
+		noRoundTrip bool // importID writes it unquoted
+	}{
+		{id: "main.app", names: []string{"main", "app"}},
+		{id: "app", names: []string{"app"}},
+		{id: `main."my.schema"`, names: []string{"main", "my.schema"}, quoted: true},
+		{id: `"""a".c`, names: []string{`"a`, "c"}, quoted: true},
+		{id: `"a""b".c`, names: []string{`a"b`, "c"}, quoted: true, noRoundTrip: true},
+		{id: `"".x`, names: []string{"", "x"}, quoted: true},
+		{id: `main."unterminated`, bad: true},
+		{id: `main."x"y`, bad: true},
+		{id: `ma"in.x "ü`, names: []string{`ma"in`, `x "ü`}},
+		{id: `main..x`, bad: true},
+		{id: `main.`, bad: true},
+		{id: ``, bad: true},
+	} {
+		names, quoted, err := splitImportID(tc.id)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("%q: no error, got %q", tc.id, names)
+			}
+			continue
+		}
+		if err != nil || quoted != tc.quoted || !reflect.DeepEqual(names, tc.names) {
+			t.Errorf("%q: got %q quoted=%v err=%v, want %q quoted=%v", tc.id, names, quoted, err, tc.names, tc.quoted)
+		}
+		if got := importID(names...); tc.quoted && !tc.noRoundTrip && got != tc.id {
+			t.Errorf("importID(%q) = %q, want %q", names, got, tc.id)
+		}
+	}
+}
+
+func TestImportSplits(t *testing.T) {
+	got, _ := importSplits("a.b.c", 2)
+	if want := [][]string{{"a", "b.c"}, {"a.b", "c"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("unquoted: got %q, want %q", got, want)
+	}
+	got, _ = importSplits(`a."b.c"`, 2)
+	if want := [][]string{{"a", "b.c"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("quoted: got %q, want %q", got, want)
+	}
+	if got, _ = importSplits(`a."b.c"`, 3); got != nil {
+		t.Errorf("quoted, other count: got %q, want none", got)
+	}
+}
