@@ -3,13 +3,9 @@ package pg
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
-	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // TestScramRFC7677Vector derives the keys for the RFC 7677 example exchange
@@ -65,85 +61,5 @@ func TestScramVerifierFormatAndMatch(t *testing.T) {
 	v2, _ := ScramVerifier("s3cr'et")
 	if v == v2 {
 		t.Fatal("two verifiers of the same password share a salt")
-	}
-}
-
-func TestQuoting(t *testing.T) {
-	cases := map[string]string{
-		`plain`:      `"plain"`,
-		`Mixed Case`: `"Mixed Case"`,
-		`a"b`:        `"a""b"`,
-		`x;DROP`:     `"x;DROP"`,
-	}
-	for in, want := range cases {
-		if got := QuoteIdent(in); got != want {
-			t.Errorf("QuoteIdent(%q) = %s, want %s", in, got, want)
-		}
-	}
-	if got := QuoteQualified("s", "t"); got != `"s"."t"` {
-		t.Errorf("QuoteQualified = %s", got)
-	}
-	if got := QuoteLiteral(`it's \ fine`); got != `'it''s \ fine'` {
-		t.Errorf("QuoteLiteral = %s", got)
-	}
-}
-
-func TestValidateName(t *testing.T) {
-	ok := []string{"a", "Fx-Mixed Case", `q"uote;`, "ünïcødé", strings.Repeat("a", 63), strings.Repeat("é", 31)}
-	for _, n := range ok {
-		if err := ValidateName(n); err != nil {
-			t.Errorf("ValidateName(%q) = %v", n, err)
-		}
-	}
-	bad := []string{"", strings.Repeat("a", 64), strings.Repeat("é", 32), "a\x00b", "\xff"}
-	for _, n := range bad {
-		if err := ValidateName(n); err == nil {
-			t.Errorf("ValidateName(%q) accepted", n)
-		}
-	}
-}
-
-func TestVersionNum(t *testing.T) {
-	for in, want := range map[string]int{"15": 150000, "15.4": 150004, "9.6.2": 90602, "12.1.0": 120001} {
-		if got, ok := versionNum(in); !ok || got != want {
-			t.Errorf("versionNum(%q) = %d, %v; want %d", in, got, ok, want)
-		}
-	}
-	if _, ok := versionNum("x"); ok {
-		t.Error("versionNum accepted x")
-	}
-}
-
-func TestSharedClient(t *testing.T) {
-	a := SharedClient(Config{Host: "h", Port: 1, Password: "x"})
-	b := SharedClient(Config{Host: "h", Port: 1, Password: "x"})
-	c := SharedClient(Config{Host: "h", Port: 1, Password: "y"})
-	if a != b || a == c {
-		t.Fatal("identical configurations must share a client, different ones must not")
-	}
-	u1 := SharedClient(Config{Unknown: []string{"host"}})
-	u2 := SharedClient(Config{Unknown: []string{"host"}})
-	if u1 == u2 {
-		t.Fatal("configurations with unknown values must not be shared")
-	}
-}
-
-func TestIsTransient(t *testing.T) {
-	cases := []struct {
-		err  error
-		want bool
-	}{
-		{&pgconn.PgError{Code: CodeSerializationFailure}, true},
-		{&pgconn.PgError{Code: CodeDeadlockDetected}, true},
-		{fmt.Errorf("wrapped: %w", &pgconn.PgError{Code: CodeInternalError, Message: "tuple concurrently updated"}), true},
-		{&pgconn.PgError{Code: CodeInternalError, Message: "something else"}, false},
-		{&pgconn.PgError{Code: CodeInsufficientPriv}, false},
-		{fmt.Errorf("tls: %w", x509.UnknownAuthorityError{}), false},
-		{nil, false},
-	}
-	for _, c := range cases {
-		if got := IsTransient(c.err); got != c.want {
-			t.Errorf("IsTransient(%v) = %v, want %v", c.err, got, c.want)
-		}
 	}
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -212,4 +213,55 @@ func importID(names ...string) string {
 		q[i] = quoteImportName(n)
 	}
 	return strings.Join(q, ".")
+}
+
+// parseID decodes a JSON import ID into dst, refusing unknown keys.
+func parseID(id string, dst any) error {
+	dec := json.NewDecoder(strings.NewReader(id))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return fmt.Errorf("the import ID must be a JSON object: %w", err)
+	}
+	return nil
+}
+
+// splitDatabaseName splits an import ID "<database>.<name>" at the first dot.
+func splitDatabaseName(id string) (db, name string, ok bool) {
+	db, name, ok = strings.Cut(id, ".")
+	if !ok || db == "" || name == "" {
+		return "", "", false
+	}
+	return db, name, true
+}
+
+// resolveImport finds the object an import ID names by n dotted names,
+// optionally prefixed by its database (names may contain dots themselves):
+// it tries every split into n names in the provider's database, then every
+// split into an existing database and n names, and stops at the first split
+// for which find (which reads the object and fills the state) reports true.
+func resolveImport(ctx context.Context, c *pg.Client, id string, n int, find func(db string, names []string) bool) bool {
+	try := func(parts []string) bool {
+		for _, part := range parts {
+			if pg.ValidateName(part) != nil {
+				return false
+			}
+		}
+		if parts[0] != c.DefaultDatabase() {
+			if ok, err := c.DatabaseExists(ctx, parts[0]); err != nil || !ok {
+				return false
+			}
+		}
+		return find(parts[0], parts[1:])
+	}
+	for _, p := range dottedSplits(id, n) {
+		if try(append([]string{c.DefaultDatabase()}, p...)) {
+			return true
+		}
+	}
+	for _, p := range dottedSplits(id, n+1) {
+		if try(p) {
+			return true
+		}
+	}
+	return false
 }

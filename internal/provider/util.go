@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
@@ -34,18 +33,4 @@ func clientFrom(providerData any, diags *diag.Diagnostics) *pg.Client {
 		return nil
 	}
 	return c
-}
-
-// databaseOf is the database a database-scoped object lives in: its
-// `database`, or the provider's database when that is unset (upgraded
-// cyrilgdn states, imports). Without a client yet it is "", which the pg
-// package also reads as the provider's database.
-func databaseOf(c *pg.Client, db types.String) string {
-	if !db.IsNull() && !db.IsUnknown() && db.ValueString() != "" {
-		return db.ValueString()
-	}
-	if c == nil {
-		return ""
-	}
-	return c.DefaultDatabase()
 }

@@ -2,53 +2,15 @@ package provider
 
 import (
 	"context"
-	"regexp"
-	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
 
-// Helpers shared by the catalog area (functions, publications, subscriptions,
-// replication slots, catalog data sources).
-
-// defaultedDatabase resolves the `database` argument of a database-scoped object at
-// plan time: the configured value, else the value in state, else the
-// provider's database. Known at plan whenever the configuration is.
-func defaultedDatabase(config, state types.String, client *pg.Client) types.String {
-	if !config.IsNull() {
-		return config
-	}
-	if !state.IsNull() && !state.IsUnknown() && state.ValueString() != "" {
-		return state
-	}
-	if client == nil {
-		return types.StringUnknown()
-	}
-	return types.StringValue(client.DefaultDatabase())
-}
-
-// splitDatabaseName splits an import ID "<database>.<name>" at the first dot.
-func splitDatabaseName(id string) (db, name string, ok bool) {
-	db, name, ok = strings.Cut(id, ".")
-	if !ok || db == "" || name == "" {
-		return "", "", false
-	}
-	return db, name, true
-}
-
-// slotNameValidator enforces PostgreSQL's rule for replication slot names.
-func slotNameValidator() validator.String {
-	return stringvalidator.RegexMatches(regexp.MustCompile(`^[a-z0-9_]+$`),
-		"replication slot names may contain only lower-case letters, digits and underscores")
-}
-
-func isKnown(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
+// Helpers shared by the catalog list data sources.
 
 // nameFilterAttributes are cyrilgdn's pattern arguments of the catalog list
 // data sources; what names them is `subject` (e.g. "table names").
@@ -90,14 +52,6 @@ func (f nameFilterModel) filter(ctx context.Context, diags *diag.Diagnostics) pg
 		return out
 	}
 	return pg.NameFilter{LikeAny: list(f.LikeAny), LikeAll: list(f.LikeAll), NotLikeAll: list(f.NotLikeAll), Regex: f.Regex.ValueString()}
-}
-
-func listStrings(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
-	var out []string
-	if !l.IsNull() && !l.IsUnknown() {
-		diags.Append(l.ElementsAs(ctx, &out, false)...)
-	}
-	return out
 }
 
 // dataSourceDatabase resolves the database argument of a data source.

@@ -1,0 +1,119 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+// The plan-time helper set shared by resources: defaults of database-scoped
+// objects, unknown-aware checks, and value helpers of ModifyPlan.
+
+// defaultedDatabase resolves the `database` argument of a database-scoped object at
+// plan time: the configured value, else the value in state, else the
+// provider's database. Known at plan whenever the configuration is.
+func defaultedDatabase(config, state types.String, client *pg.Client) types.String {
+	if !config.IsNull() {
+		return config
+	}
+	if !state.IsNull() && !state.IsUnknown() && state.ValueString() != "" {
+		return state
+	}
+	if client == nil {
+		return types.StringUnknown()
+	}
+	return types.StringValue(client.DefaultDatabase())
+}
+
+func isKnown(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
+
+// databaseAttribute is the `database` argument of database-scoped objects of
+// the foreign-data area: Optional+Computed, the provider's database by default.
+func databaseAttribute(what string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true,
+		Computed: true,
+		MarkdownDescription: "The database holding the " + what + ". Defaults to the provider's `database`. " +
+			"Changing it replaces the " + what + " (the old one is dropped from the old database).",
+		Validators:    []validator.String{validators.Name()},
+		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()},
+	}
+}
+
+// planOptions plans an Optional+Computed options map: unset means "no
+// options", and null and {} mean the same, so the state's spelling of "none"
+// is kept (cyrilgdn wrote null after apply and {} after a refresh).
+func planOptions(config, state types.Map, plan *types.Map) {
+	if !config.IsNull() {
+		return // the plan is the configuration
+	}
+	if state.IsNull() || state.IsUnknown() || len(state.Elements()) == 0 {
+		if state.IsUnknown() {
+			*plan = types.MapNull(types.StringType)
+		} else {
+			*plan = state
+		}
+		return
+	}
+	*plan = types.MapNull(types.StringType)
+}
+
+// emptySetDefault is the schema default of an optional string set whose
+// unset and empty spellings mean the same: the attribute is Computed, plans
+// [] when unset, and Read records [] for null, so switching between
+// `x = []` and leaving x out is never a change.
+func emptySetDefault() defaults.Set {
+	return setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{}))
+}
+
+// emptyIfNull turns a null set into an empty one (see emptySetDefault).
+func emptyIfNull(s types.Set) types.Set {
+	if s.IsNull() {
+		return types.SetValueMust(types.StringType, []attr.Value{})
+	}
+	return s
+}
+
+// slotNameValidator enforces PostgreSQL's rule for replication slot names.
+func slotNameValidator() validator.String {
+	return stringvalidator.RegexMatches(regexp.MustCompile(`^[a-z0-9_]+$`),
+		"replication slot names may contain only lower-case letters, digits and underscores")
+}
+
+// serverMajor returns the server's major version, 0 when unknown.
+func serverMajor(ctx context.Context, c *pg.Client) int {
+	if c == nil || c.Ready() != nil {
+		return 0
+	}
+	caps, err := c.Capabilities(ctx)
+	if err != nil {
+		return 0
+	}
+	return caps.ServerVersionNum / 10000
+}
+
+// databaseOf is the database a database-scoped object lives in: its
+// `database`, or the provider's database when that is unset (upgraded
+// cyrilgdn states, imports). Without a client yet it is "", which the pg
+// package also reads as the provider's database.
+func databaseOf(c *pg.Client, db types.String) string {
+	if !db.IsNull() && !db.IsUnknown() && db.ValueString() != "" {
+		return db.ValueString()
+	}
+	if c == nil {
+		return ""
+	}
+	return c.DefaultDatabase()
+}
