@@ -13,8 +13,10 @@ import (
 // not superuser. Acting on an object owned by another role, or giving an
 // object to another role, then needs the privileges of that role: the admin
 // takes them by granting itself the membership (GRANT role TO CURRENT_USER,
-// which PostgreSQL 15 allows a CREATEROLE role for any non-superuser role) and
-// gives them back afterwards. Every such borrowing goes through this file.
+// which PostgreSQL 15 allows a CREATEROLE role for any non-superuser role, and
+// 16+ for the roles it holds ADMIN OPTION on: those it created) and gives them
+// back afterwards (on 16+ REVOKE takes back only the grant the admin made, not
+// its ADMIN OPTION). Every such borrowing goes through this file.
 
 // borrowRoles grants the connected role membership in each of roles it is not
 // already a member of, and returns the roles it granted. Superusers, existing
@@ -27,16 +29,28 @@ func borrowRoles(ctx context.Context, q Querier, roles ...string) ([]string, err
 		if r == "" || slices.Contains(roles[:i], r) {
 			continue
 		}
-		var member bool
-		err := q.QueryRow(ctx, `SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)
-  THEN pg_has_role(current_user, $1::text, 'MEMBER') ELSE true END`, r).Scan(&member)
+		// PostgreSQL 16 split membership into ADMIN, INHERIT and SET: a
+		// CREATEROLE admin holds ADMIN OPTION (only) on the roles it created,
+		// so being a member is not enough; it needs the role's privileges
+		// (USAGE: INHERIT) and the right to SET ROLE to it (giving it objects).
+		var has bool
+		var v16 bool
+		err := q.QueryRow(ctx, `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) THEN true
+  WHEN current_setting('server_version_num')::int >= 160000
+    THEN pg_has_role(current_user, $1::text, 'USAGE') AND pg_has_role(current_user, $1::text, 'SET')
+  ELSE pg_has_role(current_user, $1::text, 'MEMBER') END,
+  current_setting('server_version_num')::int >= 160000`, r).Scan(&has, &v16)
 		if err != nil {
 			return granted, fmt.Errorf("checking membership in role %q: %w", r, err)
 		}
-		if member {
+		if has {
 			continue
 		}
-		if _, err := q.Exec(ctx, "GRANT "+QuoteIdent(r)+" TO CURRENT_USER"); err != nil {
+		grant := "GRANT " + QuoteIdent(r) + " TO CURRENT_USER"
+		if v16 {
+			grant += " WITH INHERIT TRUE, SET TRUE"
+		}
+		if _, err := q.Exec(ctx, grant); err != nil {
 			return granted, fmt.Errorf("the provider's role needs the privileges of role %q for this change and could not grant itself "+
 				"membership in it (run GRANT %s TO <provider role> as a superuser or a role with ADMIN OPTION on it): %w",
 				r, QuoteIdent(r), err)
