@@ -208,11 +208,8 @@ func (r *policyResource) drop(ctx context.Context, _ *call, state *policyModel) 
 // state's spelling.
 func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (bool, diag.Diagnostics) {
 	db := databaseOf(r.client, m.Database)
-	var oid uint32
-	if !m.OID.IsNull() && !m.OID.IsUnknown() {
-		oid = uint32(m.OID.ValueInt64())
-	}
-	p, err := r.client.ReadPolicy(ctx, db, oid, m.Schema.ValueString(), m.Table.ValueString(), m.Name.ValueString())
+	// OID 0 (unknown in Create) reads by name
+	p, err := r.client.ReadPolicy(ctx, db, uint32(m.OID.ValueInt64()), m.Schema.ValueString(), m.Table.ValueString(), m.Name.ValueString())
 	if err != nil || p == nil {
 		return notFound("Could not read policy", err)
 	}
@@ -244,11 +241,8 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 		if err != nil || p == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), p.Schema)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("table"), p.Table)...)
+		resp.Diagnostics.Append(setImportedTableObject(ctx, &resp.State, db, p.Schema, p.Table, p.OID)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), p.Name)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(p.OID))...)
 		return true, nil
 	})...)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
@@ -118,11 +119,8 @@ func (r *tableRLSResource) drop(ctx context.Context, _ *call, state *tableRLSMod
 
 func (r *tableRLSResource) read(ctx context.Context, _ *call, m *tableRLSModel) (bool, diag.Diagnostics) {
 	db := databaseOf(r.client, m.Database)
-	var oid uint32
-	if !m.OID.IsNull() && !m.OID.IsUnknown() {
-		oid = uint32(m.OID.ValueInt64())
-	}
-	t, err := r.client.ReadTableRLS(ctx, db, oid, m.Schema.ValueString(), m.Table.ValueString())
+	// OID 0 (unknown in Create) reads by name
+	t, err := r.client.ReadTableRLS(ctx, db, uint32(m.OID.ValueInt64()), m.Schema.ValueString(), m.Table.ValueString())
 	if err != nil || t == nil {
 		return notFound("Could not read table", err)
 	}
@@ -145,12 +143,20 @@ func (r *tableRLSResource) ImportState(ctx context.Context, req resource.ImportS
 		if err != nil || t == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), t.Schema)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("table"), t.Table)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(t.OID))...)
+		resp.Diagnostics.Append(setImportedTableObject(ctx, &resp.State, db, t.Schema, t.Table, t.OID)...)
 		return true, nil
 	})...)
+}
+
+// setImportedTableObject sets the import state of an object of a table (its
+// row-level security, a policy): its database, schema, table and OID.
+func setImportedTableObject(ctx context.Context, st *tfsdk.State, db, schema, table string, oid uint32) diag.Diagnostics {
+	var diags diag.Diagnostics
+	diags.Append(st.SetAttribute(ctx, path.Root("database"), db)...)
+	diags.Append(st.SetAttribute(ctx, path.Root("schema"), schema)...)
+	diags.Append(st.SetAttribute(ctx, path.Root("table"), table)...)
+	diags.Append(st.SetAttribute(ctx, path.Root("oid"), int64(oid))...)
+	return diags
 }
 
 func (r *tableRLSResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
