@@ -31,10 +31,15 @@ var (
 )
 
 // NewDefaultPrivilegesResource is the constructor of postgresql_default_privileges.
-func NewDefaultPrivilegesResource() resource.Resource { return &defaultPrivilegesResource{} }
+func NewDefaultPrivilegesResource() resource.Resource {
+	r := &defaultPrivilegesResource{}
+	r.obj = r
+	return r
+}
 
 type defaultPrivilegesResource struct {
-	client *pg.Client
+	lifecycle[defaultPrivilegesModel]
+	withClient
 }
 
 func (r *defaultPrivilegesResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -102,10 +107,6 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 	}
 }
 
-func (r *defaultPrivilegesResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m defaultPrivilegesModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -124,62 +125,29 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 	}
 }
 
-func (r *defaultPrivilegesResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan defaultPrivilegesModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.apply(ctx, &plan); err != nil {
-		resp.Diagnostics.AddError("Could not alter default privileges", err.Error())
-		return
-	}
-	plan.ID = types.StringValue(plan.id())
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+func (r *defaultPrivilegesResource) describe(m *defaultPrivilegesModel) string {
+	return fmt.Sprintf("default privileges of %q on %ss of %q in database %q", m.Role.ValueString(), m.ObjectType.ValueString(), m.Owner.ValueString(), m.Database.ValueString())
 }
 
-func (r *defaultPrivilegesResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state defaultPrivilegesModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found, diags := r.read(ctx, &state)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+func (r *defaultPrivilegesResource) create(ctx context.Context, _ *call, plan *defaultPrivilegesModel) diag.Diagnostics {
+	return r.set(ctx, plan)
 }
 
-func (r *defaultPrivilegesResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan defaultPrivilegesModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.apply(ctx, &plan); err != nil {
-		resp.Diagnostics.AddError("Could not alter default privileges", err.Error())
-		return
-	}
-	plan.ID = types.StringValue(plan.id())
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+func (r *defaultPrivilegesResource) update(ctx context.Context, _ *call, plan, _ *defaultPrivilegesModel) diag.Diagnostics {
+	return r.set(ctx, plan)
 }
 
-func (r *defaultPrivilegesResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state defaultPrivilegesModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+// set makes the grantee's default privileges what m says.
+func (r *defaultPrivilegesResource) set(ctx context.Context, m *defaultPrivilegesModel) diag.Diagnostics {
+	t := m.target()
+	privs := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, m.Privileges))
+	return failed("Could not alter default privileges", r.client.SetDefaultPrivileges(ctx, t, privs, m.WithGrantOption.ValueBool(), false))
+}
+
+// drop resets the grantee's default privileges to the built-in ones.
+func (r *defaultPrivilegesResource) drop(ctx context.Context, _ *call, state *defaultPrivilegesModel) diag.Diagnostics {
 	t := state.target()
-	if err := r.client.SetDefaultPrivileges(ctx, t, pg.BuiltinDefaultPrivileges(t), false, true); err != nil {
-		resp.Diagnostics.AddError("Could not reset default privileges", err.Error())
-	}
+	return failed("Could not reset default privileges", r.client.SetDefaultPrivileges(ctx, t, pg.BuiltinDefaultPrivileges(t), false, true))
 }
 
 type defaultPrivilegesImportID struct {
@@ -249,24 +217,13 @@ func (r *defaultPrivilegesResource) UpgradeState(context.Context) map[int64]reso
 	}
 }
 
-func (r *defaultPrivilegesResource) apply(ctx context.Context, m *defaultPrivilegesModel) error {
-	t := m.target()
-	privs := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, m.Privileges))
-	return r.client.SetDefaultPrivileges(ctx, t, privs, m.WithGrantOption.ValueBool(), false)
-}
-
 // read refreshes privileges and with_grant_option from pg_default_acl,
 // keeping the state's spelling when the meaning is the same.
-func (r *defaultPrivilegesResource) read(ctx context.Context, m *defaultPrivilegesModel) (bool, diag.Diagnostics) {
-	var diags diag.Diagnostics
+func (r *defaultPrivilegesResource) read(ctx context.Context, _ *call, m *defaultPrivilegesModel) (bool, diag.Diagnostics) {
 	t := m.target()
 	st, err := r.client.ReadDefaultPrivileges(ctx, t)
-	if err != nil {
-		diags.AddError("Could not read default privileges", err.Error())
-		return false, diags
-	}
-	if !st.Exists {
-		return false, diags
+	if err != nil || !st.Exists {
+		return false, failed("Could not read default privileges", err)
 	}
 	if m.Privileges.IsNull() {
 		m.Privileges = stringSet(st.Held)
@@ -284,7 +241,7 @@ func (r *defaultPrivilegesResource) read(ctx context.Context, m *defaultPrivileg
 		m.WithGrantOption = types.BoolValue(!wgo)
 	}
 	m.ID = types.StringValue(m.id())
-	return true, diags
+	return true, nil
 }
 
 func (m *defaultPrivilegesModel) target() pg.DefaultPrivilegesTarget {

@@ -32,10 +32,15 @@ var (
 )
 
 // NewGrantResource is the constructor of postgresql_grant.
-func NewGrantResource() resource.Resource { return &grantResource{} }
+func NewGrantResource() resource.Resource {
+	r := &grantResource{}
+	r.obj = r
+	return r
+}
 
 type grantResource struct {
-	client *pg.Client
+	lifecycle[grantModel]
+	withClient
 }
 
 func (r *grantResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -119,10 +124,6 @@ func grantSchemaV1() schema.Schema {
 	}
 }
 
-func (r *grantResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 var grantSchemaTypes = []string{pg.ObjSchema, pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine, pg.ObjColumn}
 
 func (r *grantResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
@@ -188,55 +189,29 @@ func validatePrivileges(ctx context.Context, s types.Set, valid []string, object
 	}
 }
 
-func (r *grantResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan grantModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
+func (r *grantResource) describe(m *grantModel) string {
+	what := m.ObjectType.ValueString()
+	if !m.Schema.IsNull() {
+		what += fmt.Sprintf(" in schema %q", m.Schema.ValueString())
 	}
-	if err := r.client.SetGrant(ctx, r.spec(ctx, &plan), false); err != nil {
-		resp.Diagnostics.AddError("Could not grant privileges", err.Error())
-		return
-	}
-	plan.ID = types.StringValue(plan.id(ctx))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	return fmt.Sprintf("privileges of %q on %s in database %q", m.Role.ValueString(), what, m.Database.ValueString())
 }
 
-func (r *grantResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state grantModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found, diags := r.read(ctx, &state)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+func (r *grantResource) create(ctx context.Context, _ *call, plan *grantModel) diag.Diagnostics {
+	return failed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false))
 }
 
-func (r *grantResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state grantModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	// Objects or columns dropped from the set lose their privileges first.
-	oldT, newT := r.target(ctx, &state), r.target(ctx, &plan)
+// update first revokes the privileges on the objects or columns dropped from
+// the sets, then sets the privileges on those planned.
+func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantModel) diag.Diagnostics {
+	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
 	var removedObjects, removedColumns []string
 	if len(newT.Objects) > 0 {
 		oldObjects := oldT.Objects
 		if len(oldObjects) == 0 {
 			st, err := r.client.ReadGrant(ctx, oldT)
 			if err != nil {
-				resp.Diagnostics.AddError("Could not read privileges", err.Error())
-				return
+				return failed("Could not read privileges", err)
 			}
 			for _, o := range st.Objects {
 				oldObjects = append(oldObjects, o.Name)
@@ -257,35 +232,21 @@ func (r *grantResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		t := oldT
 		t.Objects = slices.Compact(removedObjects)
 		if err := r.client.SetGrant(ctx, pg.GrantSpec{Target: t}, true); err != nil {
-			resp.Diagnostics.AddError("Could not revoke privileges from removed objects", err.Error())
-			return
+			return failed("Could not revoke privileges from removed objects", err)
 		}
 	}
 	if len(removedColumns) > 0 {
 		t := oldT
 		t.Columns = removedColumns
 		if err := r.client.SetGrant(ctx, pg.GrantSpec{Target: t}, true); err != nil {
-			resp.Diagnostics.AddError("Could not revoke privileges from removed columns", err.Error())
-			return
+			return failed("Could not revoke privileges from removed columns", err)
 		}
 	}
-	if err := r.client.SetGrant(ctx, r.spec(ctx, &plan), false); err != nil {
-		resp.Diagnostics.AddError("Could not change privileges", err.Error())
-		return
-	}
-	plan.ID = types.StringValue(plan.id(ctx))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	return failed("Could not change privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false))
 }
 
-func (r *grantResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state grantModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.SetGrant(ctx, pg.GrantSpec{Target: r.target(ctx, &state)}, true); err != nil {
-		resp.Diagnostics.AddError("Could not revoke privileges", err.Error())
-	}
+func (r *grantResource) drop(ctx context.Context, _ *call, state *grantModel) diag.Diagnostics {
+	return failed("Could not revoke privileges", r.client.SetGrant(ctx, pg.GrantSpec{Target: r.target(ctx, state)}, true))
 }
 
 // grantImportID is the JSON shape of the import ID.
@@ -415,25 +376,20 @@ func (r *grantResource) spec(ctx context.Context, m *grantModel) pg.GrantSpec {
 // every object matches what the state says, the state's spelling is kept
 // (ALL, case); otherwise the privileges held by every object are reported
 // (or, when those match, all the privileges held), so the plan repairs them.
-func (r *grantResource) read(ctx context.Context, m *grantModel) (bool, diag.Diagnostics) {
-	var diags diag.Diagnostics
+func (r *grantResource) read(ctx context.Context, _ *call, m *grantModel) (bool, diag.Diagnostics) {
 	// Unset and [] mean the same; the state always records [] (the schema
 	// default), so either spelling in the configuration plans no change.
 	// States written before objects/columns were computed may hold null.
 	m.Objects, m.Columns = emptyIfNull(m.Objects), emptyIfNull(m.Columns)
 	t := r.target(ctx, m)
 	st, err := r.client.ReadGrant(ctx, t)
-	if err != nil {
-		diags.AddError("Could not read privileges", err.Error())
-		return false, diags
-	}
-	if !st.Exists {
-		return false, diags
+	if err != nil || !st.Exists {
+		return false, failed("Could not read privileges", err)
 	}
 	switch t.ObjectType {
 	case pg.ObjDatabase, pg.ObjSchema:
 		if len(st.Missing) > 0 {
-			return false, diags
+			return false, nil
 		}
 	}
 	if len(t.Objects) > 0 {
@@ -444,7 +400,7 @@ func (r *grantResource) read(ctx context.Context, m *grantModel) (bool, diag.Dia
 			}
 		}
 		if len(present) == 0 {
-			return false, diags
+			return false, nil
 		}
 		if len(present) != len(t.Objects) {
 			m.Objects = stringSet(present)
@@ -458,7 +414,7 @@ func (r *grantResource) read(ctx context.Context, m *grantModel) (bool, diag.Dia
 			}
 		}
 		if len(present) == 0 {
-			return false, diags
+			return false, nil
 		}
 		if len(present) != len(t.Columns) {
 			m.Columns = stringSet(present)
@@ -509,7 +465,7 @@ func (r *grantResource) read(ctx context.Context, m *grantModel) (bool, diag.Dia
 		m.WithGrantOption = types.BoolValue(!wgo)
 	}
 	m.ID = types.StringValue(m.id(ctx))
-	return true, diags
+	return true, nil
 }
 
 // id renders the resource ID (also the import ID).

@@ -39,10 +39,15 @@ var (
 )
 
 // NewPolicyResource is the constructor of postgresql_policy.
-func NewPolicyResource() resource.Resource { return &policyResource{} }
+func NewPolicyResource() resource.Resource {
+	r := &policyResource{}
+	r.obj = r
+	return r
+}
 
 type policyResource struct {
-	client *pg.Client
+	lifecycle[policyModel]
+	withClient
 }
 
 func (r *policyResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -139,10 +144,6 @@ func requiresReplaceWhenRemoved() planmodifier.String {
 		"Removing an expression replaces the policy: PostgreSQL cannot drop it from a policy.")
 }
 
-func (r *policyResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *policyResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m policyModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -158,135 +159,92 @@ func (r *policyResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-func (r *policyResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan policyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec := plan.spec(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	p, err := r.client.CreatePolicy(ctx, databaseOf(r.client, plan.Database), spec)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not create policy", err.Error())
-		return
-	}
-	rec := r.fill(ctx, &plan, p, nil, true, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(rec.save(ctx, resp.Private)...)
+func (r *policyResource) describe(m *policyModel) string {
+	return fmt.Sprintf("policy %q on table %s.%s in database %q", m.Name.ValueString(), m.Schema.ValueString(), m.Table.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *policyResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state policyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
+func (r *policyResource) create(ctx context.Context, _ *call, plan *policyModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	spec := plan.spec(ctx, &diags)
+	if diags.HasError() {
+		return diags
 	}
-	p, err := r.client.ReadPolicy(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
-		state.Schema.ValueString(), state.Table.ValueString(), state.Name.ValueString())
-	if err != nil {
-		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
-			resp.State.RemoveResource(ctx)
-			return
-		}
-		resp.Diagnostics.AddError("Could not read policy", err.Error())
-		return
-	}
-	if p == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	rec, diags := loadPolicyExprs(ctx, req.Private)
-	resp.Diagnostics.Append(diags...)
-	if rec == nil {
-		rec = &policyExprs{}
-	}
-	// Rendering opens the table (and waits for its locks): only when the
-	// stored expression is not the one last written from the state's spelling.
-	if exprNeedsRender(state.Using, p.UsingTree, rec.Using, rec.UsingTree) ||
-		exprNeedsRender(state.WithCheck, p.WithCheckTree, rec.WithCheck, rec.WithCheckTree) {
-		p.Using, p.WithCheck, err = r.client.RenderPolicyExprs(ctx, databaseOf(r.client, state.Database), p.OID)
-		if err != nil {
-			resp.Diagnostics.AddError("Could not read policy", err.Error())
-			return
-		}
-	}
-	rec = r.fill(ctx, &state, p, rec, false, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	resp.Diagnostics.Append(rec.save(ctx, resp.Private)...)
+	_, err := r.client.CreatePolicy(ctx, databaseOf(r.client, plan.Database), spec)
+	return failed("Could not create policy", err)
 }
 
-func (r *policyResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state policyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec := plan.spec(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
+func (r *policyResource) update(ctx context.Context, _ *call, plan, state *policyModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	spec := plan.spec(ctx, &diags)
+	if diags.HasError() {
+		return diags
 	}
 	db := databaseOf(r.client, plan.Database)
 	oid := uint32(state.OID.ValueInt64())
 	if oid == 0 {
 		cur, err := r.client.ReadPolicy(ctx, db, 0, state.Schema.ValueString(), state.Table.ValueString(), state.Name.ValueString())
 		if err != nil || cur == nil {
-			resp.Diagnostics.AddError("Could not update policy", fmt.Sprintf("policy %q not found: %v", state.Name.ValueString(), err))
-			return
+			diags.AddError("Could not update policy", fmt.Sprintf("policy %q not found: %v", state.Name.ValueString(), err))
+			return diags
 		}
 		oid = cur.OID
+		plan.OID = types.Int64Value(int64(oid)) // the read-back follows the policy by OID (a rename)
 	}
-	p, err := r.client.UpdatePolicy(ctx, db, oid, spec)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not update policy", err.Error())
-		return
-	}
-	rec := r.fill(ctx, &plan, p, nil, true, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(rec.save(ctx, resp.Private)...)
+	_, err := r.client.UpdatePolicy(ctx, db, oid, spec)
+	return failed("Could not update policy", err)
 }
 
-func (r *policyResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state policyModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (r *policyResource) drop(ctx context.Context, _ *call, state *policyModel) diag.Diagnostics {
 	err := r.client.DropPolicy(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Table.ValueString(), state.Name.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError("Could not drop policy", err.Error())
-	}
+	return failed("Could not drop policy", err)
 }
 
-// ImportState takes `<schema>.<table>.<name>` (in the provider's database) or
-// `<database>.<schema>.<table>.<name>`; the split naming an existing policy wins.
-func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.client == nil {
-		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
-		return
+// read refreshes m from the server, with the record of the expressions in
+// private state. After a write (the read-back) m holds the spelling just
+// written: the server's rendering of it is what gets recorded. On refresh the
+// expressions are rendered (which opens the table and waits for its locks)
+// only when the stored expression is not the one last written from the
+// state's spelling.
+func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (bool, diag.Diagnostics) {
+	db := databaseOf(r.client, m.Database)
+	// OID 0 (unknown in Create) reads by name
+	p, err := r.client.ReadPolicy(ctx, db, uint32(m.OID.ValueInt64()), m.Schema.ValueString(), m.Table.ValueString(), m.Name.ValueString())
+	if err != nil || p == nil {
+		return notFound("Could not read policy", err)
 	}
-	found := resolveImport(ctx, r.client, req.ID, 3, func(db string, names []string) bool {
+	var rec *policyExprs
+	render := c.wrote() && (p.UsingTree != "" || p.WithCheckTree != "")
+	if !c.wrote() {
+		rec = loadPolicyExprs(c.privateKey(ctx, policyExprsKey))
+		render = exprNeedsRender(m.Using, p.UsingTree, rec.Using, rec.UsingTree) ||
+			exprNeedsRender(m.WithCheck, p.WithCheckTree, rec.WithCheck, rec.WithCheckTree)
+	}
+	if render {
+		p.Using, p.WithCheck, err = r.client.RenderPolicyExprs(ctx, db, p.OID)
+		if err != nil {
+			return false, failed("Could not read policy", err)
+		}
+	}
+	var diags diag.Diagnostics
+	rec = r.fill(ctx, m, p, rec, c.wrote(), &diags)
+	diags.Append(rec.save(ctx, c)...)
+	return true, diags
+}
+
+// policyImportForm is the import ID of a policy (see import_id.go).
+var policyImportForm = importForm{what: "policy", names: []string{"schema", "table", "name"}}
+
+func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(policyImportForm.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		p, err := r.client.ReadPolicy(ctx, db, 0, names[0], names[1], names[2])
 		if err != nil || p == nil {
-			return false
+			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), p.Schema)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("table"), p.Table)...)
+		resp.Diagnostics.Append(setImportedTableObject(ctx, &resp.State, db, p.Schema, p.Table, p.OID)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), p.Name)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(p.OID))...)
-		return true
-	})
-	if found {
-		return
-	}
-	resp.Diagnostics.AddError("Policy not found",
-		fmt.Sprintf("No policy matches the import ID %q. Use `<schema>.<table>.<name>` for a policy in the provider's database %q, or `<database>.<schema>.<table>.<name>`.",
-			req.ID, r.client.DefaultDatabase()))
+		return true, nil
+	})...)
 }
 
 func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -376,29 +334,20 @@ type policyExprs struct {
 	WithCheckTree   string `json:"with_check_tree,omitempty"`
 }
 
-type privateState interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
-type privateStateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
-func loadPolicyExprs(ctx context.Context, p privateState) (*policyExprs, diag.Diagnostics) {
-	b, diags := p.GetKey(ctx, policyExprsKey)
-	if diags.HasError() || len(b) == 0 {
-		return nil, diags
-	}
+// loadPolicyExprs decodes the record b (empty when there is none or it is
+// unreadable: the server's rendering is then shown).
+func loadPolicyExprs(b []byte) *policyExprs {
 	var rec policyExprs
-	if err := json.Unmarshal(b, &rec); err != nil {
-		return nil, nil // an unreadable record is no record: the server's rendering is shown
+	if len(b) > 0 && json.Unmarshal(b, &rec) != nil {
+		return &policyExprs{}
 	}
-	return &rec, diags
+	return &rec
 }
 
-func (rec *policyExprs) save(ctx context.Context, p privateStateSetter) diag.Diagnostics {
+// save records rec in the private state (removes the record when empty).
+func (rec *policyExprs) save(ctx context.Context, c *call) diag.Diagnostics {
 	if rec == nil || *rec == (policyExprs{}) {
-		return p.SetKey(ctx, policyExprsKey, nil)
+		return c.setPrivateKey(ctx, policyExprsKey, nil)
 	}
 	b, err := json.Marshal(rec)
 	if err != nil {
@@ -406,7 +355,7 @@ func (rec *policyExprs) save(ctx context.Context, p privateStateSetter) diag.Dia
 		d.AddError("Could not record the policy's expressions", err.Error())
 		return d
 	}
-	return p.SetKey(ctx, policyExprsKey, b)
+	return c.setPrivateKey(ctx, policyExprsKey, b)
 }
 
 // fill copies the server's policy into m, keeping m's spelling of PUBLIC and

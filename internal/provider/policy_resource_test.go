@@ -135,6 +135,18 @@ resource "postgresql_policy" "test" {
 				ImportStateId:     db + "." + schemaName + "." + table,
 				ImportStateVerify: true,
 			},
+			{ // the quoted form: names as in SQL, a quote inside doubled
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     `"` + db + `"."App Schema"."Items ""ü"""."` + strings.ReplaceAll(renamed, `"`, `""`) + `"`,
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      rls,
+				ImportState:       true,
+				ImportStateId:     db + `."App Schema"."Items ""ü"""`,
+				ImportStateVerify: true,
+			},
 			{ // drift made with SQL is repaired in place
 				PreConfig: acctest.ExecFunc(t, db,
 					"ALTER POLICY "+pg.QuoteIdent(renamed)+" ON "+qt+" TO PUBLIC USING (tenant = 2)",

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -28,10 +29,15 @@ var (
 )
 
 // NewSecurityLabelResource is the constructor of postgresql_security_label.
-func NewSecurityLabelResource() resource.Resource { return &securityLabelResource{} }
+func NewSecurityLabelResource() resource.Resource {
+	r := &securityLabelResource{}
+	r.obj = r
+	return r
+}
 
 type securityLabelResource struct {
-	client *pg.Client
+	lifecycle[securityLabelModel]
+	withClient
 }
 
 func (r *securityLabelResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -88,10 +94,6 @@ func securityLabelSchemaV1() schema.Schema {
 	}
 }
 
-func (r *securityLabelResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (m *securityLabelModel) target() pg.SecurityLabelTarget {
 	return pg.SecurityLabelTarget{
 		Provider: m.LabelProvider.ValueString(), ObjectType: m.ObjectType.ValueString(),
@@ -107,98 +109,71 @@ func (m *securityLabelModel) computeID() types.String {
 	return joinedID(append(parts, m.ObjectName)...)
 }
 
-func (r *securityLabelResource) set(ctx context.Context, m *securityLabelModel, diags interface{ AddError(string, string) }) {
+func (r *securityLabelResource) describe(m *securityLabelModel) string {
+	return fmt.Sprintf("security label of provider %q on %s %q", m.LabelProvider.ValueString(), m.ObjectType.ValueString(), m.ObjectName.ValueString())
+}
+
+func (r *securityLabelResource) create(ctx context.Context, _ *call, plan *securityLabelModel) diag.Diagnostics {
+	return r.set(ctx, plan)
+}
+
+func (r *securityLabelResource) update(ctx context.Context, _ *call, plan, _ *securityLabelModel) diag.Diagnostics {
+	return r.set(ctx, plan)
+}
+
+// set sets the label m says.
+func (r *securityLabelResource) set(ctx context.Context, m *securityLabelModel) diag.Diagnostics {
 	label := m.Label.ValueString()
+	return failed("Could not set security label", r.client.SetSecurityLabel(ctx, databaseOf(r.client, m.Database), m.target(), &label))
+}
+
+func (r *securityLabelResource) drop(ctx context.Context, _ *call, state *securityLabelModel) diag.Diagnostics {
+	return failed("Could not remove security label", r.client.SetSecurityLabel(ctx, databaseOf(r.client, state.Database), state.target(), nil))
+}
+
+func (r *securityLabelResource) read(ctx context.Context, _ *call, m *securityLabelModel) (bool, diag.Diagnostics) {
 	db := databaseOf(r.client, m.Database)
-	if err := r.client.SetSecurityLabel(ctx, db, m.target(), &label); err != nil {
-		diags.AddError("Could not set security label", err.Error())
-		return
+	label, ok, err := r.client.ReadSecurityLabel(ctx, db, m.target())
+	if err != nil || !ok {
+		return notFound("Could not read security label", err)
 	}
 	m.Database = types.StringValue(db)
+	m.Label = types.StringValue(label)
 	m.ID = m.computeID()
-}
-
-func (r *securityLabelResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan securityLabelModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.set(ctx, &plan, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	}
-}
-
-func (r *securityLabelResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state securityLabelModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := databaseOf(r.client, state.Database)
-	label, ok, err := r.client.ReadSecurityLabel(ctx, db, state.target())
-	if err != nil {
-		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
-			resp.State.RemoveResource(ctx)
-			return
-		}
-		resp.Diagnostics.AddError("Could not read security label", err.Error())
-		return
-	}
-	if !ok {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	state.Database = types.StringValue(db)
-	state.Label = types.StringValue(label)
-	state.ID = state.computeID()
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *securityLabelResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan securityLabelModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.set(ctx, &plan, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	}
-}
-
-func (r *securityLabelResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state securityLabelModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.SetSecurityLabel(ctx, databaseOf(r.client, state.Database), state.target(), nil); err != nil {
-		resp.Diagnostics.AddError("Could not remove security label", err.Error())
-	}
+	return true, nil
 }
 
 // ImportState takes cyrilgdn's ID `<label_provider>.<object_type>.<object_name>`
 // (object in the provider's database, resolved through the search_path), or
 // `<label_provider>.<object_type>.<schema>.<object_name>`, either optionally
 // prefixed with `<database>.`; the reading that names an existing label wins.
+// Names are written as in the import-ID grammar (import_id.go): a name that
+// contains a dot in double quotes.
 func (r *securityLabelResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if r.client == nil {
 		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
 		return
 	}
+	const usage = "`<label_provider>.<object_type>.<object_name>` or `<label_provider>.<object_type>.<schema>.<object_name>`, optionally prefixed with `<database>.`"
 	def := r.client.DefaultDatabase()
 	type cand struct{ db, provider, typ, schema, name string }
 	var cands []cand
-	for _, p := range dottedSplits(req.ID, 3) {
-		cands = append(cands, cand{def, p[0], p[1], "", p[2]})
-	}
-	for _, p := range dottedSplits(req.ID, 4) {
-		cands = append(cands, cand{def, p[0], p[1], p[2], p[3]}, cand{p[0], p[1], p[2], "", p[3]})
-	}
-	for _, p := range dottedSplits(req.ID, 5) {
-		cands = append(cands, cand{p[0], p[1], p[2], p[3], p[4]})
+	for n := 3; n <= 5; n++ {
+		splits, err := importSplits(req.ID, n)
+		if err != nil {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, usage))
+			return
+		}
+		for _, p := range splits {
+			switch n {
+			case 3:
+				cands = append(cands, cand{def, p[0], p[1], "", p[2]})
+			case 4:
+				cands = append(cands, cand{def, p[0], p[1], p[2], p[3]}, cand{p[0], p[1], p[2], "", p[3]})
+			case 5:
+				cands = append(cands, cand{p[0], p[1], p[2], p[3], p[4]})
+			}
+		}
 	}
 	for _, c := range cands {
 		if !slices.Contains(pg.SecurityLabelObjectTypes, strings.ToLower(c.typ)) ||
@@ -225,8 +200,7 @@ func (r *securityLabelResource) ImportState(ctx context.Context, req resource.Im
 		return
 	}
 	resp.Diagnostics.AddError("Security label not found",
-		fmt.Sprintf("No security label matches the import ID %q. Use `<label_provider>.<object_type>.<object_name>` or "+
-			"`<label_provider>.<object_type>.<schema>.<object_name>`, optionally prefixed with `<database>.` (default %q).", req.ID, def))
+		fmt.Sprintf("No security label matches the import ID %q. The import ID is %s (default %q); write a name that contains a dot in double quotes, as in SQL.", req.ID, usage, def))
 }
 
 func (r *securityLabelResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -129,6 +129,12 @@ resource "postgresql_security_label" "schema" {
 				ImportStateId:     db + ".dummy.TABLE." + schemaName + "." + table,
 				ImportStateVerify: true,
 			},
+			{ // the quoted form: the table name contains a dot
+				ResourceName:      addrTable,
+				ImportState:       true,
+				ImportStateId:     db + ".dummy.TABLE." + importID(schemaName, table),
+				ImportStateVerify: true,
+			},
 			{ // drift made with SQL is repaired in place
 				PreConfig: acctest.ExecFunc(t, db, "SECURITY LABEL FOR dummy ON TABLE "+qt+" IS 'classified'"),
 				Config:    cfg("unclassified", table, "unclassified"),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -14,9 +15,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -29,10 +30,15 @@ var (
 )
 
 // NewTableRLSResource is the constructor of postgresql_table_rls.
-func NewTableRLSResource() resource.Resource { return &tableRLSResource{} }
+func NewTableRLSResource() resource.Resource {
+	r := &tableRLSResource{}
+	r.obj = r
+	return r
+}
 
 type tableRLSResource struct {
-	client *pg.Client
+	lifecycle[tableRLSModel]
+	withClient
 }
 
 func (r *tableRLSResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -86,105 +92,71 @@ func tableRLSSchemaV1() schema.Schema {
 	}
 }
 
-func (r *tableRLSResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+func (r *tableRLSResource) describe(m *tableRLSModel) string {
+	return fmt.Sprintf("row-level security of table %s.%s in database %q", m.Schema.ValueString(), m.Table.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *tableRLSResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan tableRLSModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.apply(ctx, &plan, 0, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	}
+func (r *tableRLSResource) create(ctx context.Context, _ *call, plan *tableRLSModel) diag.Diagnostics {
+	return r.set(ctx, plan, 0)
 }
 
-func (r *tableRLSResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state tableRLSModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := databaseOf(r.client, state.Database)
-	t, err := r.client.ReadTableRLS(ctx, db, uint32(state.OID.ValueInt64()), state.Schema.ValueString(), state.Table.ValueString())
-	if err != nil {
-		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
-			resp.State.RemoveResource(ctx)
-			return
-		}
-		resp.Diagnostics.AddError("Could not read table", err.Error())
-		return
-	}
-	if t == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	state.fill(db, t)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+func (r *tableRLSResource) update(ctx context.Context, _ *call, plan, state *tableRLSModel) diag.Diagnostics {
+	return r.set(ctx, plan, uint32(state.OID.ValueInt64()))
 }
 
-func (r *tableRLSResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state tableRLSModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r.apply(ctx, &plan, uint32(state.OID.ValueInt64()), &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	}
+// set enables or disables (and forces or not) row-level security as m says.
+func (r *tableRLSResource) set(ctx context.Context, m *tableRLSModel, oid uint32) diag.Diagnostics {
+	_, err := r.client.SetTableRLS(ctx, databaseOf(r.client, m.Database), oid, m.Schema.ValueString(), m.Table.ValueString(),
+		m.Enabled.ValueBool(), m.Force.ValueBool(), false)
+	return failed("Could not change row-level security", err)
 }
 
-func (r *tableRLSResource) apply(ctx context.Context, m *tableRLSModel, oid uint32, diags interface{ AddError(string, string) }) {
-	db := databaseOf(r.client, m.Database)
-	t, err := r.client.SetTableRLS(ctx, db, oid, m.Schema.ValueString(), m.Table.ValueString(), m.Enabled.ValueBool(), m.Force.ValueBool(), false)
-	if err != nil {
-		diags.AddError("Could not change row-level security", err.Error())
-		return
-	}
-	m.fill(db, t)
-}
-
-func (r *tableRLSResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state tableRLSModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (r *tableRLSResource) drop(ctx context.Context, _ *call, state *tableRLSModel) diag.Diagnostics {
 	_, err := r.client.SetTableRLS(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Table.ValueString(), false, false, true)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not disable row-level security", err.Error())
-	}
+	return failed("Could not disable row-level security", err)
 }
 
-// ImportState takes `<schema>.<table>` (in the provider's database) or `<database>.<schema>.<table>`.
-func (r *tableRLSResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.client == nil {
-		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
-		return
+func (r *tableRLSResource) read(ctx context.Context, _ *call, m *tableRLSModel) (bool, diag.Diagnostics) {
+	db := databaseOf(r.client, m.Database)
+	// OID 0 (unknown in Create) reads by name
+	t, err := r.client.ReadTableRLS(ctx, db, uint32(m.OID.ValueInt64()), m.Schema.ValueString(), m.Table.ValueString())
+	if err != nil || t == nil {
+		return notFound("Could not read table", err)
 	}
-	found := resolveImport(ctx, r.client, req.ID, 2, func(db string, names []string) bool {
+	m.Database = types.StringValue(db)
+	m.OID = types.Int64Value(int64(t.OID))
+	m.Schema = types.StringValue(t.Schema)
+	m.Table = types.StringValue(t.Table)
+	m.ID = types.StringValue(strings.Join([]string{db, t.Schema, t.Table}, "."))
+	m.Enabled = types.BoolValue(t.Enabled)
+	m.Force = types.BoolValue(t.Force)
+	return true, nil
+}
+
+// tableRLSImportForm is the import ID of a table's row-level security (see import_id.go).
+var tableRLSImportForm = importForm{what: "table", names: []string{"schema", "table"}}
+
+func (r *tableRLSResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(tableRLSImportForm.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		t, err := r.client.ReadTableRLS(ctx, db, 0, names[0], names[1])
 		if err != nil || t == nil {
-			return false
+			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), t.Schema)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("table"), t.Table)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(t.OID))...)
-		return true
-	})
-	if found {
-		return
-	}
-	resp.Diagnostics.AddError("Table not found",
-		fmt.Sprintf("No table matches the import ID %q. Use `<schema>.<table>` for a table in the provider's database %q, or `<database>.<schema>.<table>`.",
-			req.ID, r.client.DefaultDatabase()))
+		resp.Diagnostics.Append(setImportedTableObject(ctx, &resp.State, db, t.Schema, t.Table, t.OID)...)
+		return true, nil
+	})...)
+}
+
+// setImportedTableObject sets the import state of an object of a table (its
+// row-level security, a policy): its database, schema, table and OID.
+func setImportedTableObject(ctx context.Context, st *tfsdk.State, db, schema, table string, oid uint32) diag.Diagnostics {
+	var diags diag.Diagnostics
+	diags.Append(st.SetAttribute(ctx, path.Root("database"), db)...)
+	diags.Append(st.SetAttribute(ctx, path.Root("schema"), schema)...)
+	diags.Append(st.SetAttribute(ctx, path.Root("table"), table)...)
+	diags.Append(st.SetAttribute(ctx, path.Root("oid"), int64(oid))...)
+	return diags
 }
 
 func (r *tableRLSResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -231,16 +203,6 @@ func (r *tableRLSResource) modifyDestroyPlan(ctx context.Context, req resource.M
 // type), so there is no prior layout to upgrade from.
 func (r *tableRLSResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{}
-}
-
-func (m *tableRLSModel) fill(db string, t *pg.TableRLS) {
-	m.Database = types.StringValue(db)
-	m.OID = types.Int64Value(int64(t.OID))
-	m.Schema = types.StringValue(t.Schema)
-	m.Table = types.StringValue(t.Table)
-	m.ID = types.StringValue(strings.Join([]string{db, t.Schema, t.Table}, "."))
-	m.Enabled = types.BoolValue(t.Enabled)
-	m.Force = types.BoolValue(t.Force)
 }
 
 type tableRLSModel struct {
