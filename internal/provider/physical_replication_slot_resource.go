@@ -35,6 +35,7 @@ func NewPhysicalReplicationSlotResource() resource.Resource {
 type physicalReplicationSlotResource struct {
 	lifecycle[physicalReplicationSlotModel]
 	withClient
+	replaceOnly[physicalReplicationSlotModel] // the only attribute replaces the slot
 }
 
 func (r *physicalReplicationSlotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -104,18 +105,13 @@ func (r *physicalReplicationSlotResource) create(ctx context.Context, _ *call, p
 	return failed("Could not create physical replication slot", r.client.CreatePhysicalReplicationSlot(ctx, plan.Name.ValueString()))
 }
 
-// update is never called: the only attribute replaces the slot.
-func (r *physicalReplicationSlotResource) update(context.Context, *call, *physicalReplicationSlotModel, *physicalReplicationSlotModel) diag.Diagnostics {
-	return nil
-}
-
 func (r *physicalReplicationSlotResource) drop(ctx context.Context, _ *call, state *physicalReplicationSlotModel) diag.Diagnostics {
 	return failed("Could not drop physical replication slot", r.client.DropReplicationSlot(ctx, state.Name.ValueString()))
 }
 
 func (r *physicalReplicationSlotResource) read(ctx context.Context, _ *call, m *physicalReplicationSlotModel) (bool, diag.Diagnostics) {
-	s, err := r.client.ReadReplicationSlot(ctx, m.Name.ValueString())
-	if err != nil || s == nil || s.Type != "physical" {
+	s, err := readSlot(ctx, r.client, m.Name.ValueString(), "physical")
+	if err != nil || s == nil {
 		return notFound("Could not read physical replication slot", err)
 	}
 	m.Name = types.StringValue(s.Name)

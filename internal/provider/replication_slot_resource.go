@@ -35,6 +35,7 @@ func NewReplicationSlotResource() resource.Resource {
 type replicationSlotResource struct {
 	lifecycle[replicationSlotModel]
 	withClient
+	replaceOnly[replicationSlotModel] // every attribute replaces the slot
 }
 
 func (r *replicationSlotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -82,8 +83,8 @@ var replicationSlotImport = importForm{what: "replication slot", names: []string
 
 func (r *replicationSlotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(replicationSlotImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
-		s, err := r.client.ReadReplicationSlot(ctx, names[0])
-		if err != nil || s == nil || s.Type != "logical" || s.Database != db {
+		s, err := readSlot(ctx, r.client, names[0], "logical")
+		if err != nil || s == nil || s.Database != db {
 			return false, err
 		}
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
@@ -155,18 +156,13 @@ func (r *replicationSlotResource) create(ctx context.Context, _ *call, plan *rep
 		r.client.CreateLogicalReplicationSlot(ctx, plan.Database.ValueString(), plan.Name.ValueString(), plan.Plugin.ValueString()))
 }
 
-// update is never called: every attribute replaces the slot.
-func (r *replicationSlotResource) update(context.Context, *call, *replicationSlotModel, *replicationSlotModel) diag.Diagnostics {
-	return nil
-}
-
 func (r *replicationSlotResource) drop(ctx context.Context, _ *call, state *replicationSlotModel) diag.Diagnostics {
 	return failed("Could not drop replication slot", r.client.DropReplicationSlot(ctx, state.Name.ValueString()))
 }
 
 func (r *replicationSlotResource) read(ctx context.Context, _ *call, m *replicationSlotModel) (bool, diag.Diagnostics) {
-	s, err := r.client.ReadReplicationSlot(ctx, m.Name.ValueString())
-	if err != nil || s == nil || s.Type != "logical" {
+	s, err := readSlot(ctx, r.client, m.Name.ValueString(), "logical")
+	if err != nil || s == nil {
 		return notFound("Could not read replication slot", err)
 	}
 	m.Name = types.StringValue(s.Name)
@@ -174,6 +170,22 @@ func (r *replicationSlotResource) read(ctx context.Context, _ *call, m *replicat
 	m.Database = types.StringValue(s.Database)
 	m.ID = types.StringValue(s.Database + "." + s.Name)
 	return true, nil
+}
+
+// replaceOnly is the update of an object whose every attribute replaces it:
+// Terraform never calls it.
+type replaceOnly[M any] struct{}
+
+func (replaceOnly[M]) update(context.Context, *call, *M, *M) diag.Diagnostics { return nil }
+
+// readSlot reads the replication slot called name when it is of kind typ
+// ("logical" or "physical"); nil when there is none of that kind.
+func readSlot(ctx context.Context, c *pg.Client, name, typ string) (*pg.ReplicationSlot, error) {
+	s, err := c.ReadReplicationSlot(ctx, name)
+	if err != nil || s == nil || s.Type != typ {
+		return nil, err
+	}
+	return s, nil
 }
 
 type replicationSlotModel struct {
