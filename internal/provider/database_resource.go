@@ -33,10 +33,15 @@ var (
 const defaultDatabaseTemplate = "template0"
 
 // NewDatabaseResource is the constructor of postgresql_database.
-func NewDatabaseResource() resource.Resource { return &databaseResource{} }
+func NewDatabaseResource() resource.Resource {
+	r := &databaseResource{}
+	r.obj = r
+	return r
+}
 
 type databaseResource struct {
-	client *pg.Client
+	lifecycle[databaseModel]
+	withClient
 }
 
 func (r *databaseResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -117,108 +122,6 @@ func databaseSchemaV1() schema.Schema {
 					"When the drop fails, connections are allowed again (and a template stays a template).",
 			},
 		},
-	}
-}
-
-func (r *databaseResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *databaseResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan databaseModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec := plan.spec()
-	created, err := r.client.CreateDatabase(ctx, spec)
-	if !created {
-		msg := err.Error()
-		if pg.SQLState(err) == pg.CodeDuplicateDatabase {
-			msg += fmt.Sprintf("\n\nThe database already exists. To manage it with this resource, import it: terraform import <address> %s", spec.Name)
-		}
-		resp.Diagnostics.AddError("Could not create database", msg)
-		return
-	}
-	if err != nil {
-		// The database exists: record it, so the next apply does not try to create it again.
-		resp.Diagnostics.AddWarning("Database created with a problem", err.Error())
-	}
-	finishCreate(ctx, resp, &plan, fmt.Sprintf("database %q", spec.Name), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
-}
-
-func (r *databaseResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state databaseModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found, diags := r.read(ctx, &state)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *databaseResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state databaseModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	cur, err := r.lookup(ctx, &state)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not read database", err.Error())
-		return
-	}
-	if cur == nil {
-		resp.Diagnostics.AddError("Database not found", fmt.Sprintf("database %q no longer exists; refresh to plan its creation", state.Name.ValueString()))
-		return
-	}
-	spec := plan.spec()
-	if plan.Owner.IsUnknown() {
-		spec.Owner = ""
-	}
-	if plan.TablespaceName.IsUnknown() {
-		spec.Tablespace = ""
-	}
-	if err := r.client.UpdateDatabase(ctx, cur.Name, cur, spec, plan.AlterObjectOwnership.ValueBool()); err != nil {
-		resp.Diagnostics.AddError("Could not update database", err.Error())
-		return
-	}
-	found, diags := r.read(ctx, &plan)
-	resp.Diagnostics.Append(diags...)
-	if !found && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.AddError("Database vanished", fmt.Sprintf("database %q was updated but cannot be read back", spec.Name))
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *databaseResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state databaseModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	cur, err := r.lookup(ctx, &state)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not read database", err.Error())
-		return
-	}
-	if cur == nil {
-		return // already gone
-	}
-	if err := r.client.DropDatabase(ctx, cur.Name, state.ForceDrop.ValueBool()); err != nil {
-		resp.Diagnostics.AddError("Could not drop database", err.Error())
 	}
 }
 
@@ -378,17 +281,62 @@ func (r *databaseResource) lookup(ctx context.Context, m *databaseModel) (*pg.Da
 	return r.client.ReadDatabase(ctx, m.Name.ValueString())
 }
 
+func (r *databaseResource) describe(m *databaseModel) string {
+	return fmt.Sprintf("database %q", m.Name.ValueString())
+}
+
+func (r *databaseResource) create(ctx context.Context, _ *call, plan *databaseModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	spec := plan.spec()
+	created, err := r.client.CreateDatabase(ctx, spec)
+	if !created {
+		msg := err.Error()
+		if pg.SQLState(err) == pg.CodeDuplicateDatabase {
+			msg += fmt.Sprintf("\n\nThe database already exists. To manage it with this resource, import it: terraform import <address> %s", spec.Name)
+		}
+		diags.AddError("Could not create database", msg)
+		return diags
+	}
+	if err != nil {
+		// The database exists: record it, so the next apply does not try to create it again.
+		diags.AddWarning("Database created with a problem", err.Error())
+	}
+	return diags
+}
+
+func (r *databaseResource) update(ctx context.Context, _ *call, plan, state *databaseModel) diag.Diagnostics {
+	cur, err := r.lookup(ctx, state)
+	if err != nil {
+		return failed("Could not read database", err)
+	}
+	if cur == nil {
+		return diag.Diagnostics{diag.NewErrorDiagnostic("Database not found",
+			fmt.Sprintf("database %q no longer exists; refresh to plan its creation", state.Name.ValueString()))}
+	}
+	spec := plan.spec()
+	if plan.Owner.IsUnknown() {
+		spec.Owner = ""
+	}
+	if plan.TablespaceName.IsUnknown() {
+		spec.Tablespace = ""
+	}
+	return failed("Could not update database", r.client.UpdateDatabase(ctx, cur.Name, cur, spec, plan.AlterObjectOwnership.ValueBool()))
+}
+
+func (r *databaseResource) drop(ctx context.Context, _ *call, state *databaseModel) diag.Diagnostics {
+	cur, err := r.lookup(ctx, state)
+	if err != nil || cur == nil {
+		return failed("Could not read database", err) // none: already gone
+	}
+	return failed("Could not drop database", r.client.DropDatabase(ctx, cur.Name, state.ForceDrop.ValueBool()))
+}
+
 // read refreshes m from the server, keeping m's spelling where the server's
 // value means the same. It reports whether the database exists.
-func (r *databaseResource) read(ctx context.Context, m *databaseModel) (bool, diag.Diagnostics) {
-	var diags diag.Diagnostics
+func (r *databaseResource) read(ctx context.Context, _ *call, m *databaseModel) (bool, diag.Diagnostics) {
 	d, err := r.lookup(ctx, m)
-	if err != nil {
-		diags.AddError("Could not read database", err.Error())
-		return false, diags
-	}
-	if d == nil {
-		return false, diags
+	if err != nil || d == nil {
+		return notFound("Could not read database", err)
 	}
 	keep := func(cur types.String, server string, equal func(a, b string) bool) types.String {
 		if !cur.IsNull() && !cur.IsUnknown() && equal(cur.ValueString(), server) {
@@ -417,7 +365,7 @@ func (r *databaseResource) read(ctx context.Context, m *databaseModel) (bool, di
 	if m.ForceDrop.IsNull() || m.ForceDrop.IsUnknown() {
 		m.ForceDrop = types.BoolValue(false)
 	}
-	return true, diags
+	return true, nil
 }
 
 func (m *databaseModel) spec() pg.DatabaseSpec {

@@ -28,10 +28,15 @@ var (
 )
 
 // NewExtensionResource is the constructor of postgresql_extension.
-func NewExtensionResource() resource.Resource { return &extensionResource{} }
+func NewExtensionResource() resource.Resource {
+	r := &extensionResource{}
+	r.obj = r
+	return r
+}
 
 type extensionResource struct {
-	client *pg.Client
+	lifecycle[extensionModel]
+	withClient
 }
 
 func (r *extensionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -96,95 +101,6 @@ func extensionSchemaV1() schema.Schema {
 				MarkdownDescription: "When true, dropping the extension also drops the objects that depend on it (`DROP EXTENSION ... CASCADE`). When false (the default) the drop fails if any exist.",
 			},
 		},
-	}
-}
-
-func (r *extensionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *extensionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan extensionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := plan.Database.ValueString()
-	spec := plan.spec()
-	if err := r.client.CreateExtension(ctx, db, spec, plan.CreateCascade.ValueBool()); err != nil {
-		msg := err.Error()
-		if pg.SQLState(err) == pg.CodeInsufficientPriv {
-			if trusted, terr := r.client.ExtensionTrusted(ctx, db, spec.Name); terr == nil && !trusted {
-				msg += fmt.Sprintf("\n\nExtension %q is not trusted: only a superuser can install it.", spec.Name)
-			}
-		}
-		resp.Diagnostics.AddError("Could not create extension", msg)
-		return
-	}
-	finishCreate(ctx, resp, &plan, fmt.Sprintf("extension %q in database %q", spec.Name, db), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
-}
-
-func (r *extensionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state extensionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found, diags := r.read(ctx, &state)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(recordXactPos(ctx, r.client, resp.Private)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *extensionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state extensionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(checkSameDatabase(ctx, r.client, plan.Database.ValueString(), state.Database.ValueString(), state.DatabaseOID)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.UpdateExtension(ctx, plan.Database.ValueString(), plan.spec()); err != nil {
-		resp.Diagnostics.AddError("Could not update extension", err.Error())
-		return
-	}
-	found, diags := r.read(ctx, &plan)
-	resp.Diagnostics.Append(diags...)
-	if !found && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.AddError("Extension vanished", fmt.Sprintf("extension %q was updated but cannot be read back", plan.Name.ValueString()))
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *extensionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state extensionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not read database", err.Error())
-		return
-	}
-	if d == nil {
-		return // the database is gone, and the extension with it
-	}
-	if err := r.client.DropExtension(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
-		resp.Diagnostics.AddError("Could not drop extension", err.Error())
 	}
 }
 
@@ -287,28 +203,57 @@ func (r *extensionResource) UpgradeState(context.Context) map[int64]resource.Sta
 	}
 }
 
-// read refreshes m from the server. It reports whether the extension is installed.
-func (r *extensionResource) read(ctx context.Context, m *extensionModel) (bool, diag.Diagnostics) {
-	var diags diag.Diagnostics
-	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
-	if err != nil {
-		diags.AddError("Could not read database", err.Error())
-		return false, diags
+func (r *extensionResource) describe(m *extensionModel) string {
+	return fmt.Sprintf("extension %q in database %q", m.Name.ValueString(), m.Database.ValueString())
+}
+
+func (r *extensionResource) create(ctx context.Context, _ *call, plan *extensionModel) diag.Diagnostics {
+	db := plan.Database.ValueString()
+	spec := plan.spec()
+	err := r.client.CreateExtension(ctx, db, spec, plan.CreateCascade.ValueBool())
+	if err == nil {
+		return nil
 	}
-	if d == nil {
-		return false, diags
+	msg := err.Error()
+	if pg.SQLState(err) == pg.CodeInsufficientPriv {
+		if trusted, terr := r.client.ExtensionTrusted(ctx, db, spec.Name); terr == nil && !trusted {
+			msg += fmt.Sprintf("\n\nExtension %q is not trusted: only a superuser can install it.", spec.Name)
+		}
+	}
+	return diag.Diagnostics{diag.NewErrorDiagnostic("Could not create extension", msg)}
+}
+
+func (r *extensionResource) update(ctx context.Context, _ *call, plan, state *extensionModel) diag.Diagnostics {
+	db := plan.Database.ValueString()
+	diags := checkSameDatabase(ctx, r.client, db, state.Database.ValueString(), state.DatabaseOID)
+	if diags.HasError() {
+		return diags
+	}
+	return failed("Could not update extension", r.client.UpdateExtension(ctx, db, plan.spec()))
+}
+
+func (r *extensionResource) drop(ctx context.Context, _ *call, state *extensionModel) diag.Diagnostics {
+	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
+	if err != nil || d == nil {
+		return failed("Could not read database", err) // none: the database is gone, and the extension with it
+	}
+	return failed("Could not drop extension", r.client.DropExtension(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()))
+}
+
+// read refreshes m from the server. It reports whether the extension is installed.
+func (r *extensionResource) read(ctx context.Context, c *call, m *extensionModel) (bool, diag.Diagnostics) {
+	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
+	if err != nil || d == nil {
+		return notFound("Could not read database", err)
 	}
 	db := d.Name
 	e, err := r.client.ReadExtension(ctx, db, m.Name.ValueString())
-	if pg.IsMissingDatabase(err) {
-		return false, diags
+	if err != nil || e == nil {
+		return notFound("Could not read extension", err)
 	}
-	if err != nil {
-		diags.AddError("Could not read extension", err.Error())
-		return false, diags
-	}
-	if e == nil {
-		return false, diags
+	var diags diag.Diagnostics
+	if c.op == opRead {
+		diags.Append(recordXactPos(ctx, r.client, c.set)...)
 	}
 	m.ID = types.StringValue(db + "." + e.Name)
 	m.Database = types.StringValue(db)

@@ -97,6 +97,14 @@ JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1), 'none')`, n
 			ImportStateId:     db + ".hstore",
 			ImportStateVerify: true,
 		},
+		{ // the database name quoted, as in SQL (it holds a double quote)
+			Config: config(`  name = "hstore"
+  schema = postgresql_schema.ext.name`),
+			ResourceName:      addr,
+			ImportState:       true,
+			ImportStateId:     `"` + strings.ReplaceAll(db, `"`, `""`) + `".hstore`,
+			ImportStateVerify: true,
+		},
 		{
 			Config: config(`  name = "hstore"
   schema = postgresql_schema.ext.name`),

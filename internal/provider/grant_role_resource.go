@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -28,10 +29,15 @@ var (
 )
 
 // NewGrantRoleResource is the constructor of postgresql_grant_role.
-func NewGrantRoleResource() resource.Resource { return &grantRoleResource{} }
+func NewGrantRoleResource() resource.Resource {
+	r := &grantRoleResource{}
+	r.obj = r
+	return r
+}
 
 type grantRoleResource struct {
-	client *pg.Client
+	lifecycle[grantRoleModel]
+	withClient
 }
 
 func (r *grantRoleResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -82,10 +88,6 @@ func grantRoleSchemaV1() schema.Schema {
 	}
 }
 
-func (r *grantRoleResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *grantRoleResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m grantRoleModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -94,63 +96,6 @@ func (r *grantRoleResource) ValidateConfig(ctx context.Context, req resource.Val
 	}
 	if m.Role.ValueString() == m.GrantRole.ValueString() {
 		resp.Diagnostics.AddAttributeError(path.Root("grant_role"), "Role granted to itself", "A role cannot be a member of itself.")
-	}
-}
-
-func (r *grantRoleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan grantRoleModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.SetMembership(ctx, plan.spec()); err != nil {
-		resp.Diagnostics.AddError("Could not grant role", err.Error())
-		return
-	}
-	plan.ID = types.StringValue(plan.id())
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *grantRoleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state grantRoleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found, diags := r.read(ctx, &state)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *grantRoleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan grantRoleModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.SetMembership(ctx, plan.spec()); err != nil {
-		resp.Diagnostics.AddError("Could not change role membership", err.Error())
-		return
-	}
-	plan.ID = types.StringValue(plan.id())
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *grantRoleResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state grantRoleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.RevokeMembership(ctx, state.Role.ValueString(), state.GrantRole.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Could not revoke role", err.Error())
 	}
 }
 
@@ -212,15 +157,26 @@ func (r *grantRoleResource) UpgradeState(context.Context) map[int64]resource.Sta
 	}
 }
 
-func (r *grantRoleResource) read(ctx context.Context, m *grantRoleModel) (bool, diag.Diagnostics) {
-	var diags diag.Diagnostics
+func (r *grantRoleResource) describe(m *grantRoleModel) string {
+	return fmt.Sprintf("membership of role %q in role %q", m.Role.ValueString(), m.GrantRole.ValueString())
+}
+
+func (r *grantRoleResource) create(ctx context.Context, _ *call, plan *grantRoleModel) diag.Diagnostics {
+	return failed("Could not grant role", r.client.SetMembership(ctx, plan.spec()))
+}
+
+func (r *grantRoleResource) update(ctx context.Context, _ *call, plan, _ *grantRoleModel) diag.Diagnostics {
+	return failed("Could not change role membership", r.client.SetMembership(ctx, plan.spec()))
+}
+
+func (r *grantRoleResource) drop(ctx context.Context, _ *call, state *grantRoleModel) diag.Diagnostics {
+	return failed("Could not revoke role", r.client.RevokeMembership(ctx, state.Role.ValueString(), state.GrantRole.ValueString()))
+}
+
+func (r *grantRoleResource) read(ctx context.Context, _ *call, m *grantRoleModel) (bool, diag.Diagnostics) {
 	ms, rolesExist, err := r.client.ReadMembership(ctx, m.Role.ValueString(), m.GrantRole.ValueString())
-	if err != nil {
-		diags.AddError("Could not read role membership", err.Error())
-		return false, diags
-	}
-	if !rolesExist || !ms.Exists {
-		return false, diags
+	if err != nil || !rolesExist || !ms.Exists {
+		return notFound("Could not read role membership", err)
 	}
 	m.WithAdminOption = types.BoolValue(ms.AdminOption)
 	if major := serverMajor(ctx, r.client); major >= 16 {
@@ -232,7 +188,7 @@ func (r *grantRoleResource) read(ctx context.Context, m *grantRoleModel) (bool, 
 		}
 	}
 	m.ID = types.StringValue(m.id())
-	return true, diags
+	return true, nil
 }
 
 func (m *grantRoleModel) spec() pg.MembershipSpec {

@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -25,11 +27,15 @@ var (
 
 // NewPhysicalReplicationSlotResource is the constructor of postgresql_physical_replication_slot.
 func NewPhysicalReplicationSlotResource() resource.Resource {
-	return &physicalReplicationSlotResource{}
+	r := &physicalReplicationSlotResource{}
+	r.obj = r
+	return r
 }
 
 type physicalReplicationSlotResource struct {
-	client *pg.Client
+	lifecycle[physicalReplicationSlotModel]
+	withClient
+	replaceOnly[physicalReplicationSlotModel] // the only attribute replaces the slot
 }
 
 func (r *physicalReplicationSlotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -61,62 +67,6 @@ func physicalReplicationSlotSchemaV1() schema.Schema {
 	}
 }
 
-func (r *physicalReplicationSlotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *physicalReplicationSlotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan physicalReplicationSlotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.CreatePhysicalReplicationSlot(ctx, plan.Name.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Could not create physical replication slot", err.Error())
-		return
-	}
-	plan.ID = plan.Name
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *physicalReplicationSlotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state physicalReplicationSlotModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	s, err := r.client.ReadReplicationSlot(ctx, state.Name.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError("Could not read physical replication slot", err.Error())
-		return
-	}
-	if s == nil || s.Type != "physical" {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	state.Name = types.StringValue(s.Name)
-	state.ID = state.Name
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// Update is never called: the only attribute replaces the slot.
-func (r *physicalReplicationSlotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan physicalReplicationSlotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *physicalReplicationSlotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state physicalReplicationSlotModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.DropReplicationSlot(ctx, state.Name.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Could not drop physical replication slot", err.Error())
-	}
-}
-
 // ImportState takes the slot name.
 func (r *physicalReplicationSlotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if err := pg.ValidateName(req.ID); err != nil {
@@ -145,6 +95,28 @@ func (r *physicalReplicationSlotResource) UpgradeState(context.Context) map[int6
 	return map[int64]resource.StateUpgrader{
 		0: {PriorSchema: physicalReplicationSlotSchemaV0(), StateUpgrader: upgradePhysicalReplicationSlotStateV0},
 	}
+}
+
+func (r *physicalReplicationSlotResource) describe(m *physicalReplicationSlotModel) string {
+	return fmt.Sprintf("physical replication slot %q", m.Name.ValueString())
+}
+
+func (r *physicalReplicationSlotResource) create(ctx context.Context, _ *call, plan *physicalReplicationSlotModel) diag.Diagnostics {
+	return failed("Could not create physical replication slot", r.client.CreatePhysicalReplicationSlot(ctx, plan.Name.ValueString()))
+}
+
+func (r *physicalReplicationSlotResource) drop(ctx context.Context, _ *call, state *physicalReplicationSlotModel) diag.Diagnostics {
+	return failed("Could not drop physical replication slot", r.client.DropReplicationSlot(ctx, state.Name.ValueString()))
+}
+
+func (r *physicalReplicationSlotResource) read(ctx context.Context, _ *call, m *physicalReplicationSlotModel) (bool, diag.Diagnostics) {
+	s, err := readSlot(ctx, r.client, m.Name.ValueString(), "physical")
+	if err != nil || s == nil {
+		return notFound("Could not read physical replication slot", err)
+	}
+	m.Name = types.StringValue(s.Name)
+	m.ID = m.Name
+	return true, nil
 }
 
 type physicalReplicationSlotModel struct {

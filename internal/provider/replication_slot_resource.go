@@ -3,8 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -26,10 +26,16 @@ var (
 )
 
 // NewReplicationSlotResource is the constructor of postgresql_replication_slot.
-func NewReplicationSlotResource() resource.Resource { return &replicationSlotResource{} }
+func NewReplicationSlotResource() resource.Resource {
+	r := &replicationSlotResource{}
+	r.obj = r
+	return r
+}
 
 type replicationSlotResource struct {
-	client *pg.Client
+	lifecycle[replicationSlotModel]
+	withClient
+	replaceOnly[replicationSlotModel] // every attribute replaces the slot
 }
 
 func (r *replicationSlotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -72,78 +78,19 @@ func replicationSlotSchemaV1() schema.Schema {
 	}
 }
 
-func (r *replicationSlotResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
+// replicationSlotImport is the import ID of a logical slot (see import_id.go).
+var replicationSlotImport = importForm{what: "replication slot", names: []string{"slot"}, database: true}
 
-func (r *replicationSlotResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan replicationSlotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !isKnown(plan.Database) {
-		plan.Database = types.StringValue(r.client.DefaultDatabase())
-	}
-	if err := r.client.CreateLogicalReplicationSlot(ctx, plan.Database.ValueString(), plan.Name.ValueString(), plan.Plugin.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Could not create replication slot", err.Error())
-		return
-	}
-	plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *replicationSlotResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state replicationSlotModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	s, err := r.client.ReadReplicationSlot(ctx, state.Name.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError("Could not read replication slot", err.Error())
-		return
-	}
-	if s == nil || s.Type != "logical" {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	state.Name = types.StringValue(s.Name)
-	state.Plugin = types.StringValue(s.Plugin)
-	state.Database = types.StringValue(s.Database)
-	state.ID = types.StringValue(s.Database + "." + s.Name)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// Update is never called: every attribute replaces the slot.
-func (r *replicationSlotResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan replicationSlotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *replicationSlotResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state replicationSlotModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.DropReplicationSlot(ctx, state.Name.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Could not drop replication slot", err.Error())
-	}
-}
-
-// ImportState takes `<database>.<name>`. Slot names cannot contain dots, so
-// the name is what follows the last dot.
 func (r *replicationSlotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	i := strings.LastIndex(req.ID, ".")
-	if i <= 0 || i == len(req.ID)-1 {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID is <database>.<slot name>, e.g. postgres.my_slot; got %q.", req.ID))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), req.ID[:i])...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID[i+1:])...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(replicationSlotImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+		s, err := readSlot(ctx, r.client, names[0], "logical")
+		if err != nil || s == nil || s.Database != db {
+			return false, err
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), s.Name)...)
+		return true, nil
+	})...)
 }
 
 func (r *replicationSlotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -195,6 +142,50 @@ func (r *replicationSlotResource) UpgradeState(context.Context) map[int64]resour
 	return map[int64]resource.StateUpgrader{
 		0: {PriorSchema: replicationSlotSchemaV0(), StateUpgrader: upgradeReplicationSlotStateV0},
 	}
+}
+
+func (r *replicationSlotResource) describe(m *replicationSlotModel) string {
+	return fmt.Sprintf("replication slot %q in database %q", m.Name.ValueString(), m.Database.ValueString())
+}
+
+func (r *replicationSlotResource) create(ctx context.Context, _ *call, plan *replicationSlotModel) diag.Diagnostics {
+	if !isKnown(plan.Database) {
+		plan.Database = types.StringValue(r.client.DefaultDatabase())
+	}
+	return failed("Could not create replication slot",
+		r.client.CreateLogicalReplicationSlot(ctx, plan.Database.ValueString(), plan.Name.ValueString(), plan.Plugin.ValueString()))
+}
+
+func (r *replicationSlotResource) drop(ctx context.Context, _ *call, state *replicationSlotModel) diag.Diagnostics {
+	return failed("Could not drop replication slot", r.client.DropReplicationSlot(ctx, state.Name.ValueString()))
+}
+
+func (r *replicationSlotResource) read(ctx context.Context, _ *call, m *replicationSlotModel) (bool, diag.Diagnostics) {
+	s, err := readSlot(ctx, r.client, m.Name.ValueString(), "logical")
+	if err != nil || s == nil {
+		return notFound("Could not read replication slot", err)
+	}
+	m.Name = types.StringValue(s.Name)
+	m.Plugin = types.StringValue(s.Plugin)
+	m.Database = types.StringValue(s.Database)
+	m.ID = types.StringValue(s.Database + "." + s.Name)
+	return true, nil
+}
+
+// replaceOnly is the update of an object whose every attribute replaces it:
+// Terraform never calls it.
+type replaceOnly[M any] struct{}
+
+func (replaceOnly[M]) update(context.Context, *call, *M, *M) diag.Diagnostics { return nil }
+
+// readSlot reads the replication slot called name when it is of kind typ
+// ("logical" or "physical"); nil when there is none of that kind.
+func readSlot(ctx context.Context, c *pg.Client, name, typ string) (*pg.ReplicationSlot, error) {
+	s, err := c.ReadReplicationSlot(ctx, name)
+	if err != nil || s == nil || s.Type != typ {
+		return nil, err
+	}
+	return s, nil
 }
 
 type replicationSlotModel struct {

@@ -38,7 +38,7 @@ func checkSlotsGone(t *testing.T, names ...string) func(*terraform.State) error 
 }
 
 func TestAccReplicationSlot_lifecycle(t *testing.T) {
-	db := acctest.RandName("rsdb")
+	db := acctest.RandName("rs.db") // a dot: imported as `"<db>".<slot>`, and unquoted as before
 	logical := strings.ReplaceAll(acctest.RandName("ls"), "-", "_")
 	physical := strings.ReplaceAll(acctest.RandName("ps"), "-", "_")
 	cfg := func(plugin, phys string) string {
@@ -95,6 +95,7 @@ resource "postgresql_physical_replication_slot" "test" {
 				},
 			},
 			{ResourceName: "postgresql_replication_slot.test", ImportState: true, ImportStateId: db + "." + logical, ImportStateVerify: true},
+			{ResourceName: "postgresql_replication_slot.test", ImportState: true, ImportStateId: `"` + db + `".` + logical, ImportStateVerify: true},
 			{ResourceName: "postgresql_replication_slot.default_db", ImportState: true, ImportStateId: "postgres." + logical + "_d", ImportStateVerify: true},
 			{ResourceName: "postgresql_physical_replication_slot.test", ImportState: true, ImportStateId: physical + "_2", ImportStateVerify: true},
 			{ // drift: the slot was recreated with another plugin → replace

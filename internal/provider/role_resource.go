@@ -39,10 +39,15 @@ var (
 )
 
 // NewRoleResource is the constructor of postgresql_role.
-func NewRoleResource() resource.Resource { return &roleResource{} }
+func NewRoleResource() resource.Resource {
+	r := &roleResource{}
+	r.obj = r
+	return r
+}
 
 type roleResource struct {
-	client *pg.Client
+	lifecycle[roleModel]
+	withClient
 }
 
 func (r *roleResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -154,10 +159,6 @@ func roleSchemaV1() schema.Schema {
 	}
 }
 
-func (r *roleResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *roleResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m roleModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -172,103 +173,6 @@ func (r *roleResource) ValidateConfig(ctx context.Context, req resource.Validate
 		if err := pg.ValidateName(m.AssumeRole.ValueString()); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("assume_role"), "Invalid PostgreSQL name", "assume_role "+err.Error()+".")
 		}
-	}
-}
-
-func (r *roleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan roleModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	var wo types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("password_wo"), &wo)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec, diags := plan.spec(ctx, nil)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	pw := pg.PasswordChange{}
-	switch {
-	case !wo.IsNull():
-		pw = pg.PasswordChange{Set: true, Password: wo.ValueString()}
-	case !plan.Password.IsNull():
-		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
-	}
-	if err := r.client.CreateRole(ctx, spec, pw); err != nil {
-		resp.Diagnostics.AddError("Could not create role", err.Error())
-		return
-	}
-	finishCreate(ctx, resp, &plan, fmt.Sprintf("role %q", spec.Name), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
-}
-
-func (r *roleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state roleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found, diags := r.read(ctx, &state)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *roleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state, config roleModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec, diags := plan.spec(ctx, &config)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	pw := pg.PasswordChange{}
-	switch {
-	case !config.PasswordWO.IsNull() && !plan.PasswordWOVersion.Equal(state.PasswordWOVersion):
-		pw = pg.PasswordChange{Set: true, Password: config.PasswordWO.ValueString()}
-	case !plan.Password.Equal(state.Password) && config.PasswordWO.IsNull():
-		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
-	}
-	if err := r.client.UpdateRole(ctx, state.Name.ValueString(), spec, pw); err != nil {
-		resp.Diagnostics.AddError("Could not update role", err.Error())
-		return
-	}
-	plannedRoles := plan.Roles
-	found, diags := r.read(ctx, &plan)
-	resp.Diagnostics.Append(diags...)
-	if !found && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.AddError("Role vanished", fmt.Sprintf("role %q was updated but cannot be read back", spec.Name))
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if config.Roles.IsNull() && !plannedRoles.IsUnknown() {
-		// Unmanaged memberships: report what was planned; the next refresh
-		// picks up changes made by postgresql_grant_role in this same apply.
-		plan.Roles = plannedRoles
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *roleResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state roleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || state.SkipDropRole.ValueBool() {
-		return
-	}
-	if err := r.client.DropRole(ctx, state.Name.ValueString(), state.SkipReassignOwned.ValueBool()); err != nil {
-		resp.Diagnostics.AddError("Could not drop role", err.Error())
 	}
 }
 
@@ -377,10 +281,75 @@ func (r *roleResource) UpgradeState(context.Context) map[int64]resource.StateUpg
 	}
 }
 
+func (r *roleResource) describe(m *roleModel) string {
+	return fmt.Sprintf("role %q", m.Name.ValueString())
+}
+
+func (r *roleResource) create(ctx context.Context, c *call, plan *roleModel) diag.Diagnostics {
+	var wo types.String
+	diags := c.config.GetAttribute(ctx, path.Root("password_wo"), &wo)
+	spec, d := plan.spec(ctx, nil)
+	diags.Append(d...)
+	if diags.HasError() {
+		return diags
+	}
+	pw := pg.PasswordChange{}
+	switch {
+	case !wo.IsNull():
+		pw = pg.PasswordChange{Set: true, Password: wo.ValueString()}
+	case !plan.Password.IsNull():
+		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
+	}
+	return failed("Could not create role", r.client.CreateRole(ctx, spec, pw))
+}
+
+func (r *roleResource) update(ctx context.Context, c *call, plan, state *roleModel) diag.Diagnostics {
+	var config roleModel
+	diags := c.config.Get(ctx, &config)
+	if diags.HasError() {
+		return diags
+	}
+	spec, d := plan.spec(ctx, &config)
+	diags.Append(d...)
+	if diags.HasError() {
+		return diags
+	}
+	pw := pg.PasswordChange{}
+	switch {
+	case !config.PasswordWO.IsNull() && !plan.PasswordWOVersion.Equal(state.PasswordWOVersion):
+		pw = pg.PasswordChange{Set: true, Password: config.PasswordWO.ValueString()}
+	case !plan.Password.Equal(state.Password) && config.PasswordWO.IsNull():
+		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
+	}
+	return failed("Could not update role", r.client.UpdateRole(ctx, state.Name.ValueString(), spec, pw))
+}
+
+func (r *roleResource) drop(ctx context.Context, _ *call, state *roleModel) diag.Diagnostics {
+	if state.SkipDropRole.ValueBool() {
+		return nil
+	}
+	return failed("Could not drop role", r.client.DropRole(ctx, state.Name.ValueString(), state.SkipReassignOwned.ValueBool()))
+}
+
+// keepPlannedRoles tells the read-back after an update to report the planned
+// memberships when the configuration leaves them unmanaged: the next refresh
+// picks up changes made by postgresql_grant_role in this same apply.
+func keepPlannedRoles(ctx context.Context, c *call, m *roleModel) (bool, diag.Diagnostics) {
+	if c.op != opUpdate || m.Roles.IsUnknown() {
+		return false, nil
+	}
+	var cfg types.Set
+	diags := c.config.GetAttribute(ctx, path.Root("roles"), &cfg)
+	return cfg.IsNull() && !diags.HasError(), diags
+}
+
 // read refreshes m from the server, keeping m's spelling where the server's
 // value means the same. It reports whether the role exists.
-func (r *roleResource) read(ctx context.Context, m *roleModel) (bool, diag.Diagnostics) {
-	var diags diag.Diagnostics
+func (r *roleResource) read(ctx context.Context, c *call, m *roleModel) (bool, diag.Diagnostics) {
+	keepRoles, diags := keepPlannedRoles(ctx, c, m)
+	if diags.HasError() {
+		return false, diags
+	}
 	var role *pg.Role
 	var err error
 	if !m.OID.IsNull() && !m.OID.IsUnknown() {
@@ -389,12 +358,8 @@ func (r *roleResource) read(ctx context.Context, m *roleModel) (bool, diag.Diagn
 	if err == nil && role == nil {
 		role, err = r.client.ReadRole(ctx, m.Name.ValueString())
 	}
-	if err != nil {
-		diags.AddError("Could not read role", err.Error())
-		return false, diags
-	}
-	if role == nil {
-		return false, diags
+	if err != nil || role == nil {
+		return notFound("Could not read role", err)
 	}
 	m.ID = types.StringValue(role.Name)
 	m.OID = types.Int64Value(int64(role.OID))
@@ -419,9 +384,11 @@ func (r *roleResource) read(ctx context.Context, m *roleModel) (bool, diag.Diagn
 			m.ValidUntil = types.StringValue(role.ValidUntil)
 		}
 	}
-	memberOf, d := types.SetValueFrom(ctx, types.StringType, role.MemberOf)
-	diags.Append(d...)
-	m.Roles = memberOf
+	if !keepRoles {
+		memberOf, d := types.SetValueFrom(ctx, types.StringType, role.MemberOf)
+		diags.Append(d...)
+		m.Roles = memberOf
+	}
 
 	if sp, ok := role.Settings["search_path"]; ok {
 		l, d := types.ListValueFrom(ctx, types.StringType, pg.ParseSearchPath(sp))
