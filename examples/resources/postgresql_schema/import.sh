@@ -1,3 +1,4 @@
-# The import ID is <database>.<schema>. When the database name itself contains
-# dots, the longest prefix naming an existing database is used.
+# The import ID is <database>.<schema>. A name that contains a dot (or starts
+# with a double quote) is written in double quotes, as in SQL, with a quote
+# inside doubled: app."my.schema"
 terraform import postgresql_schema.app app.app
