@@ -115,6 +115,10 @@ resource "postgresql_subscription" "test" {
 				ResourceName: addr, ImportState: true, ImportStateId: subDB + "." + name + "_r", ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{"create_slot"},
 			},
+			{ // the name quoted as in SQL
+				ResourceName: addr, ImportState: true, ImportStateId: subDB + `."` + name + `_r"`, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"create_slot"},
+			},
 			{ // forget it, import it for real: the next plan is empty (no replacement, unlike cyrilgdn)
 				Config: acctest.Config(`
 removed {
