@@ -175,24 +175,14 @@ func (r *eventTriggerResource) create(ctx context.Context, _ *call, plan *eventT
 	return failed("Could not create event trigger", err)
 }
 
-func (r *eventTriggerResource) update(ctx context.Context, _ *call, plan, state *eventTriggerModel) diag.Diagnostics {
+func (r *eventTriggerResource) update(ctx context.Context, c *call, plan, state *eventTriggerModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	spec := plan.spec(ctx, &diags)
-	if diags.HasError() {
-		return diags
-	}
-	db := databaseOf(r.client, plan.Database)
-	oid, d := oidOrLookup(state.OID, "event trigger", state.Name.ValueString(), func(name string) (uint32, error) {
-		e, err := r.client.ReadEventTrigger(ctx, db, 0, name)
-		if e == nil {
-			return 0, err
-		}
-		return e.OID, err
-	})
+	oid, d := oidOrRead(ctx, r, c, *state, func(m *eventTriggerModel) types.Int64 { return m.OID })
 	if diags.Append(d...); diags.HasError() {
 		return diags
 	}
-	_, err := r.client.UpdateEventTrigger(ctx, db, oid, spec)
+	_, err := r.client.UpdateEventTrigger(ctx, databaseOf(r.client, plan.Database), oid, spec)
 	return failed("Could not update event trigger", err)
 }
 
@@ -214,18 +204,19 @@ func (r *eventTriggerResource) read(ctx context.Context, _ *call, m *eventTrigge
 	return true, diags
 }
 
-// oidOrLookup is the OID a state records, or, when it records none (0: a
-// state written before OIDs were), the OID of the object named name found by
-// lookup (0 when there is none). what names the kind of object in the error.
-func oidOrLookup(oid types.Int64, what, name string, lookup func(name string) (uint32, error)) (uint32, diag.Diagnostics) {
-	if o := uint32(oid.ValueInt64()); o != 0 {
+// oidOrRead is the OID a state records, or, when it records none (0: a state
+// of an object not refreshed by this provider yet), the OID that obj's read
+// finds for it (by name), read into a copy of the state. oid picks the OID
+// from a model. Event triggers and foreign servers use it in update.
+func oidOrRead[M any](ctx context.Context, obj object[M], c *call, state M, oid func(*M) types.Int64) (uint32, diag.Diagnostics) {
+	if o := uint32(oid(&state).ValueInt64()); o != 0 {
 		return o, nil
 	}
-	o, err := lookup(name)
-	if err != nil || o == 0 {
-		return 0, diag.Diagnostics{diag.NewErrorDiagnostic("Could not update "+what, fmt.Sprintf("%s %q not found: %v", what, name, err))}
+	found, diags := obj.read(ctx, c, &state)
+	if !found && !diags.HasError() {
+		diags.AddError("Could not update", obj.describe(&state)+" not found.")
 	}
-	return o, nil
+	return uint32(oid(&state).ValueInt64()), diags
 }
 
 func (m *eventTriggerModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.EventTriggerSpec {

@@ -325,7 +325,6 @@ func (r *publicationResource) update(ctx context.Context, _ *call, plan, state *
 	if diags.HasError() {
 		return diags
 	}
-	plan.OID = state.OID
 	return failed("Could not update publication", r.client.UpdatePublication(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
 }
 
@@ -341,14 +340,9 @@ func (r *publicationResource) read(ctx context.Context, _ *call, m *publicationM
 	if !isKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}
-	var p *pg.Publication
-	var err error
-	if !m.OID.IsNull() && !m.OID.IsUnknown() {
-		p, err = r.client.ReadPublication(ctx, db, uint32(m.OID.ValueInt64()), "")
-	}
-	if err == nil && p == nil {
-		p, err = r.client.ReadPublication(ctx, db, 0, m.Name.ValueString())
-	}
+	p, err := readByOIDOrName(m.OID, m.Name.ValueString(), func(oid uint32, name string) (*pg.Publication, error) {
+		return r.client.ReadPublication(ctx, db, oid, name)
+	})
 	if err != nil || p == nil {
 		return notFound("Could not read publication", err)
 	}
@@ -378,6 +372,18 @@ func (r *publicationResource) read(ctx context.Context, _ *call, m *publicationM
 	}
 	m.ID = types.StringValue(m.Database.ValueString() + "." + p.Name)
 	return true, diags
+}
+
+// readByOIDOrName reads an object with read by its OID when the model has one,
+// and by name when it has none or that finds nothing (read takes the OID, or 0
+// and the name). Publications and subscriptions read this way.
+func readByOIDOrName[T any](oid types.Int64, name string, read func(oid uint32, name string) (*T, error)) (*T, error) {
+	if !oid.IsNull() && !oid.IsUnknown() {
+		if v, err := read(uint32(oid.ValueInt64()), ""); err != nil || v != nil {
+			return v, err
+		}
+	}
+	return read(0, name)
 }
 
 func (m *publicationModel) spec(ctx context.Context) (pg.PublicationSpec, diag.Diagnostics) {

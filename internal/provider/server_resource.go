@@ -202,24 +202,14 @@ func (r *serverResource) create(ctx context.Context, _ *call, plan *serverModel)
 	return failed("Could not create foreign server", err)
 }
 
-func (r *serverResource) update(ctx context.Context, _ *call, plan, state *serverModel) diag.Diagnostics {
+func (r *serverResource) update(ctx context.Context, c *call, plan, state *serverModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	spec := plan.spec(ctx, &diags)
-	if diags.HasError() {
-		return diags
-	}
-	db := databaseOf(r.client, plan.Database)
-	oid, d := oidOrLookup(state.OID, "foreign server", state.ServerName.ValueString(), func(name string) (uint32, error) {
-		s, err := r.client.ReadForeignServer(ctx, db, 0, name)
-		if s == nil {
-			return 0, err
-		}
-		return s.OID, err
-	})
+	oid, d := oidOrRead(ctx, r, c, *state, func(m *serverModel) types.Int64 { return m.OID })
 	if diags.Append(d...); diags.HasError() {
 		return diags
 	}
-	_, err := r.client.UpdateForeignServer(ctx, db, oid, spec)
+	_, err := r.client.UpdateForeignServer(ctx, databaseOf(r.client, plan.Database), oid, spec)
 	return failed("Could not update foreign server", err)
 }
 

@@ -186,7 +186,6 @@ func (r *subscriptionResource) update(ctx context.Context, _ *call, plan, state 
 	if diags.HasError() {
 		return diags
 	}
-	plan.OID = state.OID
 	return failed("Could not update subscription", r.client.UpdateSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
 }
 
@@ -201,14 +200,9 @@ func (r *subscriptionResource) read(ctx context.Context, _ *call, m *subscriptio
 	if !isKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}
-	var s *pg.Subscription
-	var err error
-	if !m.OID.IsNull() && !m.OID.IsUnknown() {
-		s, err = r.client.ReadSubscription(ctx, db, uint32(m.OID.ValueInt64()), "")
-	}
-	if err == nil && s == nil {
-		s, err = r.client.ReadSubscription(ctx, db, 0, m.Name.ValueString())
-	}
+	s, err := readByOIDOrName(m.OID, m.Name.ValueString(), func(oid uint32, name string) (*pg.Subscription, error) {
+		return r.client.ReadSubscription(ctx, db, oid, name)
+	})
 	if err != nil || s == nil {
 		return notFound("Could not read subscription", err)
 	}
