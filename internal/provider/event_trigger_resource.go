@@ -33,10 +33,15 @@ var (
 )
 
 // NewEventTriggerResource is the constructor of postgresql_event_trigger.
-func NewEventTriggerResource() resource.Resource { return &eventTriggerResource{} }
+func NewEventTriggerResource() resource.Resource {
+	r := &eventTriggerResource{}
+	r.obj = r
+	return r
+}
 
 type eventTriggerResource struct {
-	client *pg.Client
+	lifecycle[eventTriggerModel]
+	withClient
 }
 
 func (r *eventTriggerResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -112,117 +117,20 @@ func eventTriggerSchemaV1() schema.Schema {
 	}
 }
 
-func (r *eventTriggerResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
+// eventTriggerImport is the import ID of an event trigger (see import_id.go).
+var eventTriggerImport = importForm{what: "event trigger", names: []string{"name"}}
 
-func (r *eventTriggerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan eventTriggerModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec := plan.spec(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := databaseOf(r.client, plan.Database)
-	e, err := r.client.CreateEventTrigger(ctx, db, spec)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not create event trigger", err.Error())
-		return
-	}
-	plan.fill(ctx, db, e, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *eventTriggerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state eventTriggerModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := databaseOf(r.client, state.Database)
-	e, err := r.client.ReadEventTrigger(ctx, db, uint32(state.OID.ValueInt64()), state.Name.ValueString())
-	if err != nil {
-		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
-			resp.State.RemoveResource(ctx)
-			return
-		}
-		resp.Diagnostics.AddError("Could not read event trigger", err.Error())
-		return
-	}
-	if e == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	state.fill(ctx, db, e, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *eventTriggerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state eventTriggerModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec := plan.spec(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := databaseOf(r.client, plan.Database)
-	oid := uint32(state.OID.ValueInt64())
-	if oid == 0 {
-		cur, err := r.client.ReadEventTrigger(ctx, db, 0, state.Name.ValueString())
-		if err != nil || cur == nil {
-			resp.Diagnostics.AddError("Could not update event trigger", fmt.Sprintf("event trigger %q not found: %v", state.Name.ValueString(), err))
-			return
-		}
-		oid = cur.OID
-	}
-	e, err := r.client.UpdateEventTrigger(ctx, db, oid, spec)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not update event trigger", err.Error())
-		return
-	}
-	plan.fill(ctx, db, e, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *eventTriggerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state eventTriggerModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.DropEventTrigger(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Could not drop event trigger", err.Error())
-	}
-}
-
-// ImportState takes `<name>` (in the provider's database) or `<database>.<name>`.
 func (r *eventTriggerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.client == nil {
-		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
-		return
-	}
-	found := resolveImport(ctx, r.client, req.ID, 1, func(db string, names []string) bool {
+	resp.Diagnostics.Append(eventTriggerImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		e, err := r.client.ReadEventTrigger(ctx, db, 0, names[0])
 		if err != nil || e == nil {
-			return false
+			return false, err
 		}
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), e.Name)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(e.OID))...)
-		return true
-	})
-	if found {
-		return
-	}
-	resp.Diagnostics.AddError("Event trigger not found",
-		fmt.Sprintf("No event trigger matches the import ID %q. Use `<name>` for a trigger in the provider's database %q, or `<database>.<name>`.",
-			req.ID, r.client.DefaultDatabase()))
+		return true, nil
+	})...)
 }
 
 func (r *eventTriggerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -251,6 +159,64 @@ func (r *eventTriggerResource) ModifyPlan(ctx context.Context, req resource.Modi
 // such type), so there is no prior layout to upgrade from.
 func (r *eventTriggerResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{}
+}
+
+func (r *eventTriggerResource) describe(m *eventTriggerModel) string {
+	return fmt.Sprintf("event trigger %q in database %q", m.Name.ValueString(), databaseOf(r.client, m.Database))
+}
+
+func (r *eventTriggerResource) create(ctx context.Context, _ *call, plan *eventTriggerModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	spec := plan.spec(ctx, &diags)
+	if diags.HasError() {
+		return diags
+	}
+	_, err := r.client.CreateEventTrigger(ctx, databaseOf(r.client, plan.Database), spec)
+	return failed("Could not create event trigger", err)
+}
+
+func (r *eventTriggerResource) update(ctx context.Context, c *call, plan, state *eventTriggerModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	spec := plan.spec(ctx, &diags)
+	oid, d := oidOrRead(ctx, r, c, *state, func(m *eventTriggerModel) types.Int64 { return m.OID })
+	if diags.Append(d...); diags.HasError() {
+		return diags
+	}
+	_, err := r.client.UpdateEventTrigger(ctx, databaseOf(r.client, plan.Database), oid, spec)
+	return failed("Could not update event trigger", err)
+}
+
+func (r *eventTriggerResource) drop(ctx context.Context, _ *call, state *eventTriggerModel) diag.Diagnostics {
+	return failed("Could not drop event trigger",
+		r.client.DropEventTrigger(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()))
+}
+
+// read refreshes m from the server (by OID, else by name), keeping m's letter
+// case of the tags.
+func (r *eventTriggerResource) read(ctx context.Context, _ *call, m *eventTriggerModel) (bool, diag.Diagnostics) {
+	db := databaseOf(r.client, m.Database)
+	e, err := r.client.ReadEventTrigger(ctx, db, uint32(m.OID.ValueInt64()), m.Name.ValueString())
+	if err != nil || e == nil {
+		return notFound("Could not read event trigger", err)
+	}
+	var diags diag.Diagnostics
+	m.fill(ctx, db, e, &diags)
+	return true, diags
+}
+
+// oidOrRead is the OID a state records, or, when it records none (0: a state
+// of an object not refreshed by this provider yet), the OID that obj's read
+// finds for it (by name), read into a copy of the state. oid picks the OID
+// from a model. Event triggers and foreign servers use it in update.
+func oidOrRead[M any](ctx context.Context, obj object[M], c *call, state M, oid func(*M) types.Int64) (uint32, diag.Diagnostics) {
+	if o := uint32(oid(&state).ValueInt64()); o != 0 {
+		return o, nil
+	}
+	found, diags := obj.read(ctx, c, &state)
+	if !found && !diags.HasError() {
+		diags.AddError("Could not update", obj.describe(&state)+" not found.")
+	}
+	return uint32(oid(&state).ValueInt64()), diags
 }
 
 func (m *eventTriggerModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.EventTriggerSpec {

@@ -99,6 +99,13 @@ resource "postgresql_event_trigger" "test" {
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"tags"}, // imported in PostgreSQL's upper case
 			},
+			{ // the same, with the name quoted as in SQL
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateId:           importID(db, renamed),
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"tags"},
+			},
 			{ // drift made with SQL is repaired in place
 				PreConfig: acctest.ExecFunc(t, db, "ALTER EVENT TRIGGER "+pg.QuoteIdent(renamed)+" DISABLE"),
 				Config: cfg(renamed, base+`

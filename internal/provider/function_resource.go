@@ -33,10 +33,15 @@ var (
 )
 
 // NewFunctionResource is the constructor of postgresql_function.
-func NewFunctionResource() resource.Resource { return &functionResource{} }
+func NewFunctionResource() resource.Resource {
+	r := &functionResource{}
+	r.obj = r
+	return r
+}
 
 type functionResource struct {
-	client *pg.Client
+	lifecycle[functionModel]
+	withClient
 }
 
 // Private state keys.
@@ -159,95 +164,6 @@ func functionSchemaV1() schema.Schema {
 	}
 }
 
-func (r *functionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (r *functionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan functionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := databaseOf(r.client, plan.Database)
-	oid, err := r.client.CreateFunction(ctx, db, plan.spec())
-	if err != nil {
-		resp.Diagnostics.AddError("Could not create function", err.Error())
-		return
-	}
-	plan.OID = types.Int64Value(int64(oid))
-	var rendering *functionRendering
-	finishCreate(ctx, resp, &plan, fmt.Sprintf("function %s", pg.QuoteQualified(plan.Schema.ValueString(), plan.Name.ValueString())), func() (bool, diag.Diagnostics) {
-		found, r2, d := r.read(ctx, &plan, &functionReadHints{trusted: true})
-		rendering = r2
-		return found, d
-	})
-	if !resp.Diagnostics.HasError() {
-		resp.Diagnostics.Append(setFunctionRendering(ctx, resp.Private, rendering)...)
-	}
-}
-
-func (r *functionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state functionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found, rendering, diags := r.read(ctx, &state, getFunctionReadHints(ctx, req.Private))
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privFunctionImportArgs, nil)...)
-	resp.Diagnostics.Append(setFunctionRendering(ctx, resp.Private, rendering)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *functionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state functionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec := plan.spec()
-	// The signature did not change (that replaces): keep the state's spelling
-	// of the result type so CREATE OR REPLACE sees the same type.
-	spec.Returns = state.Returns.ValueString()
-	if err := r.client.UpdateFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
-		resp.Diagnostics.AddError("Could not update function", err.Error())
-		return
-	}
-	plan.OID = state.OID
-	found, rendering, diags := r.read(ctx, &plan, &functionReadHints{trusted: true})
-	resp.Diagnostics.Append(diags...)
-	if !found && !resp.Diagnostics.HasError() {
-		resp.Diagnostics.AddError("Function vanished", "the function was updated but cannot be read back")
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(setFunctionRendering(ctx, resp.Private, rendering)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *functionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state functionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	err := r.client.DropFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
-		state.Schema.ValueString(), state.Name.ValueString(), state.argSpecs().inputTypes(), state.DropCascade.ValueBool())
-	if err != nil {
-		resp.Diagnostics.AddError("Could not drop function", err.Error())
-	}
-}
-
 // ImportState takes `<database>.<schema>.<name>(<input argument types>)`.
 func (r *functionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	db, schemaName, name, args, err := parseFunctionID(req.ID)
@@ -263,18 +179,23 @@ func (r *functionResource) ImportState(ctx context.Context, req resource.ImportS
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
 }
 
-// parseFunctionID splits `db.schema.name(t1, t2)`. The database and schema are
-// taken up to the first and second dot; the argument list is split on
-// top-level commas (so `numeric(10,2)` stays one type).
+// parseFunctionID splits `<database>.<schema>.<name>(<t1>, <t2>)`. The names
+// follow the import-ID grammar (see import_id.go): unquoted, the database and
+// schema are taken up to the first and second dot; a name in double quotes may
+// hold dots (and parentheses). The argument list is split on top-level commas
+// (so `numeric(10,2)` stays one type).
 func parseFunctionID(id string) (db, schemaName, name string, args []string, err error) {
-	open := strings.Index(id, "(")
+	bad := fmt.Errorf("the import ID must be <database>.<schema>.<name>(<argument types>), e.g. postgres.public.add(integer,integer), "+
+		"with a name that contains a dot in double quotes as in SQL (postgres.public.\"my.add\"(integer)); got %q", id)
+	open := functionArgsStart(id)
 	if open < 0 || !strings.HasSuffix(id, ")") {
-		return "", "", "", nil, fmt.Errorf("the import ID must be <database>.<schema>.<name>(<argument types>), e.g. postgres.public.add(integer,integer); got %q", id)
+		return "", "", "", nil, bad
 	}
-	parts := strings.SplitN(id[:open], ".", 3)
-	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
-		return "", "", "", nil, fmt.Errorf("the import ID must be <database>.<schema>.<name>(<argument types>), e.g. postgres.public.add(integer,integer); got %q", id)
+	splits, err := importSplits(id[:open], 3)
+	if err != nil || len(splits) == 0 {
+		return "", "", "", nil, bad
 	}
+	parts := splits[0] // unquoted: up to the first and second dot, as always
 	if inner := strings.TrimSpace(id[open+1 : len(id)-1]); inner != "" {
 		for _, a := range pg.SplitTopLevel(inner) {
 			args = append(args, strings.TrimSpace(a))
@@ -286,6 +207,30 @@ func parseFunctionID(id string) (db, schemaName, name string, args []string, err
 		}
 	}
 	return parts[0], parts[1], parts[2], args, nil
+}
+
+// functionArgsStart is the index of the parenthesis that opens the argument
+// list of a function import ID: the first one outside a quoted name (-1 when
+// there is none). As in splitImportID, a name is quoted when it starts with a
+// double quote.
+func functionArgsStart(id string) int {
+	inQuotes, nameStart := false, true
+	for i := 0; i < len(id); i++ {
+		ch := id[i]
+		switch {
+		case inQuotes && ch == '"' && i+1 < len(id) && id[i+1] == '"':
+			i++
+		case inQuotes && ch == '"':
+			inQuotes = false
+		case inQuotes:
+		case ch == '"' && nameStart:
+			inQuotes = true
+		case ch == '(':
+			return i
+		}
+		nameStart = !inQuotes && ch == '.'
+	}
+	return -1
 }
 
 // ModifyPlan runs no SQL (apart from counting dependents on destroy): spellings
@@ -435,15 +380,22 @@ type functionRendering struct {
 	Returns string           `json:"returns"`
 }
 
-func getFunctionReadHints(ctx context.Context, p privateGetter) *functionReadHints {
+// getFunctionReadHints are the hints of a read in call c: after a write, the
+// model's spellings are trusted; on refresh, the private state holds the
+// import's argument types and the recorded rendering.
+func getFunctionReadHints(ctx context.Context, c *call) *functionReadHints {
 	h := &functionReadHints{}
-	if b, d := p.GetKey(ctx, privFunctionImportArgs); !d.HasError() && len(b) > 0 {
+	if c.wrote() {
+		h.trusted = true
+		return h
+	}
+	if b := c.privateKey(ctx, privFunctionImportArgs); len(b) > 0 {
 		var args []string
 		if json.Unmarshal(b, &args) == nil {
 			h.importArgs = append([]string{}, args...)
 		}
 	}
-	if b, d := p.GetKey(ctx, privFunctionRendering); !d.HasError() && len(b) > 0 {
+	if b := c.privateKey(ctx, privFunctionRendering); len(b) > 0 {
 		var rr functionRendering
 		if json.Unmarshal(b, &rr) == nil {
 			h.rendering = &rr
@@ -452,7 +404,7 @@ func getFunctionReadHints(ctx context.Context, p privateGetter) *functionReadHin
 	return h
 }
 
-func setFunctionRendering(ctx context.Context, p privateSetter, rr *functionRendering) diag.Diagnostics {
+func setFunctionRendering(ctx context.Context, c *call, rr *functionRendering) diag.Diagnostics {
 	if rr == nil {
 		return nil
 	}
@@ -462,16 +414,57 @@ func setFunctionRendering(ctx context.Context, p privateSetter, rr *functionRend
 		d.AddError("Could not record the function's rendering", err.Error())
 		return d
 	}
-	return p.SetKey(ctx, privFunctionRendering, b)
+	return c.setPrivateKey(ctx, privFunctionRendering, b)
 }
 
-// read refreshes m from the server, keeping m's spelling of the arguments and
+func (r *functionResource) describe(m *functionModel) string {
+	return fmt.Sprintf("function %s in database %q", pg.QuoteQualified(m.Schema.ValueString(), m.Name.ValueString()), databaseOf(r.client, m.Database))
+}
+
+func (r *functionResource) create(ctx context.Context, _ *call, plan *functionModel) diag.Diagnostics {
+	oid, err := r.client.CreateFunction(ctx, databaseOf(r.client, plan.Database), plan.spec())
+	if err != nil {
+		return failed("Could not create function", err)
+	}
+	plan.OID = types.Int64Value(int64(oid))
+	return nil
+}
+
+func (r *functionResource) update(ctx context.Context, _ *call, plan, state *functionModel) diag.Diagnostics {
+	spec := plan.spec()
+	// The signature did not change (that replaces): keep the state's spelling
+	// of the result type so CREATE OR REPLACE sees the same type.
+	spec.Returns = state.Returns.ValueString()
+	plan.OID = state.OID
+	return failed("Could not update function", r.client.UpdateFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
+}
+
+func (r *functionResource) drop(ctx context.Context, _ *call, state *functionModel) diag.Diagnostics {
+	return failed("Could not drop function", r.client.DropFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
+		state.Schema.ValueString(), state.Name.ValueString(), state.argSpecs().inputTypes(), state.DropCascade.ValueBool()))
+}
+
+// read refreshes m (see readFunction) and records the server's rendering in
+// the private state; a refresh also forgets the import's argument types.
+func (r *functionResource) read(ctx context.Context, c *call, m *functionModel) (bool, diag.Diagnostics) {
+	found, rendering, diags := r.readFunction(ctx, m, getFunctionReadHints(ctx, c))
+	if !found || diags.HasError() {
+		return found, diags
+	}
+	if c.op == opRead {
+		diags.Append(c.setPrivateKey(ctx, privFunctionImportArgs, nil)...)
+	}
+	diags.Append(setFunctionRendering(ctx, c, rendering)...)
+	return true, diags
+}
+
+// readFunction refreshes m from the server, keeping m's spelling of the arguments and
 // result type where it means what the server has: just written from m, or
 // rendered by the server exactly as recorded when m's spelling was applied,
 // or the same by pg.SameFunctionArgs/pg.SameType. It runs only reads (no
 // configuration text is executed) and reports whether the function exists
 // and the server's current rendering, to be recorded in private state.
-func (r *functionResource) read(ctx context.Context, m *functionModel, hints *functionReadHints) (bool, *functionRendering, diag.Diagnostics) {
+func (r *functionResource) readFunction(ctx context.Context, m *functionModel, hints *functionReadHints) (bool, *functionRendering, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if hints == nil {
 		hints = &functionReadHints{}
@@ -499,15 +492,9 @@ func (r *functionResource) read(ctx context.Context, m *functionModel, hints *fu
 			f, err = r.client.ReadFunction(ctx, db, oid)
 		}
 	}
-	if err != nil {
-		if st := pg.SQLState(err); st == pg.CodeInvalidCatalogName {
-			return false, nil, diags // the database is gone
-		}
-		diags.AddError("Could not read function", err.Error())
-		return false, nil, diags
-	}
-	if f == nil {
-		return false, nil, diags
+	if err != nil || f == nil {
+		found, d := notFound("Could not read function", err) // a missing database: the function is gone
+		return found, nil, d
 	}
 	m.OID = types.Int64Value(int64(f.OID))
 	m.Name = types.StringValue(f.Name)

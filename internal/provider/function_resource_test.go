@@ -266,6 +266,13 @@ resource "postgresql_function" "test" {
 				// mode "out" is read back as "OUT" on import; drop_cascade exists only in configuration
 				ImportStateVerifyIgnore: []string{"arg.1.mode", "drop_cascade"},
 			},
+			{ // the same, with the name quoted as in SQL
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateId:           "postgres.public." + pg.QuoteIdent(name) + "(text,integer[])",
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"arg.1.mode", "drop_cascade"},
+			},
 			{
 				ResourceName:      "postgresql_function.tbl",
 				ImportState:       true,

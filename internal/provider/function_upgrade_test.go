@@ -70,6 +70,8 @@ func TestParseFunctionID(t *testing.T) {
 		"db.s.f(integer, numeric(10,2))":              {"db", "s", "f", "integer", "numeric(10,2)"},
 		"postgres.public.fx_stats(text,integer[])":    {"postgres", "public", "fx_stats", "text", "integer[]"},
 		`postgres.public.name.with.dots("char",text)`: {"postgres", "public", "name.with.dots", `"char"`, "text"},
+		`"my.db".public."f(x) ""y"""(integer)`:        {"my.db", "public", `f(x) "y"`, "integer"},
+		`postgres."a.b".f_"q"()`:                      {"postgres", "a.b", `f_"q"`},
 	} {
 		db, s, n, args, err := parseFunctionID(id)
 		if err != nil {
@@ -80,7 +82,7 @@ func TestParseFunctionID(t *testing.T) {
 			t.Errorf("%s: %s", id, d)
 		}
 	}
-	for _, bad := range []string{"f()", "db.f()", "db.s.f", "db.s.f(a,,b)"} {
+	for _, bad := range []string{"f()", "db.f()", "db.s.f", "db.s.f(a,,b)", `db."s.f"()`, `db.s."f()`} {
 		if _, _, _, _, err := parseFunctionID(bad); err == nil {
 			t.Errorf("%s: no error", bad)
 		}

@@ -36,10 +36,15 @@ var (
 )
 
 // NewPublicationResource is the constructor of postgresql_publication.
-func NewPublicationResource() resource.Resource { return &publicationResource{} }
+func NewPublicationResource() resource.Resource {
+	r := &publicationResource{}
+	r.obj = r
+	return r
+}
 
 type publicationResource struct {
-	client *pg.Client
+	lifecycle[publicationModel]
+	withClient
 }
 
 var allPublishParams = []string{"insert", "update", "delete", "truncate"}
@@ -128,10 +133,6 @@ func publicationSchemaV1() schema.Schema {
 	}
 }
 
-func (r *publicationResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *publicationResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m publicationModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -162,97 +163,20 @@ func (r *publicationResource) ValidateConfig(ctx context.Context, req resource.V
 	}
 }
 
-func (r *publicationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan publicationModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec, diags := plan.spec(ctx)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	oid, err := r.client.CreatePublication(ctx, databaseOf(r.client, plan.Database), spec)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not create publication", err.Error())
-		return
-	}
-	plan.OID = types.Int64Value(int64(oid))
-	finishCreate(ctx, resp, &plan, fmt.Sprintf("publication %q", plan.Name.ValueString()), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
-}
+// publicationImport is the import ID of a publication (see import_id.go).
+var publicationImport = importForm{what: "publication", names: []string{"name"}, database: true}
 
-func (r *publicationResource) readInto(ctx context.Context, m *publicationModel, diags *diag.Diagnostics, what string) {
-	found, d := r.read(ctx, m)
-	diags.Append(d...)
-	if !found && !diags.HasError() {
-		diags.AddError("Publication vanished", fmt.Sprintf("publication %q was %s but cannot be read back", m.Name.ValueString(), what))
-	}
-}
-
-func (r *publicationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state publicationModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found, diags := r.read(ctx, &state)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *publicationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state publicationModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec, diags := plan.spec(ctx)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.UpdatePublication(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
-		resp.Diagnostics.AddError("Could not update publication", err.Error())
-		return
-	}
-	plan.OID = state.OID
-	r.readInto(ctx, &plan, &resp.Diagnostics, "updated")
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *publicationResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state publicationModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.DropPublication(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString(), state.DropCascade.ValueBool()); err != nil {
-		resp.Diagnostics.AddError("Could not drop publication", err.Error())
-	}
-}
-
-// ImportState takes `<database>.<name>` (split at the first dot).
 func (r *publicationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	db, name, ok := splitDatabaseName(req.ID)
-	if !ok {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID is <database>.<publication name>, e.g. postgres.my_pub; got %q.", req.ID))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(publicationImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+		p, err := r.client.ReadPublication(ctx, db, 0, names[0])
+		if err != nil || p == nil {
+			return false, err
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), p.Name)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), db+"."+p.Name)...)
+		return true, nil
+	})...)
 }
 
 func (r *publicationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -379,30 +303,48 @@ func sameStringList(ctx context.Context, a, b types.List) bool {
 	return true
 }
 
+func (r *publicationResource) describe(m *publicationModel) string {
+	return fmt.Sprintf("publication %q in database %q", m.Name.ValueString(), databaseOf(r.client, m.Database))
+}
+
+func (r *publicationResource) create(ctx context.Context, _ *call, plan *publicationModel) diag.Diagnostics {
+	spec, diags := plan.spec(ctx)
+	if diags.HasError() {
+		return diags
+	}
+	oid, err := r.client.CreatePublication(ctx, databaseOf(r.client, plan.Database), spec)
+	if err != nil {
+		return failed("Could not create publication", err)
+	}
+	plan.OID = types.Int64Value(int64(oid))
+	return nil
+}
+
+func (r *publicationResource) update(ctx context.Context, _ *call, plan, state *publicationModel) diag.Diagnostics {
+	spec, diags := plan.spec(ctx)
+	if diags.HasError() {
+		return diags
+	}
+	return failed("Could not update publication", r.client.UpdatePublication(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
+}
+
+func (r *publicationResource) drop(ctx context.Context, _ *call, state *publicationModel) diag.Diagnostics {
+	return failed("Could not drop publication", r.client.DropPublication(ctx, databaseOf(r.client, state.Database),
+		uint32(state.OID.ValueInt64()), state.Name.ValueString(), state.DropCascade.ValueBool()))
+}
+
 // read refreshes m from the server, keeping m's spelling of equal values.
-func (r *publicationResource) read(ctx context.Context, m *publicationModel) (bool, diag.Diagnostics) {
+func (r *publicationResource) read(ctx context.Context, _ *call, m *publicationModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	db := databaseOf(r.client, m.Database)
 	if !isKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}
-	var p *pg.Publication
-	var err error
-	if !m.OID.IsNull() && !m.OID.IsUnknown() {
-		p, err = r.client.ReadPublication(ctx, db, uint32(m.OID.ValueInt64()), "")
-	}
-	if err == nil && p == nil {
-		p, err = r.client.ReadPublication(ctx, db, 0, m.Name.ValueString())
-	}
-	if err != nil {
-		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
-			return false, diags
-		}
-		diags.AddError("Could not read publication", err.Error())
-		return false, diags
-	}
-	if p == nil {
-		return false, diags
+	p, err := readByOIDOrName(m.OID, m.Name.ValueString(), func(oid uint32, name string) (*pg.Publication, error) {
+		return r.client.ReadPublication(ctx, db, oid, name)
+	})
+	if err != nil || p == nil {
+		return notFound("Could not read publication", err)
 	}
 	m.OID = types.Int64Value(int64(p.OID))
 	m.Name = types.StringValue(p.Name)
@@ -430,6 +372,18 @@ func (r *publicationResource) read(ctx context.Context, m *publicationModel) (bo
 	}
 	m.ID = types.StringValue(m.Database.ValueString() + "." + p.Name)
 	return true, diags
+}
+
+// readByOIDOrName reads an object with read by its OID when the model has one,
+// and by name when it has none or that finds nothing (read takes the OID, or 0
+// and the name). Publications and subscriptions read this way.
+func readByOIDOrName[T any](oid types.Int64, name string, read func(oid uint32, name string) (*T, error)) (*T, error) {
+	if !oid.IsNull() && !oid.IsUnknown() {
+		if v, err := read(uint32(oid.ValueInt64()), ""); err != nil || v != nil {
+			return v, err
+		}
+	}
+	return read(0, name)
 }
 
 func (m *publicationModel) spec(ctx context.Context) (pg.PublicationSpec, diag.Diagnostics) {

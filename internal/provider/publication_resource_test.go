@@ -138,6 +138,8 @@ resource "postgresql_publication" "test" {
 				},
 			},
 			{ResourceName: addr, ImportState: true, ImportStateId: db + "." + name + "_r", ImportStateVerify: true, ImportStateVerifyIgnore: []string{"drop_cascade"}},
+			// the name quoted as in SQL
+			{ResourceName: addr, ImportState: true, ImportStateId: db + `."` + name + `_r"`, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"drop_cascade"}},
 			{ResourceName: "postgresql_publication.empty", ImportState: true, ImportStateId: "postgres." + empty, ImportStateVerify: true},
 			{ // drift: a table removed and an option changed by SQL; apply repairs in place
 				PreConfig: acctest.ExecFunc(t, db, "ALTER PUBLICATION "+pg.QuoteIdent(name+"_r")+" DROP TABLE public.t1",

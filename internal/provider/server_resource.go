@@ -30,10 +30,15 @@ var (
 )
 
 // NewServerResource is the constructor of postgresql_server.
-func NewServerResource() resource.Resource { return &serverResource{} }
+func NewServerResource() resource.Resource {
+	r := &serverResource{}
+	r.obj = r
+	return r
+}
 
 type serverResource struct {
-	client *pg.Client
+	lifecycle[serverModel]
+	withClient
 }
 
 func (r *serverResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -107,105 +112,14 @@ func serverSchemaV1() schema.Schema {
 	}
 }
 
-func (r *serverResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
+// serverImport is the import ID of a foreign server (see import_id.go).
+var serverImport = importForm{what: "foreign server", names: []string{"server_name"}}
 
-func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan serverModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec := plan.spec(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	s, err := r.client.CreateForeignServer(ctx, databaseOf(r.client, plan.Database), spec)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not create foreign server", err.Error())
-		return
-	}
-	plan.fill(ctx, r.client, s, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *serverResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state serverModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	s, err := r.client.ReadForeignServer(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.ServerName.ValueString())
-	if err != nil {
-		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
-			resp.State.RemoveResource(ctx) // the database is gone, and the server with it
-			return
-		}
-		resp.Diagnostics.AddError("Could not read foreign server", err.Error())
-		return
-	}
-	if s == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	state.fill(ctx, r.client, s, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state serverModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec := plan.spec(ctx, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := databaseOf(r.client, plan.Database)
-	oid := uint32(state.OID.ValueInt64())
-	if oid == 0 {
-		cur, err := r.client.ReadForeignServer(ctx, db, 0, state.ServerName.ValueString())
-		if err != nil || cur == nil {
-			resp.Diagnostics.AddError("Could not update foreign server", fmt.Sprintf("foreign server %q not found: %v", state.ServerName.ValueString(), err))
-			return
-		}
-		oid = cur.OID
-	}
-	s, err := r.client.UpdateForeignServer(ctx, db, oid, spec)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not update foreign server", err.Error())
-		return
-	}
-	plan.fill(ctx, r.client, s, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *serverResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state serverModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	err := r.client.DropForeignServer(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
-		state.ServerName.ValueString(), state.DropCascade.ValueBool())
-	if err != nil {
-		resp.Diagnostics.AddError("Could not drop foreign server", err.Error())
-	}
-}
-
-// ImportState takes `<server_name>` (in the provider's database) or `<database>.<server_name>`.
 func (r *serverResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.client == nil {
-		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
-		return
-	}
-	found := resolveImport(ctx, r.client, req.ID, 1, func(db string, names []string) bool {
+	resp.Diagnostics.Append(serverImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadForeignServer(ctx, db, 0, names[0])
 		if err != nil || s == nil {
-			return false
+			return false, err
 		}
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("server_name"), s.Name)...)
@@ -215,14 +129,8 @@ func (r *serverResource) ImportState(ctx context.Context, req resource.ImportSta
 		// there are none, which both an unset options (planOptions keeps the
 		// state's "none") and `options = {}` plan as no change.
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("options"), types.MapValueMust(types.StringType, map[string]attr.Value{}))...)
-		return true
-	})
-	if found {
-		return
-	}
-	resp.Diagnostics.AddError("Foreign server not found",
-		fmt.Sprintf("No foreign server matches the import ID %q. Use `<server_name>` for a server in the provider's database %q, or `<database>.<server_name>`.",
-			req.ID, r.client.DefaultDatabase()))
+		return true, nil
+	})...)
 }
 
 func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -278,6 +186,48 @@ func (r *serverResource) UpgradeState(context.Context) map[int64]resource.StateU
 	return map[int64]resource.StateUpgrader{
 		0: {PriorSchema: serverSchemaV0(), StateUpgrader: upgradeServerStateV0},
 	}
+}
+
+func (r *serverResource) describe(m *serverModel) string {
+	return fmt.Sprintf("foreign server %q in database %q", m.ServerName.ValueString(), databaseOf(r.client, m.Database))
+}
+
+func (r *serverResource) create(ctx context.Context, _ *call, plan *serverModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	spec := plan.spec(ctx, &diags)
+	if diags.HasError() {
+		return diags
+	}
+	_, err := r.client.CreateForeignServer(ctx, databaseOf(r.client, plan.Database), spec)
+	return failed("Could not create foreign server", err)
+}
+
+func (r *serverResource) update(ctx context.Context, c *call, plan, state *serverModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	spec := plan.spec(ctx, &diags)
+	oid, d := oidOrRead(ctx, r, c, *state, func(m *serverModel) types.Int64 { return m.OID })
+	if diags.Append(d...); diags.HasError() {
+		return diags
+	}
+	_, err := r.client.UpdateForeignServer(ctx, databaseOf(r.client, plan.Database), oid, spec)
+	return failed("Could not update foreign server", err)
+}
+
+func (r *serverResource) drop(ctx context.Context, _ *call, state *serverModel) diag.Diagnostics {
+	return failed("Could not drop foreign server", r.client.DropForeignServer(ctx, databaseOf(r.client, state.Database),
+		uint32(state.OID.ValueInt64()), state.ServerName.ValueString(), state.DropCascade.ValueBool()))
+}
+
+// read refreshes m from the server (by OID, else by name); a missing database
+// means the server is gone with it.
+func (r *serverResource) read(ctx context.Context, _ *call, m *serverModel) (bool, diag.Diagnostics) {
+	s, err := r.client.ReadForeignServer(ctx, databaseOf(r.client, m.Database), uint32(m.OID.ValueInt64()), m.ServerName.ValueString())
+	if err != nil || s == nil {
+		return notFound("Could not read foreign server", err)
+	}
+	var diags diag.Diagnostics
+	m.fill(ctx, r.client, s, &diags)
+	return true, diags
 }
 
 func (m *serverModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.ForeignServerSpec {

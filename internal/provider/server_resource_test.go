@@ -110,6 +110,13 @@ resource "postgresql_server" "test" {
 				// drop_cascade is configuration only; an import starts at its default (false)
 				ImportStateVerifyIgnore: []string{"drop_cascade"},
 			},
+			{ // the same, with the name quoted as in SQL
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateId:           importID(db, renamed),
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"drop_cascade"},
+			},
 			{ // drift made with SQL is repaired in place
 				PreConfig: acctest.ExecFunc(t, db,
 					"ALTER SERVER "+pg.QuoteIdent(renamed)+" VERSION '9' OPTIONS (SET host 'drift.example', ADD fetch_size '10')"),

@@ -30,10 +30,15 @@ var (
 )
 
 // NewSubscriptionResource is the constructor of postgresql_subscription.
-func NewSubscriptionResource() resource.Resource { return &subscriptionResource{} }
+func NewSubscriptionResource() resource.Resource {
+	r := &subscriptionResource{}
+	r.obj = r
+	return r
+}
 
 type subscriptionResource struct {
-	client *pg.Client
+	lifecycle[subscriptionModel]
+	withClient
 }
 
 func (r *subscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -110,100 +115,20 @@ func subscriptionSchemaV1() schema.Schema {
 	}
 }
 
-func (r *subscriptionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
+// subscriptionImport is the import ID of a subscription (see import_id.go).
+var subscriptionImport = importForm{what: "subscription", names: []string{"name"}, database: true}
 
-func (r *subscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan subscriptionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec, diags := plan.spec(ctx)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.CreateSubscription(ctx, databaseOf(r.client, plan.Database), spec); err != nil {
-		resp.Diagnostics.AddError("Could not create subscription", err.Error())
-		return
-	}
-	plan.OID = types.Int64Null()
-	finishCreate(ctx, resp, &plan, fmt.Sprintf("subscription %q", plan.Name.ValueString()), func() (bool, diag.Diagnostics) { return r.read(ctx, &plan) })
-}
-
-func (r *subscriptionResource) readInto(ctx context.Context, m *subscriptionModel, diags *diag.Diagnostics, what string) {
-	found, d := r.read(ctx, m)
-	diags.Append(d...)
-	if !found && !diags.HasError() {
-		diags.AddError("Subscription vanished", fmt.Sprintf("subscription %q was %s but cannot be read back", m.Name.ValueString(), what))
-	}
-}
-
-func (r *subscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state subscriptionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	found, diags := r.read(ctx, &state)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *subscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state subscriptionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec, diags := plan.spec(ctx)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.UpdateSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec); err != nil {
-		resp.Diagnostics.AddError("Could not update subscription", err.Error())
-		return
-	}
-	plan.OID = state.OID
-	r.readInto(ctx, &plan, &resp.Diagnostics, "updated")
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *subscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state subscriptionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.client.DropSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()); err != nil {
-		resp.Diagnostics.AddError("Could not drop subscription", err.Error())
-	}
-}
-
-// ImportState takes `<database>.<name>` (split at the first dot).
 func (r *subscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	db, name, ok := splitDatabaseName(req.ID)
-	if !ok {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("The import ID is <database>.<subscription name>, e.g. postgres.my_sub; got %q.", req.ID))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(subscriptionImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+		s, err := r.client.ReadSubscription(ctx, db, 0, names[0])
+		if err != nil || s == nil {
+			return false, err
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), s.Name)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), db+"."+s.Name)...)
+		return true, nil
+	})...)
 }
 
 func (r *subscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -243,30 +168,43 @@ func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.
 	}
 }
 
+func (r *subscriptionResource) describe(m *subscriptionModel) string {
+	return fmt.Sprintf("subscription %q in database %q", m.Name.ValueString(), databaseOf(r.client, m.Database))
+}
+
+func (r *subscriptionResource) create(ctx context.Context, _ *call, plan *subscriptionModel) diag.Diagnostics {
+	spec, diags := plan.spec(ctx)
+	if diags.HasError() {
+		return diags
+	}
+	plan.OID = types.Int64Null()
+	return failed("Could not create subscription", r.client.CreateSubscription(ctx, databaseOf(r.client, plan.Database), spec))
+}
+
+func (r *subscriptionResource) update(ctx context.Context, _ *call, plan, state *subscriptionModel) diag.Diagnostics {
+	spec, diags := plan.spec(ctx)
+	if diags.HasError() {
+		return diags
+	}
+	return failed("Could not update subscription", r.client.UpdateSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
+}
+
+func (r *subscriptionResource) drop(ctx context.Context, _ *call, state *subscriptionModel) diag.Diagnostics {
+	return failed("Could not drop subscription", r.client.DropSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()))
+}
+
 // read refreshes m from the server.
-func (r *subscriptionResource) read(ctx context.Context, m *subscriptionModel) (bool, diag.Diagnostics) {
+func (r *subscriptionResource) read(ctx context.Context, _ *call, m *subscriptionModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	db := databaseOf(r.client, m.Database)
 	if !isKnown(m.Database) {
 		m.Database = types.StringValue(r.client.DefaultDatabase())
 	}
-	var s *pg.Subscription
-	var err error
-	if !m.OID.IsNull() && !m.OID.IsUnknown() {
-		s, err = r.client.ReadSubscription(ctx, db, uint32(m.OID.ValueInt64()), "")
-	}
-	if err == nil && s == nil {
-		s, err = r.client.ReadSubscription(ctx, db, 0, m.Name.ValueString())
-	}
-	if err != nil {
-		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
-			return false, diags
-		}
-		diags.AddError("Could not read subscription", err.Error())
-		return false, diags
-	}
-	if s == nil {
-		return false, diags
+	s, err := readByOIDOrName(m.OID, m.Name.ValueString(), func(oid uint32, name string) (*pg.Subscription, error) {
+		return r.client.ReadSubscription(ctx, db, oid, name)
+	})
+	if err != nil || s == nil {
+		return notFound("Could not read subscription", err)
 	}
 	m.OID = types.Int64Value(int64(s.OID))
 	m.Name = types.StringValue(s.Name)

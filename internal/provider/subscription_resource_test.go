@@ -18,12 +18,16 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
 
+// subscriptionTestNames are the random names of a subscription test: the
+// publisher's and the subscriber's database, the subscription and its slot.
+func subscriptionTestNames() (pubDB, subDB, name, slot string) {
+	name = strings.ReplaceAll(acctest.RandName("sub"), "-", "_")
+	return acctest.RandName("subpub"), acctest.RandName("subsub"), name, name + "_slot"
+}
+
 func TestAccSubscription_lifecycle(t *testing.T) {
 	acctest.SkipIfManaged(t, "CREATE SUBSCRIPTION requires superuser on PostgreSQL 15")
-	pubDB := acctest.RandName("subpub")
-	subDB := acctest.RandName("subsub")
-	name := strings.ReplaceAll(acctest.RandName("sub"), "-", "_")
-	slot := name + "_slot"
+	pubDB, subDB, name, slot := subscriptionTestNames()
 	addr := "postgresql_subscription.test"
 	sameOID := statecheck.CompareValue(compare.ValuesSame())
 	cfgSlot := func(slotName, subName, conninfo, pubs string) string {
@@ -115,6 +119,10 @@ resource "postgresql_subscription" "test" {
 				ResourceName: addr, ImportState: true, ImportStateId: subDB + "." + name + "_r", ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{"create_slot"},
 			},
+			{ // the name quoted as in SQL
+				ResourceName: addr, ImportState: true, ImportStateId: subDB + `."` + name + `_r"`, ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"create_slot"},
+			},
 			{ // forget it, import it for real: the next plan is empty (no replacement, unlike cyrilgdn)
 				Config: acctest.Config(`
 removed {
@@ -193,10 +201,7 @@ resource "postgresql_subscription" "test" {
 // They now run in one transaction: a failure changes nothing.
 func TestAccSubscription_regressionSlotChangeLeavesDisabled(t *testing.T) {
 	acctest.SkipIfManaged(t, "CREATE SUBSCRIPTION and event triggers require superuser on PostgreSQL 15")
-	pubDB := acctest.RandName("subpub")
-	subDB := acctest.RandName("subsub")
-	name := strings.ReplaceAll(acctest.RandName("sub"), "-", "_")
-	slot := name + "_slot"
+	pubDB, subDB, name, slot := subscriptionTestNames()
 	addr := "postgresql_subscription.test"
 	conn := acctest.Conninfo(pubDB)
 	cfg := func(slotName string) string { return subscriptionSlotConfig(name, subDB, conn, slotName, "") }
@@ -247,10 +252,7 @@ END $$`, "CREATE EVENT TRIGGER refuse_slot_change ON ddl_command_end WHEN TAG IN
 // keeps it disabled), and a subscription disabled with SQL is enabled again.
 func TestAccSubscription_enabled(t *testing.T) {
 	acctest.SkipIfManaged(t, "CREATE SUBSCRIPTION requires superuser on PostgreSQL 15")
-	pubDB := acctest.RandName("subpub")
-	subDB := acctest.RandName("subsub")
-	name := strings.ReplaceAll(acctest.RandName("sub"), "-", "_")
-	slot := name + "_slot"
+	pubDB, subDB, name, slot := subscriptionTestNames()
 	addr := "postgresql_subscription.test"
 	conn := acctest.Conninfo(pubDB)
 	sameOID := statecheck.CompareValue(compare.ValuesSame())

@@ -27,10 +27,15 @@ var (
 )
 
 // NewUserMappingResource is the constructor of postgresql_user_mapping.
-func NewUserMappingResource() resource.Resource { return &userMappingResource{} }
+func NewUserMappingResource() resource.Resource {
+	r := &userMappingResource{}
+	r.obj = r
+	return r
+}
 
 type userMappingResource struct {
-	client *pg.Client
+	lifecycle[userMappingModel]
+	withClient
 }
 
 func (r *userMappingResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -84,104 +89,16 @@ func userMappingSchemaV1() schema.Schema {
 	}
 }
 
-func (r *userMappingResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
+// userMappingImport is the import ID of a user mapping (see import_id.go).
+var userMappingImport = importForm{what: "user mapping", names: []string{"user_name", "server_name"}}
 
-func (r *userMappingResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan userMappingModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	opts := optionsFromTF(ctx, plan.Options, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m, err := r.client.CreateUserMapping(ctx, databaseOf(r.client, plan.Database), plan.UserName.ValueString(), plan.ServerName.ValueString(), opts)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not create user mapping", err.Error())
-		return
-	}
-	plan.fill(ctx, r.client, m, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *userMappingResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state userMappingModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m, err := r.client.ReadUserMapping(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
-		state.UserName.ValueString(), state.ServerName.ValueString())
-	if err != nil {
-		if pg.SQLState(err) == pg.CodeInvalidCatalogName {
-			resp.State.RemoveResource(ctx)
-			return
-		}
-		resp.Diagnostics.AddError("Could not read user mapping", err.Error())
-		return
-	}
-	if m == nil {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	state.fill(ctx, r.client, m, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *userMappingResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state userMappingModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	opts := optionsFromTF(ctx, plan.Options, &resp.Diagnostics)
-	known := optionsFromTF(ctx, state.Options, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m, err := r.client.UpdateUserMapping(ctx, databaseOf(r.client, plan.Database), uint32(state.OID.ValueInt64()),
-		state.UserName.ValueString(), state.ServerName.ValueString(), plan.UserName.ValueString(), plan.ServerName.ValueString(), known, opts)
-	if err != nil {
-		resp.Diagnostics.AddError("Could not update user mapping", err.Error())
-		return
-	}
-	plan.fill(ctx, r.client, m, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *userMappingResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state userMappingModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	db := databaseOf(r.client, state.Database)
-	user, server := state.UserName.ValueString(), state.ServerName.ValueString()
-	// follow renames of the role or server made since the last refresh
-	if m, err := r.client.ReadUserMapping(ctx, db, uint32(state.OID.ValueInt64()), user, server); err == nil && m != nil {
-		user, server = m.User, m.Server
-	}
-	if err := r.client.DropUserMapping(ctx, db, user, server); err != nil {
-		resp.Diagnostics.AddError("Could not drop user mapping", err.Error())
-	}
-}
-
-// ImportState takes `<user_name>.<server_name>` (in the provider's database) or
-// `<database>.<user_name>.<server_name>`; names may contain dots, the split
-// that names an existing mapping wins.
+// ImportState takes `<user_name>.<server_name>` (in the provider's database)
+// or `<database>.<user_name>.<server_name>`; `public` names the PUBLIC mapping.
 func (r *userMappingResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.client == nil {
-		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
-		return
-	}
-	found := resolveImport(ctx, r.client, req.ID, 2, func(db string, names []string) bool {
+	resp.Diagnostics.Append(userMappingImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		m, err := r.client.ReadUserMapping(ctx, db, 0, names[0], names[1])
 		if err != nil || m == nil {
-			return false
+			return false, err
 		}
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), m.User)...)
@@ -195,14 +112,8 @@ func (r *userMappingResource) ImportState(ctx context.Context, req resource.Impo
 			// the import cannot tell "none" from "hidden", so it claims neither.
 			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("options"), types.MapValueMust(types.StringType, map[string]attr.Value{}))...)
 		}
-		return true
-	})
-	if found {
-		return
-	}
-	resp.Diagnostics.AddError("User mapping not found",
-		fmt.Sprintf("No user mapping matches the import ID %q. Use `<user_name>.<server_name>` for a mapping in the provider's database %q, or `<database>.<user_name>.<server_name>`; `public` names the PUBLIC mapping.",
-			req.ID, r.client.DefaultDatabase()))
+		return true, nil
+	})...)
 }
 
 func (r *userMappingResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -237,6 +148,56 @@ func (r *userMappingResource) UpgradeState(context.Context) map[int64]resource.S
 	return map[int64]resource.StateUpgrader{
 		0: {PriorSchema: userMappingSchemaV0(), StateUpgrader: upgradeUserMappingStateV0},
 	}
+}
+
+func (r *userMappingResource) describe(m *userMappingModel) string {
+	return fmt.Sprintf("user mapping for %q on server %q in database %q", m.UserName.ValueString(), m.ServerName.ValueString(), databaseOf(r.client, m.Database))
+}
+
+func (r *userMappingResource) create(ctx context.Context, _ *call, plan *userMappingModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	opts := optionsFromTF(ctx, plan.Options, &diags)
+	if diags.HasError() {
+		return diags
+	}
+	_, err := r.client.CreateUserMapping(ctx, databaseOf(r.client, plan.Database), plan.UserName.ValueString(), plan.ServerName.ValueString(), opts)
+	return failed("Could not create user mapping", err)
+}
+
+// update changes the mapping of state (found by OID, else by its names) into
+// the plan's; the pg function handles a state without OID.
+func (r *userMappingResource) update(ctx context.Context, _ *call, plan, state *userMappingModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	opts := optionsFromTF(ctx, plan.Options, &diags)
+	known := optionsFromTF(ctx, state.Options, &diags)
+	if diags.HasError() {
+		return diags
+	}
+	_, err := r.client.UpdateUserMapping(ctx, databaseOf(r.client, plan.Database), uint32(state.OID.ValueInt64()),
+		state.UserName.ValueString(), state.ServerName.ValueString(), plan.UserName.ValueString(), plan.ServerName.ValueString(), known, opts)
+	return failed("Could not update user mapping", err)
+}
+
+func (r *userMappingResource) drop(ctx context.Context, _ *call, state *userMappingModel) diag.Diagnostics {
+	db := databaseOf(r.client, state.Database)
+	user, server := state.UserName.ValueString(), state.ServerName.ValueString()
+	// follow renames of the role or server made since the last refresh
+	if m, err := r.client.ReadUserMapping(ctx, db, uint32(state.OID.ValueInt64()), user, server); err == nil && m != nil {
+		user, server = m.User, m.Server
+	}
+	return failed("Could not drop user mapping", r.client.DropUserMapping(ctx, db, user, server))
+}
+
+// read refreshes m from the server (by OID, else by user and server name).
+func (r *userMappingResource) read(ctx context.Context, _ *call, m *userMappingModel) (bool, diag.Diagnostics) {
+	um, err := r.client.ReadUserMapping(ctx, databaseOf(r.client, m.Database), uint32(m.OID.ValueInt64()),
+		m.UserName.ValueString(), m.ServerName.ValueString())
+	if err != nil || um == nil {
+		return notFound("Could not read user mapping", err)
+	}
+	var diags diag.Diagnostics
+	m.fill(ctx, r.client, um, &diags)
+	return true, diags
 }
 
 // fill copies what the server reports into m, keeping m's spelling of PUBLIC

@@ -120,6 +120,13 @@ resource "postgresql_user_mapping" "pub" {
 				// only a superuser may read another role's mapping options
 				ImportStateVerifyIgnore: importIgnoreOptions,
 			},
+			{ // the same, with the role's name quoted as in SQL
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateId:           importID(db, role+"_renamed", srv+"_renamed"),
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: importIgnoreOptions,
+			},
 			{
 				ResourceName:      pub,
 				ImportState:       true,

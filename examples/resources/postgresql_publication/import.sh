@@ -1,2 +1,3 @@
-# <database>.<publication name>
+# <database>.<publication name>; write a name that contains a dot in double
+# quotes, as in SQL: shop."orders.v2".
 terraform import postgresql_publication.example shop.orders
