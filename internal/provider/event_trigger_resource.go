@@ -204,21 +204,6 @@ func (r *eventTriggerResource) read(ctx context.Context, _ *call, m *eventTrigge
 	return true, diags
 }
 
-// oidOrRead is the OID a state records, or, when it records none (0: a state
-// of an object not refreshed by this provider yet), the OID that obj's read
-// finds for it (by name), read into a copy of the state. oid picks the OID
-// from a model. Event triggers and foreign servers use it in update.
-func oidOrRead[M any](ctx context.Context, obj object[M], c *call, state M, oid func(*M) types.Int64) (uint32, diag.Diagnostics) {
-	if o := uint32(oid(&state).ValueInt64()); o != 0 {
-		return o, nil
-	}
-	found, diags := obj.read(ctx, c, &state)
-	if !found && !diags.HasError() {
-		diags.AddError("Could not update", obj.describe(&state)+" not found.")
-	}
-	return uint32(oid(&state).ValueInt64()), diags
-}
-
 func (m *eventTriggerModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.EventTriggerSpec {
 	s := pg.EventTriggerSpec{
 		Name: m.Name.ValueString(), Event: m.Event.ValueString(), Function: m.Function.ValueString(),

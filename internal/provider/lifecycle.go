@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
@@ -160,6 +161,33 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 		return
 	}
 	resp.Diagnostics.Append(l.obj.drop(ctx, &call{op: opDelete, get: req.Private}, &state)...)
+}
+
+// oidOrRead is the OID a state records, or, when it records none (0: a state
+// of an object not refreshed by this provider yet), the OID that obj's read
+// finds for it (by name), read into a copy of the state. oid picks the OID
+// from a model. Resources whose update needs the OID use it.
+func oidOrRead[M any](ctx context.Context, obj object[M], c *call, state M, oid func(*M) types.Int64) (uint32, diag.Diagnostics) {
+	if o := uint32(oid(&state).ValueInt64()); o != 0 {
+		return o, nil
+	}
+	found, diags := obj.read(ctx, c, &state)
+	if !found && !diags.HasError() {
+		diags.AddError("Could not update", obj.describe(&state)+" not found.")
+	}
+	return uint32(oid(&state).ValueInt64()), diags
+}
+
+// readByOIDOrName reads an object with read by its OID when the model has one,
+// and by name when it has none or that finds nothing (read takes the OID, or 0
+// and the name).
+func readByOIDOrName[T any](oid types.Int64, name string, read func(oid uint32, name string) (*T, error)) (*T, error) {
+	if !oid.IsNull() && !oid.IsUnknown() {
+		if v, err := read(uint32(oid.ValueInt64()), ""); err != nil || v != nil {
+			return v, err
+		}
+	}
+	return read(0, name)
 }
 
 // notFound is what a read returns when reading the object failed with err or

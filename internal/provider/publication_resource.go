@@ -374,18 +374,6 @@ func (r *publicationResource) read(ctx context.Context, _ *call, m *publicationM
 	return true, diags
 }
 
-// readByOIDOrName reads an object with read by its OID when the model has one,
-// and by name when it has none or that finds nothing (read takes the OID, or 0
-// and the name). Publications and subscriptions read this way.
-func readByOIDOrName[T any](oid types.Int64, name string, read func(oid uint32, name string) (*T, error)) (*T, error) {
-	if !oid.IsNull() && !oid.IsUnknown() {
-		if v, err := read(uint32(oid.ValueInt64()), ""); err != nil || v != nil {
-			return v, err
-		}
-	}
-	return read(0, name)
-}
-
 func (m *publicationModel) spec(ctx context.Context) (pg.PublicationSpec, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	s := pg.PublicationSpec{
