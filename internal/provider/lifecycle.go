@@ -163,6 +163,66 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 	resp.Diagnostics.Append(l.obj.drop(ctx, &call{op: opDelete, get: req.Private}, &state)...)
 }
 
+// planned is what ModifyPlan works on when it plans a create or an update:
+// the planned, configured and prior (nil on create) models.
+type planned[M any] struct {
+	plan, config M
+	state        *M
+}
+
+// creating tells a create (no prior state) from an update.
+func (p *planned[M]) creating() bool { return p.state == nil }
+
+// changePlanner is implemented by a resource whose create and update plans
+// need more than its schema says (defaults from the provider, values kept
+// from the state, replacement decided from two attributes, diagnostics).
+type changePlanner[M any] interface {
+	// planChange adjusts p.plan; lifecycle saves it afterwards.
+	planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[M])
+}
+
+// destroyPlanner is implemented by a resource that warns at plan time what
+// destroying its object takes with it (connections, objects, dependents).
+type destroyPlanner[M any] interface {
+	planDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *M)
+}
+
+// ModifyPlan gets the models and hands them to the object's planChange or
+// planDestroy, when it has them. It runs no SQL of its own.
+func (l lifecycle[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		dp, ok := l.obj.(destroyPlanner[M])
+		if !ok || req.State.Raw.IsNull() {
+			return
+		}
+		var state M
+		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+			return
+		}
+		dp.planDestroy(ctx, req, resp, &state)
+		return
+	}
+	cp, ok := l.obj.(changePlanner[M])
+	if !ok {
+		return
+	}
+	var p planned[M]
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &p.plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &p.config)...)
+	if !req.State.Raw.IsNull() {
+		p.state = new(M)
+		resp.Diagnostics.Append(req.State.Get(ctx, p.state)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	cp.planChange(ctx, req, resp, &p)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &p.plan)...)
+}
+
 // oidOrRead is the OID a state records, or, when it records none (0: a state
 // of an object not refreshed by this provider yet), the OID that obj's read
 // finds for it (by name), read into a copy of the state. oid picks the OID

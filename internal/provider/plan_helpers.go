@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"regexp"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -116,4 +117,16 @@ func databaseOf(c *pg.Client, db types.String) string {
 		return ""
 	}
 	return c.DefaultDatabase()
+}
+
+// joinedID joins known parts with dots, or is unknown when a part is.
+func joinedID(parts ...types.String) types.String {
+	s := make([]string, len(parts))
+	for i, p := range parts {
+		if p.IsUnknown() || p.IsNull() {
+			return types.StringUnknown()
+		}
+		s[i] = p.ValueString()
+	}
+	return types.StringValue(strings.Join(s, "."))
 }

@@ -276,18 +276,6 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// joinedID joins known parts with dots, or is unknown when a part is.
-func joinedID(parts ...types.String) types.String {
-	s := make([]string, len(parts))
-	for i, p := range parts {
-		if p.IsUnknown() || p.IsNull() {
-			return types.StringUnknown()
-		}
-		s[i] = p.ValueString()
-	}
-	return types.StringValue(strings.Join(s, "."))
-}
-
 // UpgradeState: postgresql_policy is new (cyrilgdn/postgresql has no such
 // type), so there is no prior layout to upgrade from.
 func (r *policyResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {

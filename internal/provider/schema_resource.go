@@ -173,52 +173,25 @@ func (r *schemaResource) ImportState(ctx context.Context, req resource.ImportSta
 	})...)
 }
 
-func (r *schemaResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		r.modifyDestroyPlan(ctx, req, resp)
-		return
-	}
-	var plan, config schemaModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (r *schemaResource) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[schemaModel]) {
+	plan, config, state := &p.plan, &p.config, p.state
 	if !config.Policy.IsNull() && len(config.Policy.Elements()) > 0 {
 		resp.Diagnostics.AddAttributeWarning(path.Root("policy"), "policy is deprecated",
 			"The policy blocks of postgresql_schema are applied as GRANT/REVOKE on the schema; manage them with postgresql_grant (object_type = \"schema\") instead.")
 	}
-	var state schemaModel
-	creating := req.State.Raw.IsNull()
-	if !creating {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	if config.Database.IsNull() {
-		if creating {
-			if r.client != nil {
-				plan.Database = types.StringValue(r.client.DefaultDatabase())
-			}
-		} else {
-			plan.Database = state.Database
-		}
-	}
-	if !creating {
+	if !p.creating() {
+		plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
 		if config.Owner.IsNull() {
 			plan.Owner = state.Owner
 		}
 		plan.DatabaseOID = state.DatabaseOID
 		if plan.Database.IsUnknown() || plan.Database.ValueString() != state.Database.ValueString() {
-			r.planDatabaseChange(ctx, &plan, &state, req, resp)
+			r.planDatabaseChange(ctx, plan, state, req, resp)
 		}
+	} else if config.Database.IsNull() && r.client != nil {
+		plan.Database = types.StringValue(r.client.DefaultDatabase())
 	}
-	plan.ID = types.StringUnknown()
-	if !plan.Database.IsUnknown() && !plan.Name.IsUnknown() {
-		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	plan.ID = joinedID(plan.Database, plan.Name)
 }
 
 // planDatabaseChange decides between an in-place update (the same database,
@@ -235,16 +208,10 @@ func (r *schemaResource) planDatabaseChange(ctx context.Context, plan, state *sc
 	}
 }
 
-func (r *schemaResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
-		return
+func (r *schemaResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *schemaModel) {
+	if r.client != nil && r.client.Ready() == nil {
+		r.warnDrop(ctx, state, resp, false)
 	}
-	var state schemaModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
-		return
-	}
-	r.warnDrop(ctx, &state, resp, false)
 }
 
 // warnDrop warns when dropping the schema of state (destroy or replacement)
