@@ -133,41 +133,23 @@ func (r *serverResource) ImportState(ctx context.Context, req resource.ImportSta
 	})...)
 }
 
-func (r *serverResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		r.modifyDestroyPlan(ctx, req, resp)
-		return
-	}
-	var plan, config serverModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+// planChange keeps the state's owner when the configuration sets none (not
+// managed: ownership does not change) and the state's spelling of no options.
+func (r *serverResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[serverModel]) {
+	plan, config := &p.plan, &p.config
 	plan.ID = plan.ServerName
-	var state serverModel
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if config.ServerOwner.IsNull() {
-			plan.ServerOwner = state.ServerOwner // not managed: ownership does not change
-		}
-	} else {
-		state.Database = types.StringNull()
-		state.Options = types.MapNull(types.StringType)
+	keepUnset(p, func(m *serverModel) *types.String { return &m.ServerOwner })
+	stateOptions := types.MapNull(types.StringType)
+	if !p.creating() {
+		stateOptions = p.state.Options
 	}
-	planOptions(config.Options, state.Options, &plan.Options)
-	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	planOptions(config.Options, stateOptions, &plan.Options)
+	planDatabase(p, r.client, func(m *serverModel) *types.String { return &m.Database })
 }
 
-// modifyDestroyPlan warns when the server still has user mappings or foreign tables.
-func (r *serverResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
-		return
-	}
-	var state serverModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
+// planDestroy warns when the server still has user mappings or foreign tables.
+func (r *serverResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *serverModel) {
+	if r.client == nil || r.client.Ready() != nil || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}
 	mappings, tables, err := r.client.ForeignServerDependents(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()))
@@ -180,6 +162,26 @@ func (r *serverResource) modifyDestroyPlan(ctx context.Context, req resource.Mod
 	}
 	resp.Diagnostics.AddWarning("Foreign server has dependent objects",
 		fmt.Sprintf("Foreign server %q has %d user mapping(s) and %d foreign table(s). %s", state.ServerName.ValueString(), mappings, tables, what))
+}
+
+// planDatabase plans the `database` of a database-scoped object (pick gives
+// its address in a model): the configured one, else the state's on update,
+// else the provider's (defaultedDatabase).
+func planDatabase[M any](p *planned[M], client *pg.Client, pick func(*M) *types.String) {
+	state := types.StringNull()
+	if !p.creating() {
+		state = *pick(p.state)
+	}
+	*pick(&p.plan) = defaultedDatabase(*pick(&p.config), state, client)
+}
+
+// keepUnset keeps, on update, the state's value of an attribute (pick gives
+// its address in a model) that the configuration leaves unset: it is not
+// managed then (an owner), so it does not change.
+func keepUnset[M any](p *planned[M], pick func(*M) *types.String) {
+	if !p.creating() && pick(&p.config).IsNull() {
+		*pick(&p.plan) = *pick(p.state)
+	}
 }
 
 func (r *serverResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
