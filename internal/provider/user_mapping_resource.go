@@ -116,32 +116,21 @@ func (r *userMappingResource) ImportState(ctx context.Context, req resource.Impo
 	})...)
 }
 
-func (r *userMappingResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var plan, config userMappingModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	state := userMappingModel{Database: types.StringNull(), Options: types.MapNull(types.StringType)}
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if !plan.UserName.Equal(state.UserName) || !plan.ServerName.Equal(state.ServerName) {
+// planChange plans a new OID when the mapping moves to another role or
+// server, and keeps the state's spelling of no options.
+func (r *userMappingResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[userMappingModel]) {
+	plan, config := &p.plan, &p.config
+	stateOptions := types.MapNull(types.StringType)
+	if !p.creating() {
+		stateOptions = p.state.Options
+		if !plan.UserName.Equal(p.state.UserName) || !plan.ServerName.Equal(p.state.ServerName) {
 			// a rename keeps the mapping, a move to another role or server creates a new one
 			plan.OID = types.Int64Unknown()
 		}
 	}
-	if !plan.UserName.IsUnknown() && !plan.ServerName.IsUnknown() {
-		plan.ID = types.StringValue(plan.UserName.ValueString() + "." + plan.ServerName.ValueString())
-	} else {
-		plan.ID = types.StringUnknown()
-	}
-	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
-	planOptions(config.Options, state.Options, &plan.Options)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	plan.ID = joinedID(plan.UserName, plan.ServerName)
+	planDatabase(p, r.client, func(m *userMappingModel) *types.String { return &m.Database })
+	planOptions(config.Options, stateOptions, &plan.Options)
 }
 
 func (r *userMappingResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
