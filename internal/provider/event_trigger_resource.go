@@ -133,26 +133,12 @@ func (r *eventTriggerResource) ImportState(ctx context.Context, req resource.Imp
 	})...)
 }
 
-func (r *eventTriggerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var plan, config eventTriggerModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	state := eventTriggerModel{Database: types.StringNull()}
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if config.Owner.IsNull() {
-			plan.Owner = state.Owner // not managed: ownership does not change
-		}
-	}
-	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
-	plan.ID = joinedID(plan.Database, plan.Name)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+// planChange keeps the state's owner when the configuration sets none (not
+// managed: ownership does not change).
+func (r *eventTriggerResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[eventTriggerModel]) {
+	keepUnset(p, func(m *eventTriggerModel) *types.String { return &m.Owner })
+	planDatabase(p, r.client, func(m *eventTriggerModel) *types.String { return &m.Database })
+	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
 }
 
 // UpgradeState: postgresql_event_trigger is new (cyrilgdn/postgresql has no
