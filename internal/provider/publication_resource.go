@@ -179,30 +179,13 @@ func (r *publicationResource) ImportState(ctx context.Context, req resource.Impo
 	})...)
 }
 
-func (r *publicationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var plan, config publicationModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	var state *publicationModel
-	if !req.State.Raw.IsNull() {
-		state = &publicationModel{}
-		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	stateDB := types.StringNull()
-	if state != nil {
-		stateDB = state.Database
-	}
-	plan.Database = defaultedDatabase(config.Database, stateDB, r.client)
-	replacing := state == nil || !plan.AllTables.Equal(state.AllTables) || !plan.Database.Equal(state.Database)
+// planChange plans a replacement (new, or all_tables or database changed)
+// with the server's defaults for what the configuration leaves unset, and an
+// update with the state's values and spellings.
+func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[publicationModel]) {
+	plan, config, state := &p.plan, &p.config, p.state
+	planDatabase(p, r.client, func(m *publicationModel) *types.String { return &m.Database })
+	replacing := p.creating() || !plan.AllTables.Equal(state.AllTables) || !plan.Database.Equal(state.Database)
 	if replacing {
 		if config.Tables.IsNull() {
 			if plan.AllTables.ValueBool() {
@@ -224,19 +207,12 @@ func (r *publicationResource) ModifyPlan(ctx context.Context, req resource.Modif
 		if config.Schemas.IsNull() {
 			plan.Schemas = state.Schemas
 		}
-		if config.Owner.IsNull() {
-			plan.Owner = state.Owner
-		}
+		keepUnset(p, func(m *publicationModel) *types.String { return &m.Owner })
 		if sameStringList(ctx, plan.PublishParam, state.PublishParam) {
 			plan.PublishParam = state.PublishParam
 		}
 	}
-	if isKnown(plan.Database) && isKnown(plan.Name) {
-		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
-	} else {
-		plan.ID = types.StringUnknown()
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	plan.ID = joinedID(plan.Database, plan.Name)
 }
 
 func (r *publicationResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
