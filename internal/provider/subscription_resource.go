@@ -131,35 +131,16 @@ func (r *subscriptionResource) ImportState(ctx context.Context, req resource.Imp
 	})...)
 }
 
-func (r *subscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
+// planChange keeps the state's slot_name when the configuration leaves it
+// unset and the database is not changed.
+func (r *subscriptionResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[subscriptionModel]) {
+	plan, config, state := &p.plan, &p.config, p.state
+	// plan.Database is still the framework's here: the configured value, or unknown.
+	if !p.creating() && config.SlotName.IsNull() && plan.Database.Equal(state.Database) {
+		plan.SlotName = state.SlotName
 	}
-	var plan, config subscriptionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	stateDB := types.StringNull()
-	if !req.State.Raw.IsNull() {
-		var state subscriptionModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		stateDB = state.Database
-		if config.SlotName.IsNull() && plan.Database.Equal(state.Database) {
-			plan.SlotName = state.SlotName
-		}
-	}
-	plan.Database = defaultedDatabase(config.Database, stateDB, r.client)
-	if isKnown(plan.Database) && isKnown(plan.Name) {
-		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
-	} else {
-		plan.ID = types.StringUnknown()
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	planDatabase(p, r.client, func(m *subscriptionModel) *types.String { return &m.Database })
+	plan.ID = joinedID(plan.Database, plan.Name)
 }
 
 func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
