@@ -233,36 +233,15 @@ func functionArgsStart(id string) int {
 	return -1
 }
 
-// ModifyPlan runs no SQL (apart from counting dependents on destroy): spellings
-// are compared without the server (pg.SameFunctionArgs, pg.SameType), and the
-// state's spelling is kept when the configuration means the same.
-func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		r.modifyDestroyPlan(ctx, req, resp)
-		return
-	}
-	var plan, config functionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	var state *functionModel
-	if !req.State.Raw.IsNull() {
-		state = &functionModel{}
-		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	var stateDB types.String
-	if state != nil {
-		stateDB = state.Database
-	}
-	plan.Database = defaultedDatabase(config.Database, stateDB, r.client)
+// planChange runs no SQL: spellings are compared without the server
+// (pg.SameFunctionArgs, pg.SameType), and the state's spelling is kept when
+// the configuration means the same.
+func (r *functionResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[functionModel]) {
+	plan, config, state := &p.plan, &p.config, p.state
+	planDatabase(p, r.client, func(m *functionModel) *types.String { return &m.Database })
 
 	withReturns := !config.Returns.IsNull()
-	if state == nil {
+	if p.creating() {
 		if !withReturns {
 			plan.Returns = types.StringUnknown()
 		}
@@ -271,11 +250,11 @@ func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		if normalizeBody(plan.Body.ValueString()) == normalizeBody(state.Body.ValueString()) && isKnown(plan.Body) {
 			plan.Body = state.Body
 		}
-		for _, p := range []struct{ plan, state *types.String }{
+		for _, a := range []struct{ plan, state *types.String }{
 			{&plan.Language, &state.Language}, {&plan.Volatility, &state.Volatility}, {&plan.Parallel, &state.Parallel},
 		} {
-			if isKnown(*p.plan) && strings.EqualFold(p.plan.ValueString(), p.state.ValueString()) {
-				*p.plan = *p.state
+			if isKnown(*a.plan) && strings.EqualFold(a.plan.ValueString(), a.state.ValueString()) {
+				*a.plan = *a.state
 			}
 		}
 		planArgs, planKnown := functionArgModels(plan.Arg)
@@ -297,19 +276,13 @@ func (r *functionResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			plan.Returns = types.StringUnknown()
 		}
 	}
-	plan.ID = functionID(plan)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	plan.ID = functionID(*plan)
 }
 
-// modifyDestroyPlan warns when objects depend on the function: the drop fails
-// without drop_cascade, and takes them along with it.
-func (r *functionResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
-		return
-	}
-	var state functionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || state.OID.IsNull() || state.OID.IsUnknown() {
+// planDestroy warns when objects depend on the function (the only SQL of
+// planning): the drop fails without drop_cascade, and takes them along with it.
+func (r *functionResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *functionModel) {
+	if r.client == nil || r.client.Ready() != nil || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}
 	n, err := r.client.FunctionDependents(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()))
