@@ -130,3 +130,23 @@ func joinedID(parts ...types.String) types.String {
 	}
 	return types.StringValue(strings.Join(s, "."))
 }
+
+// planDatabase plans the `database` of a database-scoped object (pick gives
+// its address in a model): the configured one, else the state's on update,
+// else the provider's (defaultedDatabase).
+func planDatabase[M any](p *planned[M], client *pg.Client, pick func(*M) *types.String) {
+	state := types.StringNull()
+	if !p.creating() {
+		state = *pick(p.state)
+	}
+	*pick(&p.plan) = defaultedDatabase(*pick(&p.config), state, client)
+}
+
+// keepUnset keeps, on update, the state's value of an attribute (pick gives
+// its address in a model) that the configuration leaves unset: it is not
+// managed then (an owner), so it does not change.
+func keepUnset[M any](p *planned[M], pick func(*M) *types.String) {
+	if !p.creating() && pick(&p.config).IsNull() {
+		*pick(&p.plan) = *pick(p.state)
+	}
+}

@@ -164,26 +164,6 @@ func (r *serverResource) planDestroy(ctx context.Context, _ resource.ModifyPlanR
 		fmt.Sprintf("Foreign server %q has %d user mapping(s) and %d foreign table(s). %s", state.ServerName.ValueString(), mappings, tables, what))
 }
 
-// planDatabase plans the `database` of a database-scoped object (pick gives
-// its address in a model): the configured one, else the state's on update,
-// else the provider's (defaultedDatabase).
-func planDatabase[M any](p *planned[M], client *pg.Client, pick func(*M) *types.String) {
-	state := types.StringNull()
-	if !p.creating() {
-		state = *pick(p.state)
-	}
-	*pick(&p.plan) = defaultedDatabase(*pick(&p.config), state, client)
-}
-
-// keepUnset keeps, on update, the state's value of an attribute (pick gives
-// its address in a model) that the configuration leaves unset: it is not
-// managed then (an owner), so it does not change.
-func keepUnset[M any](p *planned[M], pick func(*M) *types.String) {
-	if !p.creating() && pick(&p.config).IsNull() {
-		*pick(&p.plan) = *pick(p.state)
-	}
-}
-
 func (r *serverResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
 		0: {PriorSchema: serverSchemaV0(), StateUpgrader: upgradeServerStateV0},
