@@ -135,28 +135,13 @@ func (r *databaseResource) ImportState(ctx context.Context, req resource.ImportS
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 }
 
-func (r *databaseResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		r.modifyDestroyPlan(ctx, req, resp)
-		return
-	}
-	var plan, config databaseModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (r *databaseResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[databaseModel]) {
+	plan, config, state := &p.plan, &p.config, p.state
 	plan.ID = plan.Name
-	if req.State.Raw.IsNull() {
+	if p.creating() {
 		if config.Template.IsNull() {
 			plan.Template = types.StringValue(defaultDatabaseTemplate)
 		}
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
-		return
-	}
-	var state databaseModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
 		return
 	}
 	// Unset optional+computed values: keep what was recorded (not managed).
@@ -212,16 +197,10 @@ func (r *databaseResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			}
 		}
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-func (r *databaseResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
-		return
-	}
-	var state databaseModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+func (r *databaseResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *databaseModel) {
+	if r.client == nil || r.client.Ready() != nil {
 		return
 	}
 	name := state.Name.ValueString()
@@ -235,7 +214,7 @@ func (r *databaseResource) modifyDestroyPlan(ctx context.Context, req resource.M
 }
 
 // warnDrop warns about what dropping the database of state loses and whether it will succeed.
-func (r *databaseResource) warnDrop(ctx context.Context, state databaseModel, resp *resource.ModifyPlanResponse, replacing bool) {
+func (r *databaseResource) warnDrop(ctx context.Context, state *databaseModel, resp *resource.ModifyPlanResponse, replacing bool) {
 	name := state.Name.ValueString()
 	act, err := r.client.ReadDatabaseActivity(ctx, name)
 	if err != nil {
