@@ -77,18 +77,12 @@ func (r *physicalReplicationSlotResource) ImportState(ctx context.Context, req r
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 }
 
-func (r *physicalReplicationSlotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		warnActiveSlot(ctx, r.client, req, resp)
-		return
-	}
-	var plan physicalReplicationSlotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	plan.ID = plan.Name
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+func (r *physicalReplicationSlotResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[physicalReplicationSlotModel]) {
+	p.plan.ID = p.plan.Name
+}
+
+func (r *physicalReplicationSlotResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *physicalReplicationSlotModel) {
+	warnActiveSlot(ctx, r.client, state.Name, resp)
 }
 
 func (r *physicalReplicationSlotResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
