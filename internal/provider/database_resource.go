@@ -127,12 +127,7 @@ func databaseSchemaV1() schema.Schema {
 
 // ImportState takes the database name.
 func (r *databaseResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if err := pg.ValidateName(req.ID); err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the database name, which "+err.Error()+".")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	importByName(ctx, req, resp, "database")
 }
 
 func (r *databaseResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[databaseModel]) {

@@ -178,8 +178,15 @@ func (r *roleResource) ValidateConfig(ctx context.Context, req resource.Validate
 
 // ImportState takes the role name.
 func (r *roleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importByName(ctx, req, resp, "role")
+}
+
+// importByName imports an object of a cluster-wide kind whose import ID is its
+// bare name (role, database, physical replication slot): name and id are
+// the ID. what names the kind in the error.
+func importByName(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, what string) {
 	if err := pg.ValidateName(req.ID); err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the role name, which "+err.Error()+".")
+		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the "+what+" name, which "+err.Error()+".")
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
