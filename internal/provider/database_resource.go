@@ -127,36 +127,16 @@ func databaseSchemaV1() schema.Schema {
 
 // ImportState takes the database name.
 func (r *databaseResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if err := pg.ValidateName(req.ID); err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the database name, which "+err.Error()+".")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	importByName(ctx, req, resp, "database")
 }
 
-func (r *databaseResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		r.modifyDestroyPlan(ctx, req, resp)
-		return
-	}
-	var plan, config databaseModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (r *databaseResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[databaseModel]) {
+	plan, config, state := &p.plan, &p.config, p.state
 	plan.ID = plan.Name
-	if req.State.Raw.IsNull() {
+	if p.creating() {
 		if config.Template.IsNull() {
 			plan.Template = types.StringValue(defaultDatabaseTemplate)
 		}
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
-		return
-	}
-	var state databaseModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
 		return
 	}
 	// Unset optional+computed values: keep what was recorded (not managed).
@@ -212,16 +192,10 @@ func (r *databaseResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			}
 		}
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-func (r *databaseResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
-		return
-	}
-	var state databaseModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+func (r *databaseResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *databaseModel) {
+	if r.client == nil || r.client.Ready() != nil {
 		return
 	}
 	name := state.Name.ValueString()
@@ -235,7 +209,7 @@ func (r *databaseResource) modifyDestroyPlan(ctx context.Context, req resource.M
 }
 
 // warnDrop warns about what dropping the database of state loses and whether it will succeed.
-func (r *databaseResource) warnDrop(ctx context.Context, state databaseModel, resp *resource.ModifyPlanResponse, replacing bool) {
+func (r *databaseResource) warnDrop(ctx context.Context, state *databaseModel, resp *resource.ModifyPlanResponse, replacing bool) {
 	name := state.Name.ValueString()
 	act, err := r.client.ReadDatabaseActivity(ctx, name)
 	if err != nil {

@@ -119,31 +119,16 @@ func (r *extensionResource) ImportState(ctx context.Context, req resource.Import
 	})...)
 }
 
-func (r *extensionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		r.modifyDestroyPlan(ctx, req, resp)
-		return
-	}
-	var plan, config extensionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if req.State.Raw.IsNull() {
+func (r *extensionResource) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[extensionModel]) {
+	plan, config, state := &p.plan, &p.config, p.state
+	if p.creating() {
 		if config.Database.IsNull() && r.client != nil {
 			plan.Database = types.StringValue(r.client.DefaultDatabase())
 		}
 	} else {
-		var state extensionModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
 		plan.DatabaseOID = state.DatabaseOID
-		if config.Database.IsNull() {
-			plan.Database = state.Database
-		} else if plan.Database.IsUnknown() || plan.Database.ValueString() != state.Database.ValueString() {
+		plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
+		if plan.Database.IsUnknown() || plan.Database.ValueString() != state.Database.ValueString() {
 			pos, havePos := readXactPos(ctx, req.Private)
 			replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID, pos, havePos)
 			resp.Diagnostics.Append(diags...)
@@ -159,20 +144,11 @@ func (r *extensionResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			plan.Version = state.Version
 		}
 	}
-	plan.ID = types.StringUnknown()
-	if !plan.Database.IsUnknown() && !plan.Name.IsUnknown() {
-		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	plan.ID = joinedID(plan.Database, plan.Name)
 }
 
-func (r *extensionResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
-		return
-	}
-	var state extensionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+func (r *extensionResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *extensionModel) {
+	if r.client == nil || r.client.Ready() != nil {
 		return
 	}
 	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)

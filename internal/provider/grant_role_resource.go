@@ -123,15 +123,8 @@ func (r *grantRoleResource) ImportState(ctx context.Context, req resource.Import
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-func (r *grantRoleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var plan grantRoleModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (r *grantRoleResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[grantRoleModel]) {
+	plan := &p.plan
 	if major := serverMajor(ctx, r.client); major > 0 && major < 16 {
 		for _, a := range []struct {
 			name string
@@ -148,7 +141,6 @@ func (r *grantRoleResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	} else {
 		plan.ID = types.StringValue(plan.id())
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 func (r *grantRoleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -13,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -69,26 +67,15 @@ func physicalReplicationSlotSchemaV1() schema.Schema {
 
 // ImportState takes the slot name.
 func (r *physicalReplicationSlotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if err := pg.ValidateName(req.ID); err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the slot name, which "+err.Error()+".")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	importByName(ctx, req, resp, "slot")
 }
 
-func (r *physicalReplicationSlotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		warnActiveSlot(ctx, r.client, req, resp)
-		return
-	}
-	var plan physicalReplicationSlotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	plan.ID = plan.Name
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+func (r *physicalReplicationSlotResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[physicalReplicationSlotModel]) {
+	p.plan.ID = p.plan.Name
+}
+
+func (r *physicalReplicationSlotResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *physicalReplicationSlotModel) {
+	warnActiveSlot(ctx, r.client, state.Name, resp)
 }
 
 func (r *physicalReplicationSlotResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {

@@ -93,41 +93,23 @@ func (r *replicationSlotResource) ImportState(ctx context.Context, req resource.
 	})...)
 }
 
-func (r *replicationSlotResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		warnActiveSlot(ctx, r.client, req, resp)
-		return
-	}
-	var plan, config replicationSlotModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (r *replicationSlotResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[replicationSlotModel]) {
 	stateDB := types.StringNull()
-	if !req.State.Raw.IsNull() {
-		var state replicationSlotModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		stateDB = state.Database
+	if !p.creating() {
+		stateDB = p.state.Database
 	}
-	plan.Database = defaultedDatabase(config.Database, stateDB, r.client)
-	if isKnown(plan.Database) && isKnown(plan.Name) {
-		plan.ID = types.StringValue(plan.Database.ValueString() + "." + plan.Name.ValueString())
-	} else {
-		plan.ID = types.StringUnknown()
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	p.plan.Database = defaultedDatabase(p.config.Database, stateDB, r.client)
+	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
+}
+
+func (r *replicationSlotResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *replicationSlotModel) {
+	warnActiveSlot(ctx, r.client, state.Name, resp)
 }
 
 // warnActiveSlot warns on a destroy plan when a consumer is connected to the
-// slot: PostgreSQL refuses to drop an active slot.
-func warnActiveSlot(ctx context.Context, client *pg.Client, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || client == nil || client.Ready() != nil {
-		return
-	}
-	var name types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
-	if !isKnown(name) {
+// slot called name: PostgreSQL refuses to drop an active slot.
+func warnActiveSlot(ctx context.Context, client *pg.Client, name types.String, resp *resource.ModifyPlanResponse) {
+	if client == nil || client.Ready() != nil || !isKnown(name) {
 		return
 	}
 	s, err := client.ReadReplicationSlot(ctx, name.ValueString())

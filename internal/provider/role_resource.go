@@ -178,33 +178,25 @@ func (r *roleResource) ValidateConfig(ctx context.Context, req resource.Validate
 
 // ImportState takes the role name.
 func (r *roleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	importByName(ctx, req, resp, "role")
+}
+
+// importByName imports an object of a cluster-wide kind whose import ID is its
+// bare name (role, database, physical replication slot): name and id are
+// the ID. what names the kind in the error.
+func importByName(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, what string) {
 	if err := pg.ValidateName(req.ID); err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the role name, which "+err.Error()+".")
+		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the "+what+" name, which "+err.Error()+".")
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 }
 
-func (r *roleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		r.modifyDestroyPlan(ctx, req, resp)
-		return
-	}
-	var plan, config roleModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (r *roleResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[roleModel]) {
+	plan, config, state := &p.plan, &p.config, p.state
 	plan.ID = plan.Name // id follows name, known whenever name is
-	if req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
-		return
-	}
-	var state roleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	if p.creating() {
 		return
 	}
 	if config.Roles.IsNull() {
@@ -220,16 +212,10 @@ func (r *roleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Cannot rename the provider's own role",
 			fmt.Sprintf("The provider is connected as role %q; PostgreSQL does not allow renaming the current session's role. Apply this change with another admin role.", state.Name.ValueString()))
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-func (r *roleResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
-		return
-	}
-	var state roleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || state.SkipDropRole.ValueBool() {
+func (r *roleResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *roleModel) {
+	if r.client == nil || r.client.Ready() != nil || state.SkipDropRole.ValueBool() {
 		return
 	}
 	name := state.Name.ValueString()
