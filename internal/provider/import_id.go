@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
@@ -106,6 +108,18 @@ func (f importForm) resolve(ctx context.Context, c *pg.Client, id string, find f
 	}
 	diags.AddError(strings.ToUpper(f.what[:1])+f.what[1:]+" not found", msg)
 	return diags
+}
+
+// importByName imports an object of a cluster-wide kind whose import ID is its
+// bare name (role, database, physical replication slot): name and id are
+// the ID. what names the kind in the error.
+func importByName(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, what string) {
+	if err := pg.ValidateName(req.ID); err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the "+what+" name, which "+err.Error()+".")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 }
 
 func firstInvalidName(names []string) error {

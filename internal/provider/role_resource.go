@@ -181,18 +181,6 @@ func (r *roleResource) ImportState(ctx context.Context, req resource.ImportState
 	importByName(ctx, req, resp, "role")
 }
 
-// importByName imports an object of a cluster-wide kind whose import ID is its
-// bare name (role, database, physical replication slot): name and id are
-// the ID. what names the kind in the error.
-func importByName(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, what string) {
-	if err := pg.ValidateName(req.ID); err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the "+what+" name, which "+err.Error()+".")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-}
-
 func (r *roleResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[roleModel]) {
 	plan, config, state := &p.plan, &p.config, p.state
 	plan.ID = plan.Name // id follows name, known whenever name is
