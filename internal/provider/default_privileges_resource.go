@@ -178,37 +178,15 @@ func (r *defaultPrivilegesResource) ImportState(ctx context.Context, req resourc
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-func (r *defaultPrivilegesResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var plan defaultPrivilegesModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	major := serverMajor(ctx, r.client)
-	ot := plan.ObjectType.ValueString()
-	if major > 0 && !plan.Privileges.IsUnknown() && !plan.ObjectType.IsUnknown() {
-		validatePrivileges(ctx, plan.Privileges, pg.DefaultPrivileges(ot, major), fmt.Sprintf("%s (PostgreSQL %d)", ot, major), &resp.Diagnostics)
-	}
-	if !req.State.Raw.IsNull() {
-		var state defaultPrivilegesModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		if !plan.Privileges.IsUnknown() && !plan.Privileges.Equal(state.Privileges) &&
-			privilegesEqual(func(p []string) []string { return pg.ExpandDefaultPrivileges(ot, major, p) }, setStrings(ctx, plan.Privileges), setStrings(ctx, state.Privileges)) {
-			plan.Privileges = state.Privileges
-		}
-	}
+func (r *defaultPrivilegesResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[defaultPrivilegesModel]) {
+	plan := &p.plan
+	planPrivileges(ctx, serverMajor(ctx, r.client), p, plan.ObjectType, func(m *defaultPrivilegesModel) *types.Set { return &m.Privileges },
+		pg.DefaultPrivileges, pg.ExpandDefaultPrivileges, &resp.Diagnostics)
 	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Owner.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() {
 		plan.ID = types.StringUnknown()
 	} else {
 		plan.ID = types.StringValue(plan.id())
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 func (r *defaultPrivilegesResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {

@@ -279,54 +279,50 @@ func (r *grantResource) ImportState(ctx context.Context, req resource.ImportStat
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-func (r *grantResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		r.modifyDestroyPlan(ctx, req, resp)
-		return
-	}
-	var plan grantModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+func (r *grantResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[grantModel]) {
+	plan := &p.plan
 	major := serverMajor(ctx, r.client)
-	ot := plan.ObjectType.ValueString()
-	if major > 0 && !plan.Privileges.IsUnknown() && !plan.ObjectType.IsUnknown() {
-		if ot == pg.ObjParameter && major < 15 {
-			resp.Diagnostics.AddAttributeError(path.Root("object_type"), "Unsupported object type", "Privileges on parameters need PostgreSQL 15 or later.")
-		}
-		validatePrivileges(ctx, plan.Privileges, pg.GrantPrivileges(ot, major), fmt.Sprintf("%s (PostgreSQL %d)", ot, major), &resp.Diagnostics)
+	if major > 0 && major < 15 && plan.ObjectType.ValueString() == pg.ObjParameter && !plan.Privileges.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root("object_type"), "Unsupported object type", "Privileges on parameters need PostgreSQL 15 or later.")
 	}
-	if !req.State.Raw.IsNull() {
-		var state grantModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		if !plan.Privileges.IsUnknown() && !plan.Privileges.Equal(state.Privileges) &&
-			privilegesEqual(func(p []string) []string { return pg.ExpandPrivileges(ot, major, p) }, setStrings(ctx, plan.Privileges), setStrings(ctx, state.Privileges)) {
-			plan.Privileges = state.Privileges
-		}
-	}
+	planPrivileges(ctx, major, p, plan.ObjectType, func(m *grantModel) *types.Set { return &m.Privileges }, pg.GrantPrivileges, pg.ExpandPrivileges, &resp.Diagnostics)
 	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() ||
 		plan.Objects.IsUnknown() || plan.Columns.IsUnknown() {
 		plan.ID = types.StringUnknown()
 	} else {
 		plan.ID = types.StringValue(plan.id(ctx))
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// modifyDestroyPlan warns, for a grant on every object of a type in a schema,
-// how many objects the destroy will revoke privileges on.
-func (r *grantResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
+// planPrivileges plans the privileges (picked from a model by privs) of a
+// grant or of default privileges on objectType (planned): it checks them
+// against those valid on the server's major version (valid; no check when the
+// version is unknown, major 0) and, on an update, keeps the state's spelling
+// of the same privileges (expand resolves ALL and aliases to compare them).
+func planPrivileges[M any](ctx context.Context, major int, p *planned[M], objectType types.String, privs func(*M) *types.Set,
+	valid func(objectType string, major int) []string, expand func(objectType string, major int, privs []string) []string, diags *diag.Diagnostics) {
+	plan := privs(&p.plan)
+	ot := objectType.ValueString()
+	if major > 0 && !plan.IsUnknown() && !objectType.IsUnknown() {
+		validatePrivileges(ctx, *plan, valid(ot, major), fmt.Sprintf("%s (PostgreSQL %d)", ot, major), diags)
+	}
+	if p.creating() {
 		return
 	}
-	var state grantModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	t := r.target(ctx, &state)
-	if resp.Diagnostics.HasError() || len(t.Objects) > 0 || !slices.Contains([]string{pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine}, t.ObjectType) {
+	if state := *privs(p.state); !plan.IsUnknown() && !plan.Equal(state) &&
+		privilegesEqual(func(l []string) []string { return expand(ot, major, l) }, setStrings(ctx, *plan), setStrings(ctx, state)) {
+		*plan = state
+	}
+}
+
+// planDestroy warns, for a grant on every object of a type in a schema, how
+// many objects the destroy will revoke privileges on.
+func (r *grantResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *grantModel) {
+	if r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	t := r.target(ctx, state)
+	if len(t.Objects) > 0 || !slices.Contains([]string{pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine}, t.ObjectType) {
 		return
 	}
 	st, err := r.client.ReadGrant(ctx, t)

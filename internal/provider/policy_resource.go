@@ -247,19 +247,9 @@ func (r *policyResource) ImportState(ctx context.Context, req resource.ImportSta
 	})...)
 }
 
-func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var plan, config policyModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	state := policyModel{Database: types.StringNull()}
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+func (r *policyResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[policyModel]) {
+	plan, config, state := &p.plan, &p.config, p.state
+	if !p.creating() {
 		// the same roles spelled otherwise (PUBLIC, public): the state's
 		// spelling stands, which Terraform accepts as the plan when both are set
 		if !config.Roles.Equal(state.Roles) && samePolicyRoles(ctx, config.Roles, state.Roles) {
@@ -271,9 +261,8 @@ func (r *policyResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		planSameExpression(config.Using, state.Using, &plan.Using)
 		planSameExpression(config.WithCheck, state.WithCheck, &plan.WithCheck)
 	}
-	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
+	planDatabase(p, r.client, func(m *policyModel) *types.String { return &m.Database })
 	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table, plan.Name)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // UpgradeState: postgresql_policy is new (cyrilgdn/postgresql has no such

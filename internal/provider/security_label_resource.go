@@ -203,23 +203,20 @@ func (r *securityLabelResource) ImportState(ctx context.Context, req resource.Im
 		fmt.Sprintf("No security label matches the import ID %q. The import ID is %s (default %q); write a name that contains a dot in double quotes, as in SQL.", req.ID, usage, def))
 }
 
-func (r *securityLabelResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
+func (r *securityLabelResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[securityLabelModel]) {
+	planDatabase(p, r.client, func(m *securityLabelModel) *types.String { return &m.Database })
+	p.plan.ID = p.plan.computeID()
+}
+
+// planDatabase plans the `database` of a database-scoped object (picked from
+// a model by db) with defaultedDatabase: the configured one, else the
+// state's, else the provider's.
+func planDatabase[M any](p *planned[M], client *pg.Client, db func(*M) *types.String) {
+	prior := types.StringNull()
+	if !p.creating() {
+		prior = *db(p.state)
 	}
-	var plan, config securityLabelModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	state := securityLabelModel{Database: types.StringNull()}
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	}
-	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
-	plan.ID = plan.computeID()
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	*db(&p.plan) = defaultedDatabase(*db(&p.config), prior, client)
 }
 
 func (r *securityLabelResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {

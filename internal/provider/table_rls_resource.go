@@ -159,34 +159,14 @@ func setImportedTableObject(ctx context.Context, st *tfsdk.State, db, schema, ta
 	return diags
 }
 
-func (r *tableRLSResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		r.modifyDestroyPlan(ctx, req, resp)
-		return
-	}
-	var plan, config tableRLSModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	state := tableRLSModel{Database: types.StringNull()}
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	}
-	plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
-	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table)
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+func (r *tableRLSResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[tableRLSModel]) {
+	planDatabase(p, r.client, func(m *tableRLSModel) *types.String { return &m.Database })
+	p.plan.ID = joinedID(p.plan.Database, p.plan.Schema, p.plan.Table)
 }
 
-// modifyDestroyPlan warns that the table's remaining policies stop filtering rows.
-func (r *tableRLSResource) modifyDestroyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || r.client == nil || r.client.Ready() != nil {
-		return
-	}
-	var state tableRLSModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !state.Enabled.ValueBool() || state.OID.IsNull() || state.OID.IsUnknown() {
+// planDestroy warns that the table's remaining policies stop filtering rows.
+func (r *tableRLSResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *tableRLSModel) {
+	if r.client == nil || r.client.Ready() != nil || !state.Enabled.ValueBool() || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}
 	n, err := r.client.CountPolicies(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()))
