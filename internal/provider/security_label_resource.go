@@ -208,17 +208,6 @@ func (r *securityLabelResource) planChange(_ context.Context, _ resource.ModifyP
 	p.plan.ID = p.plan.computeID()
 }
 
-// planDatabase plans the `database` of a database-scoped object (picked from
-// a model by db) with defaultedDatabase: the configured one, else the
-// state's, else the provider's.
-func planDatabase[M any](p *planned[M], client *pg.Client, db func(*M) *types.String) {
-	prior := types.StringNull()
-	if !p.creating() {
-		prior = *db(p.state)
-	}
-	*db(&p.plan) = defaultedDatabase(*db(&p.config), prior, client)
-}
-
 func (r *securityLabelResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
 		0: {PriorSchema: securityLabelSchemaV0(), StateUpgrader: upgradeSecurityLabelStateV0},
