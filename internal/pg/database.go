@@ -482,3 +482,13 @@ SELECT xmin32 >= 3 AND (CASE WHEN wide > x THEN wide - 4294967296 ELSE wide END)
 	})
 	return since, err
 }
+
+// DatabaseExists reports whether database name exists (used by imports to
+// find which split of a dotted ID names a database).
+func (c *Client) DatabaseExists(ctx context.Context, name string) (bool, error) {
+	var ok bool
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&ok)
+	})
+	return ok, err
+}
