@@ -211,6 +211,17 @@ func (c *Client) DropSubscription(ctx context.Context, db string, oid uint32, na
 	if err != nil {
 		return err
 	}
+	// Disable first, in a transaction of its own: DROP SUBSCRIPTION waits for
+	// the publisher to drop the slots (table-sync ones included), and a slot a
+	// walsender is still creating on the same server waits in turn for every
+	// running transaction (a consistent snapshot), the DROP's own included.
+	// Once DISABLE has committed, the workers stop and their walsenders can
+	// finish and let go of the slots.
+	if cur.Enabled {
+		if _, err := execOne(ctx, p, "ALTER SUBSCRIPTION "+QuoteIdent(cur.Name)+" DISABLE"); err != nil {
+			return sec.scrub(fmt.Errorf("disabling subscription %q before dropping it: %w", cur.Name, err))
+		}
+	}
 	if _, err := execOne(ctx, p, "DROP SUBSCRIPTION IF EXISTS "+QuoteIdent(cur.Name)); err != nil {
 		return sec.scrub(fmt.Errorf("dropping subscription %q: %w", cur.Name, err))
 	}
