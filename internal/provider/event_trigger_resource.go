@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -126,9 +125,7 @@ func (r *eventTriggerResource) ImportState(ctx context.Context, req resource.Imp
 		if err != nil || e == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), e.Name)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(e.OID))...)
+		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", e.Name, "oid", int64(e.OID))...)
 		return true, nil
 	})...)
 }

@@ -113,8 +113,7 @@ func (r *extensionResource) ImportState(ctx context.Context, req resource.Import
 		if err != nil || e == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), names[0])...)
+		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", names[0])...)
 		return true, nil
 	})...)
 }

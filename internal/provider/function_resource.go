@@ -173,10 +173,7 @@ func (r *functionResource) ImportState(ctx context.Context, req resource.ImportS
 	}
 	b, _ := json.Marshal(args)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privFunctionImportArgs, b)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), schemaName)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), name)...)
+	resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "id", req.ID, "database", db, "schema", schemaName, "name", name)...)
 }
 
 // parseFunctionID splits `<database>.<schema>.<name>(<t1>, <t2>)`. The names

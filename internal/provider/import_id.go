@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
@@ -237,4 +238,14 @@ func parseID(id string, dst any) error {
 		return fmt.Errorf("the import ID must be a JSON object: %w", err)
 	}
 	return nil
+}
+
+// setAttributes sets top-level attributes of an imported state from
+// name/value pairs: setAttributes(ctx, &resp.State, "database", db, "name", n).
+func setAttributes(ctx context.Context, st *tfsdk.State, nameValues ...any) diag.Diagnostics {
+	var diags diag.Diagnostics
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		diags.Append(st.SetAttribute(ctx, path.Root(nameValues[i].(string)), nameValues[i+1])...)
+	}
+	return diags
 }

@@ -172,9 +172,7 @@ func (r *publicationResource) ImportState(ctx context.Context, req resource.Impo
 		if err != nil || p == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), p.Name)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), db+"."+p.Name)...)
+		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", p.Name, "id", db+"."+p.Name)...)
 		return true, nil
 	})...)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -87,8 +86,7 @@ func (r *replicationSlotResource) ImportState(ctx context.Context, req resource.
 		if err != nil || s == nil || s.Database != db {
 			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), s.Name)...)
+		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", s.Name)...)
 		return true, nil
 	})...)
 }

@@ -167,8 +167,7 @@ func (r *schemaResource) ImportState(ctx context.Context, req resource.ImportSta
 		if err != nil || s == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), s.Name)...)
+		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", s.Name)...)
 		return true, nil
 	})...)
 }

@@ -190,10 +190,7 @@ func (r *securityLabelResource) ImportState(ctx context.Context, req resource.Im
 		if _, ok, err := r.client.ReadSecurityLabel(ctx, c.db, t); err != nil || !ok {
 			continue
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), c.db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("label_provider"), c.provider)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("object_type"), c.typ)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("object_name"), c.name)...)
+		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", c.db, "label_provider", c.provider, "object_type", c.typ, "object_name", c.name)...)
 		if c.schema != "" {
 			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), c.schema)...)
 		}

@@ -121,10 +121,7 @@ func (r *serverResource) ImportState(ctx context.Context, req resource.ImportSta
 		if err != nil || s == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("server_name"), s.Name)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), s.Name)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(s.OID))...)
+		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "server_name", s.Name, "id", s.Name, "oid", int64(s.OID))...)
 		// {} rather than null: Read then reports the options as an empty map when
 		// there are none, which both an unset options (planOptions keeps the
 		// state's "none") and `options = {}` plan as no change.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -124,9 +123,7 @@ func (r *subscriptionResource) ImportState(ctx context.Context, req resource.Imp
 		if err != nil || s == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), s.Name)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), db+"."+s.Name)...)
+		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", s.Name, "id", db+"."+s.Name)...)
 		return true, nil
 	})...)
 }

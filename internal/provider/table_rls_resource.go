@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -151,12 +150,7 @@ func (r *tableRLSResource) ImportState(ctx context.Context, req resource.ImportS
 // setImportedTableObject sets the import state of an object of a table (its
 // row-level security, a policy): its database, schema, table and OID.
 func setImportedTableObject(ctx context.Context, st *tfsdk.State, db, schema, table string, oid uint32) diag.Diagnostics {
-	var diags diag.Diagnostics
-	diags.Append(st.SetAttribute(ctx, path.Root("database"), db)...)
-	diags.Append(st.SetAttribute(ctx, path.Root("schema"), schema)...)
-	diags.Append(st.SetAttribute(ctx, path.Root("table"), table)...)
-	diags.Append(st.SetAttribute(ctx, path.Root("oid"), int64(oid))...)
-	return diags
+	return setAttributes(ctx, st, "database", db, "schema", schema, "table", table, "oid", int64(oid))
 }
 
 func (r *tableRLSResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[tableRLSModel]) {

@@ -100,10 +100,7 @@ func (r *userMappingResource) ImportState(ctx context.Context, req resource.Impo
 		if err != nil || m == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("database"), db)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("user_name"), m.User)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("server_name"), m.Server)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("oid"), int64(m.OID))...)
+		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "user_name", m.User, "server_name", m.Server, "oid", int64(m.OID))...)
 		if m.Options != nil {
 			// {} rather than null when the options are visible: Read then reports
 			// none as an empty map, which both an unset options (planOptions keeps
