@@ -82,12 +82,23 @@ func Config(format string, args ...any) string {
 // SuperConn opens a superuser connection to database db ("" = postgres).
 func SuperConn(t *testing.T, db string) *pgx.Conn {
 	t.Helper()
+	return connectAs(t, db, superUser(), superPassword())
+}
+
+// AdminConn opens a connection as the admin of the current mode (the role the
+// provider under test connects as) to database db ("" = postgres).
+func AdminConn(t *testing.T, db string) *pgx.Conn {
+	t.Helper()
+	return connectAs(t, db, os.Getenv("PGUSER"), os.Getenv("PGPASSWORD"))
+}
+
+func connectAs(t *testing.T, db, user, pass string) *pgx.Conn {
+	t.Helper()
 	if db == "" {
 		db = "postgres"
 	}
-	user, pass := superUser(), superPassword()
 	cfg, err := pgx.ParseConfig(fmt.Sprintf("host=%s port=%s dbname='%s' user='%s' sslmode=disable",
-		os.Getenv("PGHOST"), os.Getenv("PGPORT"), strings.ReplaceAll(db, "'", `\'`), user))
+		os.Getenv("PGHOST"), os.Getenv("PGPORT"), strings.ReplaceAll(db, "'", `\'`), strings.ReplaceAll(user, "'", `\'`)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +107,7 @@ func SuperConn(t *testing.T, db string) *pgx.Conn {
 	defer cancel()
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		t.Fatalf("connecting as superuser to %q: %v", db, err)
+		t.Fatalf("connecting as %q to %q: %v", user, db, err)
 	}
 	return conn
 }
@@ -104,7 +115,19 @@ func SuperConn(t *testing.T, db string) *pgx.Conn {
 // Exec runs statements as the superuser in database db; for drift steps and setup.
 func Exec(t *testing.T, db string, stmts ...string) {
 	t.Helper()
-	conn := SuperConn(t, db)
+	execOn(t, SuperConn(t, db), stmts)
+}
+
+// AdminExec runs statements as the admin of the current mode: setup that a
+// managed admin would have done itself (roles it created, so that on
+// PostgreSQL 16+ it holds ADMIN OPTION on them).
+func AdminExec(t *testing.T, db string, stmts ...string) {
+	t.Helper()
+	execOn(t, AdminConn(t, db), stmts)
+}
+
+func execOn(t *testing.T, conn *pgx.Conn, stmts []string) {
+	t.Helper()
 	defer conn.Close(context.Background())
 	for _, s := range stmts {
 		if _, err := conn.Exec(context.Background(), s); err != nil {
@@ -188,4 +211,32 @@ func StateDoesNotContain(s *terraform.State, secret string) error {
 		}
 	}
 	return nil
+}
+
+// ServerMajor is the major version of the test cluster (13 to 18).
+func ServerMajor(t *testing.T) int {
+	t.Helper()
+	var n int
+	conn := SuperConn(t, "")
+	defer conn.Close(context.Background())
+	if err := conn.QueryRow(context.Background(), "SELECT current_setting('server_version_num')::int / 10000").Scan(&n); err != nil {
+		t.Fatalf("reading the server version: %v", err)
+	}
+	return n
+}
+
+// SkipBelow skips a test that concerns PostgreSQL major versions from min on.
+func SkipBelow(t *testing.T, min int, why string) {
+	t.Helper()
+	if v := ServerMajor(t); v < min {
+		t.Skipf("PostgreSQL %d: %s (from PostgreSQL %d on)", v, why, min)
+	}
+}
+
+// SkipFrom skips a test that concerns PostgreSQL major versions before max.
+func SkipFrom(t *testing.T, max int, why string) {
+	t.Helper()
+	if v := ServerMajor(t); v >= max {
+		t.Skipf("PostgreSQL %d: %s (before PostgreSQL %d only)", v, why, max)
+	}
 }

@@ -33,31 +33,79 @@ func borrowRoles(ctx context.Context, q Querier, roles ...string) ([]string, err
 		// CREATEROLE admin holds ADMIN OPTION (only) on the roles it created,
 		// so being a member is not enough; it needs the role's privileges
 		// (USAGE: INHERIT) and the right to SET ROLE to it (giving it objects).
-		var has bool
-		var v16 bool
+		var has, v16, super bool
+		var me string
 		err := q.QueryRow(ctx, `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) THEN true
   WHEN current_setting('server_version_num')::int >= 160000
     THEN pg_has_role(current_user, $1::text, 'USAGE') AND pg_has_role(current_user, $1::text, 'SET')
   ELSE pg_has_role(current_user, $1::text, 'MEMBER') END,
-  current_setting('server_version_num')::int >= 160000`, r).Scan(&has, &v16)
+  current_setting('server_version_num')::int >= 160000, current_user,
+  coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = $1), false)`, r).Scan(&has, &v16, &me, &super)
 		if err != nil {
 			return granted, fmt.Errorf("checking membership in role %q: %w", r, err)
 		}
 		if has {
 			continue
 		}
+		if v16 {
+			var oid uint32
+			if err := q.QueryRow(ctx, "SELECT oid FROM pg_roles WHERE rolname = $1", r).Scan(&oid); err != nil {
+				return granted, fmt.Errorf("looking up role %q: %w", r, err)
+			}
+			if !borrowKeepsMembership(ctx, q, oid) {
+				return granted, fmt.Errorf("role %s needs the privileges of role %s for this change; it holds a membership in it that it granted "+
+					"itself without INHERIT or SET, which taking them temporarily would end: grant the membership WITH INHERIT TRUE, SET TRUE",
+					QuoteIdent(me), QuoteIdent(r))
+			}
+		}
 		grant := "GRANT " + QuoteIdent(r) + " TO CURRENT_USER"
 		if v16 {
 			grant += " WITH INHERIT TRUE, SET TRUE"
 		}
 		if _, err := q.Exec(ctx, grant); err != nil {
-			return granted, fmt.Errorf("the provider's role needs the privileges of role %q for this change and could not grant itself "+
-				"membership in it (run GRANT %s TO <provider role> as a superuser or a role with ADMIN OPTION on it): %w",
-				r, QuoteIdent(r), err)
+			return granted, borrowError(r, me, v16, super, err)
 		}
 		granted = append(granted, r)
 	}
 	return granted, nil
+}
+
+// borrowKeepsMembership reports whether the connected role, already a member
+// of role (by OID) without its privileges, can borrow them and give them back
+// without ending that membership: on PostgreSQL 16+, where the borrowed
+// membership is a row of its own (granted by the connected role), unless the
+// existing one was granted by the connected role too. On older servers a
+// member has one membership, which giving back would end.
+func borrowKeepsMembership(ctx context.Context, q Querier, role uint32) bool {
+	var ok bool
+	err := q.QueryRow(ctx, `SELECT current_setting('server_version_num')::int >= 160000 AND NOT EXISTS (
+  SELECT 1 FROM pg_auth_members m JOIN pg_roles me ON me.rolname = current_user
+  WHERE m.roleid = $1 AND m.member = me.oid AND m.grantor = me.oid)`, role).Scan(&ok)
+	return err == nil && ok
+}
+
+// borrowError explains a membership the admin could not take: which role it
+// needs, why it could not grant it to itself, and the statement that fixes it.
+func borrowError(role, me string, v16, super bool, err error) error {
+	if super {
+		return fmt.Errorf("role %s needs the privileges of role %s for this change and cannot grant itself membership in it: "+
+			"%s is a superuser, which only a superuser can act as. Make a role the provider manages the owner instead, "+
+			"or apply this change with a superuser: %w", QuoteIdent(me), QuoteIdent(role), QuoteIdent(role), err)
+	}
+	if v16 {
+		return fmt.Errorf("role %s needs the privileges of role %s for this change (membership WITH INHERIT TRUE, SET TRUE) and "+
+			"cannot grant them to itself: since PostgreSQL 16 a CREATEROLE role manages only the roles it holds ADMIN OPTION on, "+
+			"which are the roles it created; %s was created or is managed by another role (a superuser or the service). "+
+			"Fix it once, as a superuser or a role with ADMIN OPTION on %s: GRANT %s TO %s WITH ADMIN OPTION, INHERIT FALSE, SET FALSE "+
+			"(what CREATE ROLE gives the creator: the provider then grants itself the membership only while it needs it), or GRANT %s TO %s WITH INHERIT TRUE, SET TRUE "+
+			"(a lasting membership): %w",
+			QuoteIdent(me), QuoteIdent(role), QuoteIdent(role), QuoteIdent(role),
+			QuoteIdent(role), QuoteIdent(me), QuoteIdent(role), QuoteIdent(me), err)
+	}
+	return fmt.Errorf("role %s needs the privileges of role %s for this change and cannot grant itself membership in it "+
+		"(a CREATEROLE role cannot manage superusers or, on managed services, the service's reserved roles). "+
+		"Fix it once, as a superuser: GRANT %s TO %s: %w",
+		QuoteIdent(me), QuoteIdent(role), QuoteIdent(role), QuoteIdent(me), err)
 }
 
 // returnRoles revokes the memberships borrowRoles granted.

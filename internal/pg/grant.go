@@ -490,7 +490,7 @@ func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject,
 		if usage || (memberOnly && member) {
 			continue
 		}
-		if member {
+		if member && !borrowKeepsMembership(ctx, tx, oid) {
 			// Joining and leaving again would end the existing membership.
 			return nil, fmt.Errorf("the provider's role is a member of role %q, which owns %q, but does not inherit its privileges (NOINHERIT); "+
 				"grant the membership WITH INHERIT TRUE or make the provider's role INHERIT", o.ownerName, o.name)

@@ -54,7 +54,7 @@ WHERE r.rolname = $1 AND g.rolname = $2 LIMIT 1`
 			query = `SELECT m.admin_option, m.inherit_option, m.set_option FROM pg_auth_members m
 JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid
 WHERE r.rolname = $1 AND g.rolname = $2
-ORDER BY (m.grantor = (SELECT oid FROM pg_roles WHERE rolname = current_user)) DESC, (m.grantor = 10) DESC LIMIT 1`
+ORDER BY ` + membershipRowOrder + ` LIMIT 1`
 		}
 		err := q.QueryRow(ctx, query, role, grantRole).Scan(&m.AdminOption, &m.InheritOption, &m.SetOption)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -68,6 +68,12 @@ ORDER BY (m.grantor = (SELECT oid FROM pg_roles WHERE rolname = current_user)) D
 	})
 	return m, rolesExist, err
 }
+
+// membershipRowOrder picks, on PostgreSQL 16+ where a membership is one row
+// per grantor, the row postgresql_grant_role manages: the one the connected
+// role granted, else the bootstrap superuser's (what superusers' grants
+// record), else any (a membership that exists already is adopted).
+const membershipRowOrder = `(m.grantor = (SELECT oid FROM pg_roles WHERE rolname = current_user)) DESC, (m.grantor = 10) DESC, m.grantor`
 
 // SetMembership grants grantRole to role with the given options, or changes
 // the options of an existing membership, under advisory locks on both roles.
@@ -97,6 +103,20 @@ JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.
 		}
 		stmt := "GRANT " + QuoteIdent(s.GrantRole) + " TO " + QuoteIdent(s.Role)
 		if caps.AtLeast(16) {
+			// A membership another role granted that already has the wanted
+			// options is adopted as it is: granting it again would add a
+			// second row, granted by the provider's role.
+			var adopt bool
+			err := tx.QueryRow(ctx, `SELECT m.grantor <> (SELECT oid FROM pg_roles WHERE rolname = current_user)
+  AND m.admin_option = $3 AND ($4::bool IS NULL OR m.inherit_option = $4) AND ($5::bool IS NULL OR m.set_option = $5)
+FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid
+WHERE r.rolname = $1 AND g.rolname = $2 ORDER BY `+membershipRowOrder+` LIMIT 1`, s.Role, s.GrantRole, s.AdminOption, s.InheritOption, s.SetOption).Scan(&adopt)
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+			if adopt {
+				return nil
+			}
 			// GRANT on an existing membership (same grantor) updates its options.
 			opts := []string{"ADMIN " + boolWord(s.AdminOption)}
 			if s.InheritOption != nil {
@@ -115,6 +135,11 @@ JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.
 			}
 		}
 		if _, err := tx.Exec(ctx, stmt); err != nil {
+			if strings.Contains(err.Error(), "granted back to your own grantor") {
+				return fmt.Errorf("granting role %q to %q with these options: %q granted the provider's role its ADMIN OPTION on %q, "+
+					"and PostgreSQL 16+ does not let a role grant ADMIN OPTION back to its own grantor. Have %q's membership changed by a superuser, "+
+					"or by the role that granted it: %w", s.GrantRole, s.Role, s.Role, s.GrantRole, s.Role, err)
+			}
 			return fmt.Errorf("granting role %q to %q: %w", s.GrantRole, s.Role, err)
 		}
 		return nil
@@ -134,14 +159,35 @@ func (c *Client) RevokeMembership(ctx context.Context, role, grantRole string) e
 		if err := lockRoles(ctx, tx, []string{role, grantRole}); err != nil {
 			return err
 		}
-		var exists bool
-		err := tx.QueryRow(ctx, `SELECT exists(SELECT 1 FROM pg_auth_members m
-JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.rolname = $1 AND g.rolname = $2)`, role, grantRole).Scan(&exists)
-		if err != nil || !exists {
+		// One row per grantor on PostgreSQL 16+ (one row before): each is
+		// revoked that the provider's role may revoke, its own grant and those
+		// of roles whose privileges it has (a superuser: all of them).
+		rows, err := tx.Query(ctx, `SELECT gr.rolname, gr.rolname = current_user FROM pg_auth_members m
+JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid JOIN pg_roles gr ON gr.oid = m.grantor
+WHERE r.rolname = $1 AND g.rolname = $2 AND (gr.rolname = current_user OR pg_has_role(current_user, gr.oid, 'USAGE')
+  OR current_setting('server_version_num')::int < 160000)
+ORDER BY 2 DESC`, role, grantRole)
+		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "REVOKE "+QuoteIdent(grantRole)+" FROM "+QuoteIdent(role)); err != nil {
-			return fmt.Errorf("revoking role %q from %q: %w", grantRole, role, err)
+		type row struct {
+			Grantor string
+			Mine    bool
+		}
+		grants, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+		if err != nil {
+			return err
+		}
+		for i, g := range grants {
+			stmt := "REVOKE " + QuoteIdent(grantRole) + " FROM " + QuoteIdent(role)
+			if caps, err := c.Capabilities(ctx); err == nil && caps.AtLeast(16) && !g.Mine {
+				stmt += " GRANTED BY " + QuoteIdent(g.Grantor)
+			} else if i > 0 {
+				break // before 16 one REVOKE ends the membership
+			}
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("revoking role %q from %q: %w", grantRole, role, err)
+			}
 		}
 		return nil
 	})

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"text/template"
@@ -288,7 +287,7 @@ func runConformanceType(t *testing.T, sr servedResource, ct confType, known bool
 		}
 		return ct.attrs[p].variants
 	}
-	major, _ := strconv.Atoi(acctest.QueryString(t, "", "SELECT (current_setting('server_version_num')::int / 10000)::text"))
+	major := acctest.ServerMajor(t)
 	for _, p := range append([]string{"(base)"}, paths...) {
 		for _, v := range variantsOf(p) {
 			what := p + "/" + v.label

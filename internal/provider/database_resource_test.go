@@ -177,7 +177,7 @@ func TestAccDatabase_managedOwnerNotGrantable(t *testing.T) {
   name  = %q
   owner = "postgres"
 }`, name),
-			ExpectError: regexp.MustCompile(`(?s)could\s+not\s+grant\s+itself.*membership\s+in\s+it`),
+			ExpectError: regexp.MustCompile(`(?s)cannot\s+grant\s+itself\s+membership\s+in\s+it:\s+"postgres"\s+is\s+a\s+superuser`),
 		}},
 	})
 }

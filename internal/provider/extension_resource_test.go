@@ -126,7 +126,11 @@ JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1), 'none')`, n
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 			},
-			Check: resource.ComposeTestCheckFunc(installed("hstore", "none", ""), installed("citext", "public", "1.6")),
+			Check: func(s *terraform.State) error {
+				// the server's default version of citext (1.6 on PostgreSQL 13 to 17, 1.8 on 18)
+				def := acctest.QueryString(t, "", "SELECT default_version FROM pg_available_extensions WHERE name = 'citext'")
+				return resource.ComposeTestCheckFunc(installed("hstore", "none", ""), installed("citext", "public", def))(s)
+			},
 		},
 	}
 	if !acctest.Managed() {

@@ -514,3 +514,69 @@ func TestAccGrant_regressionEmptyObjectsWithEmptyState(t *testing.T) {
 		},
 	})
 }
+
+// On PostgreSQL 16+ a CREATEROLE admin manages only the roles it holds ADMIN
+// OPTION on. A grant on objects owned by a role a superuser created fails with
+// an error that names the missing grant and the statement that fixes it; after
+// that statement the same configuration applies, and the admin keeps no more
+// membership in the owner than the fix gave it.
+func TestAccGrant_managedOwnerNotManageable(t *testing.T) {
+	acctest.PreCheck(t)
+	if !acctest.Managed() {
+		t.Skip("concerns the managed (non-superuser) admin only: a superuser needs no membership")
+	}
+	acctest.SkipBelow(t, 16, "CREATEROLE manages only the roles it created")
+	f := newGrantFixture()
+	acctest.ForeignOwnerRole(t, f.owner)
+	acctest.Database(t, f.db, f.owner)
+	acctest.Exec(t, f.db,
+		"CREATE SCHEMA "+acctest.QI(f.schema)+" AUTHORIZATION "+acctest.QI(f.owner),
+		"SET ROLE "+acctest.QI(f.owner),
+		"CREATE TABLE "+acctest.QQ(f.schema, "t1")+" (a int)",
+		"RESET ROLE")
+	admin := acctest.AdminUser()
+	memberships := func() string {
+		return acctest.QueryString(t, "", `SELECT coalesce(string_agg(format('admin=%s inherit=%s set=%s grantor=%s', m.admin_option, m.inherit_option, m.set_option, g.rolname), '; ' ORDER BY g.rolname), 'none')
+FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.grantor
+WHERE m.roleid = (SELECT oid FROM pg_roles WHERE rolname = $1) AND m.member = (SELECT oid FROM pg_roles WHERE rolname = $2)`, f.owner, admin)
+	}
+	config := acctest.Config(`
+resource "postgresql_role" "g" { name = %[1]s }
+resource "postgresql_grant" "t" {
+  role        = postgresql_role.g.name
+  database    = %[2]s
+  schema      = %[3]s
+  object_type = "table"
+  objects     = ["t1"]
+  privileges  = ["SELECT"]
+}
+`, acctest.QuoteHCL(f.grantee), acctest.QuoteHCL(f.db), acctest.QuoteHCL(f.schema))
+	fix := fmt.Sprintf("GRANT %s TO %s WITH ADMIN OPTION, INHERIT FALSE, SET FALSE", acctest.QI(f.owner), acctest.QI(admin))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      config,
+				ExpectError: regexp.MustCompile(`(?s)cannot\s+grant\s+them\s+to\s+itself.*` + strings.Join(strings.Fields(regexp.QuoteMeta(fix)), `\s+`)),
+			},
+			{
+				PreConfig: func() {
+					if got := memberships(); got != "none" {
+						t.Fatalf("after the failed grant the admin holds %s in the owner, want none", got)
+					}
+					acctest.Exec(t, "", fix)
+				},
+				Config: config,
+				Check: func(*terraform.State) error {
+					if got := f.relACL(t, "t1"); got != "SELECT" {
+						return fmt.Errorf("t1: privileges %q, want SELECT", got)
+					}
+					if got, want := memberships(), "admin=t inherit=f set=f grantor=postgres"; got != want {
+						return fmt.Errorf("after the grant the admin holds %q in the owner, want only what the fix gave: %q", got, want)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}

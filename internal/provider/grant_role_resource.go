@@ -76,13 +76,16 @@ func grantRoleSchemaV1() schema.Schema {
 				MarkdownDescription: "Whether `role` may grant `grant_role` to others (`WITH ADMIN OPTION`). Changes in place.",
 			},
 			"inherit_option": schema.BoolAttribute{
-				Optional: true,
+				Optional: true, Computed: true,
 				MarkdownDescription: "PostgreSQL 16 and later: whether `role` uses the privileges of `grant_role` without `SET ROLE` (`WITH INHERIT`). " +
-					"Unset leaves it to the server (the member's `INHERIT` attribute). Changes in place. An error on older servers.",
+					"Unset leaves it to the server (on grant, the member's `INHERIT` attribute) and records what the membership has. Changes in place. " +
+					"An error on older servers, where it is always null.",
 			},
 			"set_option": schema.BoolAttribute{
-				Optional:            true,
-				MarkdownDescription: "PostgreSQL 16 and later: whether `role` may `SET ROLE` to `grant_role` (`WITH SET`). Unset leaves the server default (true). Changes in place. An error on older servers.",
+				Optional: true, Computed: true,
+				MarkdownDescription: "PostgreSQL 16 and later: whether `role` may `SET ROLE` to `grant_role` (`WITH SET`). " +
+					"Unset leaves it to the server (on grant, true) and records what the membership has. Changes in place. " +
+					"An error on older servers, where it is always null.",
 			},
 		},
 	}
@@ -124,16 +127,25 @@ func (r *grantRoleResource) ImportState(ctx context.Context, req resource.Import
 }
 
 func (r *grantRoleResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[grantRoleModel]) {
-	plan := &p.plan
-	if major := serverMajor(ctx, r.client); major > 0 && major < 16 {
-		for _, a := range []struct {
-			name string
-			v    types.Bool
-		}{{"inherit_option", plan.InheritOption}, {"set_option", plan.SetOption}} {
-			if !a.v.IsNull() {
+	plan, config := &p.plan, &p.config
+	major := serverMajor(ctx, r.client)
+	for _, a := range []struct {
+		name        string
+		conf        types.Bool
+		plan, state *types.Bool
+	}{
+		{"inherit_option", config.InheritOption, &plan.InheritOption, stateBool(p.state, func(m *grantRoleModel) *types.Bool { return &m.InheritOption })},
+		{"set_option", config.SetOption, &plan.SetOption, stateBool(p.state, func(m *grantRoleModel) *types.Bool { return &m.SetOption })},
+	} {
+		switch {
+		case major > 0 && major < 16:
+			if !a.conf.IsNull() {
 				resp.Diagnostics.AddAttributeError(path.Root(a.name), "Needs PostgreSQL 16",
 					a.name+" sets a per-membership option that exists only in PostgreSQL 16 and later; this server is PostgreSQL "+strconv.Itoa(major)+". Remove it from the configuration.")
 			}
+			*a.plan = types.BoolNull()
+		case a.conf.IsNull() && a.state != nil && !p.creating() && plan.Role.Equal(p.state.Role) && plan.GrantRole.Equal(p.state.GrantRole):
+			*a.plan = *a.state // unset: whatever the membership has
 		}
 	}
 	if plan.Role.IsUnknown() || plan.GrantRole.IsUnknown() {
@@ -172,15 +184,20 @@ func (r *grantRoleResource) read(ctx context.Context, _ *call, m *grantRoleModel
 	}
 	m.WithAdminOption = types.BoolValue(ms.AdminOption)
 	if major := serverMajor(ctx, r.client); major >= 16 {
-		if !m.InheritOption.IsNull() {
-			m.InheritOption = types.BoolValue(ms.InheritOption)
-		}
-		if !m.SetOption.IsNull() {
-			m.SetOption = types.BoolValue(ms.SetOption)
-		}
+		m.InheritOption, m.SetOption = types.BoolValue(ms.InheritOption), types.BoolValue(ms.SetOption)
+	} else {
+		m.InheritOption, m.SetOption = types.BoolNull(), types.BoolNull()
 	}
 	m.ID = types.StringValue(m.id())
 	return true, nil
+}
+
+// stateBool is an attribute of the prior state, nil when there is none.
+func stateBool(state *grantRoleModel, attr func(*grantRoleModel) *types.Bool) *types.Bool {
+	if state == nil {
+		return nil
+	}
+	return attr(state)
 }
 
 func (m *grantRoleModel) spec() pg.MembershipSpec {

@@ -47,6 +47,9 @@ FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid WHERE m.member = (SEL
 		}
 	}
 	addr := "postgresql_grant_role.group"
+	// On PostgreSQL 16+ a membership is one row per grantor: drift made as the
+	// superuser names the provider's role as the grantor of what it revokes.
+	grantedBy := " GRANTED BY " + acctest.QI(acctest.AdminUser())
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -65,13 +68,13 @@ FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid WHERE m.member = (SEL
 				Check:            membership("pg_read_all_data," + group + "*"),
 			},
 			{ // admin option removed behind Terraform's back
-				PreConfig:        acctest.ExecFunc(t, "", "REVOKE ADMIN OPTION FOR "+acctest.QI(group)+" FROM "+acctest.QI(member)),
+				PreConfig:        acctest.ExecFunc(t, "", "REVOKE ADMIN OPTION FOR "+acctest.QI(group)+" FROM "+acctest.QI(member)+grantedBy),
 				Config:           config(true, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
 				Check:            membership("pg_read_all_data," + group + "*"),
 			},
 			{ // membership revoked behind Terraform's back: granted again
-				PreConfig:        acctest.ExecFunc(t, "", "REVOKE "+acctest.QI(group)+" FROM "+acctest.QI(member)),
+				PreConfig:        acctest.ExecFunc(t, "", "REVOKE "+acctest.QI(group)+" FROM "+acctest.QI(member)+grantedBy),
 				Config:           config(true, ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)}},
 				Check:            membership("pg_read_all_data," + group + "*"),
@@ -97,5 +100,115 @@ resource "postgresql_grant_role" "builtin" {
 				Check: membership("pg_read_all_data"),
 			},
 		},
+	})
+}
+
+// PostgreSQL 16+: a membership is one row per grantor, with INHERIT and SET
+// options. postgresql_grant_role manages the options of the provider's row,
+// puts back options changed behind its back, adopts a membership another role
+// granted with the wanted options (no second row), and explains the error
+// PostgreSQL gives for granting ADMIN OPTION back to one's own grantor.
+func TestAccGrantRole_options16(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.SkipBelow(t, 16, "per-membership INHERIT and SET options and per-grantor rows")
+	base := acctest.RandName("gro16")
+	member, group, adopted := base+"_m", base+"_g", base+"_adopted"
+	admin := acctest.AdminUser()
+	acctest.OwnerRole(t, adopted)
+	// granted by the superuser before Terraform knows of it
+	acctest.Exec(t, "", "CREATE ROLE "+acctest.QI(member), "GRANT "+acctest.QI(adopted)+" TO "+acctest.QI(member))
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(member)) })
+	rows := func(grp string) string {
+		return acctest.QueryString(t, "", `SELECT coalesce(string_agg(format('%s:admin=%s,inherit=%s,set=%s', gr.rolname, m.admin_option, m.inherit_option, m.set_option), ';' ORDER BY gr.rolname), '')
+FROM pg_auth_members m JOIN pg_roles gr ON gr.oid = m.grantor
+WHERE m.member = (SELECT oid FROM pg_roles WHERE rolname = $1) AND m.roleid = (SELECT oid FROM pg_roles WHERE rolname = $2)`, member, grp)
+	}
+	expectRows := func(grp, want string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			if got := rows(grp); got != want {
+				return fmt.Errorf("memberships of %s in %s: %q, want %q", member, grp, got, want)
+			}
+			return nil
+		}
+	}
+	config := func(inherit, set bool) string {
+		return acctest.Config(`
+resource "postgresql_role" "group" { name = %[2]s }
+resource "postgresql_grant_role" "group" {
+  role           = %[1]s
+  grant_role     = postgresql_role.group.name
+  inherit_option = %[4]t
+  set_option     = %[5]t
+}
+resource "postgresql_grant_role" "adopted" {
+  role       = %[1]s
+  grant_role = %[3]s
+}
+`, acctest.QuoteHCL(member), acctest.QuoteHCL(group), acctest.QuoteHCL(adopted), inherit, set)
+	}
+	addr := "postgresql_grant_role.group"
+	steps := []resource.TestStep{
+		{
+			Config: config(false, false),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				expectRows(group, admin+":admin=f,inherit=f,set=f"),
+				expectRows(adopted, "postgres:admin=f,inherit=t,set=t"),
+			),
+		},
+		{
+			Config:           config(true, false),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+			Check:            expectRows(group, admin+":admin=f,inherit=t,set=f"),
+		},
+		{ // options changed behind Terraform's back, on the provider's row
+			PreConfig:        acctest.ExecFunc(t, "", "GRANT "+acctest.QI(group)+" TO "+acctest.QI(member)+" WITH INHERIT FALSE, SET TRUE GRANTED BY "+acctest.QI(admin)),
+			Config:           config(true, false),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+			Check:            expectRows(group, admin+":admin=f,inherit=t,set=f"),
+		},
+		{Config: config(true, false), ResourceName: addr, ImportState: true, ImportStateVerify: true},
+		{ // removing the adopted membership revokes the superuser's grant too
+			Config: acctest.Config(`
+resource "postgresql_role" "group" { name = %[2]s }
+resource "postgresql_grant_role" "group" {
+  role           = %[1]s
+  grant_role     = postgresql_role.group.name
+  inherit_option = true
+  set_option     = false
+}
+`, acctest.QuoteHCL(member), acctest.QuoteHCL(group)),
+			Check: expectRows(adopted, ""),
+			SkipFunc: func() (bool, error) {
+				return acctest.Managed(), nil // a managed admin cannot revoke a grant the superuser made
+			},
+		},
+	}
+	if acctest.Managed() {
+		// The superuser gives the member ADMIN OPTION on a role and has it
+		// grant that to the provider's role: the member is then the grantor of
+		// the admin's ADMIN OPTION, which the admin cannot grant back to it.
+		grantor := base + "_grantor"
+		steps = append(steps, resource.TestStep{
+			PreConfig: acctest.ExecFunc(t, "",
+				"CREATE ROLE "+acctest.QI(grantor),
+				"GRANT "+acctest.QI(grantor)+" TO "+acctest.QI(member)+" WITH ADMIN OPTION, INHERIT TRUE",
+				"SET ROLE "+acctest.QI(member),
+				"GRANT "+acctest.QI(grantor)+" TO "+acctest.QI(admin)+" WITH ADMIN OPTION, INHERIT FALSE, SET FALSE",
+				"RESET ROLE"),
+			Config: config(true, false) + fmt.Sprintf(`
+resource "postgresql_grant_role" "back" {
+  role              = %[1]s
+  grant_role        = %[2]s
+  with_admin_option = true
+  inherit_option    = false
+}
+`, acctest.QuoteHCL(member), acctest.QuoteHCL(grantor)),
+			ExpectError: regexp.MustCompile(`(?s)does\s+not\s+let\s+a\s+role\s+grant\s+ADMIN\s+OPTION\s+back\s+to\s+its\s+own\s+grantor`),
+		})
+		t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(grantor)) })
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
 	})
 }

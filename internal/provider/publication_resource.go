@@ -180,8 +180,16 @@ func (r *publicationResource) ImportState(ctx context.Context, req resource.Impo
 // planChange plans a replacement (new, or all_tables or database changed)
 // with the server's defaults for what the configuration leaves unset, and an
 // update with the state's values and spellings.
-func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[publicationModel]) {
+func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[publicationModel]) {
 	plan, config, state := &p.plan, &p.config, p.state
+	if len(setStrings(ctx, config.Schemas)) > 0 {
+		if major := serverMajor(ctx, r.client); major > 0 && major < 15 {
+			resp.Diagnostics.AddAttributeError(path.Root("schemas"), "Unsupported on this server version",
+				fmt.Sprintf("Publishing the tables of a schema (FOR TABLES IN SCHEMA) needs PostgreSQL 15 or later; the server runs PostgreSQL %d. "+
+					"List the tables in tables instead.", major))
+			return
+		}
+	}
 	planDatabase(p, r.client, func(m *publicationModel) *types.String { return &m.Database })
 	replacing := p.creating() || !plan.AllTables.Equal(state.AllTables) || !plan.Database.Equal(state.Database)
 	if replacing {
