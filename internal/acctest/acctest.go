@@ -226,17 +226,17 @@ func ServerMajor(t *testing.T) int {
 }
 
 // SkipBelow skips a test that concerns PostgreSQL major versions from min on.
-func SkipBelow(t *testing.T, min int, why string) {
+func SkipBelow(t *testing.T, from int, why string) {
 	t.Helper()
-	if v := ServerMajor(t); v < min {
-		t.Skipf("PostgreSQL %d: %s (from PostgreSQL %d on)", v, why, min)
+	if v := ServerMajor(t); v < from {
+		t.Skipf("PostgreSQL %d: %s (from PostgreSQL %d on)", v, why, from)
 	}
 }
 
 // SkipFrom skips a test that concerns PostgreSQL major versions before max.
-func SkipFrom(t *testing.T, max int, why string) {
+func SkipFrom(t *testing.T, until int, why string) {
 	t.Helper()
-	if v := ServerMajor(t); v >= max {
-		t.Skipf("PostgreSQL %d: %s (before PostgreSQL %d only)", v, why, max)
+	if v := ServerMajor(t); v >= until {
+		t.Skipf("PostgreSQL %d: %s (before PostgreSQL %d only)", v, why, until)
 	}
 }
