@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -511,5 +512,46 @@ resource "postgresql_role" "test" {
 				ConfigPlanChecks: expectUpdate(addr),
 			},
 		},
+	})
+}
+
+// Passwords reach the server as SCRAM-SHA-256 verifiers computed by the
+// provider: the server stores that verifier, and PostgreSQL 18's MD5
+// deprecation warning ("setting an MD5-encrypted password") never appears,
+// whatever password_encryption says. The warning would go to the client and
+// to the server log; the server log of the test cluster is checked.
+func TestAccRole_passwordIsSCRAMWithoutMD5Warning(t *testing.T) {
+	acctest.PreCheck(t)
+	if os.Getenv("PGTF_SERVER_LOG") == "" {
+		t.Skip("needs the server log (PGTF_SERVER_LOG, set by scripts/testdb)")
+	}
+	name := acctest.RandName("role_scram")
+	from := logOffset(t)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, name),
+		Steps: []resource.TestStep{{
+			Config: acctest.Config(`resource "postgresql_role" "r" {
+  name     = %q
+  login    = true
+  password = "scram-only-pass"
+}`, name),
+			Check: func(*terraform.State) error {
+				if err := acctest.CheckLogin(t, name, "scram-only-pass"); err != nil {
+					return err
+				}
+				if !acctest.QueryBool(t, "", "SELECT rolpassword LIKE 'SCRAM-SHA-256$%' FROM pg_authid WHERE rolname = $1", name) {
+					return fmt.Errorf("the stored password of %s is not a SCRAM-SHA-256 verifier", name)
+				}
+				b, err := os.ReadFile(os.Getenv("PGTF_SERVER_LOG"))
+				if err != nil {
+					return err
+				}
+				if i := strings.Index(string(b[from:]), "MD5-encrypted password"); i >= 0 {
+					return fmt.Errorf("the server warned about an MD5 password: %s", string(b[from:])[max(0, i-200):i+100])
+				}
+				return nil
+			},
+		}},
 	})
 }
