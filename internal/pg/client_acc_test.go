@@ -109,7 +109,11 @@ func TestAccClientReusesConnections(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := c.ConnectionsOpened(); n > 5 {
+	// Reuse means far fewer connections than reads. Not exactly one: the
+	// read-only and read-write pools each open theirs, and on a loaded machine
+	// (CI runs two server versions at once) the pool's health check may close
+	// a connection that a later read reopens; 6 were seen once in CI.
+	if n := c.ConnectionsOpened(); n > 10 {
 		t.Fatalf("50 sequential reads opened %d connections", n)
 	}
 }
