@@ -225,7 +225,8 @@ resource "postgresql_policy" "test" {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			acctest.Exec(t, "", "CREATE ROLE "+pg.QuoteIdent(victim))
+			// created by the admin, so that the admin could drop it if a smuggled statement ever ran
+			acctest.AdminExec(t, "", "CREATE ROLE "+pg.QuoteIdent(victim))
 			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(victim)) })
 			acctest.TempDatabase(t, db, "CREATE TABLE "+qt+" (id int, owner text)",
 				"ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()))

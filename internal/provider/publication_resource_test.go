@@ -73,7 +73,9 @@ resource "postgresql_publication" "test" {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			acctest.Exec(t, "", "CREATE ROLE "+pg.QuoteIdent(owner))
+			// the admin's own role (on PostgreSQL 16+ a managed admin can give
+			// objects only to roles it holds ADMIN OPTION on)
+			acctest.AdminExec(t, "", "CREATE ROLE "+pg.QuoteIdent(owner))
 			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(owner)) })
 			publicationTestDatabase(t, db)
 			acctest.Exec(t, "", "GRANT CREATE ON DATABASE "+pg.QuoteIdent(db)+" TO "+pg.QuoteIdent(owner))
