@@ -111,6 +111,9 @@ type Publication struct {
 	AllTables        bool
 	Publish          []string // in the order insert, update, delete, truncate
 	ViaPartitionRoot bool
+	// GeneratedColumns is publish_generated_columns ("none" or "stored";
+	// PostgreSQL 18+), "" on older servers.
+	GeneratedColumns string
 	// Tables are the explicitly added tables, or for FOR ALL TABLES every table published.
 	Tables  []QualifiedName
 	Schemas []string // FOR TABLES IN SCHEMA (PostgreSQL 15+)
@@ -123,6 +126,10 @@ type PublicationSpec struct {
 	AllTables        bool
 	Publish          []string
 	ViaPartitionRoot bool
+	// GeneratedColumns is publish_generated_columns ("none" or "stored",
+	// PostgreSQL 18+); "" leaves it out of the statements (the server's
+	// default on create, unchanged on update).
+	GeneratedColumns string
 	Tables           []QualifiedName
 	Schemas          []string
 }
@@ -141,15 +148,24 @@ func (c *Client) ReadPublication(ctx context.Context, db string, oid uint32, nam
 func readPublication(ctx context.Context, q Querier, oid uint32, name string) (*Publication, error) {
 	var p Publication
 	var ins, upd, del, trunc bool
+	var version int
 	err := q.QueryRow(ctx, `
-SELECT p.oid, p.pubname, pg_get_userbyid(p.pubowner), p.puballtables, p.pubinsert, p.pubupdate, p.pubdelete, p.pubtruncate, p.pubviaroot
+SELECT p.oid, p.pubname, pg_get_userbyid(p.pubowner), p.puballtables, p.pubinsert, p.pubupdate, p.pubdelete, p.pubtruncate, p.pubviaroot,
+  current_setting('server_version_num')::int
 FROM pg_publication p WHERE ($1::oid <> 0 AND p.oid = $1) OR ($1::oid = 0 AND p.pubname = $2)`, oid, name).Scan(
-		&p.OID, &p.Name, &p.Owner, &p.AllTables, &ins, &upd, &del, &trunc, &p.ViaPartitionRoot)
+		&p.OID, &p.Name, &p.Owner, &p.AllTables, &ins, &upd, &del, &trunc, &p.ViaPartitionRoot, &version)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading publication %q: %w", name, err)
+	}
+	if version >= 180000 {
+		// pubgencols: 'n' none, 's' stored (PostgreSQL 18+)
+		if err := q.QueryRow(ctx, `SELECT CASE p.pubgencols WHEN 'n' THEN 'none' WHEN 's' THEN 'stored' ELSE p.pubgencols::text END FROM pg_publication p WHERE p.oid = $1`,
+			p.OID).Scan(&p.GeneratedColumns); err != nil {
+			return nil, fmt.Errorf("reading publish_generated_columns of publication %q: %w", p.Name, err)
+		}
 	}
 	p.Publish = []string{}
 	for _, x := range []struct {
@@ -194,7 +210,11 @@ JOIN pg_namespace n ON n.oid = c.relnamespace WHERE r.prpubid = $1 ORDER BY 1, 2
 }
 
 func publicationWith(s PublicationSpec) string {
-	return fmt.Sprintf("publish = %s, publish_via_partition_root = %t", QuoteLiteral(strings.Join(s.Publish, ", ")), s.ViaPartitionRoot)
+	with := fmt.Sprintf("publish = %s, publish_via_partition_root = %t", QuoteLiteral(strings.Join(s.Publish, ", ")), s.ViaPartitionRoot)
+	if s.GeneratedColumns != "" { // only when set: older servers reject the option
+		with += ", publish_generated_columns = " + QuoteLiteral(s.GeneratedColumns)
+	}
+	return with
 }
 
 func publicationObjects(tables []QualifiedName, schemas []string) string {
@@ -308,7 +328,8 @@ func alterPublication(ctx context.Context, tx pgx.Tx, cur *Publication, s Public
 				}
 			}
 		}
-		if strings.Join(cur.Publish, ",") != strings.Join(s.Publish, ",") || cur.ViaPartitionRoot != s.ViaPartitionRoot {
+		if strings.Join(cur.Publish, ",") != strings.Join(s.Publish, ",") || cur.ViaPartitionRoot != s.ViaPartitionRoot ||
+			(s.GeneratedColumns != "" && s.GeneratedColumns != cur.GeneratedColumns) {
 			if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+name+" SET ("+publicationWith(s)+")"); err != nil {
 				return fmt.Errorf("setting options of publication %q: %w", s.Name, err)
 			}

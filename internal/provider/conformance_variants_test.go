@@ -73,10 +73,17 @@ func tplOnly(vs []confVariant) []confVariant {
 }
 
 // pg16 marks variants setting an attribute that needs PostgreSQL 16.
-func pg16(vs []confVariant) []confVariant {
+func pg16(vs []confVariant) []confVariant { return fromMajor(16, vs) }
+
+// pg18 marks variants setting an attribute that needs PostgreSQL 18.
+func pg18(vs []confVariant) []confVariant { return fromMajor(18, vs) }
+
+// fromMajor marks the variants that set the attribute (not unset, not null)
+// as needing PostgreSQL major or later.
+func fromMajor(major int, vs []confVariant) []confVariant {
 	for i := range vs {
 		if vs[i].hcl != "" && !strings.HasSuffix(vs[i].hcl, "= null") {
-			vs[i].minMajor = 16
+			vs[i].minMajor = major
 		}
 	}
 	return vs
@@ -324,7 +331,9 @@ var conformanceTypes = map[string]confType{
 				{label: lServer, hcl: `schemas = ["app"]`, superuserOnly: "FOR TABLES IN SCHEMA needs superuser on PostgreSQL 15"}}},
 			"publish_param":                    {variants: append(strAttr("publish_param", `["insert", "update", "delete", "truncate"]`, `["insert", "delete"]`), simpleV(lEmpty, "publish_param = []"))},
 			"publish_via_partition_root_param": {variants: boolAttr("publish_via_partition_root_param")},
-			"drop_cascade":                     {variants: boolCfgOnly("drop_cascade")},
+			"publish_generated_columns_param": {variants: pg18([]confVariant{{label: lUnset}, simpleV(lNull, "publish_generated_columns_param = null"),
+				simpleV("none", `publish_generated_columns_param = "none"`), simpleV("stored", `publish_generated_columns_param = "stored"`)})},
+			"drop_cascade": {variants: boolCfgOnly("drop_cascade")},
 		},
 		v0: func(v0, v1 map[string]any) {
 			v0["id"] = cstr(v1["database"]) + "." + cstr(v1["name"])

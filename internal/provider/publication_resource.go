@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -48,6 +49,9 @@ type publicationResource struct {
 }
 
 var allPublishParams = []string{"insert", "update", "delete", "truncate"}
+
+// allGeneratedColumnsParams are the values of publish_generated_columns (PostgreSQL 18).
+var allGeneratedColumnsParams = []string{"none", "stored"}
 
 func (r *publicationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_publication"
@@ -125,6 +129,14 @@ func publicationSchemaV1() schema.Schema {
 				MarkdownDescription: "Publish changes of partitions as changes of their partitioned table (`publish_via_partition_root`), so the subscriber " +
 					"needs only the root table.",
 			},
+			"publish_generated_columns_param": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "Whether the values of generated columns are published (`publish_generated_columns`, PostgreSQL 18 or later): " +
+					"`none` or `stored` (stored generated columns). Changed in place. When not set, it is not managed: a new publication gets " +
+					"the server's default (`none`) and the attribute reports the server's value; on servers older than PostgreSQL 18 it is null, " +
+					"and setting it is an error at plan time.",
+				Validators: []validator.String{stringvalidator.OneOf(allGeneratedColumnsParams...)},
+			},
 			"drop_cascade": schema.BoolAttribute{
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 				MarkdownDescription: "Use `DROP PUBLICATION ... CASCADE` on destroy. (Publications have no dependent objects in PostgreSQL today; kept for compatibility.)",
@@ -182,11 +194,21 @@ func (r *publicationResource) ImportState(ctx context.Context, req resource.Impo
 // update with the state's values and spellings.
 func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[publicationModel]) {
 	plan, config, state := &p.plan, &p.config, p.state
+	// the server's major version, asked only when an argument depends on it
+	major := sync.OnceValue(func() int { return serverMajor(ctx, r.client) })
 	if len(setStrings(ctx, config.Schemas)) > 0 {
-		if major := serverMajor(ctx, r.client); major > 0 && major < 15 {
+		if major := major(); major > 0 && major < 15 {
 			resp.Diagnostics.AddAttributeError(path.Root("schemas"), "Unsupported on this server version",
 				fmt.Sprintf("Publishing the tables of a schema (FOR TABLES IN SCHEMA) needs PostgreSQL 15 or later; the server runs PostgreSQL %d. "+
 					"List the tables in tables instead.", major))
+			return
+		}
+	}
+	if isKnown(config.PublishGeneratedColumnsParam) {
+		if major := major(); major > 0 && major < 18 {
+			resp.Diagnostics.AddAttributeError(path.Root("publish_generated_columns_param"), "Unsupported on this server version",
+				fmt.Sprintf("Publishing generated columns (publish_generated_columns) needs PostgreSQL 18 or later; the server runs PostgreSQL %d. "+
+					"Leave publish_generated_columns_param unset.", major))
 			return
 		}
 	}
@@ -206,6 +228,13 @@ func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyP
 		if config.Owner.IsNull() {
 			plan.Owner = types.StringUnknown()
 		}
+		if config.PublishGeneratedColumnsParam.IsNull() {
+			// the server's default on 18+ (read after create), nothing before
+			plan.PublishGeneratedColumnsParam = types.StringUnknown()
+			if m := major(); m > 0 && m < 18 {
+				plan.PublishGeneratedColumnsParam = types.StringNull()
+			}
+		}
 	} else {
 		if config.Tables.IsNull() || tableSetsEqual(ctx, plan.Tables, state.Tables) {
 			plan.Tables = state.Tables
@@ -214,6 +243,11 @@ func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyP
 			plan.Schemas = state.Schemas
 		}
 		keepUnset(p, func(m *publicationModel) *types.String { return &m.Owner })
+		keepUnset(p, func(m *publicationModel) *types.String { return &m.PublishGeneratedColumnsParam })
+		if config.PublishGeneratedColumnsParam.IsNull() && state.PublishGeneratedColumnsParam.IsNull() && major() >= 18 {
+			// not refreshed since an upgrade from cyrilgdn's layout (-refresh=false): the read after apply fills it
+			plan.PublishGeneratedColumnsParam = types.StringUnknown()
+		}
 		if sameStringList(ctx, plan.PublishParam, state.PublishParam) {
 			plan.PublishParam = state.PublishParam
 		}
@@ -333,6 +367,10 @@ func (r *publicationResource) read(ctx context.Context, _ *call, m *publicationM
 	m.Owner = types.StringValue(p.Owner)
 	m.AllTables = types.BoolValue(p.AllTables)
 	m.PublishViaPartitionRootParam = types.BoolValue(p.ViaPartitionRoot)
+	m.PublishGeneratedColumnsParam = types.StringNull() // before PostgreSQL 18
+	if p.GeneratedColumns != "" {
+		m.PublishGeneratedColumnsParam = types.StringValue(p.GeneratedColumns)
+	}
 	tables := make([]string, len(p.Tables))
 	for i, t := range p.Tables {
 		tables[i] = t.String()
@@ -365,6 +403,9 @@ func (m *publicationModel) spec(ctx context.Context) (pg.PublicationSpec, diag.D
 	}
 	if isKnown(m.Owner) {
 		s.Owner = m.Owner.ValueString()
+	}
+	if isKnown(m.PublishGeneratedColumnsParam) {
+		s.GeneratedColumns = m.PublishGeneratedColumnsParam.ValueString()
 	}
 	var publish []string
 	diags.Append(m.PublishParam.ElementsAs(ctx, &publish, false)...)
@@ -408,5 +449,6 @@ type publicationModel struct {
 	AllTables                    types.Bool   `tfsdk:"all_tables"`
 	PublishParam                 types.List   `tfsdk:"publish_param"`
 	PublishViaPartitionRootParam types.Bool   `tfsdk:"publish_via_partition_root_param"`
+	PublishGeneratedColumnsParam types.String `tfsdk:"publish_generated_columns_param"`
 	DropCascade                  types.Bool   `tfsdk:"drop_cascade"`
 }

@@ -186,3 +186,145 @@ resource "postgresql_publication" "test" {
 		},
 	})
 }
+
+// publish_generated_columns (PostgreSQL 18+): set, changed in place, repaired
+// after drift, unmanaged when unset, imported.
+func TestAccPublication_generatedColumns(t *testing.T) {
+	acctest.SkipBelow(t, 18, "publish_generated_columns")
+	db := acctest.RandName("pubgendb")
+	name := acctest.RandName("pubgen")
+	dflt := acctest.RandName("pubgendef")
+	addr, dfltAddr := "postgresql_publication.test", "postgresql_publication.dflt"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	cfg := func(line string) string {
+		return acctest.Config(`
+resource "postgresql_publication" "dflt" {
+  database = %q
+  name     = %q
+  tables   = ["public.g"]
+}
+resource "postgresql_publication" "test" {
+  database = %q
+  name     = %q
+  tables   = ["public.g"]
+  %s
+}`, db, dflt, db, name, line)
+	}
+	gencols := func(want string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			if got := acctest.QueryString(t, db, "SELECT pubgencols::text FROM pg_publication WHERE pubname = $1", name); got != want {
+				return fmt.Errorf("pubgencols of %s = %q, want %q", name, got, want)
+			}
+			return nil
+		}
+	}
+	gencolsValue := func(v string) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(addr, tfjsonpath.New("publish_generated_columns_param"), knownvalue.StringExact(v))
+	}
+	drift := acctest.ExecFunc(t, db, "ALTER PUBLICATION "+pg.QuoteIdent(name)+" SET (publish_generated_columns = stored)")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.Database(t, db, acctest.AdminUser())
+			acctest.Exec(t, db, "CREATE TABLE public.g (id int PRIMARY KEY, twice int GENERATED ALWAYS AS (id * 2) STORED)",
+				"ALTER TABLE public.g OWNER TO "+pg.QuoteIdent(acctest.AdminUser()))
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkPublicationGone(t, db, name, dflt),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(`publish_generated_columns_param = "stored"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(dfltAddr, tfjsonpath.New("publish_generated_columns_param")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					gencolsValue("stored"),
+					statecheck.ExpectKnownValue(dfltAddr, tfjsonpath.New("publish_generated_columns_param"), knownvalue.StringExact("none")),
+				},
+				Check: gencols("s"),
+			},
+			{ // in place
+				Config: cfg(`publish_generated_columns_param = "none"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(dfltAddr, plancheck.ResourceActionNoop),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid")), gencolsValue("none")},
+				Check:             gencols("n"),
+			},
+			{ // drift made with SQL: apply repairs it in place
+				PreConfig: drift,
+				Config:    cfg(`publish_generated_columns_param = "none"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid")), gencolsValue("none")},
+				Check:             gencols("n"),
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: db + "." + name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"drop_cascade"}},
+			{ // unset: not managed, no diff
+				Config:            cfg(""),
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{gencolsValue("none")},
+			},
+			{ // unset and changed with SQL: the refresh reports it, still no diff
+				PreConfig:         drift,
+				Config:            cfg(""),
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{gencolsValue("stored")},
+				Check:             gencols("s"),
+			},
+			{ // another in-place change keeps the unset value
+				Config: cfg(`publish_param = ["insert"]`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("publish_generated_columns_param"), knownvalue.StringExact("stored")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid")), gencolsValue("stored")},
+				Check:             gencols("s"),
+			},
+		},
+	})
+}
+
+// Before PostgreSQL 18 the attribute is null, and setting it is a plan-time error.
+func TestAccPublication_generatedColumnsBefore18(t *testing.T) {
+	acctest.SkipFrom(t, 18, "publish_generated_columns is unsupported")
+	name := acctest.RandName("pubgen")
+	addr := "postgresql_publication.test"
+	cfg := func(line string) string {
+		return acctest.Config(`
+resource "postgresql_publication" "test" {
+  name = %q
+  %s
+}`, name, line)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkPublicationGone(t, "", name),
+		Steps: []resource.TestStep{
+			{ // on create
+				Config:      cfg(`publish_generated_columns_param = "stored"`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`needs\s+PostgreSQL\s+18\s+or\s+later;\s+the\s+server\s+runs\s+PostgreSQL\s+1[0-7]`),
+			},
+			{
+				Config: cfg(""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("publish_generated_columns_param"), knownvalue.Null()),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("publish_generated_columns_param"), knownvalue.Null()),
+				},
+			},
+			{ // on update
+				Config:      cfg(`publish_generated_columns_param = "none"`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`needs\s+PostgreSQL\s+18\s+or\s+later;\s+the\s+server\s+runs\s+PostgreSQL\s+1[0-7]`),
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: acctest.DefaultDatabase() + "." + name, ImportStateVerify: true},
+		},
+	})
+}

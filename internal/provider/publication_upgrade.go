@@ -60,6 +60,8 @@ func upgradePublicationV0(old publicationModelV0) publicationModel {
 		AllTables:                    boolOr(old.AllTables, false),
 		PublishParam:                 old.PublishParam,
 		PublishViaPartitionRootParam: boolOr(old.PublishViaPartitionRootParam, false),
+		// cyrilgdn had no publish_generated_columns; the next refresh reads it (Computed)
+		PublishGeneratedColumnsParam: types.StringNull(),
 		DropCascade:                  boolOr(old.DropCascade, false),
 	}
 	if !isKnown(m.Database) {

@@ -13,7 +13,7 @@ func TestUpgradePublicationV0Fixtures(t *testing.T) {
 			ID: types.StringValue(db + "." + name), OID: types.Int64Null(), Name: types.StringValue(name), Database: types.StringValue(db),
 			Owner: types.StringValue(owner), Tables: strSet(), Schemas: strSet(), AllTables: types.BoolValue(false),
 			PublishParam: strList("insert", "update", "delete", "truncate"), PublishViaPartitionRootParam: types.BoolValue(false),
-			DropCascade: types.BoolValue(false),
+			PublishGeneratedColumnsParam: types.StringNull(), DropCascade: types.BoolValue(false),
 		}
 	}
 	all := pub("fx_pub_db", "fx_pub_all", "postgres")

@@ -12,3 +12,11 @@ resource "postgresql_publication" "app" {
   database = "shop"
   schemas  = ["app"]
 }
+
+# Also publish the values of stored generated columns (PostgreSQL 18+).
+resource "postgresql_publication" "invoices" {
+  name                            = "invoices"
+  database                        = "shop"
+  tables                          = ["public.invoices"]
+  publish_generated_columns_param = "stored"
+}
