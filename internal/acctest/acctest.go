@@ -42,9 +42,13 @@ func SkipIfManaged(t *testing.T, why string) {
 	}
 }
 
-// PreCheck fails early when the acceptance environment is incomplete.
+// PreCheck skips the test when acceptance tests are off (TF_ACC unset, as in
+// make testunit) and fails early when the acceptance environment is incomplete.
 func PreCheck(t *testing.T) {
 	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC (make testacc)")
+	}
 	for _, v := range []string{"PGHOST", "PGPORT", "PGUSER", "PGPASSWORD"} {
 		if os.Getenv(v) == "" {
 			t.Fatalf("%s must be set for acceptance tests: run them through `make testacc` (scripts/testdb starts a throwaway cluster)", v)
@@ -216,6 +220,7 @@ func StateDoesNotContain(s *terraform.State, secret string) error {
 // ServerMajor is the major version of the test cluster (13 to 18).
 func ServerMajor(t *testing.T) int {
 	t.Helper()
+	PreCheck(t)
 	var n int
 	conn := SuperConn(t, "")
 	defer conn.Close(context.Background())
