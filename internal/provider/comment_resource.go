@@ -56,8 +56,8 @@ func commentSchemaV1() schema.Schema {
 	return schema.Schema{
 		Version: 1,
 		MarkdownDescription: "The comment of an existing object (`COMMENT ON <object_type> <name> IS 'comment'`), as `psql` shows with `\\d+` and `\\dd`. " +
-			"The comment changes in place; destroying the resource removes it (`IS NULL`). Setting a comment takes ownership of the object " +
-			"(`CREATEROLE` for a role); a provider role that is not the owner borrows the owner's privileges for the statement (see the page).",
+			"The comment changes in place; destroying the resource removes it (`IS NULL`). Setting a comment requires ownership of the object " +
+			"(`CREATEROLE` for a role); a provider role that is not the owner borrows the owner's privileges for the statement.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true,
@@ -65,7 +65,7 @@ func commentSchemaV1() schema.Schema {
 					"of the comment in the provider's database.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"database": databaseAttribute("commented object"),
+			"database": commentDatabaseAttribute(),
 			"object_type": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The type of the commented object: " + "`" + strings.Join(pg.CommentObjectTypes, "`, `") + "`" +
@@ -101,6 +101,16 @@ func commentSchemaV1() schema.Schema {
 			},
 		},
 	}
+}
+
+// commentDatabaseAttribute is databaseAttribute with a description that fits:
+// the resource is the comment, not the object, which stays.
+func commentDatabaseAttribute() schema.StringAttribute {
+	a := databaseAttribute("commented object")
+	a.MarkdownDescription = "The database holding the commented object; for roles, databases and tablespaces (whose comments are cluster-wide) " +
+		"the database the provider connects to. Defaults to the provider's `database`. Changing it replaces the comment " +
+		"(it is removed from the object in the old database)."
+	return a
 }
 
 // ValidateConfig checks the attributes that depend on object_type: column_name
