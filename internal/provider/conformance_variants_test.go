@@ -559,4 +559,30 @@ var conformanceTypes = map[string]confType{
 			v0["id"] = fmt.Sprintf("%s.%s.%s", cstr(v1["label_provider"]), cstr(v1["object_type"]), cstr(v1["object_name"]))
 		},
 	},
+	"postgresql_comment": {
+		setup: func(t *testing.T, n confNames) {
+			acctest.Database(t, n.P, acctest.AdminUser())
+			acctest.Exec(t, n.P, "CREATE TABLE public.t1 (id int)", "ALTER TABLE public.t1 OWNER TO "+acctest.QI(n.Admin))
+		},
+		perInstance: "{{if not .V.table}}resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n{{end}}",
+		// every block on t1 sets the same comment: they comment on one table
+		body: "comment = \"conformance\"\n{{if .V.column}}object_type = \"column\"\nobject_name = \"t1\"\n{{else if .V.table}}object_type = \"table\"\nobject_name = \"t1\"\n" +
+			"{{else}}object_type = \"role\"\nobject_name = postgresql_role.{{.I}}.name\n{{end}}",
+		attrs: map[string]confAttr{
+			"database": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "database = null"),
+				{label: lServer, hcl: `database = "{{.P}}"`, vars: map[string]string{"table": "1"}}}},
+			"schema": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "schema = null"),
+				{label: lServer, hcl: "database = \"{{.P}}\"\nschema = \"public\"", vars: map[string]string{"table": "1"}},
+				{label: "column", hcl: "database = \"{{.P}}\"\nschema = \"public\"\ncolumn_name = \"id\"", vars: map[string]string{"table": "1", "column": "1"}}}},
+			"column_name": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "column_name = null"),
+				{label: lServer, hcl: "database = \"{{.P}}\"\ncolumn_name = \"id\"", vars: map[string]string{"table": "1", "column": "1"}}}},
+		},
+		// comments outside the provider's database are imported as <database>.<id>
+		importID: func(v map[string]any) string {
+			if db := cstr(v["database"]); db != "" && db != acctest.DefaultDatabase() {
+				return db + "." + cstr(v["id"])
+			}
+			return cstr(v["id"])
+		},
+	},
 }

@@ -40,8 +40,10 @@ func defaultedDatabase(config, state types.String, client *pg.Client) types.Stri
 
 func isKnown(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
 
-// databaseAttribute is the `database` argument of database-scoped objects of
-// the foreign-data area: Optional+Computed, the provider's database by default.
+// databaseAttribute is the `database` argument of database-scoped objects:
+// Optional+Computed, the provider's database by default. Its description says
+// that a change replaces the object; a resource that is not the object (a
+// comment, a label) overrides it.
 func databaseAttribute(what string) schema.StringAttribute {
 	return schema.StringAttribute{
 		Optional: true,

@@ -338,6 +338,7 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 // Resources lists every resource type, sorted by type name.
 func (p *pgProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
+		NewCommentResource,
 		NewDatabaseResource,
 		NewDefaultPrivilegesResource,
 		NewEventTriggerResource,

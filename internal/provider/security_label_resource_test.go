@@ -164,3 +164,47 @@ resource "postgresql_security_label" "schema" {
 		},
 	})
 }
+
+// Types and domains are found by their SQL name, with or without schema
+// (pg_get_object_address takes a type as one name and has no "domain").
+func TestAccSecurityLabel_typeAndDomain(t *testing.T) {
+	db := acctest.RandName("sltdb")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			skipWithoutDummyLabelProvider(t)
+			admin := acctest.QI(acctest.AdminUser())
+			acctest.Database(t, db, acctest.AdminUser())
+			acctest.Exec(t, db, `CREATE SCHEMA s AUTHORIZATION `+admin,
+				`CREATE TYPE s."T.1" AS (a int)`, `ALTER TYPE s."T.1" OWNER TO `+admin,
+				`CREATE DOMAIN s.d AS int`, `ALTER DOMAIN s.d OWNER TO `+admin)
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: acctest.Config(`
+resource "postgresql_security_label" "type" {
+  database       = %[1]q
+  label_provider = "dummy"
+  object_type    = "type"
+  schema         = "s"
+  object_name    = "T.1"
+  label          = "classified"
+}
+resource "postgresql_security_label" "domain" {
+  database       = %[1]q
+  label_provider = "dummy"
+  object_type    = "domain"
+  schema         = "s"
+  object_name    = "d"
+  label          = "unclassified"
+}`, db),
+			Check: func(*terraform.State) error {
+				got := acctest.QueryString(t, db, `SELECT string_agg(label, ',' ORDER BY label) FROM pg_seclabel WHERE objoid IN ('s."T.1"'::regtype, 's.d'::regtype)`)
+				if got != "classified,unclassified" {
+					return fmt.Errorf("labels = %q", got)
+				}
+				return nil
+			},
+		}},
+	})
+}

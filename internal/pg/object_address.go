@@ -1,0 +1,111 @@
+package pg
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ObjectTarget names one object the way COMMENT ON and SECURITY LABEL ON do:
+// an object type (their lower-case spelling, any letter case) and its names.
+// postgresql_comment and postgresql_security_label address their objects
+// through it.
+type ObjectTarget struct {
+	ObjectType string
+	Schema     string // "" = resolved through search_path (or not schema-scoped)
+	Name       string
+	Column     string // object type "column" only: Name is then the table
+}
+
+// UnqualifiedObjectTypes are the object types whose objects are named
+// without a schema (cluster-wide objects and the database-wide ones that
+// belong to no schema).
+var UnqualifiedObjectTypes = []string{
+	"schema", "role", "database", "tablespace", "extension", "event trigger", "publication", "subscription", "language",
+}
+
+// SharedObjectTypes are the object types whose objects are cluster-wide
+// (pg_shdescription, pg_shseclabel); the others belong to one database.
+var SharedObjectTypes = []string{"role", "database", "tablespace"}
+
+// SQL spells the target for COMMENT ON / SECURITY LABEL ON, e.g.
+// `TABLE "s"."t"` or `COLUMN "s"."t"."c"`.
+func (t ObjectTarget) SQL() string {
+	typ := strings.ToUpper(t.ObjectType)
+	if strings.EqualFold(t.ObjectType, "column") {
+		return typ + " " + QuoteQualified(t.Schema, t.Name) + "." + QuoteIdent(t.Column)
+	}
+	return typ + " " + QuoteQualified(t.Schema, t.Name)
+}
+
+// address resolves the target to (classid, objid, objsubid); found is false
+// when the object (or its schema, table or database) does not exist.
+func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID uint32, subID int32, found bool, err error) {
+	typ := strings.ToLower(t.ObjectType)
+	switch typ {
+	case "function", "procedure", "routine", "aggregate":
+		// by name only, as COMMENT ON FUNCTION f (the name must be unique)
+		var oid *uint32
+		err = q.QueryRow(ctx, "SELECT to_regproc($1)::oid", QuoteQualified(t.Schema, t.Name)).Scan(&oid)
+		if err != nil || oid == nil {
+			return 0, 0, 0, false, err
+		}
+		return 1255, *oid, 0, true, nil
+	}
+	name := []string{t.Name}
+	if t.Schema != "" {
+		name = []string{t.Schema, t.Name}
+	}
+	switch typ {
+	case "type", "domain":
+		// pg_get_object_address takes a type as one name in SQL syntax and
+		// has no "domain" (a domain is a type)
+		typ, name = "type", []string{QuoteQualified(t.Schema, t.Name)}
+	case "column":
+		typ, name = "table column", append(name, t.Column)
+	}
+	// a missing object is an error of pg_get_object_address: run it in a
+	// savepoint so that the surrounding transaction survives it
+	if tx, ok := q.(pgx.Tx); ok {
+		sp, err := tx.Begin(ctx)
+		if err != nil {
+			return 0, 0, 0, false, err
+		}
+		defer func() { _ = sp.Rollback(ctx) }()
+		q = sp
+	}
+	err = q.QueryRow(ctx, "SELECT classid, objid, objsubid FROM pg_get_object_address($1, $2, '{}')", typ, name).Scan(&classID, &objID, &subID)
+	if err != nil {
+		switch SQLState(err) {
+		case CodeUndefinedObject, "42P01", "42883", "42703", CodeInvalidSchemaName, CodeInvalidCatalogName:
+			return 0, 0, 0, false, nil
+		}
+		return 0, 0, 0, false, fmt.Errorf("finding %s: %w", t.SQL(), err)
+	}
+	return classID, objID, subID, true, nil
+}
+
+// objectOwner returns the owner of the object at (classid, objid), "" when
+// the object has no owner (a role) or is not found.
+func objectOwner(ctx context.Context, q Querier, classID, objID uint32) (string, error) {
+	var owner *string
+	err := q.QueryRow(ctx, `SELECT pg_get_userbyid(CASE $1::oid
+  WHEN 'pg_class'::regclass THEN (SELECT relowner FROM pg_class WHERE oid = $2)
+  WHEN 'pg_proc'::regclass THEN (SELECT proowner FROM pg_proc WHERE oid = $2)
+  WHEN 'pg_type'::regclass THEN (SELECT typowner FROM pg_type WHERE oid = $2)
+  WHEN 'pg_namespace'::regclass THEN (SELECT nspowner FROM pg_namespace WHERE oid = $2)
+  WHEN 'pg_database'::regclass THEN (SELECT datdba FROM pg_database WHERE oid = $2)
+  WHEN 'pg_tablespace'::regclass THEN (SELECT spcowner FROM pg_tablespace WHERE oid = $2)
+  WHEN 'pg_extension'::regclass THEN (SELECT extowner FROM pg_extension WHERE oid = $2)
+  WHEN 'pg_event_trigger'::regclass THEN (SELECT evtowner FROM pg_event_trigger WHERE oid = $2)
+  WHEN 'pg_publication'::regclass THEN (SELECT pubowner FROM pg_publication WHERE oid = $2)
+  WHEN 'pg_subscription'::regclass THEN (SELECT subowner FROM pg_subscription WHERE oid = $2)
+  WHEN 'pg_language'::regclass THEN (SELECT lanowner FROM pg_language WHERE oid = $2)
+END)::text`, classID, objID).Scan(&owner)
+	if err != nil || owner == nil {
+		return "", err
+	}
+	return *owner, nil
+}

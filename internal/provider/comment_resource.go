@@ -1,0 +1,326 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var (
+	_ resource.Resource                   = (*commentResource)(nil)
+	_ resource.ResourceWithConfigure      = (*commentResource)(nil)
+	_ resource.ResourceWithImportState    = (*commentResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*commentResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*commentResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*commentResource)(nil)
+)
+
+// NewCommentResource is the constructor of postgresql_comment.
+func NewCommentResource() resource.Resource {
+	r := &commentResource{}
+	r.obj = r
+	return r
+}
+
+type commentResource struct {
+	lifecycle[commentModel]
+	withClient
+}
+
+func (r *commentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_comment"
+}
+
+func (r *commentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = commentSchemaV1()
+}
+
+const commentImportUsage = "`<object_type>.<object_name>`, `<object_type>.<schema>.<object_name>`, `column.<table>.<column_name>` or " +
+	"`column.<schema>.<table>.<column_name>`, optionally prefixed with `<database>.`"
+
+func commentSchemaV1() schema.Schema {
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "The comment of an existing object (`COMMENT ON <object_type> <name> IS 'comment'`), as `psql` shows with `\\d+` and `\\dd`. " +
+			"The comment changes in place; destroying the resource removes it (`IS NULL`). Setting a comment requires ownership of the object " +
+			"(`CREATEROLE` for a role); a provider role that is not the owner borrows the owner's privileges for the statement.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "`<object_type>.[<schema>.]<object_name>[.<column_name>]`, names that contain a dot in double quotes: the import ID " +
+					"of the comment in the provider's database.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"database": commentDatabaseAttribute(),
+			"object_type": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The type of the commented object: " + "`" + strings.Join(pg.CommentObjectTypes, "`, `") + "`" +
+					" (any letter case). Roles, databases and tablespaces are cluster-wide (their comments too); the others belong to `database`. Changing it replaces the comment.",
+				Validators:    []validator.String{stringvalidator.OneOfCaseInsensitive(pg.CommentObjectTypes...)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"schema": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The schema of the commented object (of its table, for a column), for object types that live in a schema; not allowed for " +
+					"`" + strings.Join(pg.UnqualifiedObjectTypes, "`, `") + "`. Unset: resolved through the `search_path`. Changing it replaces the comment.",
+				Validators:    []validator.String{validators.Name()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"object_name": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The name of the commented object (of the table, for a column), one identifier (quoted as needed by the provider). " +
+					"Functions, procedures and routines are found by name, which must be unique. Changing it replaces the comment.",
+				Validators:    []validator.String{validators.Name()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"column_name": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The column, with `object_type = \"column\"` (required then, not allowed otherwise). Changing it replaces the comment.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"comment": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The comment. Not empty: PostgreSQL stores an empty comment as none (destroy the resource to remove the comment). " +
+					"Changes in place.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+		},
+	}
+}
+
+// commentDatabaseAttribute is databaseAttribute with a description that fits:
+// the resource is the comment, not the object, which stays.
+func commentDatabaseAttribute() schema.StringAttribute {
+	a := databaseAttribute("commented object")
+	a.MarkdownDescription = "The database holding the commented object; for roles, databases and tablespaces (whose comments are cluster-wide) " +
+		"the database the provider connects to. Defaults to the provider's `database`. Changing it replaces the comment " +
+		"(it is removed from the object in the old database)."
+	return a
+}
+
+// ValidateConfig checks the attributes that depend on object_type: column_name
+// with (only) columns, schema only for objects that live in a schema.
+func (r *commentResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m commentModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !isKnown(m.ObjectType) {
+		return
+	}
+	ot := strings.ToLower(m.ObjectType.ValueString())
+	if !m.ColumnName.IsUnknown() {
+		switch {
+		case ot == "column" && m.ColumnName.IsNull():
+			resp.Diagnostics.AddAttributeError(path.Root("column_name"), "Missing column_name", "object_type \"column\" needs column_name.")
+		case ot != "column" && !m.ColumnName.IsNull():
+			resp.Diagnostics.AddAttributeError(path.Root("column_name"), "Unexpected column_name",
+				fmt.Sprintf("column_name is only allowed with object_type \"column\", not %q.", m.ObjectType.ValueString()))
+		}
+	}
+	if !m.Schema.IsUnknown() && !m.Schema.IsNull() && slices.Contains(pg.UnqualifiedObjectTypes, ot) {
+		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema",
+			fmt.Sprintf("object_type %q names an object that belongs to no schema; schema must be unset.", m.ObjectType.ValueString()))
+	}
+}
+
+func (m *commentModel) target() pg.ObjectTarget {
+	return pg.ObjectTarget{
+		ObjectType: m.ObjectType.ValueString(), Schema: m.Schema.ValueString(),
+		Name: m.ObjectName.ValueString(), Column: m.ColumnName.ValueString(),
+	}
+}
+
+// computeID writes the import ID of the comment in the provider's database
+// (import_id.go), unknown while a part is.
+func (m *commentModel) computeID() types.String {
+	parts := []types.String{m.ObjectType}
+	if !m.Schema.IsNull() {
+		parts = append(parts, m.Schema)
+	}
+	parts = append(parts, m.ObjectName)
+	if !m.ColumnName.IsNull() {
+		parts = append(parts, m.ColumnName)
+	}
+	names := make([]string, len(parts))
+	for i, p := range parts {
+		if p.IsUnknown() || p.IsNull() {
+			return types.StringUnknown()
+		}
+		names[i] = p.ValueString()
+	}
+	return types.StringValue(importID(names...))
+}
+
+func (r *commentResource) describe(m *commentModel) string {
+	return fmt.Sprintf("comment on %s in database %q", m.target().SQL(), databaseOf(r.client, m.Database))
+}
+
+func (r *commentResource) create(ctx context.Context, _ *call, plan *commentModel) diag.Diagnostics {
+	return r.set(ctx, plan)
+}
+
+func (r *commentResource) update(ctx context.Context, _ *call, plan, _ *commentModel) diag.Diagnostics {
+	return r.set(ctx, plan)
+}
+
+// set sets the comment m says.
+func (r *commentResource) set(ctx context.Context, m *commentModel) diag.Diagnostics {
+	return failed("Could not set comment", r.client.SetComment(ctx, databaseOf(r.client, m.Database), m.target(), m.Comment.ValueString()))
+}
+
+func (r *commentResource) drop(ctx context.Context, _ *call, state *commentModel) diag.Diagnostics {
+	return failed("Could not remove comment", r.client.DropComment(ctx, databaseOf(r.client, state.Database), state.target()))
+}
+
+func (r *commentResource) read(ctx context.Context, _ *call, m *commentModel) (bool, diag.Diagnostics) {
+	db := databaseOf(r.client, m.Database)
+	c, err := r.client.ReadComment(ctx, db, m.target())
+	if err != nil || c == nil {
+		return notFound("Could not read comment", err)
+	}
+	m.Database = types.StringValue(db)
+	m.Comment = types.StringValue(c.Text)
+	m.ID = m.computeID()
+	return true, nil
+}
+
+// commentImportCandidate is one reading of an import ID.
+type commentImportCandidate struct{ db, typ, schema, name, column string }
+
+// commentImportReadings returns the readings of an import ID split into
+// parts (see commentImportUsage): with the provider's database def or with
+// parts[0] as the database, the type first, then the names.
+func commentImportReadings(def string, parts []string) []commentImportCandidate {
+	var out []commentImportCandidate
+	add := func(db string, p []string) {
+		if len(p) < 2 {
+			return
+		}
+		typ := strings.ToLower(p[0])
+		if !slices.Contains(pg.CommentObjectTypes, typ) {
+			return
+		}
+		c := commentImportCandidate{db: db, typ: p[0]}
+		switch {
+		case typ == "column" && len(p) == 3:
+			c.name, c.column = p[1], p[2]
+		case typ == "column" && len(p) == 4:
+			c.schema, c.name, c.column = p[1], p[2], p[3]
+		case typ != "column" && len(p) == 2:
+			c.name = p[1]
+		case typ != "column" && len(p) == 3 && !slices.Contains(pg.UnqualifiedObjectTypes, typ):
+			c.schema, c.name = p[1], p[2]
+		default:
+			return
+		}
+		out = append(out, c)
+	}
+	add(def, parts)
+	add(parts[0], parts[1:])
+	return out
+}
+
+// ImportState takes the ID `<object_type>.<object_name>`,
+// `<object_type>.<schema>.<object_name>`, `column.<table>.<column_name>` or
+// `column.<schema>.<table>.<column_name>`, optionally prefixed with
+// `<database>.` (the provider's database when left out), names written as in
+// the import-ID grammar (import_id.go). Like postgresql_security_label's, the
+// ID has a variable number of names, so it does not fit importForm: every
+// reading is tried against the server (the provider's database first) and the
+// one that names an existing comment wins.
+func (r *commentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.client == nil {
+		resp.Diagnostics.AddError("Provider not configured", "The provider must be configured to import.")
+		return
+	}
+	if err := r.client.Ready(); err != nil {
+		resp.Diagnostics.AddError("Cannot import", err.Error())
+		return
+	}
+	def := r.client.DefaultDatabase()
+	var cands []commentImportCandidate
+	for n := 2; n <= 5; n++ {
+		splits, err := importSplits(req.ID, n)
+		if err != nil {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, commentImportUsage))
+			return
+		}
+		for _, p := range splits {
+			cands = append(cands, commentImportReadings(def, p)...)
+		}
+	}
+	var lastErr error
+	for _, c := range cands {
+		names := []string{c.db, c.name}
+		for _, n := range []string{c.schema, c.column} {
+			if n != "" {
+				names = append(names, n)
+			}
+		}
+		if firstInvalidName(names) != nil {
+			continue
+		}
+		if c.db != def {
+			if ok, err := r.client.DatabaseExists(ctx, c.db); err != nil || !ok {
+				continue
+			}
+		}
+		t := pg.ObjectTarget{ObjectType: c.typ, Schema: c.schema, Name: c.name, Column: c.column}
+		found, err := r.client.ReadComment(ctx, c.db, t)
+		if err != nil && !pg.IsMissingDatabase(err) {
+			lastErr = err
+		}
+		if found == nil {
+			continue
+		}
+		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", c.db, "object_type", c.typ, "object_name", c.name)...)
+		if c.schema != "" {
+			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), c.schema)...)
+		}
+		if c.column != "" {
+			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("column_name"), c.column)...)
+		}
+		return
+	}
+	msg := fmt.Sprintf("No comment matches the import ID %q. The import ID is %s (default %q); write a name that contains a dot in double quotes, as in SQL.",
+		req.ID, commentImportUsage, def)
+	if lastErr != nil {
+		msg += "\n\nReading failed: " + lastErr.Error()
+	}
+	resp.Diagnostics.AddError("Comment not found", msg)
+}
+
+func (r *commentResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[commentModel]) {
+	planDatabase(p, r.client, func(m *commentModel) *types.String { return &m.Database })
+	p.plan.ID = p.plan.computeID()
+}
+
+// UpgradeState has no upgraders: cyrilgdn/postgresql has no postgresql_comment,
+// so no state of an earlier schema version exists.
+func (r *commentResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{}
+}
+
+type commentModel struct {
+	ID         types.String `tfsdk:"id"`
+	Database   types.String `tfsdk:"database"`
+	ObjectType types.String `tfsdk:"object_type"`
+	Schema     types.String `tfsdk:"schema"`
+	ObjectName types.String `tfsdk:"object_name"`
+	ColumnName types.String `tfsdk:"column_name"`
+	Comment    types.String `tfsdk:"comment"`
+}

@@ -1,0 +1,384 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+)
+
+// The objects of the comment tests belong to a role the admin created but is
+// not a member of (acctest.OwnerRole): in managed mode, COMMENT ON borrows
+// the owner's privileges.
+func TestAccComment_basic(t *testing.T) {
+	db := acctest.RandName("cmdb")
+	owner := acctest.RandName("cmowner")
+	role := acctest.RandName("cmrole")
+	schemaName, table, column := `Cm "S"`, "t.1", "c.1"
+	addrTable, addrCol, addrRole, addrDB, addrSchema := "postgresql_comment.table", "postgresql_comment.col", "postgresql_comment.role",
+		"postgresql_comment.db", "postgresql_comment.schema"
+	cfg := func(tableName, tableComment, roleComment string) string {
+		return acctest.Config(`
+resource "postgresql_role" "r" { name = %[1]q }
+resource "postgresql_comment" "role" {
+  object_type = "role"
+  object_name = postgresql_role.r.name
+  comment     = %[2]q
+}
+resource "postgresql_comment" "table" {
+  database    = %[3]q
+  object_type = "table"
+  schema      = %[4]s
+  object_name = %[5]s
+  comment     = %[6]q
+}
+resource "postgresql_comment" "col" {
+  database    = %[3]q
+  object_type = "column"
+  schema      = %[4]s
+  object_name = %[7]s
+  column_name = %[8]s
+  comment     = "it's a column"
+}
+resource "postgresql_comment" "db" {
+  object_type = "database"
+  object_name = %[3]q
+  comment     = "the test's database"
+}
+resource "postgresql_comment" "schema" {
+  database    = %[3]q
+  object_type = "SCHEMA"
+  object_name = %[4]s
+  comment     = "a schema"
+}`, role, roleComment, db, acctest.QuoteHCL(schemaName), acctest.QuoteHCL(tableName), tableComment,
+			acctest.QuoteHCL(table), acctest.QuoteHCL(column))
+	}
+	qt := pg.QuoteQualified(schemaName, table)
+	commentOf := func(dbname, query string, args ...any) string {
+		return acctest.QueryString(t, dbname, "SELECT coalesce(("+query+"), '<none>')", args...)
+	}
+	tableQ := "SELECT obj_description($1::regclass, 'pg_class')"
+	colQ := "SELECT col_description($1::regclass, 1)"
+	roleQ := "SELECT shobj_description((SELECT oid FROM pg_roles WHERE rolname = $1), 'pg_authid')"
+	dbQ := "SELECT shobj_description((SELECT oid FROM pg_database WHERE datname = $1), 'pg_database')"
+	sameID := statecheck.CompareValue(compare.ValuesSame())
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.OwnerRole(t, owner) // no databases: db is dropped first, with what the role owns in it
+			acctest.Database(t, db, acctest.AdminUser())
+			o := acctest.QI(owner)
+			acctest.Exec(t, db,
+				"CREATE SCHEMA "+pg.QuoteIdent(schemaName)+" AUTHORIZATION "+o,
+				"CREATE TABLE "+qt+" ("+pg.QuoteIdent(column)+" int)", "ALTER TABLE "+qt+" OWNER TO "+o,
+				"CREATE TABLE "+pg.QuoteQualified(schemaName, "other")+" (id int)", "ALTER TABLE "+pg.QuoteQualified(schemaName, "other")+" OWNER TO "+o)
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if n := acctest.QueryString(t, db, "SELECT count(*)::text FROM pg_description d JOIN pg_class c ON c.oid = d.objoid "+
+				"WHERE d.classoid = 'pg_class'::regclass AND c.relnamespace = $1::regnamespace", pg.QuoteIdent(schemaName)); n != "0" {
+				return fmt.Errorf("%s comments left in schema %s", n, schemaName)
+			}
+			if got := commentOf("", dbQ, db); got != "<none>" {
+				return fmt.Errorf("database comment left: %q", got)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(table, "first", "a role"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addrRole, tfjsonpath.New("id"), knownvalue.StringExact("role."+role)),
+					statecheck.ExpectKnownValue(addrRole, tfjsonpath.New("database"), knownvalue.StringExact(acctest.DefaultDatabase())),
+					statecheck.ExpectKnownValue(addrTable, tfjsonpath.New("id"), knownvalue.StringExact("table."+importID(schemaName, table))),
+					statecheck.ExpectKnownValue(addrCol, tfjsonpath.New("id"), knownvalue.StringExact("column."+importID(schemaName, table, column))),
+					statecheck.ExpectKnownValue(addrSchema, tfjsonpath.New("database"), knownvalue.StringExact(db)),
+					sameID.AddStateValue(addrTable, tfjsonpath.New("id")),
+				},
+				Check: func(*terraform.State) error {
+					for _, c := range []struct{ db, q, arg, want string }{
+						{db, tableQ, qt, "first"}, {db, colQ, qt, "it's a column"}, {"", roleQ, role, "a role"}, {"", dbQ, db, "the test's database"},
+						{db, "SELECT obj_description($1::regnamespace, 'pg_namespace')", pg.QuoteIdent(schemaName), "a schema"},
+					} {
+						if got := commentOf(c.db, c.q, c.arg); got != c.want {
+							return fmt.Errorf("%s %s: comment %q, want %q", c.q, c.arg, got, c.want)
+						}
+					}
+					return nil
+				},
+			},
+			{ // nothing to do
+				Config:           cfg(table, "first", "a role"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{ // the comment changes in place
+				Config: cfg(table, "second", "a role"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(addrTable, tfjsonpath.New("id"))},
+				Check: func(*terraform.State) error {
+					if got := commentOf(db, tableQ, qt); got != "second" {
+						return fmt.Errorf("table comment = %q", got)
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:      addrRole,
+				ImportState:       true,
+				ImportStateId:     "role." + role,
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      addrDB,
+				ImportState:       true,
+				ImportStateId:     "database." + db,
+				ImportStateVerify: true,
+			},
+			{ // unquoted: the table name's dot is found by trying the cuts
+				ResourceName:      addrTable,
+				ImportState:       true,
+				ImportStateId:     db + ".table." + schemaName + "." + table,
+				ImportStateVerify: true,
+			},
+			{ // the quoted form
+				ResourceName:      addrTable,
+				ImportState:       true,
+				ImportStateId:     db + ".table." + importID(schemaName, table),
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      addrCol,
+				ImportState:       true,
+				ImportStateId:     db + ".column." + importID(schemaName, table, column),
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      addrSchema,
+				ImportState:       true,
+				ImportStateId:     db + ".SCHEMA." + importID(schemaName),
+				ImportStateVerify: true,
+			},
+			{ // drift made with SQL is repaired in place
+				PreConfig: acctest.ExecFunc(t, db, "COMMENT ON TABLE "+qt+" IS 'drifted'"),
+				Config:    cfg(table, "second", "a role"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionUpdate)},
+				},
+				Check: func(*terraform.State) error {
+					if got := commentOf(db, tableQ, qt); got != "second" {
+						return fmt.Errorf("table comment = %q", got)
+					}
+					return nil
+				},
+			},
+			{ // the comment removed behind Terraform's back: set again
+				PreConfig: acctest.ExecFunc(t, "", "COMMENT ON ROLE "+pg.QuoteIdent(role)+" IS NULL"),
+				Config:    cfg(table, "second", "a role"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrRole, plancheck.ResourceActionCreate)},
+				},
+			},
+			{ // the column dropped and added again (its comment gone with it): set again
+				PreConfig: acctest.ExecFunc(t, db, "ALTER TABLE "+qt+" DROP COLUMN "+pg.QuoteIdent(column),
+					"ALTER TABLE "+qt+" ADD COLUMN "+pg.QuoteIdent(column)+" int"),
+				Config: cfg(table, "second", "a role"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrCol, plancheck.ResourceActionCreate)},
+				},
+				Check: func(*terraform.State) error {
+					got := commentOf(db, "SELECT col_description($1::regclass, (SELECT attnum FROM pg_attribute WHERE attrelid = $1::regclass AND attname = $2))", qt, column)
+					if got != "it's a column" {
+						return fmt.Errorf("column comment = %q", got)
+					}
+					return nil
+				},
+			},
+			{ // another object: replaced, the old comment removed
+				Config: cfg("other", "second", "a role"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionReplace)},
+				},
+				Check: func(*terraform.State) error {
+					if got := commentOf(db, tableQ, qt); got != "<none>" {
+						return fmt.Errorf("comment of the old table = %q", got)
+					}
+					if got := commentOf(db, tableQ, pg.QuoteQualified(schemaName, "other")); got != "second" {
+						return fmt.Errorf("comment of the new table = %q", got)
+					}
+					return nil
+				},
+			},
+			{ // the object dropped out of band: the comment is planned again, and destroying it is no error
+				PreConfig: acctest.ExecFunc(t, db, "DROP TABLE "+pg.QuoteQualified(schemaName, "other")),
+				Config:    cfg("other", "second", "a role"),
+				PlanOnly:  true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionCreate)},
+				},
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
+
+// TestAccComment_objectTypes comments on one object of each type the test
+// cluster can hold in both admin modes, and imports a few.
+func TestAccComment_objectTypes(t *testing.T) {
+	db := acctest.RandName("cmtdb")
+	owner := acctest.RandName("cmtowner")
+	type obj struct{ typ, schema, name, check string }
+	objs := []obj{
+		{"view", "s", "v", "SELECT obj_description('s.v'::regclass, 'pg_class')"},
+		{"materialized view", "s", "mv", "SELECT obj_description('s.mv'::regclass, 'pg_class')"},
+		{"sequence", "s", "seq", "SELECT obj_description('s.seq'::regclass, 'pg_class')"},
+		{"index", "s", "tab_pkey", "SELECT obj_description('s.tab_pkey'::regclass, 'pg_class')"},
+		{"type", "s", "Comp.T", `SELECT obj_description('s."Comp.T"'::regtype, 'pg_type')`},
+		{"domain", "s", "dom", "SELECT obj_description('s.dom'::regtype, 'pg_type')"},
+		{"function", "s", "fn", "SELECT obj_description('s.fn'::regproc, 'pg_proc')"},
+		{"procedure", "s", "pr", "SELECT obj_description('s.pr'::regproc, 'pg_proc')"},
+		{"extension", "", "citext", "SELECT obj_description((SELECT oid FROM pg_extension WHERE extname = 'citext'), 'pg_extension')"},
+		{"publication", "", "pub", "SELECT obj_description((SELECT oid FROM pg_publication WHERE pubname = 'pub'), 'pg_publication')"},
+	}
+	config := acctest.Config("")
+	for i, o := range objs {
+		schemaLine := ""
+		if o.schema != "" {
+			schemaLine = fmt.Sprintf("schema = %q\n", o.schema)
+		}
+		config += fmt.Sprintf(`
+resource "postgresql_comment" "o%d" {
+  database    = %q
+  object_type = %q
+  %sobject_name = %q
+  comment     = "comment %d"
+}
+`, i, db, o.typ, schemaLine, o.name, i)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.OwnerRole(t, owner) // no databases: db is dropped first, with what the role owns in it
+			acctest.Database(t, db, acctest.AdminUser())
+			o := acctest.QI(owner)
+			acctest.Exec(t, db,
+				"CREATE SCHEMA s AUTHORIZATION "+o,
+				"CREATE TABLE s.tab (id int PRIMARY KEY)", "ALTER TABLE s.tab OWNER TO "+o,
+				"CREATE VIEW s.v AS SELECT 1 AS x", "ALTER VIEW s.v OWNER TO "+o,
+				"CREATE MATERIALIZED VIEW s.mv AS SELECT 1 AS x", "ALTER MATERIALIZED VIEW s.mv OWNER TO "+o,
+				"CREATE SEQUENCE s.seq", "ALTER SEQUENCE s.seq OWNER TO "+o,
+				`CREATE TYPE s."Comp.T" AS (a int)`, `ALTER TYPE s."Comp.T" OWNER TO `+o,
+				"CREATE DOMAIN s.dom AS int", "ALTER DOMAIN s.dom OWNER TO "+o,
+				"CREATE FUNCTION s.fn() RETURNS int LANGUAGE sql AS 'SELECT 1'", "ALTER FUNCTION s.fn() OWNER TO "+o,
+				"CREATE PROCEDURE s.pr() LANGUAGE sql AS 'SELECT 1'", "ALTER PROCEDURE s.pr() OWNER TO "+o,
+				"CREATE PUBLICATION pub", "ALTER PUBLICATION pub OWNER TO "+o)
+			// a trusted extension, created by the admin as a managed service lets it
+			acctest.AdminExec(t, db, "CREATE EXTENSION citext")
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			for _, o := range objs {
+				if got := acctest.QueryString(t, db, "SELECT coalesce(("+o.check+"), '<none>')"); got != "<none>" {
+					return fmt.Errorf("%s %s: comment %q left", o.typ, o.name, got)
+				}
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: func(*terraform.State) error {
+					for i, o := range objs {
+						if got, want := acctest.QueryString(t, db, "SELECT coalesce(("+o.check+"), '<none>')"), fmt.Sprintf("comment %d", i); got != want {
+							return fmt.Errorf("%s %s: comment %q, want %q", o.typ, o.name, got, want)
+						}
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:      "postgresql_comment.o1",
+				ImportState:       true,
+				ImportStateId:     db + ".materialized view.s.mv",
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      "postgresql_comment.o4",
+				ImportState:       true,
+				ImportStateId:     db + `.type.s."Comp.T"`,
+				ImportStateVerify: true,
+			},
+			{
+				ResourceName:      "postgresql_comment.o8",
+				ImportState:       true,
+				ImportStateId:     db + ".extension.citext",
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+func TestAccComment_validation(t *testing.T) {
+	cfg := func(body string) string {
+		return acctest.Config("resource \"postgresql_comment\" \"c\" {\n  comment = \"x\"\n%s\n}", body)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg(`object_type = "column"` + "\n" + `object_name = "t"`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`needs\s+column_name`),
+			},
+			{
+				Config:      cfg(`object_type = "table"` + "\n" + `object_name = "t"` + "\n" + `column_name = "c"`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`column_name\s+is\s+only\s+allowed`),
+			},
+			{
+				Config:      cfg(`object_type = "Role"` + "\n" + `schema = "s"` + "\n" + `object_name = "r"`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`schema\s+must\s+be\s+unset`),
+			},
+			{
+				Config:      acctest.Config(`resource "postgresql_comment" "c" {` + "\n" + `object_type = "role"` + "\n" + `object_name = "r"` + "\n" + `comment = ""` + "\n}"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`at\s+least\s+1`),
+			},
+		},
+	})
+}
+
+func TestCommentImportReadings(t *testing.T) {
+	for _, c := range []struct {
+		parts []string
+		want  []commentImportCandidate
+	}{
+		{[]string{"role", "r"}, []commentImportCandidate{{db: "def", typ: "role", name: "r"}}},
+		{[]string{"TABLE", "s", "t"}, []commentImportCandidate{{db: "def", typ: "TABLE", schema: "s", name: "t"}}},
+		{[]string{"app", "role", "r"}, []commentImportCandidate{{db: "app", typ: "role", name: "r"}}},
+		{[]string{"role", "s", "r"}, nil}, // a role has no schema
+		{[]string{"column", "t", "c"}, []commentImportCandidate{{db: "def", typ: "column", name: "t", column: "c"}}},
+		{[]string{"column", "s", "t", "c"}, []commentImportCandidate{{db: "def", typ: "column", schema: "s", name: "t", column: "c"}}},
+		{[]string{"app", "column", "t", "c"}, []commentImportCandidate{{db: "app", typ: "column", name: "t", column: "c"}}},
+		{[]string{"table", "table", "t"}, []commentImportCandidate{{db: "def", typ: "table", schema: "table", name: "t"}, {db: "table", typ: "table", name: "t"}}},
+		{[]string{"column", "t"}, nil},
+		{[]string{"nosuch", "t"}, nil},
+	} {
+		if got := commentImportReadings("def", c.parts); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("commentImportReadings(%q) = %v, want %v", c.parts, got, c.want)
+		}
+	}
+}
