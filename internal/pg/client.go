@@ -49,7 +49,7 @@ type Config struct {
 	// MaxConnIdleTime closes a pooled connection idle this long (0: DefaultMaxConnIdleTime).
 	MaxConnIdleTime time.Duration
 	// MaxRetryDuration bounds how long an operation retries after connection
-	// failures and transient errors (0: DefaultMaxRetryDuration).
+	// failures (0: DefaultMaxRetryDuration; negative: no such retries).
 	MaxRetryDuration time.Duration
 	// StatementTimeout and LockTimeout are set on every session of the
 	// provider (statement_timeout, lock_timeout); 0 means no limit.
@@ -601,7 +601,7 @@ func (c *Client) retry(ctx context.Context, fn func() error) error {
 	if limit <= 0 {
 		limit = DefaultMaxRetryDuration
 	}
-	return retryLoop(ctx, limit, func(err error) (bool, bool) { return c.retryable(err) }, func() error {
+	return retryLoop(ctx, limit, 20*time.Millisecond, func(err error) (bool, bool) { return c.retryable(err) }, func() error {
 		err := fn()
 		if err == nil {
 			c.connected.Store(true)
@@ -610,12 +610,12 @@ func (c *Client) retry(ctx context.Context, fn func() error) error {
 	}, func() { c.retries.Add(1) })
 }
 
-// retryLoop is retry's loop, apart for unit tests: classify tells whether an
-// error is worth retrying and whether it is a connection failure; onRetry is
-// called before every repeated attempt after a connection failure.
-func retryLoop(ctx context.Context, limit time.Duration, classify func(error) (retry, conn bool), fn func() error, onRetry func()) error {
+// retryLoop is retry's loop, apart for unit tests: delay is the first
+// backoff, classify tells whether an error is worth retrying and whether it is
+// a connection failure; onRetry is called before every repeated attempt after
+// a connection failure.
+func retryLoop(ctx context.Context, limit, delay time.Duration, classify func(error) (retry, conn bool), fn func() error, onRetry func()) error {
 	deadline := time.Now().Add(limit)
-	delay := 20 * time.Millisecond
 	transient := 0
 	for attempt := 1; ; attempt++ {
 		err := fn()
@@ -623,7 +623,7 @@ func retryLoop(ctx context.Context, limit time.Duration, classify func(error) (r
 			return nil
 		}
 		again, conn := classify(err)
-		if !again {
+		if !again || conn && limit < 0 {
 			return err
 		}
 		if !conn {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
@@ -123,7 +124,33 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	c := &call{op: opCreate, config: req.Config, set: resp.Private}
-	resp.Diagnostics.Append(l.obj.create(ctx, c, &plan)...)
+	ctx, outcome := pg.TrackOutcome(ctx)
+	d := l.obj.create(ctx, c, &plan)
+	if d.HasError() && outcome.Unknown() {
+		// The connection broke after the create was sent: the catalog says
+		// whether it happened. Found: adopt it (and bring it to the plan,
+		// should the create have had several steps). Not found: create again.
+		probe := plan
+		found, rd := l.obj.read(ctx, c, &probe)
+		switch {
+		case rd.HasError():
+			d.Append(rd...)
+		case found:
+			tflog.Info(ctx, "adopting an object whose create had an unknown outcome: it exists", map[string]any{"object": l.obj.describe(&plan)})
+			if ud := l.obj.update(ctx, c, &plan, &probe); ud.HasError() {
+				resp.Diagnostics.Append(recordState(ctx, &resp.State, &plan)...)
+				resp.Diagnostics.Append(ud...)
+				resp.Diagnostics.AddError("Created, but not completed", fmt.Sprintf("%s was created, but the connection was lost meanwhile and completing it failed (see the error above). It is recorded in the state as tainted; the next apply replaces it.", l.obj.describe(&plan)))
+				return
+			}
+			d = nil
+		default:
+			tflog.Info(ctx, "creating again an object whose create had an unknown outcome: it does not exist", map[string]any{"object": l.obj.describe(&plan)})
+			outcome.Reset()
+			d = l.obj.create(ctx, c, &plan)
+		}
+	}
+	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -138,7 +165,27 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 		return
 	}
 	c := &call{op: opUpdate, config: req.Config, get: req.Private, set: resp.Private}
-	resp.Diagnostics.Append(l.obj.update(ctx, c, &plan, &state)...)
+	ctx, outcome := pg.TrackOutcome(ctx)
+	d := l.obj.update(ctx, c, &plan, &state)
+	if d.HasError() && outcome.Unknown() {
+		// The connection broke after a change was sent: update once more
+		// from what the catalog holds now (by the state's identity, or the
+		// plan's when a rename went through).
+		for _, from := range []M{state, plan} {
+			probe := from
+			found, rd := l.obj.read(ctx, c, &probe)
+			if rd.HasError() {
+				d.Append(rd...)
+				break
+			}
+			if found {
+				tflog.Info(ctx, "updating again an object whose update had an unknown outcome", map[string]any{"object": l.obj.describe(&plan)})
+				d = l.obj.update(ctx, c, &plan, &probe)
+				break
+			}
+		}
+	}
+	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -160,7 +207,26 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(l.obj.drop(ctx, &call{op: opDelete, get: req.Private}, &state)...)
+	c := &call{op: opDelete, get: req.Private}
+	ctx, outcome := pg.TrackOutcome(ctx)
+	d := l.obj.drop(ctx, c, &state)
+	if d.HasError() && outcome.Unknown() {
+		// The connection broke after the drop was sent: gone is done,
+		// otherwise drop once more.
+		probe := state
+		found, rd := l.obj.read(ctx, &call{op: opRead, get: req.Private}, &probe)
+		switch {
+		case rd.HasError():
+			d.Append(rd...)
+		case !found:
+			tflog.Info(ctx, "the drop with an unknown outcome happened", map[string]any{"object": l.obj.describe(&state)})
+			d = nil
+		default:
+			tflog.Info(ctx, "dropping again an object whose drop had an unknown outcome", map[string]any{"object": l.obj.describe(&state)})
+			d = l.obj.drop(ctx, c, &state)
+		}
+	}
+	resp.Diagnostics.Append(d...)
 }
 
 // planned is what ModifyPlan works on when it plans a create or an update:
