@@ -89,9 +89,9 @@ type Client struct {
 	connected atomic.Bool  // a connection to the server succeeded once
 	retries   atomic.Int64 // operations retried after a connection failure
 	unknowns  atomic.Int64 // writes that ended with an unknown outcome
-	waiting atomic.Int32 // dialers waiting for a connection permit
-	open    atomic.Int64 // server connections open now
-	maxOpen atomic.Int64 // most server connections open at once
+	waiting   atomic.Int32 // dialers waiting for a connection permit
+	open      atomic.Int64 // server connections open now
+	maxOpen   atomic.Int64 // most server connections open at once
 }
 
 // MaxConnectionsOpenAtOnce reports the most server connections the client held at the same time.
