@@ -143,8 +143,10 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 				resp.Diagnostics.AddError("Created, but not completed", fmt.Sprintf("%s was created, but the connection was lost meanwhile and completing it failed (see the error above). It is recorded in the state as tainted; the next apply replaces it.", l.obj.describe(&plan)))
 				return
 			}
+			unknownOutcomesAdopted.Add(1)
 			d = nil
 		default:
+			unknownOutcomesRepeated.Add(1)
 			tflog.Info(ctx, "creating again an object whose create had an unknown outcome: it does not exist", map[string]any{"object": l.obj.describe(&plan)})
 			outcome.Reset()
 			d = l.obj.create(ctx, c, &plan)
@@ -179,6 +181,7 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 				break
 			}
 			if found {
+				unknownOutcomesRepeated.Add(1)
 				tflog.Info(ctx, "updating again an object whose update had an unknown outcome", map[string]any{"object": l.obj.describe(&plan)})
 				d = l.obj.update(ctx, c, &plan, &probe)
 				break
@@ -220,8 +223,10 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 			d.Append(rd...)
 		case !found:
 			tflog.Info(ctx, "the drop with an unknown outcome happened", map[string]any{"object": l.obj.describe(&state)})
+			unknownOutcomesAdopted.Add(1)
 			d = nil
 		default:
+			unknownOutcomesRepeated.Add(1)
 			tflog.Info(ctx, "dropping again an object whose drop had an unknown outcome", map[string]any{"object": l.obj.describe(&state)})
 			d = l.obj.drop(ctx, c, &state)
 		}
@@ -332,6 +337,10 @@ func failed(summary string, err error) diag.Diagnostics {
 	}
 	return diag.Diagnostics{diag.NewErrorDiagnostic(summary, err.Error())}
 }
+
+// Writes with an unknown outcome that the skeleton settled by adopting the
+// object it found, or by running the write once more (logs and tests).
+var unknownOutcomesAdopted, unknownOutcomesRepeated atomic.Int64
 
 // readBackFault, when set (by tests only), is called by finishCreate between
 // recording a new object and reading it back; a non-nil error stands in for a
