@@ -54,7 +54,7 @@ SELECT format('pid %s (user %s, application %s, %s, transaction open for %s) hol
               coalesce(a.state, '?'), coalesce(date_trunc('second', now() - a.xact_start)::text, '?'),
               l.mode, coalesce(l.relation::regclass::text, l.locktype))
 FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
-WHERE l.granted AND l.pid <> pg_backend_pid()
+WHERE l.granted AND l.pid <> pg_backend_pid() AND l.locktype IN ('relation', 'object')
   AND l.mode IN ('AccessExclusiveLock', 'ExclusiveLock', 'ShareRowExclusiveLock', 'ShareLock', 'ShareUpdateExclusiveLock')
   AND (l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) OR l.database = 0)
 ORDER BY a.xact_start NULLS LAST, l.pid
