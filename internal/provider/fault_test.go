@@ -241,7 +241,7 @@ resource "postgresql_policy" "p" {
 			{
 				PreConfig:   func() { hold(); started = time.Now() },
 				Config:      config,
-				ExpectError: regexp.MustCompile(`(?s)lock\s+was\s+not\s+obtained\s+within\s+lock_timeout\s+\(2s\).*AccessExclusiveLock\s+on\s+(public\.)?` + regexp.QuoteMeta(name) + `.*raise\s+the\s+provider\s+argument\s+lock_timeout`),
+				ExpectError: regexp.MustCompile(`(?s)lock\s+was\s+not\s+obtained\s+within\s+lock_timeout\s+\(2s\).*AccessExclusiveLock\s+on\s+\S*` + regexp.QuoteMeta(name) + `.*raise\s+the\s+provider\s+argument\s+lock_timeout`),
 			},
 			{
 				PreConfig: func() {

@@ -126,7 +126,9 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 	c := &call{op: opCreate, config: req.Config, set: resp.Private}
 	ctx, outcome := pg.TrackOutcome(ctx)
 	d := l.obj.create(ctx, c, &plan)
-	if d.HasError() && outcome.Unknown() {
+	adopted := false
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
 		// The connection broke after the create was sent: the catalog says
 		// whether it happened. Found: adopt it (and bring it to the plan,
 		// should the create have had several steps). Not found: create again.
@@ -137,20 +139,22 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 			d.Append(rd...)
 		case found:
 			tflog.Info(ctx, "adopting an object whose create had an unknown outcome: it exists", map[string]any{"object": l.obj.describe(&plan)})
-			if ud := l.obj.update(ctx, c, &plan, &probe); ud.HasError() {
-				resp.Diagnostics.Append(recordState(ctx, &resp.State, &plan)...)
-				resp.Diagnostics.Append(ud...)
-				resp.Diagnostics.AddError("Created, but not completed", fmt.Sprintf("%s was created, but the connection was lost meanwhile and completing it failed (see the error above). It is recorded in the state as tainted; the next apply replaces it.", l.obj.describe(&plan)))
-				return
+			adopted = true
+			if d = l.obj.update(ctx, c, &plan, &probe); !d.HasError() {
+				unknownOutcomesAdopted.Add(1)
 			}
-			unknownOutcomesAdopted.Add(1)
-			d = nil
 		default:
 			unknownOutcomesRepeated.Add(1)
 			tflog.Info(ctx, "creating again an object whose create had an unknown outcome: it does not exist", map[string]any{"object": l.obj.describe(&plan)})
-			outcome.Reset()
 			d = l.obj.create(ctx, c, &plan)
 		}
+	}
+	if d.HasError() && adopted {
+		// it exists: record it (tainted), lest it become an orphan
+		resp.Diagnostics.Append(recordState(ctx, &resp.State, &plan)...)
+		resp.Diagnostics.Append(d...)
+		resp.Diagnostics.AddError("Created, but not completed", fmt.Sprintf("%s was created, but the connection was lost meanwhile and completing it failed (see the error above). It is recorded in the state as tainted; the next apply replaces it.", l.obj.describe(&plan)))
+		return
 	}
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
@@ -169,7 +173,8 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 	c := &call{op: opUpdate, config: req.Config, get: req.Private, set: resp.Private}
 	ctx, outcome := pg.TrackOutcome(ctx)
 	d := l.obj.update(ctx, c, &plan, &state)
-	if d.HasError() && outcome.Unknown() {
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
 		// The connection broke after a change was sent: update once more
 		// from what the catalog holds now (by the state's identity, or the
 		// plan's when a rename went through).
@@ -213,7 +218,8 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 	c := &call{op: opDelete, get: req.Private}
 	ctx, outcome := pg.TrackOutcome(ctx)
 	d := l.obj.drop(ctx, c, &state)
-	if d.HasError() && outcome.Unknown() {
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
 		// The connection broke after the drop was sent: gone is done,
 		// otherwise drop once more.
 		probe := state
@@ -337,6 +343,10 @@ func failed(summary string, err error) diag.Diagnostics {
 	}
 	return diag.Diagnostics{diag.NewErrorDiagnostic(summary, err.Error())}
 }
+
+// maxSettle bounds how many times in a row the skeleton settles a write with
+// an unknown outcome (the repeated write may lose its connection too).
+const maxSettle = 5
 
 // Writes with an unknown outcome that the skeleton settled by adopting the
 // object it found, or by running the write once more (logs and tests).
