@@ -77,7 +77,7 @@ func TestOutcomeUnknown(t *testing.T) {
 		t.Fatalf("%v must match ErrOutcomeUnknown and keep its cause", err)
 	}
 	var oe *OutcomeUnknownError
-	if !errors.As(err, &oe) || oe.Err != cause {
+	if !errors.As(err, &oe) || !errors.Is(oe.Err, cause) {
 		t.Fatal("errors.As must find the OutcomeUnknownError")
 	}
 	if !tr.Unknown() {

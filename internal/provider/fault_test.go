@@ -348,7 +348,7 @@ func (c *testCluster) restart() error {
 	}
 	out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
 	if err != nil {
-		return fmt.Errorf("pg_ctl restart: %v: %s", err, out)
+		return fmt.Errorf("pg_ctl restart: %w: %s", err, out)
 	}
 	return nil
 }
