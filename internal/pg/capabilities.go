@@ -42,7 +42,7 @@ func (c *Client) detect(ctx context.Context, p *pgxpool.Pool) (*Capabilities, er
 		return c.caps, nil
 	}
 	var caps Capabilities
-	err := retry(ctx, func() error {
+	err := c.retry(ctx, func() error {
 		return p.QueryRow(ctx, `
 SELECT current_setting('server_version_num')::int,
        current_setting('server_version'),

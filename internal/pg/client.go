@@ -24,6 +24,12 @@ import (
 	"golang.org/x/sync/semaphore"
 )
 
+// Defaults of Config.
+const (
+	DefaultMaxConnIdleTime  = 5 * time.Minute
+	DefaultMaxRetryDuration = 2 * time.Minute
+)
+
 // Config is the resolved provider configuration.
 type Config struct {
 	Host             string
@@ -40,8 +46,15 @@ type Config struct {
 	ExpectedVersion  string
 	DatabaseUsername string
 	ApplicationName  string
-	// MaxConnIdleTime closes a pooled connection idle this long (0: 3 s).
+	// MaxConnIdleTime closes a pooled connection idle this long (0: DefaultMaxConnIdleTime).
 	MaxConnIdleTime time.Duration
+	// MaxRetryDuration bounds how long an operation retries after connection
+	// failures (0: DefaultMaxRetryDuration; negative: no such retries).
+	MaxRetryDuration time.Duration
+	// StatementTimeout and LockTimeout are set on every session of the
+	// provider (statement_timeout, lock_timeout); 0 means no limit.
+	StatementTimeout time.Duration
+	LockTimeout      time.Duration
 
 	// Unknown lists provider arguments whose value was not known when the
 	// provider was configured (they depend on resources not yet applied).
@@ -72,14 +85,23 @@ type Client struct {
 	capsMu sync.Mutex
 	caps   *Capabilities
 
-	dials   atomic.Int64 // server connections opened, for tests and benchmarks
-	waiting atomic.Int32 // dialers waiting for a connection permit
-	open    atomic.Int64 // server connections open now
-	maxOpen atomic.Int64 // most server connections open at once
+	dials     atomic.Int64 // server connections opened, for tests and benchmarks
+	connected atomic.Bool  // a connection to the server succeeded once
+	retries   atomic.Int64 // operations retried after a connection failure
+	unknowns  atomic.Int64 // writes that ended with an unknown outcome
+	waiting   atomic.Int32 // dialers waiting for a connection permit
+	open      atomic.Int64 // server connections open now
+	maxOpen   atomic.Int64 // most server connections open at once
 }
 
 // MaxConnectionsOpenAtOnce reports the most server connections the client held at the same time.
 func (c *Client) MaxConnectionsOpenAtOnce() int64 { return c.maxOpen.Load() }
+
+// Retries reports how many times an operation was retried after a connection failure.
+func (c *Client) Retries() int64 { return c.retries.Load() }
+
+// OutcomesUnknown reports how many writes ended with an unknown outcome (ErrOutcomeUnknown).
+func (c *Client) OutcomesUnknown() int64 { return c.unknowns.Load() }
 
 // ConnectionsOpened reports how many server connections the client has opened so far.
 func (c *Client) ConnectionsOpened() int64 { return c.dials.Load() }
@@ -254,13 +276,21 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	pc.ConnConfig.RuntimeParams["standard_conforming_strings"] = "on"
 	pc.ConnConfig.ConnectTimeout = c.cfg.ConnectTimeout
 	pc.ConnConfig.Tracer = sqlTracer{}
-	// Short idle lifetime: acceptance tests serve many provider instances in one
-	// process and never close their pools; idle connections must not pile up.
-	pc.MaxConnIdleTime = 3 * time.Second
+	if c.cfg.StatementTimeout > 0 {
+		pc.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(c.cfg.StatementTimeout.Milliseconds(), 10)
+	}
+	if c.cfg.LockTimeout > 0 {
+		pc.ConnConfig.RuntimeParams["lock_timeout"] = strconv.FormatInt(c.cfg.LockTimeout.Milliseconds(), 10)
+	}
+	// Idle connections live a few minutes (one apply reuses them); the
+	// health check closes those idle too long and those the server closed
+	// (pgxpool also pings a connection idle over a second before handing it out).
+	pc.MaxConnIdleTime = DefaultMaxConnIdleTime
 	if c.cfg.MaxConnIdleTime > 0 {
 		pc.MaxConnIdleTime = c.cfg.MaxConnIdleTime
 	}
-	pc.HealthCheckPeriod = time.Second
+	pc.HealthCheckPeriod = min(30*time.Second, pc.MaxConnIdleTime)
+	pc.MaxConnLifetime = time.Hour
 	if c.cfg.MaxConnections > 0 {
 		pc.MaxConns = int32(c.cfg.MaxConnections)
 	} else {
@@ -363,28 +393,46 @@ type Querier interface {
 
 // Tx runs fn in one read-write transaction on database db, retrying the whole
 // transaction on transient errors (serialization failure, deadlock,
-// concurrent catalog update). Every Exec on tx uses the extended protocol
-// (one statement only, see execOne).
+// concurrent catalog update) and on connection failures before COMMIT (the
+// server rolled the transaction back). When the connection is lost while
+// COMMIT is under way, the outcome is unknown: Tx returns an error matching
+// ErrOutcomeUnknown. Every Exec on tx uses the extended protocol (one
+// statement only, see execOne).
 func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
-	p, err := c.Pool(ctx, db)
-	if err != nil {
-		return err
-	}
-	return retry(ctx, func() error {
-		return pgx.BeginFunc(ctx, p, func(tx pgx.Tx) error { return fn(ctx, oneStatementTx{tx}) })
-	})
+	return c.explainLockTimeout(ctx, db, c.retry(ctx, func() error {
+		p, err := c.Pool(ctx, db)
+		if err != nil {
+			return err
+		}
+		tx, err := p.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		if err := fn(ctx, oneStatementTx{tx}); err != nil {
+			_ = tx.Rollback(ctx)
+			return err
+		}
+		if err := tx.Commit(ctx); err != nil {
+			if IsConnectionError(err) && !nothingSent(err) {
+				return c.outcomeUnknown(ctx, err)
+			}
+			return err
+		}
+		return nil
+	}))
 }
 
 // ReadTx runs fn in one READ ONLY transaction on a read-only connection of
 // database db (for reads that need one snapshot), retrying on transient
-// errors. It is what Read, ModifyPlan and data sources use: PostgreSQL
-// refuses any DDL, DCL or write in it, and it never assigns a transaction ID.
+// errors and connection failures. It is what Read, ModifyPlan and data
+// sources use: PostgreSQL refuses any DDL, DCL or write in it, and it never
+// assigns a transaction ID.
 func (c *Client) ReadTx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
-	p, err := c.readOnlyPool(ctx, db)
-	if err != nil {
-		return err
-	}
-	return retry(ctx, func() error {
+	return c.retry(ctx, func() error {
+		p, err := c.readOnlyPool(ctx, db)
+		if err != nil {
+			return err
+		}
 		return pgx.BeginTxFunc(ctx, p, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 			return fn(ctx, oneStatementTx{tx})
 		})
@@ -393,42 +441,75 @@ func (c *Client) ReadTx(ctx context.Context, db string, fn func(ctx context.Cont
 
 // Do runs fn on a pooled read-write connection of database db without a
 // transaction (for statements PostgreSQL refuses inside one, such as CREATE
-// DATABASE), retrying fn on transient errors; fn must therefore be idempotent
-// or fail cleanly.
+// DATABASE), retrying fn on transient errors and on connection failures that
+// happened before anything was sent; fn must therefore be idempotent or fail
+// cleanly. A connection lost after a statement was sent ends with an error
+// matching ErrOutcomeUnknown.
 func (c *Client) Do(ctx context.Context, db string, fn func(ctx context.Context, q Querier) error) error {
-	p, err := c.Pool(ctx, db)
-	if err != nil {
-		return err
-	}
-	return retry(ctx, func() error { return fn(ctx, oneStatement{p}) })
+	return c.explainLockTimeout(ctx, db, c.retry(ctx, func() error {
+		p, err := c.Pool(ctx, db)
+		if err != nil {
+			return err
+		}
+		return c.sentWrite(ctx, fn(ctx, oneStatement{p}))
+	}))
 }
 
 // Read runs fn on a pooled read-only connection of database db (sessions with
-// default_transaction_read_only = on), retrying on transient errors. Every
-// read of Read, ModifyPlan and data sources goes through Read or ReadTx, so
-// plan and refresh cannot change anything: no DDL, no DCL, no writes, no
-// transaction IDs, and no locks beyond those of plain catalog reads.
+// default_transaction_read_only = on), retrying on transient errors and
+// connection failures. Every read of Read, ModifyPlan and data sources goes
+// through Read or ReadTx, so plan and refresh cannot change anything: no DDL,
+// no DCL, no writes, no transaction IDs, and no locks beyond those of plain
+// catalog reads.
 func (c *Client) Read(ctx context.Context, db string, fn func(ctx context.Context, q Querier) error) error {
-	p, err := c.readOnlyPool(ctx, db)
-	if err != nil {
-		return err
-	}
-	return retry(ctx, func() error { return fn(ctx, oneStatement{p}) })
+	return c.retry(ctx, func() error {
+		p, err := c.readOnlyPool(ctx, db)
+		if err != nil {
+			return err
+		}
+		return fn(ctx, oneStatement{p})
+	})
 }
 
 // Conn runs fn on one dedicated read-write connection of database db (session
-// state such as SET ROLE stays on it); the connection goes back to the pool afterwards.
+// state such as SET ROLE stays on it); the connection goes back to the pool
+// afterwards. Getting the connection is retried on connection failures; a
+// connection lost while fn runs ends with an error matching ErrOutcomeUnknown
+// (fn is not repeated).
 func (c *Client) Conn(ctx context.Context, db string, fn func(ctx context.Context, conn Querier) error) error {
-	p, err := c.Pool(ctx, db)
-	if err != nil {
+	var conn *pgxpool.Conn
+	err := c.retry(ctx, func() error {
+		p, err := c.Pool(ctx, db)
+		if err != nil {
+			return err
+		}
+		conn, err = p.Acquire(ctx)
 		return err
-	}
-	conn, err := p.Acquire(ctx)
+	})
 	if err != nil {
 		return err
 	}
 	defer conn.Release()
-	return fn(ctx, oneStatement{conn})
+	err = fn(ctx, oneStatement{conn})
+	if IsConnectionError(err) && !errors.Is(err, ErrOutcomeUnknown) {
+		return c.outcomeUnknown(ctx, err)
+	}
+	return c.explainLockTimeout(ctx, db, err)
+}
+
+// sentWrite turns the error of a write run outside a transaction into an
+// unknown outcome when the connection was lost after it was sent.
+func (c *Client) sentWrite(ctx context.Context, err error) error {
+	if IsConnectionError(err) && !nothingSent(err) && !errors.Is(err, ErrOutcomeUnknown) {
+		return c.outcomeUnknown(ctx, err)
+	}
+	return err
+}
+
+func (c *Client) outcomeUnknown(ctx context.Context, err error) error {
+	c.unknowns.Add(1)
+	tflog.Info(logContext(ctx), "connection lost after a change was sent: its outcome is unknown, the catalog will tell", map[string]any{"error": err.Error()})
+	return outcomeUnknown(ctx, err)
 }
 
 // execOne runs one statement over the extended protocol. pgx sends an Exec
@@ -489,26 +570,86 @@ func (t oneStatementTx) Begin(ctx context.Context) (pgx.Tx, error) {
 	return oneStatementTx{sp}, nil
 }
 
+// maxAttempts bounds the attempts after transient SQL errors (serialization
+// failures, deadlocks); connection failures are bounded by MaxRetryDuration.
 const maxAttempts = 10
 
-func retry(ctx context.Context, fn func() error) error {
-	delay := 20 * time.Millisecond
-	var err error
+// retryable reports whether an attempt that failed with err may run again, and
+// whether err was a connection failure. A write whose outcome is unknown is
+// never repeated here (the caller finds out from the catalog).
+func (c *Client) retryable(err error) (retry, conn bool) {
+	if errors.Is(err, ErrOutcomeUnknown) {
+		return false, true
+	}
+	if IsConnectionError(err) {
+		// A server never reached is a configuration error until the client
+		// has connected once; afterwards it is a restart or a failover.
+		if isDialFailure(err) && !c.connected.Load() {
+			return false, true
+		}
+		return true, true
+	}
+	return IsTransient(err), false
+}
+
+// retry runs fn until it succeeds or fails with an error not worth retrying.
+// Transient SQL errors are retried maxAttempts times, connection failures
+// until MaxRetryDuration has passed since the first attempt, with a backoff
+// growing from 20 ms to 2 s (jittered) between attempts.
+func (c *Client) retry(ctx context.Context, fn func() error) error {
+	limit := c.cfg.MaxRetryDuration
+	if limit <= 0 {
+		limit = DefaultMaxRetryDuration
+	}
+	return retryLoop(ctx, limit, 20*time.Millisecond, func(err error) (bool, bool) { return c.retryable(err) }, func() error {
+		err := fn()
+		if err == nil {
+			c.connected.Store(true)
+		}
+		return err
+	}, func() { c.retries.Add(1) })
+}
+
+// retryLoop is retry's loop, apart for unit tests: delay is the first
+// backoff, classify tells whether an error is worth retrying and whether it is
+// a connection failure; onRetry is called before every repeated attempt after
+// a connection failure.
+func retryLoop(ctx context.Context, limit, delay time.Duration, classify func(error) (retry, conn bool), fn func() error, onRetry func()) error {
+	deadline := time.Now().Add(limit)
+	transient := 0
 	for attempt := 1; ; attempt++ {
-		err = fn()
-		if err == nil || !IsTransient(err) || attempt == maxAttempts {
+		err := fn()
+		if err == nil {
+			return nil
+		}
+		again, conn := classify(err)
+		if !again || conn && limit < 0 {
 			return err
 		}
-		tflog.Debug(logContext(ctx), "retrying after transient PostgreSQL error", map[string]any{"attempt": attempt, "error": err.Error()})
+		if !conn {
+			transient++
+			if transient >= maxAttempts {
+				return err
+			}
+		}
 		// jitter from the clock's low bits keeps parallel retries apart
 		sleep := delay + time.Duration(time.Now().UnixNano()%int64(delay))
+		if conn && time.Now().Add(sleep).After(deadline) {
+			return fmt.Errorf("%w (gave up after retrying for %s, max_retry_duration)", err, limit)
+		}
+		if conn {
+			onRetry()
+			tflog.Info(logContext(ctx), "retrying on a fresh connection after a connection failure", map[string]any{"attempt": attempt, "error": err.Error()})
+		} else {
+			tflog.Debug(logContext(ctx), "retrying after transient PostgreSQL error", map[string]any{"attempt": attempt, "error": err.Error()})
+		}
 		select {
 		case <-ctx.Done():
 			return errors.Join(err, ctx.Err())
 		case <-time.After(sleep):
 		}
-		if delay < time.Second {
-			delay *= 2
+		if delay < 2*time.Second {
+			delay = min(2*delay, 2*time.Second)
 		}
 	}
 }

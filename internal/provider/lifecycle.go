@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
@@ -123,7 +124,39 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	c := &call{op: opCreate, config: req.Config, set: resp.Private}
-	resp.Diagnostics.Append(l.obj.create(ctx, c, &plan)...)
+	ctx, outcome := pg.TrackOutcome(ctx)
+	d := l.obj.create(ctx, c, &plan)
+	adopted := false
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
+		// The connection broke after the create was sent: the catalog says
+		// whether it happened. Found: adopt it (and bring it to the plan,
+		// should the create have had several steps). Not found: create again.
+		probe := plan
+		found, rd := l.obj.read(ctx, c, &probe)
+		switch {
+		case rd.HasError():
+			d.Append(rd...)
+		case found:
+			tflog.Info(ctx, "adopting an object whose create had an unknown outcome: it exists", map[string]any{"object": l.obj.describe(&plan)})
+			adopted = true
+			if d = l.obj.update(ctx, c, &plan, &probe); !d.HasError() {
+				unknownOutcomesAdopted.Add(1)
+			}
+		default:
+			unknownOutcomesRepeated.Add(1)
+			tflog.Info(ctx, "creating again an object whose create had an unknown outcome: it does not exist", map[string]any{"object": l.obj.describe(&plan)})
+			d = l.obj.create(ctx, c, &plan)
+		}
+	}
+	if d.HasError() && adopted {
+		// it exists: record it (tainted), lest it become an orphan
+		resp.Diagnostics.Append(recordState(ctx, &resp.State, &plan)...)
+		resp.Diagnostics.Append(d...)
+		resp.Diagnostics.AddError("Created, but not completed", fmt.Sprintf("%s was created, but the connection was lost meanwhile and completing it failed (see the error above). It is recorded in the state as tainted; the next apply replaces it.", l.obj.describe(&plan)))
+		return
+	}
+	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -138,7 +171,29 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 		return
 	}
 	c := &call{op: opUpdate, config: req.Config, get: req.Private, set: resp.Private}
-	resp.Diagnostics.Append(l.obj.update(ctx, c, &plan, &state)...)
+	ctx, outcome := pg.TrackOutcome(ctx)
+	d := l.obj.update(ctx, c, &plan, &state)
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
+		// The connection broke after a change was sent: update once more
+		// from what the catalog holds now (by the state's identity, or the
+		// plan's when a rename went through).
+		for _, from := range []M{state, plan} {
+			probe := from
+			found, rd := l.obj.read(ctx, c, &probe)
+			if rd.HasError() {
+				d.Append(rd...)
+				break
+			}
+			if found {
+				unknownOutcomesRepeated.Add(1)
+				tflog.Info(ctx, "updating again an object whose update had an unknown outcome", map[string]any{"object": l.obj.describe(&plan)})
+				d = l.obj.update(ctx, c, &plan, &probe)
+				break
+			}
+		}
+	}
+	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -160,7 +215,29 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(l.obj.drop(ctx, &call{op: opDelete, get: req.Private}, &state)...)
+	c := &call{op: opDelete, get: req.Private}
+	ctx, outcome := pg.TrackOutcome(ctx)
+	d := l.obj.drop(ctx, c, &state)
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
+		// The connection broke after the drop was sent: gone is done,
+		// otherwise drop once more.
+		probe := state
+		found, rd := l.obj.read(ctx, &call{op: opRead, get: req.Private}, &probe)
+		switch {
+		case rd.HasError():
+			d.Append(rd...)
+		case !found:
+			tflog.Info(ctx, "the drop with an unknown outcome happened", map[string]any{"object": l.obj.describe(&state)})
+			unknownOutcomesAdopted.Add(1)
+			d = nil
+		default:
+			unknownOutcomesRepeated.Add(1)
+			tflog.Info(ctx, "dropping again an object whose drop had an unknown outcome", map[string]any{"object": l.obj.describe(&state)})
+			d = l.obj.drop(ctx, c, &state)
+		}
+	}
+	resp.Diagnostics.Append(d...)
 }
 
 // planned is what ModifyPlan works on when it plans a create or an update:
@@ -266,6 +343,14 @@ func failed(summary string, err error) diag.Diagnostics {
 	}
 	return diag.Diagnostics{diag.NewErrorDiagnostic(summary, err.Error())}
 }
+
+// maxSettle bounds how many times in a row the skeleton settles a write with
+// an unknown outcome (the repeated write may lose its connection too).
+const maxSettle = 5
+
+// Writes with an unknown outcome that the skeleton settled by adopting the
+// object it found, or by running the write once more (logs and tests).
+var unknownOutcomesAdopted, unknownOutcomesRepeated atomic.Int64
 
 // readBackFault, when set (by tests only), is called by finishCreate between
 // recording a new object and reading it back; a non-nil error stands in for a

@@ -96,6 +96,24 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 				MarkdownDescription: "Seconds to wait for a connection; `0` waits indefinitely. Defaults to `PGCONNECT_TIMEOUT`, then `180`.",
 				Validators:          []validator.Int64{int64validator.AtLeast(0)},
 			},
+			"max_retry_duration": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: "Seconds an operation keeps retrying after losing its connection (a terminated backend, a server restart or failover, a reset socket, a server still starting up) before it fails. " +
+					"Reads, and writes that were not sent or whose transaction had not reached `COMMIT`, are retried on a fresh connection with a growing backoff; see the provider page for what happens when the outcome of a write is unknown. " +
+					"Defaults to `PGTF_MAX_RETRY_DURATION`, then `120`. `0` disables retries after connection failures.",
+				Validators: []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"statement_timeout": schema.Int64Attribute{
+				Optional:            true,
+				MarkdownDescription: "Seconds any statement of the provider may run before the server cancels it (`statement_timeout` of the provider's sessions); `0` means no limit. Defaults to `0`.",
+				Validators:          []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"lock_timeout": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: "Seconds a statement of the provider waits for a lock held by another session (a long transaction, a migration, a `LOCK TABLE`) before failing with an error naming the sessions holding strong locks (`lock_timeout` of the provider's sessions); `0` waits forever. " +
+					"Defaults to `60`.",
+				Validators: []validator.Int64{int64validator.AtLeast(0)},
+			},
 			"max_connections": schema.Int64Attribute{
 				Optional:            true,
 				MarkdownDescription: "Most server connections the provider holds at once, across all databases; `0` means unlimited. Defaults to `20`.",
@@ -165,6 +183,9 @@ type providerModel struct {
 	SSLRootCert              types.String      `tfsdk:"sslrootcert"`
 	ConnectTimeout           types.Int64       `tfsdk:"connect_timeout"`
 	MaxConnections           types.Int64       `tfsdk:"max_connections"`
+	MaxRetryDuration         types.Int64       `tfsdk:"max_retry_duration"`
+	StatementTimeout         types.Int64       `tfsdk:"statement_timeout"`
+	LockTimeout              types.Int64       `tfsdk:"lock_timeout"`
 	Superuser                types.Bool        `tfsdk:"superuser"`
 	ExpectedVersion          types.String      `tfsdk:"expected_version"`
 	Scheme                   types.String      `tfsdk:"scheme"`
@@ -212,11 +233,17 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	tflog.Debug(ctx, "configured PostgreSQL provider", map[string]any{
 		"host": cfg.Host, "port": cfg.Port, "database": cfg.Database, "username": cfg.Username,
 		"sslmode": cfg.SSLMode, "max_connections": cfg.MaxConnections, "unknown": cfg.Unknown,
+		"max_retry_duration": cfg.MaxRetryDuration.String(), "statement_timeout": cfg.StatementTimeout.String(), "lock_timeout": cfg.LockTimeout.String(),
 	})
 	client := pg.SharedClient(cfg)
 	resp.ResourceData = client
 	resp.DataSourceData = client
 }
+
+// maxConnIdleTime, when set (by the tests' TestMain), overrides how long the
+// pools keep idle connections: acceptance tests serve hundreds of provider
+// instances in one process and never close their pools.
+var maxConnIdleTime time.Duration
 
 type configError struct {
 	path            path.Path
@@ -297,6 +324,30 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 		return cfg, cerr
 	}
 	cfg.MaxConnections = int(maxConns)
+	retrySecs, cerr := intVal("max_retry_duration", m.MaxRetryDuration, "PGTF_MAX_RETRY_DURATION", int64(pg.DefaultMaxRetryDuration/time.Second))
+	if cerr != nil {
+		return cfg, cerr
+	}
+	if retrySecs < 0 {
+		return cfg, &configError{path.Root("max_retry_duration"), "Invalid max_retry_duration", fmt.Sprintf("max_retry_duration %d (from PGTF_MAX_RETRY_DURATION) must be 0 or more.", retrySecs)}
+	}
+	cfg.MaxRetryDuration = time.Duration(retrySecs) * time.Second
+	if retrySecs == 0 {
+		cfg.MaxRetryDuration = -1 // no retries after connection failures
+	}
+	stmtSecs, cerr := intVal("statement_timeout", m.StatementTimeout, "", 0)
+	if cerr != nil {
+		return cfg, cerr
+	}
+	cfg.StatementTimeout = time.Duration(stmtSecs) * time.Second
+	lockSecs, cerr := intVal("lock_timeout", m.LockTimeout, "", 60)
+	if cerr != nil {
+		return cfg, cerr
+	}
+	cfg.LockTimeout = time.Duration(lockSecs) * time.Second
+	cfg.MaxConnIdleTime = maxConnIdleTime
+	// As libpq: PGAPPNAME names the provider's sessions in pg_stat_activity.
+	cfg.ApplicationName = getenv("PGAPPNAME")
 
 	switch {
 	case m.Superuser.IsUnknown():

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -58,6 +59,34 @@ func TestResolveConfigUnknownHostDoesNotFallBack(t *testing.T) {
 	}
 	if len(cfg.Unknown) != 2 || cfg.Unknown[0] != "host" || cfg.Unknown[1] != "port" {
 		t.Fatalf("unknown = %v", cfg.Unknown)
+	}
+}
+
+func TestResolveConfigFaultSettings(t *testing.T) {
+	cfg, cerr := resolveConfig(providerModel{}, func(string) string { return "" })
+	if cerr != nil {
+		t.Fatal(cerr.detail)
+	}
+	if cfg.MaxRetryDuration != 2*time.Minute || cfg.LockTimeout != time.Minute || cfg.StatementTimeout != 0 || cfg.ApplicationName != "" {
+		t.Fatalf("defaults: %+v", cfg)
+	}
+	env := map[string]string{"PGTF_MAX_RETRY_DURATION": "30", "PGAPPNAME": "deploy"}
+	m := providerModel{LockTimeout: types.Int64Value(5), StatementTimeout: types.Int64Value(600)}
+	cfg, cerr = resolveConfig(m, func(k string) string { return env[k] })
+	if cerr != nil {
+		t.Fatal(cerr.detail)
+	}
+	if cfg.MaxRetryDuration != 30*time.Second || cfg.LockTimeout != 5*time.Second || cfg.StatementTimeout != 10*time.Minute || cfg.ApplicationName != "deploy" {
+		t.Fatalf("explicit and env: %+v", cfg)
+	}
+	cfg, _ = resolveConfig(providerModel{MaxRetryDuration: types.Int64Value(0)}, func(string) string { return "" })
+	if cfg.MaxRetryDuration >= 0 {
+		t.Fatalf("max_retry_duration = 0 must disable retries (negative), got %s", cfg.MaxRetryDuration)
+	}
+	if _, cerr := resolveConfig(providerModel{}, func(k string) string {
+		return map[string]string{"PGTF_MAX_RETRY_DURATION": "soon"}[k]
+	}); cerr == nil {
+		t.Error("an invalid PGTF_MAX_RETRY_DURATION was accepted")
 	}
 }
 
