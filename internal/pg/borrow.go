@@ -35,12 +35,14 @@ func borrowRoles(ctx context.Context, q Querier, roles ...string) ([]string, err
 		// (USAGE: INHERIT) and the right to SET ROLE to it (giving it objects).
 		var has, v16, super bool
 		var me string
+		var oid uint32
 		err := q.QueryRow(ctx, `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) THEN true
   WHEN current_setting('server_version_num')::int >= 160000
     THEN pg_has_role(current_user, $1::text, 'USAGE') AND pg_has_role(current_user, $1::text, 'SET')
   ELSE pg_has_role(current_user, $1::text, 'MEMBER') END,
   current_setting('server_version_num')::int >= 160000, current_user,
-  coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = $1), false)`, r).Scan(&has, &v16, &me, &super)
+  coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = $1), false),
+  coalesce((SELECT oid FROM pg_roles WHERE rolname = $1), 0)`, r).Scan(&has, &v16, &me, &super, &oid)
 		if err != nil {
 			return granted, fmt.Errorf("checking membership in role %q: %w", r, err)
 		}
@@ -48,10 +50,6 @@ func borrowRoles(ctx context.Context, q Querier, roles ...string) ([]string, err
 			continue
 		}
 		if v16 {
-			var oid uint32
-			if err := q.QueryRow(ctx, "SELECT oid FROM pg_roles WHERE rolname = $1", r).Scan(&oid); err != nil {
-				return granted, fmt.Errorf("looking up role %q: %w", r, err)
-			}
 			if !borrowKeepsMembership(ctx, q, oid) {
 				return granted, fmt.Errorf("role %s needs the privileges of role %s for this change; it holds a membership in it that it granted "+
 					"itself without INHERIT or SET, which taking them temporarily would end: grant the membership WITH INHERIT TRUE, SET TRUE",

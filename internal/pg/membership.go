@@ -178,9 +178,13 @@ ORDER BY 2 DESC`, role, grantRole)
 		if err != nil {
 			return err
 		}
+		caps, err := c.Capabilities(ctx)
+		if err != nil {
+			return err
+		}
 		for i, g := range grants {
 			stmt := "REVOKE " + QuoteIdent(grantRole) + " FROM " + QuoteIdent(role)
-			if caps, err := c.Capabilities(ctx); err == nil && caps.AtLeast(16) && !g.Mine {
+			if caps.AtLeast(16) && !g.Mine {
 				stmt += " GRANTED BY " + QuoteIdent(g.Grantor)
 			} else if i > 0 {
 				break // before 16 one REVOKE ends the membership

@@ -51,6 +51,13 @@ JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1), 'none')`, n
 			return nil
 		}
 	}
+	// installedDefault: installed in schema at the server's default version of the extension
+	installedDefault := func(name, schema string) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			def := acctest.QueryString(t, "", "SELECT default_version FROM pg_available_extensions WHERE name = $1", name)
+			return installed(name, schema, def)(s)
+		}
+	}
 	// The members of a trusted extension installed by a non-superuser belong to
 	// the bootstrap superuser, so only a superuser can move it to another schema.
 	firstSchema, firstSchemaName := "", "public"
@@ -132,11 +139,8 @@ JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1), 'none')`, n
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 			},
-			Check: func(s *terraform.State) error {
-				// the server's default version of citext (1.6 on PostgreSQL 13 to 17, 1.8 on 18)
-				def := acctest.QueryString(t, "", "SELECT default_version FROM pg_available_extensions WHERE name = 'citext'")
-				return resource.ComposeTestCheckFunc(installed("hstore", "none", ""), installed("citext", "public", def))(s)
-			},
+			// the server's default version of citext (1.6 on PostgreSQL 13 to 17, 1.8 on 18)
+			Check: resource.ComposeTestCheckFunc(installed("hstore", "none", ""), installedDefault("citext", "public")),
 		},
 	}
 	if !acctest.Managed() {
@@ -159,11 +163,8 @@ JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1), 'none')`, n
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 			},
-			Check: func(s *terraform.State) error {
-				// the server's default version (1.1 on PostgreSQL 13 to 17, 1.2 on 18)
-				def := acctest.QueryString(t, "", "SELECT default_version FROM pg_available_extensions WHERE name = 'postgres_fdw'")
-				return installed("postgres_fdw", "public", def)(s)
-			},
+			// the server's default version (1.1 on PostgreSQL 13 to 17, 1.2 on 18)
+			Check: installedDefault("postgres_fdw", "public"),
 		})
 	}
 	resource.ParallelTest(t, resource.TestCase{
