@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
@@ -28,6 +29,19 @@ func TestAccDropDatabase_regressionFailedDropRestoresFlags(t *testing.T) {
 			acctest.Exec(t, name, "DROP SUBSCRIPTION IF EXISTS "+acctest.QI(sub))
 		}
 	})
+	// A session that just closed may still be exiting, and DROP DATABASE
+	// counts it: the drops whose error this test checks wait for them.
+	noSessions := func() {
+		t.Helper()
+		for i := 0; i < 300 && acctest.QueryBool(t, "", "SELECT count(*) > 0 FROM pg_stat_activity WHERE datname = $1", name); i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	// what a failed assertion reports: who else was connected
+	sessions := func() string {
+		return acctest.QueryString(t, "", `SELECT coalesce(string_agg(format('%s/%s/%s/%s', pid, usename, application_name, backend_type), ', '), 'none')
+FROM pg_stat_activity WHERE datname = $1`, name)
+	}
 	flagsKept := func(when string) {
 		t.Helper()
 		if !acctest.QueryBool(t, "", "SELECT datistemplate AND datallowconn FROM pg_database WHERE datname = $1", name) {
@@ -39,27 +53,29 @@ func TestAccDropDatabase_regressionFailedDropRestoresFlags(t *testing.T) {
 	t.Cleanup(func() { dropWithoutForceOption = false })
 	err := c.DropDatabase(ctx, name, true)
 	if err == nil || !strings.Contains(err.Error(), "subscription") {
-		t.Fatalf("force drop (connections disallowed, sessions terminated) = %v, want an error naming the subscription", err)
+		t.Fatalf("force drop (connections disallowed, sessions terminated) = %v, want an error naming the subscription (sessions: %s)", err, sessions())
 	}
 	flagsKept("after the failed force drop without WITH (FORCE)")
 
 	dropWithoutForceOption = false
 	err = c.DropDatabase(ctx, name, true)
 	if err == nil || !strings.Contains(err.Error(), "subscription") {
-		t.Fatalf("force drop (WITH (FORCE)) = %v, want an error naming the subscription", err)
+		t.Fatalf("force drop (WITH (FORCE)) = %v, want an error naming the subscription (sessions: %s)", err, sessions())
 	}
 	flagsKept("after the failed drop WITH (FORCE)")
 
 	// no force, no session: the error is the subscription's, not sessions'
+	noSessions()
 	err = c.DropDatabase(ctx, name, false)
 	if err == nil || !strings.Contains(err.Error(), "subscription") || strings.Contains(err.Error(), "other sessions") {
-		t.Fatalf("drop = %v, want an error naming the subscription only", err)
+		t.Fatalf("drop = %v, want an error naming the subscription only (sessions: %s)", err, sessions())
 	}
 	flagsKept("after the failed drop")
 
 	acctest.Exec(t, name, "DROP SUBSCRIPTION "+acctest.QI(sub))
+	noSessions()
 	if err := c.DropDatabase(ctx, name, false); err != nil {
-		t.Fatalf("drop after removing the subscription: %v", err)
+		t.Fatalf("drop after removing the subscription: %v (sessions: %s)", err, sessions())
 	}
 	if acctest.DatabaseExists(t, name) {
 		t.Fatalf("database %s still exists", name)
