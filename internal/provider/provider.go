@@ -245,6 +245,11 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 // instances in one process and never close their pools.
 var maxConnIdleTime time.Duration
 
+// defaultMaxConnections is max_connections when unset. The tests' TestMain
+// raises it: there, one shared client (pg.SharedClient) serves every test
+// running in parallel, where in real use each Terraform run has its own.
+var defaultMaxConnections int64 = 20
+
 type configError struct {
 	path            path.Path
 	summary, detail string
@@ -319,7 +324,7 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 		return cfg, cerr
 	}
 	cfg.ConnectTimeout = time.Duration(timeout) * time.Second
-	maxConns, cerr := intVal("max_connections", m.MaxConnections, "", 20)
+	maxConns, cerr := intVal("max_connections", m.MaxConnections, "", defaultMaxConnections)
 	if cerr != nil {
 		return cfg, cerr
 	}
