@@ -16,6 +16,6 @@ func TestMain(m *testing.M) {
 	// backends were started three times as often (and PostgreSQL's CPU time,
 	// mostly backend start and exit, was 1.7 times as high).
 	maxConnIdleTime = 10 * time.Second
-	defaultMaxConnections = 120
+	testMaxConnections = 120
 	os.Exit(m.Run())
 }

@@ -229,6 +229,9 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 		resp.Diagnostics.AddAttributeError(diagErr.path, diagErr.summary, diagErr.detail)
 		return
 	}
+	if testMaxConnections > 0 && m.MaxConnections.IsNull() {
+		cfg.MaxConnections = testMaxConnections
+	}
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password")
 	tflog.Debug(ctx, "configured PostgreSQL provider", map[string]any{
 		"host": cfg.Host, "port": cfg.Port, "database": cfg.Database, "username": cfg.Username,
@@ -245,10 +248,11 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 // instances in one process and never close their pools.
 var maxConnIdleTime time.Duration
 
-// defaultMaxConnections is max_connections when unset. The tests' TestMain
-// raises it: there, one shared client (pg.SharedClient) serves every test
-// running in parallel, where in real use each Terraform run has its own.
-var defaultMaxConnections int64 = 20
+// testMaxConnections, when set (by the tests' TestMain), replaces the default
+// of max_connections (20) in Configure: in the tests one shared client
+// (pg.SharedClient) serves every test running in parallel, where in real use
+// each Terraform run has its own.
+var testMaxConnections int
 
 type configError struct {
 	path            path.Path
@@ -324,7 +328,7 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 		return cfg, cerr
 	}
 	cfg.ConnectTimeout = time.Duration(timeout) * time.Second
-	maxConns, cerr := intVal("max_connections", m.MaxConnections, "", defaultMaxConnections)
+	maxConns, cerr := intVal("max_connections", m.MaxConnections, "", 20)
 	if cerr != nil {
 		return cfg, cerr
 	}
