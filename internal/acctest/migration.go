@@ -96,8 +96,7 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 	if err != nil {
 		t.Fatalf("%s/main.tf: %v", caseDir, err)
 	}
-	header := "terraform {\n  required_providers {\n    postgresql = { source = \"pgtf/postgresql\" }\n  }\n}\n\nprovider \"postgresql\" {}\n"
-	writeFile(t, filepath.Join(work, "main.tf"), header+body)
+	writeFile(t, filepath.Join(work, "main.tf"), spawnedHeader+body)
 	state := read(stateFile)
 	writeFile(t, filepath.Join(work, "terraform.tfstate"), state)
 	cli := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", bin)
@@ -191,8 +190,13 @@ func runTerraform(tf, dir string, extraEnv map[string]string, args ...string) (s
 	return buf.String(), err
 }
 
+var tfVersions sync.Map // path → *version.Version: one `terraform version` per binary and test process
+
 func terraformVersion(t *testing.T, tf string) *version.Version {
 	t.Helper()
+	if v, ok := tfVersions.Load(tf); ok {
+		return v.(*version.Version)
+	}
 	out, err := exec.Command(tf, "version", "-json").Output()
 	if err != nil {
 		t.Fatalf("terraform version: %v", err)
@@ -207,7 +211,9 @@ func terraformVersion(t *testing.T, tf string) *version.Version {
 			t.Fatalf("terraform version -json: %v", err)
 		}
 	}
-	return version.Must(version.NewVersion(v.Version))
+	parsed := version.Must(version.NewVersion(v.Version))
+	tfVersions.Store(tf, parsed)
+	return parsed
 }
 
 // providerBinaryDir builds the provider once per test binary into a temporary
@@ -263,9 +269,9 @@ func runSQLFile(t *testing.T, content string) {
 	t.Helper()
 	db := "postgres"
 	var chunk strings.Builder
-	flush := func() {
-		for _, stmt := range SplitSQL(chunk.String()) {
-			Exec(t, db, stmt)
+	flush := func() { // one connection per database switch, not per statement
+		if stmts := SplitSQL(chunk.String()); len(stmts) > 0 {
+			Exec(t, db, stmts...)
 		}
 		chunk.Reset()
 	}

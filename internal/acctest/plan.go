@@ -11,6 +11,10 @@ import (
 	"testing"
 )
 
+// spawnedHeader heads the configurations of the terraform runs that start the
+// built provider as a process of its own (PlanChanges, MigrationPlanEmpty).
+const spawnedHeader = "terraform {\n  required_providers {\n    postgresql = { source = \"pgtf/postgresql\" }\n  }\n}\n\nprovider \"postgresql\" {}\n"
+
 // PlanChanges runs a real `terraform plan` with this provider (built once per
 // test binary, as for MigrationPlanEmpty) in a fresh directory, over the
 // configuration body (resources and import blocks; the provider block is
@@ -26,8 +30,7 @@ func PlanChanges(t *testing.T, body, state string) (changed []string, planText s
 	}
 	bin := providerBinaryDir(t)
 	work := t.TempDir()
-	header := "terraform {\n  required_providers {\n    postgresql = { source = \"pgtf/postgresql\" }\n  }\n}\n\nprovider \"postgresql\" {}\n"
-	writeFile(t, filepath.Join(work, "main.tf"), header+body)
+	writeFile(t, filepath.Join(work, "main.tf"), spawnedHeader+body)
 	if state != "" {
 		writeFile(t, filepath.Join(work, "terraform.tfstate"), state)
 	}
