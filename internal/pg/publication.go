@@ -217,13 +217,24 @@ func publicationWith(s PublicationSpec) string {
 	return with
 }
 
+// publicationObjects is the object list of CREATE/ALTER PUBLICATION: one
+// TABLE keyword for all tables (PostgreSQL 13 and 14 accept no keyword per
+// table), then TABLES IN SCHEMA (15+) for the schemas.
 func publicationObjects(tables []QualifiedName, schemas []string) string {
 	var parts []string
-	for _, t := range tables {
-		parts = append(parts, "TABLE "+t.Quoted())
+	if len(tables) > 0 {
+		names := make([]string, len(tables))
+		for i, t := range tables {
+			names[i] = t.Quoted()
+		}
+		parts = append(parts, "TABLE "+strings.Join(names, ", "))
 	}
-	for _, s := range schemas {
-		parts = append(parts, "TABLES IN SCHEMA "+QuoteIdent(s))
+	if len(schemas) > 0 {
+		names := make([]string, len(schemas))
+		for i, s := range schemas {
+			names[i] = QuoteIdent(s)
+		}
+		parts = append(parts, "TABLES IN SCHEMA "+strings.Join(names, ", "))
 	}
 	return strings.Join(parts, ", ")
 }

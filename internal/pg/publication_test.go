@@ -25,3 +25,23 @@ func TestParseQualifiedName(t *testing.T) {
 		}
 	}
 }
+
+// One TABLE keyword for all tables: PostgreSQL 13 and 14 reject one per table
+// ("FOR TABLE a, TABLE b" is 15+ grammar).
+func TestPublicationObjects(t *testing.T) {
+	tables := []QualifiedName{{"public", "a"}, {"app", "B c"}}
+	for _, c := range []struct {
+		tables  []QualifiedName
+		schemas []string
+		want    string
+	}{
+		{tables, nil, `TABLE "public"."a", "app"."B c"`},
+		{nil, []string{"s1", "S 2"}, `TABLES IN SCHEMA "s1", "S 2"`},
+		{tables[:1], []string{"s1"}, `TABLE "public"."a", TABLES IN SCHEMA "s1"`},
+		{nil, nil, ""},
+	} {
+		if got := publicationObjects(c.tables, c.schemas); got != c.want {
+			t.Errorf("publicationObjects(%v, %v) = %s; want %s", c.tables, c.schemas, got, c.want)
+		}
+	}
+}

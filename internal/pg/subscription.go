@@ -35,20 +35,32 @@ type SubscriptionSpec struct {
 func (c *Client) ReadSubscription(ctx context.Context, db string, oid uint32, name string) (*Subscription, error) {
 	var s Subscription
 	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		var super bool
-		if err := tx.QueryRow(ctx, `SELECT rolsuper FROM pg_roles WHERE rolname = current_user`).Scan(&super); err != nil {
+		var super, oidReadable bool
+		if err := tx.QueryRow(ctx, `SELECT rolsuper, has_column_privilege('pg_catalog.pg_subscription', 'oid', 'SELECT')
+FROM pg_roles WHERE rolname = current_user`).Scan(&super, &oidReadable); err != nil {
 			return err
 		}
 		conninfo := "''::text"
 		if super {
 			conninfo = "s.subconninfo"
 		}
+		// PostgreSQL 13 lets only superusers read pg_subscription.oid: there
+		// the OID is the subscription's owner dependency in this database
+		// (pg_shdepend) that pg_stat_subscription names.
+		subOID, from := "s.oid", "pg_subscription s"
+		if !oidReadable {
+			subOID = "st.subid"
+			from = `pg_subscription s
+JOIN (SELECT DISTINCT subid, subname FROM pg_stat_subscription) st ON st.subname = s.subname
+JOIN pg_shdepend d ON d.classid = 'pg_catalog.pg_subscription'::regclass AND d.objid = st.subid AND d.deptype = 'o'
+  AND d.dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`
+		}
 		var slot *string
 		err := tx.QueryRow(ctx, `
-SELECT s.oid, s.subname, `+conninfo+`, s.subpublications, s.subslotname::text, s.subenabled
-FROM pg_subscription s
+SELECT `+subOID+`, s.subname, `+conninfo+`, s.subpublications, s.subslotname::text, s.subenabled
+FROM `+from+`
 WHERE s.subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-  AND (($1::oid <> 0 AND s.oid = $1) OR ($1::oid = 0 AND s.subname = $2))`, oid, name).Scan(
+  AND (($1::oid <> 0 AND `+subOID+` = $1) OR ($1::oid = 0 AND s.subname = $2))`, oid, name).Scan(
 			&s.OID, &s.Name, &s.Conninfo, &s.Publications, &slot, &s.Enabled)
 		if slot != nil {
 			s.SlotName = *slot

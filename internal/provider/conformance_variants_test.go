@@ -222,7 +222,7 @@ var conformanceTypes = map[string]confType{
 				{label: lNull, hcl: "database = null", vars: map[string]string{"nodb": "1", "ext": "tsm_system_time"}},
 				{label: lServer}}},
 			"schema":         {variants: append(strAttr("schema", `"public"`), simpleV("other_schema", "schema = \"pg_catalog\""))},
-			"version":        {variants: strAttr("version", `"1.8"`)},
+			"version":        {variants: fromMajor(14, strAttr("version", `"1.8"`))}, // hstore 1.8 ships with PostgreSQL 14+
 			"create_cascade": {variants: boolCfgOnly("create_cascade")},
 			"drop_cascade":   {variants: boolCfgOnly("drop_cascade")},
 		},
@@ -328,7 +328,7 @@ var conformanceTypes = map[string]confType{
 			"all_tables": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "all_tables = null"), simpleV("false", "all_tables = false"), {label: "true", hcl: "all_tables = true", superuserOnly: "FOR ALL TABLES needs superuser"}}},
 			"tables":     {variants: append(strAttr("tables", `["public.t1", "app.t2"]`, `["t1", "app.t2"]`), simpleV(lEmpty, "tables = []"))},
 			"schemas": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "schemas = null"), simpleV(lEmpty, "schemas = []"),
-				{label: lServer, hcl: `schemas = ["app"]`, superuserOnly: "FOR TABLES IN SCHEMA needs superuser on PostgreSQL 15"}}},
+				{label: lServer, hcl: `schemas = ["app"]`, superuserOnly: "FOR TABLES IN SCHEMA needs superuser on PostgreSQL 15", minMajor: 15}}},
 			"publish_param":                    {variants: append(strAttr("publish_param", `["insert", "update", "delete", "truncate"]`, `["insert", "delete"]`), simpleV(lEmpty, "publish_param = []"))},
 			"publish_via_partition_root_param": {variants: boolAttr("publish_via_partition_root_param")},
 			"publish_generated_columns_param": {variants: pg18([]confVariant{{label: lUnset}, simpleV(lNull, "publish_generated_columns_param = null"),

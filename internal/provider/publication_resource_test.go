@@ -70,6 +70,7 @@ resource "postgresql_publication" "test" {
   publish_via_partition_root_param = true
   drop_cascade                     = true`, name, owner)
 	superOnly := func() (bool, error) { return acctest.Managed(), nil }
+	major := acctest.ServerMajor(t)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
@@ -161,8 +162,15 @@ resource "postgresql_publication" "test" {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
 			},
-			{ // superuser only: FOR TABLES IN SCHEMA, in place
-				SkipFunc: superOnly,
+			{ // before PostgreSQL 15, schemas is a plan-time error naming the version
+				SkipFunc: func() (bool, error) { return major >= 15, nil },
+				Config: cfg(strings.Replace(full, `tables                           = ["public.t1", "app.t2", "public.m", "app.\"Odd.Tbl ü\""]`,
+					`tables = ["public.t1"]`+"\n"+`schemas = ["app"]`, 1)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`needs PostgreSQL 15\s+or later`),
+			},
+			{ // superuser only, PostgreSQL 15+: FOR TABLES IN SCHEMA, in place
+				SkipFunc: func() (bool, error) { return acctest.Managed() || major < 15, nil },
 				Config: cfg(strings.Replace(full, `tables                           = ["public.t1", "app.t2", "public.m", "app.\"Odd.Tbl ü\""]`,
 					`tables = ["public.t1"]`+"\n"+`schemas = ["app"]`, 1)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{

@@ -453,6 +453,12 @@ func TestAccRole_dropReassignsOwned(t *testing.T) {
 					acctest.Exec(t, "", fmt.Sprintf(`CREATE DATABASE %q`, db), fmt.Sprintf(`GRANT CONNECT ON DATABASE %q TO %q`, db, name))
 					if acctest.Managed() {
 						acctest.Exec(t, "", fmt.Sprintf(`ALTER DATABASE %q OWNER TO %q`, db, acctest.AdminUser()))
+						if acctest.ServerMajor(t) < 15 {
+							// Before 15 the bootstrap superuser owns schema public (15+: the
+							// database owner), and the admin could not revoke the USAGE
+							// below (granted by the owner) when it drops the role.
+							acctest.Exec(t, db, fmt.Sprintf(`ALTER SCHEMA public OWNER TO %q`, acctest.AdminUser()))
+						}
 					}
 					acctest.Exec(t, db,
 						`CREATE TABLE owned_t (id int)`,
