@@ -107,6 +107,7 @@ func connectAs(t *testing.T, db, user, pass string) *pgx.Conn {
 		t.Fatal(err)
 	}
 	cfg.Password = pass
+	cfg.RuntimeParams["application_name"] = "pgtf-acctest"
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	conn, err := pgx.ConnectConfig(ctx, cfg)

@@ -109,7 +109,7 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 				t.Logf("terraform state rm %s (not in this case's state?): %v\n%s", addr, err, out)
 			}
 		}
-		if out, err := runTerraform(tf, work, superEnv, "destroy", "-auto-approve", "-no-color", "-input=false"); err != nil {
+		if out, err := runTerraform(tf, work, superEnv, "destroy", "-auto-approve", "-no-color", "-input=false", spawnedParallelism); err != nil {
 			t.Errorf("destroy after the migration check failed: %v\n%s", err, out)
 		}
 		if td := read("teardown.sql"); td != "" {
@@ -122,7 +122,7 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 		t.Fatalf("MigrationOptions.Replace: %q occurs in no file of %s", k, caseDir)
 	}
 
-	out, err := runTerraform(tf, work, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false")
+	out, err := runTerraform(tf, work, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false", spawnedParallelism)
 	if err != nil {
 		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() == 2 {
 			t.Fatalf("terraform plan over the upgraded cyrilgdn state of %s shows changes:\n%s", caseDir, out)

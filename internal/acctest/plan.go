@@ -15,6 +15,13 @@ import (
 // built provider as a process of its own (PlanChanges, MigrationPlanEmpty).
 const spawnedHeader = "terraform {\n  required_providers {\n    postgresql = { source = \"pgtf/postgresql\" }\n  }\n}\n\nprovider \"postgresql\" {}\n"
 
+// spawnedParallelism bounds how many resources those runs read or change at
+// once: each spawned provider starts with empty pools, and at Terraform's
+// default (10) it opens a connection per resource refreshed in parallel
+// (about nine per plan over these small configurations), each a backend start
+// of ~50 ms CPU on the test machine; two at a time reuse two.
+const spawnedParallelism = "-parallelism=2"
+
 // PlanChanges runs a real `terraform plan` with this provider (built once per
 // test binary, as for MigrationPlanEmpty) in a fresh directory, over the
 // configuration body (resources and import blocks; the provider block is
@@ -37,7 +44,7 @@ func PlanChanges(t *testing.T, body, state string) (changed []string, planText s
 	cli := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", bin)
 	writeFile(t, filepath.Join(work, "terraformrc"), cli)
 
-	out, runErr := runTerraform(tf, work, nil, "plan", "-out=tfplan", "-no-color", "-input=false", "-lock=false")
+	out, runErr := runTerraform(tf, work, nil, "plan", "-out=tfplan", "-no-color", "-input=false", "-lock=false", spawnedParallelism)
 	if runErr != nil {
 		return nil, out, fmt.Errorf("terraform plan: %w", runErr)
 	}

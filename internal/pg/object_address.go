@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -46,6 +47,9 @@ func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID ui
 	typ := strings.ToLower(t.ObjectType)
 	switch typ {
 	case "function", "procedure", "routine", "aggregate":
+		if t.Schema != "" {
+			break
+		}
 		// by name only, as COMMENT ON FUNCTION f (the name must be unique)
 		var oid *uint32
 		err = q.QueryRow(ctx, "SELECT to_regproc($1)::oid", QuoteQualified(t.Schema, t.Name)).Scan(&oid)
@@ -53,6 +57,15 @@ func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID ui
 			return 0, 0, 0, false, err
 		}
 		return 1255, *oid, 0, true, nil
+	}
+	if t.Schema != "" {
+		// by the catalogs: pg_get_object_address and to_regproc look a
+		// qualified name up through the schema, which needs USAGE on it (a
+		// managed admin without pg_read_all_data has none on schemas of other
+		// roles); reading pg_class, pg_type and pg_proc needs nothing
+		if classID, objID, subID, found, handled, err := t.addressInCatalog(ctx, q, typ); handled || err != nil {
+			return classID, objID, subID, found, err
+		}
 	}
 	name := []string{t.Name}
 	if t.Schema != "" {
@@ -87,6 +100,70 @@ func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID ui
 	return classID, objID, subID, true, nil
 }
 
+// relkinds are the pg_class kinds of each relation object type.
+var relkinds = map[string]string{
+	"table": "rp", "view": "v", "materialized view": "m", "sequence": "S", "foreign table": "f", "index": "iI", "column": "rpvmf",
+}
+
+// addressInCatalog resolves a schema-qualified relation, column, type or
+// function from the catalogs. handled is false when the catalogs do not
+// settle it (another object type, or a type name that is not its catalog
+// name, such as an alias) and pg_get_object_address must.
+func (t ObjectTarget) addressInCatalog(ctx context.Context, q Querier, typ string) (classID, objID uint32, subID int32, found, handled bool, err error) {
+	switch typ {
+	case "function", "procedure", "routine", "aggregate":
+		// by name only, as COMMENT ON FUNCTION f: found when the name is unique
+		var oids []uint32
+		rows, err := q.Query(ctx, `SELECT p.oid FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname = $1 AND p.proname = $2 LIMIT 2`, t.Schema, t.Name)
+		if err != nil {
+			return 0, 0, 0, false, true, err
+		}
+		if oids, err = pgx.CollectRows(rows, pgx.RowTo[uint32]); err != nil || len(oids) != 1 {
+			return 0, 0, 0, false, true, err
+		}
+		return 1255, oids[0], 0, true, true, nil
+	case "type", "domain":
+		var oid uint32
+		err := q.QueryRow(ctx, `SELECT t.oid FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
+WHERE n.nspname = $1 AND t.typname = $2`, t.Schema, t.Name).Scan(&oid)
+		if err != nil {
+			if errors.Is(err, pgx.ErrNoRows) {
+				return 0, 0, 0, false, false, nil
+			}
+			return 0, 0, 0, false, true, err
+		}
+		return 1247, oid, 0, true, true, nil
+	}
+	kinds, ok := relkinds[typ]
+	if !ok {
+		return 0, 0, 0, false, false, nil
+	}
+	var (
+		oid     uint32
+		relkind string
+		attnum  *int32
+	)
+	err = q.QueryRow(ctx, `SELECT c.oid, c.relkind::text,
+  (SELECT a.attnum FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.oid AND a.attname = $3 AND a.attnum > 0 AND NOT a.attisdropped)
+FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relname = $2`, t.Schema, t.Name, t.Column).Scan(&oid, &relkind, &attnum)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return 0, 0, 0, false, true, nil
+	case err != nil:
+		return 0, 0, 0, false, true, err
+	case !strings.Contains(kinds, relkind):
+		return 0, 0, 0, false, true, fmt.Errorf("finding %s: %s is not a %s", t.SQL(), QuoteQualified(t.Schema, t.Name), typ)
+	case typ == "column":
+		if attnum == nil {
+			return 0, 0, 0, false, true, nil
+		}
+		return 1259, oid, *attnum, true, true, nil
+	}
+	return 1259, oid, 0, true, true, nil
+}
+
 // objectOwner returns the owner of the object at (classid, objid), "" when
 // the object has no owner (a role) or is not found.
 func objectOwner(ctx context.Context, q Querier, classID, objID uint32) (string, error) {
@@ -101,7 +178,10 @@ func objectOwner(ctx context.Context, q Querier, classID, objID uint32) (string,
   WHEN 'pg_extension'::regclass THEN (SELECT extowner FROM pg_extension WHERE oid = $2)
   WHEN 'pg_event_trigger'::regclass THEN (SELECT evtowner FROM pg_event_trigger WHERE oid = $2)
   WHEN 'pg_publication'::regclass THEN (SELECT pubowner FROM pg_publication WHERE oid = $2)
-  WHEN 'pg_subscription'::regclass THEN (SELECT subowner FROM pg_subscription WHERE oid = $2)
+  -- by its owner dependency: pg_subscription.oid is superuser-only on PostgreSQL 13;
+  -- none is recorded for the bootstrap superuser (pinned), OID 10
+  WHEN 'pg_subscription'::regclass THEN COALESCE((SELECT refobjid FROM pg_shdepend
+    WHERE classid = 'pg_subscription'::regclass AND objid = $2 AND deptype = 'o'), 10)
   WHEN 'pg_language'::regclass THEN (SELECT lanowner FROM pg_language WHERE oid = $2)
 END)::text`, classID, objID).Scan(&owner)
 	if err != nil || owner == nil {

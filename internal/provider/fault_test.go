@@ -101,7 +101,7 @@ func superCount(t *testing.T) func(string, string) (int, error) {
 // sharedClientFromEnv is the client the provider under test uses with an
 // empty provider block (same configuration, so the same shared client).
 func sharedClientFromEnv(t *testing.T) *pg.Client {
-	cfg, cerr := resolveConfig(providerModel{}, os.Getenv)
+	cfg, cerr := configureConfig(providerModel{}, os.Getenv)
 	if cerr != nil {
 		t.Fatal(cerr.detail)
 	}
@@ -172,6 +172,9 @@ WHERE application_name = $1 AND pid <> pg_backend_pid()`, app).Scan(&k); err == 
 							unknownOutcomesAdopted.Load()-adopted0, unknownOutcomesRepeated.Load()-repeated0)
 						if kills.Load() == 0 {
 							return errors.New("no backend was terminated: the test proved nothing")
+						}
+						if client.Retries() == 0 {
+							return errors.New("no statement was retried: the terminations never reached the provider's client, or this is not the client the provider used")
 						}
 						return nil
 					},

@@ -224,13 +224,10 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	cfg, diagErr := resolveConfig(m, os.Getenv)
+	cfg, diagErr := configureConfig(m, os.Getenv)
 	if diagErr != nil {
 		resp.Diagnostics.AddAttributeError(diagErr.path, diagErr.summary, diagErr.detail)
 		return
-	}
-	if testMaxConnections > 0 && m.MaxConnections.IsNull() {
-		cfg.MaxConnections = testMaxConnections
 	}
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password")
 	tflog.Debug(ctx, "configured PostgreSQL provider", map[string]any{
@@ -241,6 +238,17 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	client := pg.SharedClient(cfg)
 	resp.ResourceData = client
 	resp.DataSourceData = client
+}
+
+// configureConfig is resolveConfig with the tests' connection bound
+// (testMaxConnections) applied, as Configure uses it: the configuration that
+// keys the shared client.
+func configureConfig(m providerModel, getenv func(string) string) (pg.Config, *configError) {
+	cfg, diagErr := resolveConfig(m, getenv)
+	if diagErr == nil && testMaxConnections > 0 && m.MaxConnections.IsNull() {
+		cfg.MaxConnections = testMaxConnections
+	}
+	return cfg, diagErr
 }
 
 // maxConnIdleTime, when set (by the tests' TestMain), overrides how long the
