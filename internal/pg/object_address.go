@@ -102,7 +102,7 @@ func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID ui
 
 // relkinds are the pg_class kinds of each relation object type.
 var relkinds = map[string]string{
-	"table": "rp", "view": "v", "materialized view": "m", "sequence": "S", "foreign table": "f", "index": "iI", "column": "rpvmf",
+	"table": "rp", "view": "v", "materialized view": "m", "sequence": "S", "foreign table": "f", "index": "iI", "column": "rpvmfc",
 }
 
 // addressInCatalog resolves a schema-qualified relation, column, type or
