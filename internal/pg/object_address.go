@@ -45,19 +45,6 @@ func (t ObjectTarget) SQL() string {
 // when the object (or its schema, table or database) does not exist.
 func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID uint32, subID int32, found bool, err error) {
 	typ := strings.ToLower(t.ObjectType)
-	switch typ {
-	case "function", "procedure", "routine", "aggregate":
-		if t.Schema != "" {
-			break
-		}
-		// by name only, as COMMENT ON FUNCTION f (the name must be unique)
-		var oid *uint32
-		err = q.QueryRow(ctx, "SELECT to_regproc($1)::oid", QuoteQualified(t.Schema, t.Name)).Scan(&oid)
-		if err != nil || oid == nil {
-			return 0, 0, 0, false, err
-		}
-		return 1255, *oid, 0, true, nil
-	}
 	if t.Schema != "" {
 		// by the catalogs: pg_get_object_address and to_regproc look a
 		// qualified name up through the schema, which needs USAGE on it (a
@@ -66,6 +53,17 @@ func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID ui
 		if classID, objID, subID, found, handled, err := t.addressInCatalog(ctx, q, typ); handled || err != nil {
 			return classID, objID, subID, found, err
 		}
+	}
+	switch typ {
+	case "function", "procedure", "routine", "aggregate":
+		// unqualified, through search_path, by name only, as COMMENT ON
+		// FUNCTION f (the name must be unique)
+		var oid *uint32
+		err = q.QueryRow(ctx, "SELECT to_regproc($1)::oid", QuoteIdent(t.Name)).Scan(&oid)
+		if err != nil || oid == nil {
+			return 0, 0, 0, false, err
+		}
+		return 1255, *oid, 0, true, nil
 	}
 	name := []string{t.Name}
 	if t.Schema != "" {

@@ -45,20 +45,19 @@ FROM pg_roles WHERE rolname = current_user`).Scan(&super, &oidReadable); err != 
 			conninfo = "s.subconninfo"
 		}
 		// PostgreSQL 13 lets only superusers read pg_subscription.oid: there
-		// the OID is the subscription's owner dependency in this database
-		// (pg_shdepend) that pg_stat_subscription names.
-		subOID, from := "s.oid", "pg_subscription s"
+		// the OID comes from pg_get_object_address, which resolves a
+		// subscription name in the current database for any role
+		// (pg_shdepend records no database for it, nor any owner dependency
+		// on the bootstrap superuser, and pg_stat_subscription no database)
+		subOID := "s.oid"
 		if !oidReadable {
-			subOID = "st.subid"
-			from = `pg_subscription s
-JOIN (SELECT DISTINCT subid, subname FROM pg_stat_subscription) st ON st.subname = s.subname
-JOIN pg_shdepend d ON d.classid = 'pg_catalog.pg_subscription'::regclass AND d.objid = st.subid AND d.deptype = 'o'
-  AND d.dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`
+			subOID = `CASE WHEN s.subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+  THEN (pg_get_object_address('subscription', ARRAY[s.subname::text], '{}'::text[])).objid END`
 		}
 		var slot *string
 		err := tx.QueryRow(ctx, `
 SELECT `+subOID+`, s.subname, `+conninfo+`, s.subpublications, s.subslotname::text, s.subenabled
-FROM `+from+`
+FROM pg_subscription s
 WHERE s.subdbid = (SELECT oid FROM pg_database WHERE datname = current_database())
   AND (($1::oid <> 0 AND `+subOID+` = $1) OR ($1::oid = 0 AND s.subname = $2))`, oid, name).Scan(
 			&s.OID, &s.Name, &s.Conninfo, &s.Publications, &slot, &s.Enabled)
