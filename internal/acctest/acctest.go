@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // Admin modes of the acceptance suite (PGTF_ADMIN_MODE).
@@ -117,10 +119,75 @@ func connectAs(t *testing.T, db, user, pass string) *pgx.Conn {
 	return conn
 }
 
+// Sessions of the SQL helpers below in database postgres, where most setup
+// and drift SQL runs, come from a pool per role that lives as long as the test
+// binary: a new session is a backend start, ~50 ms of server CPU on a small
+// test machine, and these helpers would otherwise start about 450 per pass.
+// A session goes back to the pool only when it is idle outside a transaction,
+// after its settings and role are reset; any other database gets a session of
+// its own, closed after use (a pooled session would keep tests from dropping it).
+var (
+	helperPoolsMu sync.Mutex
+	helperPools   = map[string]*pgxpool.Pool{}
+)
+
+func helperPool(t *testing.T, user, pass string) *pgxpool.Pool {
+	t.Helper()
+	helperPoolsMu.Lock()
+	defer helperPoolsMu.Unlock()
+	key := user + "\x00" + pass
+	if p, ok := helperPools[key]; ok {
+		return p
+	}
+	cfg, err := pgxpool.ParseConfig(fmt.Sprintf("host=%s port=%s dbname=postgres sslmode=disable", os.Getenv("PGHOST"), os.Getenv("PGPORT")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.ConnConfig.User, cfg.ConnConfig.Password = user, pass
+	cfg.ConnConfig.RuntimeParams["application_name"] = "pgtf-acctest"
+	cfg.MaxConns = 8
+	cfg.MaxConnIdleTime = time.Minute
+	p, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	helperPools[key] = p
+	return p
+}
+
+// withSession runs f on a session as user in database db ("" = postgres).
+func withSession(t *testing.T, db, user, pass string, f func(*pgx.Conn)) {
+	t.Helper()
+	if db != "" && db != "postgres" {
+		conn := connectAs(t, db, user, pass)
+		defer conn.Close(context.Background())
+		f(conn)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := helperPool(t, user, pass).Acquire(ctx)
+	if err != nil {
+		t.Fatalf("connecting as %q to postgres: %v", user, err)
+	}
+	defer func() {
+		// f may have failed the test half-way (runtime.Goexit): keep the
+		// session only if it is idle and its role and settings reset cleanly
+		conn := c.Conn()
+		if conn.PgConn().TxStatus() != 'I' {
+			_ = conn.Close(context.Background())
+		} else if _, err := conn.Exec(context.Background(), "RESET SESSION AUTHORIZATION; RESET ROLE; RESET ALL"); err != nil {
+			_ = conn.Close(context.Background())
+		}
+		c.Release()
+	}()
+	f(c.Conn())
+}
+
 // Exec runs statements as the superuser in database db; for drift steps and setup.
 func Exec(t *testing.T, db string, stmts ...string) {
 	t.Helper()
-	execOn(t, SuperConn(t, db), stmts)
+	withSession(t, db, superUser(), superPassword(), func(conn *pgx.Conn) { execOn(t, conn, stmts) })
 }
 
 // AdminExec runs statements as the admin of the current mode: setup that a
@@ -128,12 +195,11 @@ func Exec(t *testing.T, db string, stmts ...string) {
 // PostgreSQL 16+ it holds ADMIN OPTION on them).
 func AdminExec(t *testing.T, db string, stmts ...string) {
 	t.Helper()
-	execOn(t, AdminConn(t, db), stmts)
+	withSession(t, db, os.Getenv("PGUSER"), os.Getenv("PGPASSWORD"), func(conn *pgx.Conn) { execOn(t, conn, stmts) })
 }
 
 func execOn(t *testing.T, conn *pgx.Conn, stmts []string) {
 	t.Helper()
-	defer conn.Close(context.Background())
 	for _, s := range stmts {
 		if _, err := conn.Exec(context.Background(), s); err != nil {
 			t.Fatalf("executing %q: %v", s, err)
@@ -149,24 +215,24 @@ func ExecFunc(t *testing.T, db string, stmts ...string) func() {
 // QueryString runs a query returning one text value as the superuser.
 func QueryString(t *testing.T, db, query string, args ...any) string {
 	t.Helper()
-	conn := SuperConn(t, db)
-	defer conn.Close(context.Background())
 	var s string
-	if err := conn.QueryRow(context.Background(), query, args...).Scan(&s); err != nil {
-		t.Fatalf("query %q: %v", query, err)
-	}
+	withSession(t, db, superUser(), superPassword(), func(conn *pgx.Conn) {
+		if err := conn.QueryRow(context.Background(), query, args...).Scan(&s); err != nil {
+			t.Fatalf("query %q: %v", query, err)
+		}
+	})
 	return s
 }
 
 // QueryBool runs a query returning one boolean as the superuser.
 func QueryBool(t *testing.T, db, query string, args ...any) bool {
 	t.Helper()
-	conn := SuperConn(t, db)
-	defer conn.Close(context.Background())
 	var b bool
-	if err := conn.QueryRow(context.Background(), query, args...).Scan(&b); err != nil {
-		t.Fatalf("query %q: %v", query, err)
-	}
+	withSession(t, db, superUser(), superPassword(), func(conn *pgx.Conn) {
+		if err := conn.QueryRow(context.Background(), query, args...).Scan(&b); err != nil {
+			t.Fatalf("query %q: %v", query, err)
+		}
+	})
 	return b
 }
 

@@ -20,8 +20,12 @@ import (
 
 // MigrationOptions tunes MigrationPlanEmpty.
 type MigrationOptions struct {
-	// StateFile is the fixture state to seed (default terraform.tfstate).
-	StateFile string
+	// StateFiles are the fixture states to plan over (default
+	// terraform.tfstate), one after the other against the same objects, each
+	// in a subtest named after the file: the states a fixture holds (as
+	// written by the apply, and after a refresh) describe the same objects,
+	// which are created and destroyed once.
+	StateFiles []string
 	// Replace holds extra literal substitutions applied to every fixture file.
 	Replace map[string]string
 	// ForgetBeforeDestroy lists resource addresses removed from the state
@@ -40,10 +44,11 @@ var (
 // MigrationPlanEmpty is the end-to-end migration check for one cyrilgdn
 // fixture case (a directory with main.tf, setup.sql, apply.sql and a state):
 // it recreates the objects the community provider made (setup.sql +
-// apply.sql, as the superuser), seeds the state with the provider address
-// replaced (as `terraform state replace-provider` does), and runs a real
-// `terraform plan` with this provider, which must show no changes. It then
-// destroys everything (as the superuser) and runs teardown.sql.
+// apply.sql, as the superuser), and for each of its states (a subtest per
+// state file) seeds the state with the provider address replaced (as
+// `terraform state replace-provider` does) and runs a real `terraform plan`
+// with this provider, which must show no changes. It then destroys everything
+// (as the superuser) and runs teardown.sql.
 //
 // Fixture object names are fixed, so a case must not run twice at once.
 func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
@@ -85,9 +90,9 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 		}
 		return sub.Replace(string(b))
 	}
-	stateFile := opts.StateFile
-	if stateFile == "" {
-		stateFile = "terraform.tfstate"
+	stateFiles := opts.StateFiles
+	if len(stateFiles) == 0 {
+		stateFiles = []string{"terraform.tfstate"}
 	}
 
 	work := t.TempDir()
@@ -97,8 +102,12 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 		t.Fatalf("%s/main.tf: %v", caseDir, err)
 	}
 	writeFile(t, filepath.Join(work, "main.tf"), spawnedHeader+body)
-	state := read(stateFile)
-	writeFile(t, filepath.Join(work, "terraform.tfstate"), state)
+	states := make([]string, len(stateFiles))
+	for i, f := range stateFiles {
+		states[i] = read(f)
+	}
+	// the destroy at cleanup works from the state file in the directory
+	writeFile(t, filepath.Join(work, "terraform.tfstate"), states[0])
 	cli := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", bin)
 	writeFile(t, filepath.Join(work, "terraformrc"), cli)
 
@@ -122,12 +131,18 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 		t.Fatalf("MigrationOptions.Replace: %q occurs in no file of %s", k, caseDir)
 	}
 
-	out, err := runTerraform(tf, work, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false", spawnedParallelism)
-	if err != nil {
-		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() == 2 {
-			t.Fatalf("terraform plan over the upgraded cyrilgdn state of %s shows changes:\n%s", caseDir, out)
-		}
-		t.Fatalf("terraform plan failed: %v\n%s", err, out)
+	for i, f := range stateFiles {
+		t.Run(f, func(t *testing.T) {
+			// a plan persists nothing: the file is the fixture's as seeded
+			writeFile(t, filepath.Join(work, "terraform.tfstate"), states[i])
+			out, err := runTerraform(tf, work, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false", spawnedParallelism)
+			if err != nil {
+				if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() == 2 {
+					t.Fatalf("terraform plan over the upgraded cyrilgdn state %s of %s shows changes:\n%s", f, caseDir, out)
+				}
+				t.Fatalf("terraform plan failed: %v\n%s", err, out)
+			}
+		})
 	}
 }
 

@@ -262,8 +262,8 @@ resource "postgresql_database" "test" {
 					}
 					acctest.Exec(t, name, "DROP SUBSCRIPTION "+acctest.QI(sub))
 				},
-				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Config:   cfg,
+				PlanOnly: true,
 			},
 		},
 	})

@@ -163,10 +163,8 @@ removed {
 				ImportStatePersist: true,
 			},
 			{ // after import: no change (server spelling = configured spelling)
-				Config: cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:   cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
+				PlanOnly: true,
 			},
 			{ // drift: body and volatility changed behind Terraform's back
 				PreConfig: acctest.ExecFunc(t, db, "CREATE OR REPLACE FUNCTION s2."+pg.QuoteIdent(name)+"(a integer, b bigint DEFAULT '7') RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 0'"),
@@ -431,10 +429,8 @@ resource "postgresql_function" "test" {
 				},
 			},
 			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:   cfg,
+				PlanOnly: true,
 			},
 			{
 				ResourceName:      addr,
@@ -722,10 +718,8 @@ resource "postgresql_function" "test" {
 				},
 			},
 			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:   cfg,
+				PlanOnly: true,
 			},
 		},
 	})

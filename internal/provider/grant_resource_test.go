@@ -226,8 +226,8 @@ FROM pg_proc p WHERE p.pronamespace = $1::regnamespace AND p.proname IN ('f1', '
 				),
 			},
 			{ // spelling only: no diff
-				Config:           strings.Replace(f.config(second), `privileges  = ["ALL"]`, `privileges  = ["all privileges"]`, 1),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Config:   strings.Replace(f.config(second), `privileges  = ["ALL"]`, `privileges  = ["all privileges"]`, 1),
+				PlanOnly: true,
 			},
 			{ // drift made by SQL, a new function in the schema: repaired in place
 				PreConfig: func() {
@@ -463,16 +463,16 @@ removed {
 				Config: unset,
 				Check:  expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "SELECT"),
 			},
-			{Config: empty, ConfigPlanChecks: expectEmpty()},
-			{Config: unset, ConfigPlanChecks: expectEmpty()},
-			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{Config: empty, PlanOnly: true},
+			{Config: unset, PlanOnly: true},
+			{Config: empty, PlanOnly: true},
 			// an imported grant, then `[]`: no change either (forget it first, so it can be imported)
 			{Config: forget},
 			{Config: unset, ResourceName: "postgresql_grant.all_tables", ImportState: true, ImportStateId: id, ImportStatePersist: true},
-			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{Config: empty, PlanOnly: true},
 			{Config: forget},
 			{Config: unset, ResourceName: "postgresql_grant.all_tables", ImportState: true, ImportStateId: id, ImportStatePersist: true},
-			{Config: unset, ConfigPlanChecks: expectEmpty()},
+			{Config: unset, PlanOnly: true},
 		},
 	})
 }
@@ -494,8 +494,8 @@ func TestAccGrant_regressionEmptyObjectsWithEmptyState(t *testing.T) {
 				Config: empty,
 				Check:  expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "SELECT"),
 			},
-			{Config: unset, ConfigPlanChecks: expectEmpty()},
-			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{Config: unset, PlanOnly: true},
+			{Config: empty, PlanOnly: true},
 			// naming objects and going back to "every table" stays an in-place update
 			{
 				Config: f.emptyCollectionsConfig(`["t1"]`, "[]"),
@@ -511,7 +511,7 @@ func TestAccGrant_regressionEmptyObjectsWithEmptyState(t *testing.T) {
 				}},
 				Check: expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "SELECT"),
 			},
-			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{Config: empty, PlanOnly: true},
 		},
 	})
 }

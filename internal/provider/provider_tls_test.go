@@ -169,13 +169,13 @@ resource "postgresql_role" "r" { name = %q }
 		CheckDestroy:             checkRoleGone(t, name),
 		Steps: []resource.TestStep{
 			{Config: cfg(inline), Check: checkSSL},
-			{Config: cfg(files), ConfigPlanChecks: expectEmpty()},
+			{Config: cfg(files), PlanOnly: true},
 			{ // a wrong CA fails verification instead of silently connecting
 				Config:      strings.Replace(cfg(files), caFile, certFile, 1),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`certificate|x509|tls`),
 			},
-			{Config: cfg(files), ConfigPlanChecks: expectEmpty()},
+			{Config: cfg(files), PlanOnly: true},
 		},
 	})
 }

@@ -117,7 +117,7 @@ resource "postgresql_publication" "test" {
   name          = %q
   tables        = ["public.t1"]
   publish_param = ["update", "insert"]`, name)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				PlanOnly: true,
 			},
 			{ // tables, options, owner, name: in place
 				Config: cfg(full),

@@ -130,8 +130,8 @@ resource "postgresql_role" "test" { name = %[1]q }`, name, grp)
 				},
 			},
 			{ // the server's spelling of the same instant is no change
-				Config:           strings.Replace(full(name), "2099-12-31T23:59:59Z", "2099-12-31 23:59:59+00", 1),
-				ConfigPlanChecks: expectEmpty(),
+				Config:   strings.Replace(full(name), "2099-12-31T23:59:59Z", "2099-12-31 23:59:59+00", 1),
+				PlanOnly: true,
 			},
 			{ // back to defaults, in place
 				Config:           minimal,
@@ -495,8 +495,8 @@ resource "postgresql_role" "test" {
 		CheckDestroy:             checkRoleGone(t, name),
 		Steps: []resource.TestStep{
 			{Config: unset},
-			{Config: empty, ConfigPlanChecks: expectEmpty()},
-			{Config: unset, ConfigPlanChecks: expectEmpty()},
+			{Config: empty, PlanOnly: true},
+			{Config: unset, PlanOnly: true},
 			{Config: set, ConfigPlanChecks: expectUpdate(addr)},
 			{ // [] resets the setting
 				Config:           empty,
@@ -508,10 +508,10 @@ resource "postgresql_role" "test" {
 					return nil
 				},
 			},
-			{Config: unset, ConfigPlanChecks: expectEmpty()},
+			{Config: unset, PlanOnly: true},
 			{Config: acctest.Config("removed {\n  from = postgresql_role.test\n  lifecycle { destroy = false }\n}\n")}, // forget it, to import it
 			{Config: unset, ResourceName: addr, ImportState: true, ImportStateId: name, ImportStatePersist: true},
-			{Config: empty, ConfigPlanChecks: expectEmpty()},
+			{Config: empty, PlanOnly: true},
 			{ // set outside Terraform: repaired whichever way "default" is spelled
 				PreConfig:        acctest.ExecFunc(t, "", fmt.Sprintf(`ALTER ROLE %q SET search_path = a, b`, name)),
 				Config:           unset,

@@ -140,8 +140,8 @@ removed {
 				ImportStatePersist: true,
 			},
 			{
-				Config:           cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Config:   cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				PlanOnly: true,
 			},
 			{ // drift: a publication removed by SQL; apply repairs in place
 				PreConfig: acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" SET PUBLICATION pub_a WITH (refresh = false)"),
@@ -241,8 +241,8 @@ END $$`, "CREATE EVENT TRIGGER refuse_slot_change ON ddl_command_end WHEN TAG IN
 				Check: func(*terraform.State) error { enabledWithSlot(slot + "_2")(); return nil },
 			},
 			{
-				Config:           cfg(slot + "_2"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Config:   cfg(slot + "_2"),
+				PlanOnly: true,
 			},
 		},
 	})
@@ -302,8 +302,8 @@ func TestAccSubscription_enabled(t *testing.T) {
 				Check: serverEnabled(true),
 			},
 			{
-				Config:           cfg(slot+"_2", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Config:   cfg(slot+"_2", ""),
+				PlanOnly: true,
 			},
 			{ // drift: disabled with SQL; the plan shows it and apply enables it again
 				PreConfig: acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name)+" DISABLE"),
@@ -316,8 +316,8 @@ func TestAccSubscription_enabled(t *testing.T) {
 				Check:             serverEnabled(true),
 			},
 			{
-				Config:           cfg(slot+"_2", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Config:   cfg(slot+"_2", ""),
+				PlanOnly: true,
 			},
 			{ // disabled in place, back on the first slot
 				Config:            cfg(slot, "enabled = false"),
