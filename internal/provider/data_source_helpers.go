@@ -3,14 +3,91 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-// Helpers shared by the catalog list data sources.
+// The catalog list data sources (postgresql_schemas, _tables, _sequences)
+// share one implementation: cyrilgdn's name patterns, an optional database
+// (the provider's by default, also the id), and a list call of their own.
+
+// catalogListBase is the part of a catalog list model every one of them has.
+type catalogListBase struct {
+	nameFilterModel
+	ID       types.String `tfsdk:"id"`
+	Database types.String `tfsdk:"database"`
+}
+
+func (b *catalogListBase) base() *catalogListBase { return b }
+
+// catalogListModel is a pointer to the model M of a catalog list data source,
+// which embeds catalogListBase.
+type catalogListModel[M any] interface {
+	*M
+	base() *catalogListBase
+}
+
+// catalogListDataSource is postgresql_<name>: it lists what list returns
+// into the model (list reports failures in diags).
+type catalogListDataSource[M any, P catalogListModel[M]] struct {
+	client      *pg.Client
+	name        string
+	description string
+	// subject names what the patterns match, e.g. "table names".
+	subject    string
+	attributes map[string]dsschema.Attribute
+	list       func(ctx context.Context, c *pg.Client, database string, f pg.NameFilter, m P, diags *diag.Diagnostics)
+}
+
+var _ datasource.DataSourceWithConfigure = (*catalogListDataSource[schemasDataSourceModel, *schemasDataSourceModel])(nil)
+
+func (d *catalogListDataSource[M, P]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + d.name
+}
+
+func (d *catalogListDataSource[M, P]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = dsschema.Schema{
+		MarkdownDescription: d.description,
+		Attributes: mergeAttributes(nameFilterAttributes(d.subject), map[string]dsschema.Attribute{
+			"id": dsschema.StringAttribute{Computed: true, MarkdownDescription: "The database name."},
+			"database": dsschema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The database to list; the provider's `database` when not set.",
+				Validators:          []validator.String{validators.Name()},
+			},
+		}, d.attributes),
+	}
+}
+
+func (d *catalogListDataSource[M, P]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *catalogListDataSource[M, P]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	m := P(new(M))
+	resp.Diagnostics.Append(req.Config.Get(ctx, m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	b := m.base()
+	b.Database = dataSourceDatabase(b.Database, d.client)
+	f := b.filter(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	d.list(ctx, d.client, b.Database.ValueString(), f, m, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	b.ID = b.Database
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+}
 
 // nameFilterAttributes are cyrilgdn's pattern arguments of the catalog list
 // data sources; what names them is `subject` (e.g. "table names").

@@ -12,8 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -65,21 +63,10 @@ func databaseSchemaV1() schema.Schema {
 		MarkdownDescription: "A PostgreSQL database (`CREATE DATABASE`). Renaming changes it in place (`ALTER DATABASE ... RENAME`), keeping its OID and content; " +
 			"schemas and extensions managed in it follow the new name without being recreated.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The database name (kept equal to `name`).",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The database's OID. It never changes for the life of the database, renames included.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The database name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the database in place, " +
-					"which PostgreSQL allows only while no session is connected to it; the provider's own database cannot be renamed.",
-				Validators: []validator.String{validators.Name()},
-			},
+			"id":  idAttribute("The database name (kept equal to `name`)."),
+			"oid": oidAttribute("The database's OID. It never changes for the life of the database, renames included."),
+			"name": nameAttribute("The database name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the database in place, " +
+				"which PostgreSQL allows only while no session is connected to it; the provider's own database cannot be renamed."),
 			"owner": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The role owning the database. Defaults to the provider's role; when unset, the current owner is recorded and not managed. " +

@@ -59,10 +59,7 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 			"Without `schema` the entry applies in every schema and replaces PostgreSQL's built-in defaults for that grantee (e.g. `PUBLIC` may `EXECUTE` new functions); " +
 			"destroying the resource restores those built-in defaults, which removes the entry. With `schema` the entry adds to the global one, and destroying it revokes everything it granted.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The import ID: a JSON object with `role`, `database`, `owner`, `schema` and `object_type` (see Import).",
-			},
+			"id": idAttribute("The import ID: a JSON object with `role`, `database`, `owner`, `schema` and `object_type` (see Import)."),
 			"role": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The grantee: a role name, or `public`. Changing it replaces the resource.",

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -58,20 +57,9 @@ func eventTriggerSchemaV1() schema.Schema {
 			"PostgreSQL allows only superusers to create event triggers, and their owner must be a superuser. " +
 			"Renaming, firing mode and owner change in place; event, tags and function replace the trigger.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<database>.<name>`.",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The event trigger's OID; it never changes for the life of the trigger, renames included.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The event trigger name, unique in its database. Changing it renames the trigger in place.",
-				Validators:          []validator.String{validators.Name()},
-			},
+			"id":       idAttribute("`<database>.<name>`."),
+			"oid":      oidAttribute("The event trigger's OID; it never changes for the life of the trigger, renames included."),
+			"name":     nameAttribute("The event trigger name, unique in its database. Changing it renames the trigger in place."),
 			"database": databaseAttribute("event trigger"),
 			"event": schema.StringAttribute{
 				Required: true,

@@ -54,21 +54,9 @@ func extensionSchemaV1() schema.Schema {
 			"(`ALTER EXTENSION ... SET SCHEMA` / `UPDATE TO`); another name or database means another extension and replaces it. " +
 			"Trusted extensions (e.g. `pgcrypto`, `hstore`, `citext`) can be installed by a non-superuser with `CREATE` on the database; untrusted ones (e.g. `postgres_fdw`) need a superuser.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<database>.<extension>`, as in cyrilgdn/postgresql.",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The extension's OID in its database (`pg_extension.oid`). It does not change when the extension is moved or updated.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The extension name, as listed in `pg_available_extensions`. Changing it replaces the resource.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":   idAttribute("`<database>.<extension>`, as in cyrilgdn/postgresql."),
+			"oid":  oidAttribute("The extension's OID in its database (`pg_extension.oid`). It does not change when the extension is moved or updated."),
+			"name": nameAttribute("The extension name, as listed in `pg_available_extensions`. Changing it replaces the resource.", stringplanmodifier.RequiresReplace()),
 			"database_oid": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "The OID of the database holding the extension. It identifies the database across renames: when `database` changes to a name that is (or, " +

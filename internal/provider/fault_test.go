@@ -109,7 +109,7 @@ func sharedClientFromEnv(t *testing.T) *pg.Client {
 }
 
 // Terminating the provider's backends over and over (as a failover, a proxy
-// or an idle-connection reaper does) during an apply of 180 resources: reads
+// or an idle-connection reaper does) during an apply of 120 resources: reads
 // and writes retry, writes with an unknown outcome are adopted or repeated,
 // and the apply succeeds with every object exactly once.
 func TestAccFault_terminatedBackends(t *testing.T) {
@@ -117,7 +117,7 @@ func TestAccFault_terminatedBackends(t *testing.T) {
 	prefix := acctest.RandName("fkill")
 	app := "tfacc_fault_" + prefix
 	t.Setenv("PGAPPNAME", app) // the provider's sessions, and only them, carry it
-	const n = 60
+	const n = 40
 
 	var stopOnce sync.Once
 	stop := make(chan struct{})

@@ -13,10 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -65,31 +62,15 @@ func functionSchemaV1() schema.Schema {
 			"change in place with `CREATE OR REPLACE FUNCTION`; name and schema change in place with `ALTER FUNCTION ... RENAME TO / SET SCHEMA`. " +
 			"A change to the arguments or the result type, which PostgreSQL cannot make in place, replaces the function.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<database>.<schema>.<name>(<input argument types>)`, e.g. `postgres.public.add(integer,integer)`; OUT arguments are not listed.",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The function's OID. `CREATE OR REPLACE`, renames and schema moves keep it; a replacement gets a new one.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The function name (1 to 63 bytes, always quoted). Changing it renames the function in place.",
-				Validators:          []validator.String{validators.Name()},
-			},
+			"id":   idAttribute("`<database>.<schema>.<name>(<input argument types>)`, e.g. `postgres.public.add(integer,integer)`; OUT arguments are not listed."),
+			"oid":  oidAttribute("The function's OID. `CREATE OR REPLACE`, renames and schema moves keep it; a replacement gets a new one."),
+			"name": nameAttribute("The function name (1 to 63 bytes, always quoted). Changing it renames the function in place."),
 			"schema": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("public"),
 				MarkdownDescription: "The schema of the function; `public` by default. Changing it moves the function in place (`ALTER FUNCTION ... SET SCHEMA`).",
 				Validators:          []validator.String{validators.Name()},
 			},
-			"database": schema.StringAttribute{
-				Optional: true, Computed: true,
-				MarkdownDescription: "The database of the function; the provider's `database` when not set. Changing it replaces the function.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()},
-			},
+			"database": optionalDatabaseAttribute("The database of the function; the provider's `database` when not set. Changing it replaces the function."),
 			"returns": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The result type (`RETURNS`), e.g. `integer`, `SETOF text`, `TABLE(a int)`, `trigger`. When not set PostgreSQL derives it " +

@@ -11,11 +11,11 @@ import (
 )
 
 // TestAccGrant_parallelNoConflicts is the regression test for cyrilgdn #178
-// ("tuple concurrently updated"): 200 grants of one role on 200 tables, 50
+// ("tuple concurrently updated"): 100 grants of one role on 100 tables, 50
 // roles granted on one schema and 50 memberships in one group, applied and
 // destroyed with -parallelism=50, twice. Not parallel: it sets TF_CLI_ARGS_*.
 func TestAccGrant_parallelNoConflicts(t *testing.T) {
-	const tables, roles = 200, 50
+	const tables, roles = 100, 50
 	base := acctest.RandName("par")
 	owner, schema, grantee, group := base+"_own", base+"_s", base+"_g", base+"_grp"
 	t.Setenv("TF_CLI_ARGS_apply", "-parallelism=50")

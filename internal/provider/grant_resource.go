@@ -61,10 +61,7 @@ func grantSchemaV1() schema.Schema {
 			"Table and column privileges are separate: a table grant never revokes column grants, and a column grant never revokes table grants. " +
 			"Changes to the same object's ACL are serialised with advisory locks, so any number of grants can be applied in parallel.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The import ID: a JSON object with `role`, `database`, `schema`, `object_type`, `objects` and `columns` (see Import).",
-			},
+			"id": idAttribute("The import ID: a JSON object with `role`, `database`, `schema`, `object_type`, `objects` and `columns` (see Import)."),
 			"role": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The grantee: a role name, or `public` for every role (`PUBLIC`). Changing it replaces the resource.",

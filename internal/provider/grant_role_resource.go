@@ -55,10 +55,7 @@ func grantRoleSchemaV1() schema.Schema {
 		MarkdownDescription: "Membership of one role in another (`GRANT grant_role TO role`). Use it next to `postgresql_role` resources whose `roles` is unset: " +
 			"neither shows a diff. Membership changes on the same roles are serialised with advisory locks, so they never fail when applied in parallel.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The import ID: a JSON object `{\"grant_role\":\"...\",\"role\":\"...\"}`.",
-			},
+			"id": idAttribute("The import ID: a JSON object `{\"grant_role\":\"...\",\"role\":\"...\"}`."),
 			"role": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The member: the role that receives `grant_role`. Changing it replaces the resource.",

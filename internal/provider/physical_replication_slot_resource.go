@@ -51,10 +51,7 @@ func physicalReplicationSlotSchemaV1() schema.Schema {
 			"Once a client has used it, the server keeps the WAL the client has not received, so an abandoned slot makes WAL pile up. " +
 			"Slots cannot be altered: a new name replaces the slot. Creating a slot needs superuser or the `REPLICATION` attribute.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The slot name.",
-			},
+			"id": idAttribute("The slot name."),
 			"name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The slot name, unique in the cluster. PostgreSQL allows only lower-case letters, digits and underscores. Changing it replaces the slot.",

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -52,6 +53,42 @@ func databaseAttribute(what string) schema.StringAttribute {
 			"Changing it replaces the " + what + " (the old one is dropped from the old database).",
 		Validators:    []validator.String{validators.Name()},
 		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()},
+	}
+}
+
+// optionalDatabaseAttribute is databaseAttribute with a description of the
+// resource's own.
+func optionalDatabaseAttribute(description string) schema.StringAttribute {
+	a := databaseAttribute("")
+	a.MarkdownDescription = description
+	return a
+}
+
+// nameAttribute is the required name of the object a resource manages,
+// validated as an identifier at plan time; modifiers are its plan modifiers
+// (RequiresReplace where PostgreSQL cannot rename it).
+func nameAttribute(description string, modifiers ...planmodifier.String) schema.StringAttribute {
+	return schema.StringAttribute{
+		Required:            true,
+		MarkdownDescription: description,
+		Validators:          []validator.String{validators.Name()},
+		PlanModifiers:       modifiers,
+	}
+}
+
+// idAttribute is a resource's computed `id`; description gives its form.
+func idAttribute(description string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: description}
+}
+
+// oidAttribute is the computed OID of the object a resource manages. It never
+// changes for the life of the object (renames and other in-place changes keep
+// it), so the plan keeps the state's value.
+func oidAttribute(description string) schema.Int64Attribute {
+	return schema.Int64Attribute{
+		Computed:            true,
+		MarkdownDescription: description,
+		PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 	}
 }
 

@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -70,20 +69,9 @@ func policySchemaV1() schema.Schema {
 			"and the plan changes it back. An imported policy starts with the server's rendering; a configured expression that differs from the state's only in letter case " +
 			"outside quotes, spacing, or parentheses around the whole (`id>0` against `(id > 0)`) plans no change (a lexical comparison, made without the server).",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<database>.<schema>.<table>.<name>`.",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The policy's OID; it never changes for the life of the policy, renames included.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The policy name, unique per table. Changing it renames the policy in place.",
-				Validators:          []validator.String{validators.Name()},
-			},
+			"id":       idAttribute("`<database>.<schema>.<table>.<name>`."),
+			"oid":      oidAttribute("The policy's OID; it never changes for the life of the policy, renames included."),
+			"name":     nameAttribute("The policy name, unique per table. Changing it renames the policy in place."),
 			"database": databaseAttribute("policy"),
 			"schema": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("public"),

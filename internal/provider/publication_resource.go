@@ -16,10 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -68,26 +66,10 @@ func publicationSchemaV1() schema.Schema {
 			"Tables, schemas, options, owner and name change in place (`ALTER PUBLICATION`); switching `all_tables` replaces the publication. " +
 			"`FOR ALL TABLES` and `FOR TABLES IN SCHEMA` need superuser; adding a table needs ownership of it.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<database>.<name>`.",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The publication's OID; it survives renames and other in-place changes.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The publication name, unique in its database. Changing it renames the publication in place.",
-				Validators:          []validator.String{validators.Name()},
-			},
-			"database": schema.StringAttribute{
-				Optional: true, Computed: true,
-				MarkdownDescription: "The database of the publication (and of its tables); the provider's `database` when not set. Changing it replaces the publication.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()},
-			},
+			"id":       idAttribute("`<database>.<name>`."),
+			"oid":      oidAttribute("The publication's OID; it survives renames and other in-place changes."),
+			"name":     nameAttribute("The publication name, unique in its database. Changing it renames the publication in place."),
+			"database": optionalDatabaseAttribute("The database of the publication (and of its tables); the provider's `database` when not set. Changing it replaces the publication."),
 			"owner": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The role owning the publication; the provider's role when not set. The owner needs `CREATE` on the database " +

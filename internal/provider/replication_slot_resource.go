@@ -52,10 +52,7 @@ func replicationSlotSchemaV1() schema.Schema {
 			"so an unused slot makes WAL pile up on the server. Slots cannot be altered: any change replaces the slot, and its position is lost. " +
 			"Creating a slot needs superuser or the `REPLICATION` attribute; an active slot (a consumer is connected) cannot be dropped.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<database>.<name>`.",
-			},
+			"id": idAttribute("`<database>.<name>`."),
 			"name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The slot name, unique in the cluster. PostgreSQL allows only lower-case letters, digits and underscores. Changing it replaces the slot.",
@@ -67,12 +64,7 @@ func replicationSlotSchemaV1() schema.Schema {
 				MarkdownDescription: "The output plugin that decodes the WAL for the consumer, e.g. `pgoutput` (logical replication) or `test_decoding`. Changing it replaces the slot.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"database": schema.StringAttribute{
-				Optional: true, Computed: true,
-				MarkdownDescription: "The database whose changes the slot decodes; the provider's `database` when not set. Changing it replaces the slot.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()},
-			},
+			"database": optionalDatabaseAttribute("The database whose changes the slot decodes; the provider's `database` when not set. Changing it replaces the slot."),
 		},
 	}
 }

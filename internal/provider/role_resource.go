@@ -18,9 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -67,20 +65,9 @@ func roleSchemaV1() schema.Schema {
 		MarkdownDescription: "A PostgreSQL role (`CREATE ROLE`). Renaming changes the role in place (`ALTER ROLE ... RENAME`), keeping its OID, " +
 			"privileges and memberships. Passwords are sent to the server as SCRAM-SHA-256 verifiers computed by the provider, never in plain text.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The role name (kept equal to `name`).",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The role's OID. It never changes for the life of the role, renames included.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The role name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the role in place.",
-				Validators:          []validator.String{validators.Name()},
-			},
+			"id":                        idAttribute("The role name (kept equal to `name`)."),
+			"oid":                       oidAttribute("The role's OID. It never changes for the life of the role, renames included."),
+			"name":                      nameAttribute("The role name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the role in place."),
 			"superuser":                 boolAttr(false, "Whether the role is a superuser (`SUPERUSER`), bypassing every permission check. Only a superuser can set it."),
 			"create_database":           boolAttr(false, "Whether the role may create databases (`CREATEDB`)."),
 			"create_role":               boolAttr(false, "Whether the role may create, alter and drop other roles (`CREATEROLE`)."),

@@ -69,26 +69,15 @@ func schemaSchemaV1() schema.Schema {
 			"(`database_oid`) and, when the configured database name is the new name of that same database, updates the schema in place, so renaming a " +
 			"`postgresql_database` never drops the schemas (and data) inside it.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<database>.<schema>`, as in cyrilgdn/postgresql.",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The schema's OID in its database. It never changes for the life of the schema, renames included.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
+			"id":  idAttribute("`<database>.<schema>`, as in cyrilgdn/postgresql."),
+			"oid": oidAttribute("The schema's OID in its database. It never changes for the life of the schema, renames included."),
 			"database_oid": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "The OID of the database holding the schema. It identifies the database across renames: when `database` changes to a name that is (or, " +
 					"during this apply, becomes) the name of the database with this OID, the schema is kept and updated in place instead of being replaced.",
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The schema name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the schema in place.",
-				Validators:          []validator.String{validators.Name()},
-			},
+			"name": nameAttribute("The schema name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the schema in place."),
 			"database": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The database holding the schema; defaults to the provider's database. Changing it replaces the schema, unless the new name belongs to the same " +

@@ -55,10 +55,7 @@ func securityLabelSchemaV1() schema.Schema {
 			"(such as `sepgsql`, or `anon` of PostgreSQL Anonymizer) must be loaded in the server; it decides which labels are valid and who may set them. " +
 			"The label changes in place; destroying the resource removes the label (`IS NULL`).",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<label_provider>.<object_type>.<object_name>` (as in cyrilgdn/postgresql), or `<label_provider>.<object_type>.<schema>.<object_name>` when `schema` is set.",
-			},
+			"id":       idAttribute("`<label_provider>.<object_type>.<object_name>` (as in cyrilgdn/postgresql), or `<label_provider>.<object_type>.<schema>.<object_name>` when `schema` is set."),
 			"database": databaseAttribute("labelled object"),
 			"label_provider": schema.StringAttribute{
 				Required:            true,

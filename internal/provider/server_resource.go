@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -56,15 +55,8 @@ func serverSchemaV1() schema.Schema {
 			"The wrapper's extension must exist in the database, and a non-superuser needs `USAGE` on the foreign-data wrapper. " +
 			"Renaming (`ALTER SERVER ... RENAME TO`), version, options and owner change in place; the server keeps its user mappings, foreign tables and privileges.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "The server name (kept equal to `server_name`, as in cyrilgdn/postgresql).",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The server's OID in its database; it never changes for the life of the server, renames included.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
+			"id":       idAttribute("The server name (kept equal to `server_name`, as in cyrilgdn/postgresql)."),
+			"oid":      oidAttribute("The server's OID in its database; it never changes for the life of the server, renames included."),
 			"database": databaseAttribute("foreign server"),
 			"server_name": schema.StringAttribute{
 				Required:            true,

@@ -10,9 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -58,26 +55,10 @@ func subscriptionSchemaV1() schema.Schema {
 			"(PostgreSQL 15). Destroying it also drops its replication slot on the publisher. A subscription to a publication of the same cluster " +
 			"must use `create_slot = false` with a slot created beforehand (PostgreSQL would otherwise wait forever).",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<database>.<name>`.",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The subscription's OID; it survives in-place changes.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The subscription name (unique in the cluster). Changing it renames the subscription in place.",
-				Validators:          []validator.String{validators.Name()},
-			},
-			"database": schema.StringAttribute{
-				Optional: true, Computed: true,
-				MarkdownDescription: "The database the changes are applied to; the provider's `database` when not set. Changing it replaces the subscription.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured()},
-			},
+			"id":       idAttribute("`<database>.<name>`."),
+			"oid":      oidAttribute("The subscription's OID; it survives in-place changes."),
+			"name":     nameAttribute("The subscription name (unique in the cluster). Changing it renames the subscription in place."),
+			"database": optionalDatabaseAttribute("The database the changes are applied to; the provider's `database` when not set. Changing it replaces the subscription."),
 			"conninfo": schema.StringAttribute{
 				Required:  true,
 				Sensitive: true,

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -56,15 +55,8 @@ func tableRLSSchemaV1() schema.Schema {
 			"without any policy denies every row to everyone but the owner. Destroying the resource disables row-level security (and forcing) on the table. " +
 			"Needs ownership of the table.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<database>.<schema>.<table>`.",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The table's OID.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
+			"id":       idAttribute("`<database>.<schema>.<table>`."),
+			"oid":      oidAttribute("The table's OID."),
 			"database": databaseAttribute("table"),
 			"schema": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("public"),

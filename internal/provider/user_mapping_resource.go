@@ -9,8 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -53,15 +51,8 @@ func userMappingSchemaV1() schema.Schema {
 			"Creating a mapping for another role needs ownership of the server (a non-superuser provider role temporarily becomes a member of the server's owner). " +
 			"Options change in place; renaming the role or the server keeps the mapping.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed:            true,
-				MarkdownDescription: "`<user_name>.<server_name>`, as in cyrilgdn/postgresql.",
-			},
-			"oid": schema.Int64Attribute{
-				Computed:            true,
-				MarkdownDescription: "The mapping's OID in its database.",
-				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
+			"id":       idAttribute("`<user_name>.<server_name>`, as in cyrilgdn/postgresql."),
+			"oid":      oidAttribute("The mapping's OID in its database."),
 			"database": databaseAttribute("user mapping"),
 			"server_name": schema.StringAttribute{
 				Required:            true,
