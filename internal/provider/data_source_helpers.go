@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -137,6 +138,15 @@ func dataSourceDatabase(v types.String, client *pg.Client) types.String {
 		return v
 	}
 	return types.StringValue(client.DefaultDatabase())
+}
+
+// objectList is the list of objects of type t, one per row.
+func objectList[R any](t types.ObjectType, rows []R, attrs func(R) map[string]attr.Value) types.List {
+	elems := make([]attr.Value, len(rows))
+	for i, r := range rows {
+		elems[i] = types.ObjectValueMust(t.AttrTypes, attrs(r))
+	}
+	return types.ListValueMust(t, elems)
 }
 
 func mergeAttributes(maps ...map[string]dsschema.Attribute) map[string]dsschema.Attribute {

@@ -472,7 +472,9 @@ removed {
 			{Config: empty, PlanOnly: true},
 			{Config: forget},
 			{Config: unset, ResourceName: "postgresql_grant.all_tables", ImportState: true, ImportStateId: id, ImportStatePersist: true},
-			{Config: unset, PlanOnly: true},
+			// an apply, not a plan: it records the imported grant's dependency on the role in
+			// the state, which the final destroy needs to revoke before it drops the role
+			{Config: unset, ConfigPlanChecks: expectEmpty()},
 		},
 	})
 }

@@ -42,13 +42,9 @@ func NewSequencesDataSource() datasource.DataSource {
 				diags.AddError("Could not list sequences", err.Error())
 				return
 			}
-			elems := make([]attr.Value, len(rows))
-			for i, r := range rows {
-				elems[i] = types.ObjectValueMust(sequenceObjectType.AttrTypes, map[string]attr.Value{
-					"object_name": types.StringValue(r.Name), "schema_name": types.StringValue(r.Schema), "data_type": types.StringValue(r.DataType),
-				})
-			}
-			m.Sequences = types.ListValueMust(sequenceObjectType, elems)
+			m.Sequences = objectList(sequenceObjectType, rows, func(r pg.SequenceInfo) map[string]attr.Value {
+				return map[string]attr.Value{"object_name": types.StringValue(r.Name), "schema_name": types.StringValue(r.Schema), "data_type": types.StringValue(r.DataType)}
+			})
 		},
 	}
 }

@@ -47,13 +47,9 @@ func NewTablesDataSource() datasource.DataSource {
 				diags.AddError("Could not list tables", err.Error())
 				return
 			}
-			elems := make([]attr.Value, len(rows))
-			for i, r := range rows {
-				elems[i] = types.ObjectValueMust(tableObjectType.AttrTypes, map[string]attr.Value{
-					"object_name": types.StringValue(r.Name), "schema_name": types.StringValue(r.Schema), "table_type": types.StringValue(r.Type),
-				})
-			}
-			m.Tables = types.ListValueMust(tableObjectType, elems)
+			m.Tables = objectList(tableObjectType, rows, func(r pg.TableInfo) map[string]attr.Value {
+				return map[string]attr.Value{"object_name": types.StringValue(r.Name), "schema_name": types.StringValue(r.Schema), "table_type": types.StringValue(r.Type)}
+			})
 		},
 	}
 }
