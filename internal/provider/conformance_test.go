@@ -106,6 +106,9 @@ type confType struct {
 	base []confVariant
 	// noV0 skips the v0 check of the whole type with this reason.
 	noV0 string
+	// managedNoImport skips the import check of every variant in managed mode,
+	// with this reason.
+	managedNoImport string
 	// serial makes types sharing server-wide objects run one at a time.
 	serial bool
 }
@@ -301,6 +304,9 @@ func runConformanceType(t *testing.T, sr servedResource, ct confType, known bool
 			}
 			if v.managedNoImport != "" && acctest.Managed() {
 				v.noImport = v.managedNoImport
+			}
+			if ct.managedNoImport != "" && acctest.Managed() {
+				v.noImport = ct.managedNoImport
 			}
 			if v.minMajor > major {
 				t.Logf("skipping variant %s: needs PostgreSQL %d", what, v.minMajor)

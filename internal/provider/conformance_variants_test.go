@@ -328,7 +328,7 @@ var conformanceTypes = map[string]confType{
 			"all_tables": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "all_tables = null"), simpleV("false", "all_tables = false"), {label: "true", hcl: "all_tables = true", superuserOnly: "FOR ALL TABLES needs superuser"}}},
 			"tables":     {variants: append(strAttr("tables", `["public.t1", "app.t2"]`, `["t1", "app.t2"]`), simpleV(lEmpty, "tables = []"))},
 			"schemas": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "schemas = null"), simpleV(lEmpty, "schemas = []"),
-				{label: lServer, hcl: `schemas = ["app"]`, superuserOnly: "FOR TABLES IN SCHEMA needs superuser on PostgreSQL 15", minMajor: 15}}},
+				{label: lServer, hcl: `schemas = ["app"]`, superuserOnly: "FOR TABLES IN SCHEMA needs superuser (every version)", minMajor: 15}}},
 			"publish_param":                    {variants: append(strAttr("publish_param", `["insert", "update", "delete", "truncate"]`, `["insert", "delete"]`), simpleV(lEmpty, "publish_param = []"))},
 			"publish_via_partition_root_param": {variants: boolAttr("publish_via_partition_root_param")},
 			"publish_generated_columns_param": {variants: pg18([]confVariant{{label: lUnset}, simpleV(lNull, "publish_generated_columns_param = null"),
@@ -432,9 +432,8 @@ var conformanceTypes = map[string]confType{
 		v0:    func(v0, v1 map[string]any) { v0["id"] = v1["name"] },
 	},
 	"postgresql_subscription": {
-		skip: func(t *testing.T) {
-			acctest.SkipIfManaged(t, "CREATE SUBSCRIPTION requires superuser on PostgreSQL 15")
-		},
+		skip:            skipSubscriptionIfManagedBefore16,
+		managedNoImport: "pg_subscription.subconninfo is readable by superusers only: after an import by the managed admin the first apply sets conninfo again (TestAccSubscription_lifecycle covers it)",
 		setup: func(t *testing.T, n confNames) {
 			acctest.Database(t, n.P+"_pub", acctest.AdminUser())
 			acctest.Database(t, n.P, acctest.AdminUser())

@@ -52,7 +52,7 @@ func subscriptionSchemaV1() schema.Schema {
 			"publications on a publisher. Name, connection, publications, slot name and `enabled` change in place (`ALTER SUBSCRIPTION`), in one " +
 			"transaction so that a failure changes nothing; only a publication change of an enabled subscription, which also fetches the new table " +
 			"list and which PostgreSQL refuses in a transaction block, runs on its own afterwards. Creating a subscription needs superuser " +
-			"(PostgreSQL 15). Destroying it also drops its replication slot on the publisher. A subscription to a publication of the same cluster " +
+			"before PostgreSQL 16, and from 16 membership in `pg_create_subscription` and `CREATE` on the database. Destroying it also drops its replication slot on the publisher. A subscription to a publication of the same cluster " +
 			"must use `create_slot = false` with a slot created beforehand (PostgreSQL would otherwise wait forever).",
 		Attributes: map[string]schema.Attribute{
 			"id":       idAttribute("`<database>.<name>`."),
@@ -64,7 +64,8 @@ func subscriptionSchemaV1() schema.Schema {
 				Sensitive: true,
 				MarkdownDescription: "The libpq connection string to the publisher (keyword/value form, e.g. `host=... dbname=... user=... password=...`). " +
 					"Changed in place (`ALTER SUBSCRIPTION ... CONNECTION`). Stored in the state (sensitive) and readable in `pg_subscription` by superusers only, " +
-					"so out-of-band changes are detected only when the provider runs as superuser. Masked in the provider's logs and errors, and kept out of the " +
+					"so out-of-band changes are detected only when the provider runs as superuser, and after an import by a non-superuser the first apply " +
+					"sets it again, in place. Masked in the provider's logs and errors, and kept out of the " +
 					"server's statement log when the provider's role may set `log_statement` (superuser, or on PostgreSQL 15+ `GRANT SET ON PARAMETER`).",
 			},
 			"publications": schema.SetAttribute{
