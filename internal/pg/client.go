@@ -73,8 +73,18 @@ type ClientCert struct {
 }
 
 // Client hands out pools per database and caches server facts. It is safe for
-// concurrent use by every resource of one provider instance.
+// concurrent use by every resource of one provider instance. Clients made by
+// WithSnapshot share everything but their catalog snapshot.
 type Client struct {
+	*clientCore
+	// snap serves repeated reads of one provider instance (one Terraform
+	// command) from catalog snapshots; nil: every read goes to the server.
+	snap *snapshot
+}
+
+// clientCore is what every view of one client shares: pools, permits,
+// capabilities and counters.
+type clientCore struct {
 	cfg Config
 
 	mu      sync.Mutex
@@ -108,7 +118,7 @@ func (c *Client) ConnectionsOpened() int64 { return c.dials.Load() }
 
 // NewClient creates a client. It never connects: pools open on first use.
 func NewClient(cfg Config) *Client {
-	c := &Client{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}}
+	c := &Client{clientCore: &clientCore{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}}}
 	if cfg.MaxConnections > 0 {
 		c.sem = semaphore.NewWeighted(int64(cfg.MaxConnections))
 	}
@@ -168,6 +178,7 @@ func (c *Client) forgetPools(db string) []*pgxpool.Pool {
 // opening it lazily. The first use of any pool detects the server's
 // capabilities (and checks expected_version).
 func (c *Client) Pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
+	c.wrote() // the read-write pool is for writes: snapshots loaded until now may miss them
 	p, err := c.pool(ctx, db)
 	if err != nil {
 		return nil, err
@@ -399,6 +410,7 @@ type Querier interface {
 // ErrOutcomeUnknown. Every Exec on tx uses the extended protocol (one
 // statement only, see execOne).
 func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
+	defer c.wrote()
 	return c.explainLockTimeout(ctx, db, c.retry(ctx, func() error {
 		p, err := c.Pool(ctx, db)
 		if err != nil {
@@ -446,6 +458,7 @@ func (c *Client) ReadTx(ctx context.Context, db string, fn func(ctx context.Cont
 // cleanly. A connection lost after a statement was sent ends with an error
 // matching ErrOutcomeUnknown.
 func (c *Client) Do(ctx context.Context, db string, fn func(ctx context.Context, q Querier) error) error {
+	defer c.wrote()
 	return c.explainLockTimeout(ctx, db, c.retry(ctx, func() error {
 		p, err := c.Pool(ctx, db)
 		if err != nil {
@@ -477,6 +490,7 @@ func (c *Client) Read(ctx context.Context, db string, fn func(ctx context.Contex
 // connection lost while fn runs ends with an error matching ErrOutcomeUnknown
 // (fn is not repeated).
 func (c *Client) Conn(ctx context.Context, db string, fn func(ctx context.Context, conn Querier) error) error {
+	defer c.wrote()
 	var conn *pgxpool.Conn
 	err := c.retry(ctx, func() error {
 		p, err := c.Pool(ctx, db)

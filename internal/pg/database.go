@@ -54,41 +54,76 @@ SELECT d.oid, d.datname, pg_get_userbyid(d.datdba), pg_encoding_to_char(d.encodi
        d.datcollate::text, d.datctype::text, t.spcname::text, d.datconnlimit, d.datallowconn, d.datistemplate
 FROM pg_database d JOIN pg_tablespace t ON t.oid = d.dattablespace`
 
-func readDatabase(ctx context.Context, q Querier, where string, arg any) (*Database, error) {
+func scanDatabase(row pgx.Row) (*Database, error) {
 	var d Database
 	var limit int32
-	err := q.QueryRow(ctx, databaseSelect+" "+where, arg).Scan(&d.OID, &d.Name, &d.Owner, &d.Encoding,
-		&d.Collate, &d.Ctype, &d.Tablespace, &limit, &d.AllowConn, &d.IsTemplate)
+	if err := row.Scan(&d.OID, &d.Name, &d.Owner, &d.Encoding, &d.Collate, &d.Ctype, &d.Tablespace, &limit, &d.AllowConn, &d.IsTemplate); err != nil {
+		return nil, err
+	}
+	d.ConnLimit = int64(limit)
+	return &d, nil
+}
+
+func readDatabase(ctx context.Context, q Querier, where string, arg any) (*Database, error) {
+	d, err := scanDatabase(q.QueryRow(ctx, databaseSelect+" "+where, arg))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading database: %w", err)
 	}
-	d.ConnLimit = int64(limit)
-	return &d, nil
+	return d, nil
 }
 
 // ReadDatabase reads a database by name; nil, nil when it does not exist.
 func (c *Client) ReadDatabase(ctx context.Context, name string) (*Database, error) {
+	return c.readDatabaseBy(ctx, 0, name, "WHERE d.datname = $1", name)
+}
+
+// ReadDatabaseByOID reads a database by OID; nil, nil when it does not exist.
+func (c *Client) ReadDatabaseByOID(ctx context.Context, oid uint32) (*Database, error) {
+	return c.readDatabaseBy(ctx, oid, "", "WHERE d.oid = $1", oid)
+}
+
+func (c *Client) readDatabaseBy(ctx context.Context, oid uint32, name, where string, arg any) (*Database, error) {
+	if x, ok, err := c.databaseSnapshot(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return x.lookup(oid, name, cloneDatabase), nil
+	}
 	var d *Database
 	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		var err error
-		d, err = readDatabase(ctx, q, "WHERE d.datname = $1", name)
+		d, err = readDatabase(ctx, q, where, arg)
 		return err
 	})
 	return d, err
 }
 
-// ReadDatabaseByOID reads a database by OID; nil, nil when it does not exist.
-func (c *Client) ReadDatabaseByOID(ctx context.Context, oid uint32) (*Database, error) {
-	var d *Database
-	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
-		var err error
-		d, err = readDatabase(ctx, q, "WHERE d.oid = $1", oid)
-		return err
+// databaseSnapshot is every database of the cluster (fromSnapshot).
+func (c *Client) databaseSnapshot(ctx context.Context) (*index[Database], bool, error) {
+	return fromSnapshot(ctx, c, "", "databases", func(ctx context.Context, q Querier) (*index[Database], error) {
+		rows, err := q.Query(ctx, databaseSelect)
+		if err != nil {
+			return nil, fmt.Errorf("reading databases: %w", err)
+		}
+		defer rows.Close()
+		x := newIndex[Database]()
+		for rows.Next() {
+			d, err := scanDatabase(rows)
+			if err != nil {
+				return nil, fmt.Errorf("reading databases: %w", err)
+			}
+			x.add(d.OID, d.Name, d)
+		}
+		return x, rows.Err()
 	})
-	return d, err
+}
+
+func cloneDatabase(d *Database) *Database {
+	c := *d
+	return &c
 }
 
 // clients lists every client of this process, so that a database about to be
@@ -112,11 +147,11 @@ func (c *Client) ClosePool(db string) {
 	clients.Lock()
 	list := append([]*Client{}, clients.list...)
 	clients.Unlock()
-	if !slices.Contains(list, c) {
+	if !slices.ContainsFunc(list, func(cl *Client) bool { return cl.clientCore == c.clientCore }) {
 		list = append(list, c)
 	}
 	for _, cl := range list {
-		if cl != c && (cl.cfg.Host != c.cfg.Host || cl.cfg.Port != c.cfg.Port) {
+		if cl.clientCore != c.clientCore && (cl.cfg.Host != c.cfg.Host || cl.cfg.Port != c.cfg.Port) {
 			continue
 		}
 		for _, p := range cl.forgetPools(db) {

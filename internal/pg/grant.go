@@ -298,10 +298,22 @@ func isRoutine(objectType string) bool {
 
 // containerExists checks the database (and schema, where the type has one).
 func (c *Client) containerExists(ctx context.Context, t GrantTarget) (bool, error) {
+	// database and parameter grants never connect to the database itself
+	shared := t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter
+	if x, ok, err := c.databaseSnapshot(ctx); ok {
+		if err != nil {
+			return false, err
+		}
+		d := x.byName[t.Database]
+		if d == nil || !(d.AllowConn || shared) || t.Schema == "" || shared {
+			return d != nil && (d.AllowConn || shared), nil
+		}
+		if x, ok, err := c.schemaSnapshot(ctx, t.Database); ok {
+			return err == nil && x.byName[t.Schema] != nil, err
+		}
+	}
 	var ok bool
 	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
-		// database and parameter grants never connect to the database itself
-		shared := t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter
 		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1 AND (datallowconn OR $2))", t.Database, shared).Scan(&ok)
 	})
 	if err != nil || !ok || t.Schema == "" || t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter {
@@ -320,15 +332,22 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 	if err != nil || !ok {
 		return st, err
 	}
-	err = c.Read(ctx, c.grantDatabase(t), func(ctx context.Context, q Querier) error {
-		gOID, exists, err := granteeOID(ctx, q, t)
-		if err != nil || !exists {
-			return err
+	// the grantee's OID from the role snapshot when there is one
+	known := t.IsPublic()
+	var gOID uint32
+	if !known {
+		if x, ok, err := c.roleSnapshot(ctx); ok {
+			if err != nil {
+				return st, err
+			}
+			r := x.byName[t.Grantee]
+			if r == nil {
+				return st, nil
+			}
+			known, gOID = true, r.OID
 		}
-		objs, err := readObjects(ctx, q, t, gOID)
-		if err != nil {
-			return err
-		}
+	}
+	fill := func(objs []objectRow) {
 		st.Exists = true
 		st.Objects = st.Objects[:0]
 		for _, o := range objs {
@@ -338,11 +357,96 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 			})
 		}
 		st.Missing = missingObjects(t, objs)
+	}
+	// a schema's privileges from the snapshot of the database's schema ACLs
+	if known && t.ObjectType == ObjSchema {
+		if x, ok, err := c.schemaACLSnapshot(ctx, t.Database); ok {
+			if err != nil {
+				return st, err
+			}
+			fill(x.rows(t.Schema, gOID))
+			return st, nil
+		}
+	}
+	err = c.Read(ctx, c.grantDatabase(t), func(ctx context.Context, q Querier) error {
+		if !known {
+			oid, exists, err := granteeOID(ctx, q, t)
+			if err != nil || !exists {
+				return err
+			}
+			gOID = oid
+		}
+		objs, err := readObjects(ctx, q, t, gOID)
+		if err != nil {
+			return err
+		}
+		fill(objs)
 		return nil
 	})
 	return st, err
 }
 
+// schemaACLs is a snapshot of the schemas of a database as grants see them:
+// owner and every ACL entry (grantee OID, 0 = PUBLIC).
+type schemaACLs map[string]schemaACL
+
+type schemaACL struct {
+	grantObject
+	grantees  []uint32
+	privs     []string
+	grantable []bool
+}
+
+// rows is what readObjects returns for a schema grant of grantee on schema.
+func (x schemaACLs) rows(schema string, grantee uint32) []objectRow {
+	s, ok := x[schema]
+	if !ok {
+		return nil
+	}
+	r := objectRow{grantObject: s.grantObject, held: []string{}, grantable: []string{}}
+	for i, g := range s.grantees {
+		if g != grantee || i >= len(s.privs) || i >= len(s.grantable) {
+			continue
+		}
+		if !slices.Contains(r.held, s.privs[i]) {
+			r.held = append(r.held, s.privs[i])
+		}
+		if s.grantable[i] && !slices.Contains(r.grantable, s.privs[i]) {
+			r.grantable = append(r.grantable, s.privs[i])
+		}
+	}
+	slices.Sort(r.held)
+	slices.Sort(r.grantable)
+	return []objectRow{r}
+}
+
+// schemaACLSnapshot is every schema of database db with its ACL (fromSnapshot).
+func (c *Client) schemaACLSnapshot(ctx context.Context, db string) (schemaACLs, bool, error) {
+	return fromSnapshot(ctx, c, db, "schema-acls", func(ctx context.Context, q Querier) (schemaACLs, error) {
+		rows, err := q.Query(ctx, `
+SELECT n.oid, n.nspname, n.nspowner, coalesce(o.rolname, ''), coalesce(o.rolsuper, false), g.grantees, g.privs, g.grantable
+FROM pg_namespace n
+LEFT JOIN pg_roles o ON o.oid = n.nspowner
+CROSS JOIN LATERAL (
+  SELECT array_agg(a.grantee) AS grantees, array_agg(a.privilege_type::text) AS privs, array_agg(a.is_grantable) AS grantable
+  FROM aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a) g`)
+		if err != nil {
+			return nil, fmt.Errorf("reading schema privileges: %w", err)
+		}
+		defer rows.Close()
+		x := schemaACLs{}
+		for rows.Next() {
+			s := schemaACL{grantObject: grantObject{classID: ClassNamespace}}
+			if err := rows.Scan(&s.oid, &s.name, &s.owner, &s.ownerName, &s.ownerSU, &s.grantees, &s.privs, &s.grantable); err != nil {
+				return nil, fmt.Errorf("reading schema privileges: %w", err)
+			}
+			x[s.name] = s
+		}
+		return x, rows.Err()
+	})
+}
+
+// missingObjects lists the named objects that the read did not find.
 func missingObjects(t GrantTarget, objs []objectRow) []string {
 	var missing []string
 	switch t.ObjectType {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,24 +97,55 @@ func scanRole(row pgx.Row) (*Role, error) {
 
 // ReadRole reads a role by name; nil, nil when it does not exist.
 func (c *Client) ReadRole(ctx context.Context, name string) (*Role, error) {
+	return c.readRoleBy(ctx, 0, name, "WHERE r.rolname = $1", name)
+}
+
+// ReadRoleByOID reads a role by OID; nil, nil when it does not exist.
+func (c *Client) ReadRoleByOID(ctx context.Context, oid uint32) (*Role, error) {
+	return c.readRoleBy(ctx, oid, "", "WHERE r.oid = $1", oid)
+}
+
+func (c *Client) readRoleBy(ctx context.Context, oid uint32, name, where string, arg any) (*Role, error) {
+	if x, ok, err := c.roleSnapshot(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		return x.lookup(oid, name, cloneRole), nil
+	}
 	var r *Role
 	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		var err error
-		r, err = readRole(ctx, q, "WHERE r.rolname = $1", name)
+		r, err = readRole(ctx, q, where, arg)
 		return err
 	})
 	return r, err
 }
 
-// ReadRoleByOID reads a role by OID; nil, nil when it does not exist.
-func (c *Client) ReadRoleByOID(ctx context.Context, oid uint32) (*Role, error) {
-	var r *Role
-	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
-		var err error
-		r, err = readRole(ctx, q, "WHERE r.oid = $1", oid)
-		return err
+// roleSnapshot is every role of the cluster (fromSnapshot).
+func (c *Client) roleSnapshot(ctx context.Context) (*index[Role], bool, error) {
+	return fromSnapshot(ctx, c, "", "roles", func(ctx context.Context, q Querier) (*index[Role], error) {
+		rows, err := q.Query(ctx, roleSelect)
+		if err != nil {
+			return nil, fmt.Errorf("reading roles: %w", err)
+		}
+		defer rows.Close()
+		x := newIndex[Role]()
+		for rows.Next() {
+			r, err := scanRole(rows)
+			if err != nil {
+				return nil, fmt.Errorf("reading roles: %w", err)
+			}
+			x.add(r.OID, r.Name, r)
+		}
+		return x, rows.Err()
 	})
-	return r, err
+}
+
+func cloneRole(r *Role) *Role {
+	c := *r
+	c.MemberOf = slices.Clone(r.MemberOf)
+	c.Settings = maps.Clone(r.Settings)
+	return &c
 }
 
 func readRole(ctx context.Context, q Querier, where string, arg any) (*Role, error) {

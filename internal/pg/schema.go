@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/jackc/pgx/v5"
@@ -39,61 +40,100 @@ type SchemaSpec struct {
 // IsMissingDatabase reports whether err says that the database does not exist.
 func IsMissingDatabase(err error) bool { return SQLState(err) == CodeInvalidCatalogName }
 
-func readSchema(ctx context.Context, q Querier, where string, arg any) (*Schema, error) {
+// schemaSelect reads schemas with their privileges in one query (one row each).
+const schemaSelect = `
+SELECT n.oid, n.nspname, pg_get_userbyid(n.nspowner), g.roles, g.privs, g.grantable
+FROM pg_namespace n
+CROSS JOIN LATERAL (
+  SELECT array_agg(coalesce(r.rolname, '')) AS roles, array_agg(a.privilege_type::text) AS privs, array_agg(a.is_grantable) AS grantable
+  FROM aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a
+  LEFT JOIN pg_roles r ON r.oid = a.grantee) g`
+
+func scanSchema(row pgx.Row) (*Schema, error) {
 	var s Schema
-	err := q.QueryRow(ctx, "SELECT n.oid, n.nspname, pg_get_userbyid(n.nspowner) FROM pg_namespace n "+where, arg).Scan(&s.OID, &s.Name, &s.Owner)
+	var roles, privs []string
+	var grantable []bool
+	if err := row.Scan(&s.OID, &s.Name, &s.Owner, &roles, &privs, &grantable); err != nil {
+		return nil, err
+	}
+	s.Grants = map[string]SchemaGrant{}
+	for i, role := range roles {
+		if i >= len(privs) || i >= len(grantable) {
+			break
+		}
+		g := s.Grants[role]
+		g.Role = role
+		switch {
+		case privs[i] == "USAGE" && grantable[i]:
+			g.UsageGrant = true
+		case privs[i] == "USAGE":
+			g.Usage = true
+		case privs[i] == "CREATE" && grantable[i]:
+			g.CreateGrant = true
+		case privs[i] == "CREATE":
+			g.Create = true
+		}
+		s.Grants[role] = g
+	}
+	return &s, nil
+}
+
+func readSchema(ctx context.Context, q Querier, where string, args ...any) (*Schema, error) {
+	s, err := scanSchema(q.QueryRow(ctx, schemaSelect+" "+where, args...))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading schema: %w", err)
 	}
-	rows, err := q.Query(ctx, `
-SELECT coalesce(r.rolname, ''), a.privilege_type, a.is_grantable
-FROM pg_namespace n, aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a
-LEFT JOIN pg_roles r ON r.oid = a.grantee
-WHERE n.oid = $1`, s.OID)
-	if err != nil {
-		return nil, fmt.Errorf("reading schema privileges: %w", err)
-	}
-	defer rows.Close()
-	s.Grants = map[string]SchemaGrant{}
-	for rows.Next() {
-		var role, priv string
-		var grantable bool
-		if err := rows.Scan(&role, &priv, &grantable); err != nil {
-			return nil, err
+	return s, nil
+}
+
+// schemaSnapshot is every schema of database db (fromSnapshot).
+func (c *Client) schemaSnapshot(ctx context.Context, db string) (*index[Schema], bool, error) {
+	return fromSnapshot(ctx, c, db, "schemas", func(ctx context.Context, q Querier) (*index[Schema], error) {
+		rows, err := q.Query(ctx, schemaSelect)
+		if err != nil {
+			return nil, fmt.Errorf("reading schemas: %w", err)
 		}
-		g := s.Grants[role]
-		g.Role = role
-		switch {
-		case priv == "USAGE" && grantable:
-			g.UsageGrant = true
-		case priv == "USAGE":
-			g.Usage = true
-		case priv == "CREATE" && grantable:
-			g.CreateGrant = true
-		case priv == "CREATE":
-			g.Create = true
+		defer rows.Close()
+		x := newIndex[Schema]()
+		for rows.Next() {
+			s, err := scanSchema(rows)
+			if err != nil {
+				return nil, fmt.Errorf("reading schemas: %w", err)
+			}
+			x.add(s.OID, s.Name, s)
 		}
-		s.Grants[role] = g
-	}
-	return &s, rows.Err()
+		return x, rows.Err()
+	})
+}
+
+func cloneSchema(s *Schema) *Schema {
+	c := *s
+	c.Grants = maps.Clone(s.Grants)
+	return &c
 }
 
 // ReadSchema reads schema name (or, when oid is not 0, the schema with that
 // OID) in database db. It returns nil, nil when the schema does not exist, and
 // an error for which IsMissingDatabase is true when the database does not.
 func (c *Client) ReadSchema(ctx context.Context, db string, oid uint32, name string) (*Schema, error) {
-	var s *Schema
-	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		var err error
+	if x, ok, err := c.schemaSnapshot(ctx, db); ok {
+		if err != nil {
+			return nil, err
+		}
 		if oid != 0 {
-			if s, err = readSchema(ctx, tx, "WHERE n.oid = $1", oid); err != nil || s != nil {
-				return err
+			if s := x.lookup(oid, "", cloneSchema); s != nil {
+				return s, nil
 			}
 		}
-		s, err = readSchema(ctx, tx, "WHERE n.nspname = $1", name)
+		return x.lookup(0, name, cloneSchema), nil
+	}
+	var s *Schema
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
+		var err error
+		s, err = readSchema(ctx, q, "WHERE n.oid = $1 OR (n.nspname = $2 AND NOT EXISTS (SELECT 1 FROM pg_namespace o WHERE o.oid = $1))", oid, name)
 		return err
 	})
 	return s, err

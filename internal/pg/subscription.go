@@ -99,6 +99,7 @@ func (c *Client) CreateSubscription(ctx context.Context, db string, s Subscripti
 // transaction block on a dedicated connection (execSecret); a connection whose
 // logging settings could not be restored is closed instead of pooled.
 func (c *Client) execSecretSession(ctx context.Context, db, stmt string) error {
+	defer c.wrote()
 	p, err := c.Pool(ctx, db)
 	if err != nil {
 		return err
@@ -128,6 +129,7 @@ func (c *Client) execSecretSession(ctx context.Context, db, stmt string) error {
 // subscription ends up enabled; when it fails, the publications are left as
 // they were and the next plan shows the difference.
 func (c *Client) UpdateSubscription(ctx context.Context, db string, oid uint32, s SubscriptionSpec) error {
+	defer c.wrote() // some statements run on the pool directly
 	ctx, sec := withSecrets(ctx)
 	sec.addConninfo(s.Conninfo)
 	return sec.scrub(c.updateSubscription(ctx, db, oid, s, sec))
@@ -209,6 +211,7 @@ func (c *Client) updateSubscription(ctx context.Context, db string, oid uint32, 
 // DropSubscription drops the subscription (which also drops its slot on the
 // publisher); a missing subscription or database is not an error.
 func (c *Client) DropSubscription(ctx context.Context, db string, oid uint32, name string) error {
+	defer c.wrote() // some statements run on the pool directly
 	cur, err := c.ReadSubscription(ctx, db, oid, name)
 	if SQLState(err) == CodeInvalidCatalogName {
 		return nil

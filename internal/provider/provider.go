@@ -235,7 +235,9 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 		"sslmode": cfg.SSLMode, "max_connections": cfg.MaxConnections, "unknown": cfg.Unknown,
 		"max_retry_duration": cfg.MaxRetryDuration.String(), "statement_timeout": cfg.StatementTimeout.String(), "lock_timeout": cfg.LockTimeout.String(),
 	})
-	client := pg.SharedClient(cfg)
+	// one catalog snapshot per configured instance: Terraform configures a new
+	// one for every command, so no snapshot outlives the command (pg/snapshot.go)
+	client := pg.SharedClient(cfg).WithSnapshot()
 	resp.ResourceData = client
 	resp.DataSourceData = client
 }

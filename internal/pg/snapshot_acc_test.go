@@ -1,0 +1,186 @@
+package pg
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+// snapshotRoles creates n roles named prefix_<i> as the admin (which may then
+// alter them in both admin modes) and drops them at the end.
+func snapshotRoles(t *testing.T, prefix string, n int) []string {
+	t.Helper()
+	var names []string
+	for i := range n {
+		names = append(names, prefix+"_"+string(rune('a'+i)))
+	}
+	for _, name := range names {
+		acctest.AdminExec(t, "", "CREATE ROLE "+QuoteIdent(name)+" CONNECTION LIMIT 1")
+	}
+	t.Cleanup(func() {
+		for _, name := range names {
+			acctest.AdminExec(t, "", "DROP ROLE IF EXISTS "+QuoteIdent(name))
+		}
+	})
+	return names
+}
+
+func connLimit(t *testing.T, c *Client, name string) int64 {
+	t.Helper()
+	r, err := c.ReadRole(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r == nil {
+		return -2
+	}
+	return r.ConnLimit
+}
+
+// Reads after the first few of a kind come from one snapshot (no query each),
+// and a change made by this process (any client of it) is read fresh: a
+// snapshot never serves what the provider itself changed.
+func TestAccSnapshot_servesReadsAndSeesOwnWrites(t *testing.T) {
+	base := testClient(t, 0, "")
+	c := base.WithSnapshot()
+	names := snapshotRoles(t, acctest.RandName("snap"), 4)
+	for _, n := range names {
+		if got := connLimit(t, c, n); got != 1 {
+			t.Fatalf("role %s: connection limit %d, want 1", n, got)
+		}
+	}
+	if c.snap.entries[snapshotKey{"", "roles"}] == nil {
+		t.Fatal("no role snapshot after 4 reads")
+	}
+
+	// A change outside the process (between two Terraform commands) ...
+	acctest.Exec(t, "", "ALTER ROLE "+QuoteIdent(names[0])+" CONNECTION LIMIT 5")
+	// ... a new instance (the next command) sees it at once,
+	if got := connLimit(t, base.WithSnapshot(), names[0]); got != 5 {
+		t.Fatalf("a new instance read %d, want 5", got)
+	}
+	// ... and a snapshot older than snapshotMaxAge is loaded again.
+	c.snap.now = func() time.Time { return time.Now().Add(snapshotMaxAge) }
+	if got := connLimit(t, c, names[0]); got != 5 {
+		t.Fatalf("after snapshotMaxAge the snapshot was not loaded again: got %d, want 5", got)
+	}
+
+	// A write through another client of the process makes the snapshot stale.
+	c2 := base.WithSnapshot()
+	for range 3 {
+		connLimit(t, c2, names[1])
+	}
+	if err := base.Tx(context.Background(), "", func(ctx context.Context, tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(names[1])+" CONNECTION LIMIT 7")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := connLimit(t, c2, names[1]); got != 7 {
+		t.Fatalf("after a write of the process: got %d, want 7", got)
+	}
+
+	// A client that wrote reads from the server from then on (an apply).
+	if err := c2.Tx(context.Background(), "", func(ctx context.Context, tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(names[2])+" CONNECTION LIMIT 9")
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	acctest.Exec(t, "", "ALTER ROLE "+QuoteIdent(names[3])+" CONNECTION LIMIT 11")
+	if got := connLimit(t, c2, names[3]); got != 11 {
+		t.Fatalf("a client that wrote must read from the server: got %d, want 11", got)
+	}
+
+	// A role dropped is gone from the next snapshot; by OID too.
+	r, _ := base.ReadRole(context.Background(), names[2])
+	acctest.Exec(t, "", "DROP ROLE "+QuoteIdent(names[2]))
+	c3 := base.WithSnapshot()
+	for range 3 {
+		connLimit(t, c3, names[0])
+	}
+	if got, err := c3.ReadRoleByOID(context.Background(), r.OID); err != nil || got != nil {
+		t.Fatalf("dropped role read by OID: %+v, %v", got, err)
+	}
+}
+
+// Schemas come from a snapshot per database, with their privileges, the same
+// as read one by one.
+func TestAccSnapshot_schemasMatchDirectReads(t *testing.T) {
+	base := testClient(t, 0, "")
+	grantee := snapshotRoles(t, acctest.RandName("snapg"), 1)[0] // dropped after the database (cleanups run last first)
+	db := acctest.RandName("snapdb")
+	acctest.Database(t, db, acctest.AdminUser())
+	acctest.Exec(t, db, "CREATE SCHEMA s1", "CREATE SCHEMA s2", "CREATE SCHEMA s3",
+		"GRANT USAGE ON SCHEMA s1 TO PUBLIC", "GRANT CREATE ON SCHEMA s2 TO "+QuoteIdent(grantee)+" WITH GRANT OPTION")
+	ctx := context.Background()
+	c := base.WithSnapshot()
+	for range 3 { // the third read loads the snapshot
+		if _, err := c.ReadSchema(ctx, db, 0, "public"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.snap.entries[snapshotKey{db, "schemas"}] == nil {
+		t.Fatal("no schema snapshot")
+	}
+	for _, name := range []string{"s1", "s2", "s3", "public", "missing"} {
+		direct, err := base.ReadSchema(ctx, db, 0, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, err := c.ReadSchema(ctx, db, 0, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (direct == nil) != (snap == nil) || (direct != nil && (direct.OID != snap.OID || direct.Owner != snap.Owner || len(direct.Grants) != len(snap.Grants))) {
+			t.Fatalf("schema %s: snapshot %+v, direct %+v", name, snap, direct)
+		}
+		if direct != nil {
+			for k, g := range direct.Grants {
+				if snap.Grants[k] != g {
+					t.Fatalf("schema %s grantee %q: snapshot %+v, direct %+v", name, k, snap.Grants[k], g)
+				}
+			}
+			// by OID, and a stale OID falls back to the name
+			if byOID, _ := c.ReadSchema(ctx, db, direct.OID, "ignored"); byOID == nil || byOID.Name != name {
+				t.Fatalf("schema %s by OID: %+v", name, byOID)
+			}
+			if byName, _ := c.ReadSchema(ctx, db, 1, name); byName == nil || byName.OID != direct.OID {
+				t.Fatalf("schema %s by a stale OID: %+v", name, byName)
+			}
+		}
+	}
+	if s, _ := base.ReadSchema(ctx, db, 1, "s1"); s == nil || s.Name != "s1" {
+		t.Fatalf("direct read by a stale OID: %+v", s)
+	}
+
+	// schema grants read from the snapshot of schema ACLs are the same as read one by one
+	for range 5 { // the role snapshot first (third read), then the schema ACL one (third read of it)
+		if _, err := c.ReadGrant(ctx, GrantTarget{Database: db, Schema: "public", ObjectType: ObjSchema, Grantee: grantee}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.snap.entries[snapshotKey{db, "schema-acls"}] == nil {
+		t.Fatal("no schema ACL snapshot")
+	}
+	for _, schema := range []string{"s1", "s2", "s3", "public", "missing"} {
+		for _, g := range []string{grantee, "PUBLIC", acctest.AdminUser(), "no_such_role"} {
+			target := GrantTarget{Database: db, Schema: schema, ObjectType: ObjSchema, Grantee: g}
+			direct, err := base.ReadGrant(ctx, target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			snap, err := c.ReadGrant(ctx, target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprintf("%+v", direct) != fmt.Sprintf("%+v", snap) {
+				t.Fatalf("grant on schema %s to %s: snapshot %+v, direct %+v", schema, g, snap, direct)
+			}
+		}
+	}
+}

@@ -1,0 +1,22 @@
+package main
+
+import "testing"
+
+func TestQuietLogs(t *testing.T) {
+	run := func(env map[string]string) map[string]string {
+		set := map[string]string{}
+		quietLogs(func(k string) string { return env[k] }, func(k, v string) error { set[k] = v; return nil })
+		return set
+	}
+	if got := run(map[string]string{}); len(got) != 4 || got["TF_LOG_SDK_FRAMEWORK"] != "OFF" || got["TF_LOG_PROVIDER_POSTGRESQL"] != "OFF" {
+		t.Fatalf("without TF_LOG the SDK and provider logs must be off: %v", got)
+	}
+	for _, k := range []string{"TF_LOG", "TF_LOG_PROVIDER"} {
+		if got := run(map[string]string{k: "DEBUG"}); len(got) != 0 {
+			t.Fatalf("with %s set nothing may change: %v", k, got)
+		}
+	}
+	if got := run(map[string]string{"TF_LOG_SDK_PROTO": "TRACE"}); got["TF_LOG_SDK_PROTO"] != "" || len(got) != 3 {
+		t.Fatalf("a level set explicitly is kept: %v", got)
+	}
+}
