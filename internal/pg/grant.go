@@ -305,8 +305,9 @@ func (c *Client) containerExists(ctx context.Context, t GrantTarget) (bool, erro
 			return false, err
 		}
 		d := x.byName[t.Database]
-		if d == nil || !(d.AllowConn || shared) || t.Schema == "" || shared {
-			return d != nil && (d.AllowConn || shared), nil
+		usable := d != nil && (d.AllowConn || shared)
+		if !usable || t.Schema == "" || shared {
+			return usable, nil
 		}
 		if x, ok, err := c.schemaSnapshot(ctx, t.Database); ok {
 			return err == nil && x.byName[t.Schema] != nil, err

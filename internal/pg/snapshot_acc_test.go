@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
 
