@@ -265,8 +265,9 @@ type destroyPlanner[M any] interface {
 }
 
 // ModifyPlan gets the models and hands them to the object's planChange or
-// planDestroy, when it has them; an update plan that changes nothing skips
-// planChange. It runs no SQL of its own.
+// planDestroy, when it has them. It runs no SQL of its own. It runs even when
+// the proposed plan equals the refreshed state: planChange may have to plan
+// a change back from drift (e.g. options a mapping should not have).
 func (l lifecycle[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		dp, ok := l.obj.(destroyPlanner[M])
@@ -282,12 +283,6 @@ func (l lifecycle[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	}
 	cp, ok := l.obj.(changePlanner[M])
 	if !ok {
-		return
-	}
-	// Nothing changes (the plan is the prior state, every value known): there
-	// is nothing to adjust, and decoding three models per unchanged resource is
-	// most of what a large no-change plan costs the provider.
-	if !req.State.Raw.IsNull() && req.Plan.Raw.Equal(req.State.Raw) {
 		return
 	}
 	var p planned[M]

@@ -30,22 +30,22 @@ resource "postgresql_database" "db" {
 }
 
 resource "postgresql_role" "r" {
-  count            = 5
+  count            = 3
   name             = format("%[1]s_r%%d", count.index)
   connection_limit = 1
 }
 
 resource "postgresql_schema" "s" {
-  count    = 5
+  count    = 3
   name     = format("s%%d", count.index)
   database = postgresql_database.db.name
   owner    = postgresql_role.r[count.index].name
 }
 
 resource "postgresql_grant" "usage" {
-  count       = 5
+  count       = 3
   database    = postgresql_database.db.name
-  role        = postgresql_role.r[(count.index + 1) %% 5].name
+  role        = postgresql_role.r[(count.index + 1) %% 3].name
   schema      = postgresql_schema.s[count.index].name
   object_type = "schema"
   privileges  = ["USAGE"]
@@ -65,24 +65,24 @@ resource "postgresql_grant" "usage" {
 			{Config: cfg},
 			{ // right after an apply: a role, a schema owner and a grant changed with SQL
 				PreConfig: func() {
-					acctest.Exec(t, "", "ALTER ROLE "+role(3)+" CONNECTION LIMIT 5")
-					acctest.Exec(t, db, "ALTER SCHEMA s1 OWNER TO "+role(0), "REVOKE USAGE ON SCHEMA s2 FROM "+role(3))
+					acctest.Exec(t, "", "ALTER ROLE "+role(2)+" CONNECTION LIMIT 5")
+					acctest.Exec(t, db, "ALTER SCHEMA s1 OWNER TO "+role(0), "REVOKE USAGE ON SCHEMA s2 FROM "+role(0))
 				},
 				Config:           cfg,
-				ConfigPlanChecks: updates(addrRole(3), addrSchema(1), addrGrant(2)),
+				ConfigPlanChecks: updates(addrRole(2), addrSchema(1), addrGrant(2)),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addrRole(3), tfjsonpath.New("connection_limit"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(addrRole(2), tfjsonpath.New("connection_limit"), knownvalue.Int64Exact(1)),
 					statecheck.ExpectKnownValue(addrSchema(1), tfjsonpath.New("owner"), knownvalue.StringExact(base+"_r1")),
 				},
 			},
 			{RefreshState: true},
 			{ // between a refresh and the next plan and apply
 				PreConfig: func() {
-					acctest.Exec(t, "", "ALTER ROLE "+role(4)+" CONNECTION LIMIT 7")
-					acctest.Exec(t, db, "REVOKE USAGE ON SCHEMA s4 FROM "+role(0))
+					acctest.Exec(t, "", "ALTER ROLE "+role(1)+" CONNECTION LIMIT 7")
+					acctest.Exec(t, db, "REVOKE USAGE ON SCHEMA s1 FROM "+role(2))
 				},
 				Config:           cfg,
-				ConfigPlanChecks: updates(addrRole(4), addrGrant(4)),
+				ConfigPlanChecks: updates(addrRole(1), addrGrant(1)),
 			},
 			{ // dropped with SQL: planned to be created again
 				PreConfig: func() {
