@@ -104,20 +104,7 @@ func (c *Client) readDatabaseBy(ctx context.Context, oid uint32, name, where str
 // databaseSnapshot is every database of the cluster (fromSnapshot).
 func (c *Client) databaseSnapshot(ctx context.Context) (*index[Database], bool, error) {
 	return fromSnapshot(ctx, c, "", "databases", func(ctx context.Context, q Querier) (*index[Database], error) {
-		rows, err := q.Query(ctx, databaseSelect)
-		if err != nil {
-			return nil, fmt.Errorf("reading databases: %w", err)
-		}
-		defer rows.Close()
-		x := newIndex[Database]()
-		for rows.Next() {
-			d, err := scanDatabase(rows)
-			if err != nil {
-				return nil, fmt.Errorf("reading databases: %w", err)
-			}
-			x.add(d.OID, d.Name, d)
-		}
-		return x, rows.Err()
+		return loadIndex(ctx, q, databaseSelect, "databases", scanDatabase, func(v *Database) (uint32, string) { return v.OID, v.Name })
 	})
 }
 

@@ -124,20 +124,7 @@ func (c *Client) readRoleBy(ctx context.Context, oid uint32, name, where string,
 // roleSnapshot is every role of the cluster (fromSnapshot).
 func (c *Client) roleSnapshot(ctx context.Context) (*index[Role], bool, error) {
 	return fromSnapshot(ctx, c, "", "roles", func(ctx context.Context, q Querier) (*index[Role], error) {
-		rows, err := q.Query(ctx, roleSelect)
-		if err != nil {
-			return nil, fmt.Errorf("reading roles: %w", err)
-		}
-		defer rows.Close()
-		x := newIndex[Role]()
-		for rows.Next() {
-			r, err := scanRole(rows)
-			if err != nil {
-				return nil, fmt.Errorf("reading roles: %w", err)
-			}
-			x.add(r.OID, r.Name, r)
-		}
-		return x, rows.Err()
+		return loadIndex(ctx, q, roleSelect, "roles", scanRole, func(v *Role) (uint32, string) { return v.OID, v.Name })
 	})
 }
 

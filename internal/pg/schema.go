@@ -92,20 +92,7 @@ func readSchema(ctx context.Context, q Querier, where string, args ...any) (*Sch
 // schemaSnapshot is every schema of database db (fromSnapshot).
 func (c *Client) schemaSnapshot(ctx context.Context, db string) (*index[Schema], bool, error) {
 	return fromSnapshot(ctx, c, db, "schemas", func(ctx context.Context, q Querier) (*index[Schema], error) {
-		rows, err := q.Query(ctx, schemaSelect)
-		if err != nil {
-			return nil, fmt.Errorf("reading schemas: %w", err)
-		}
-		defer rows.Close()
-		x := newIndex[Schema]()
-		for rows.Next() {
-			s, err := scanSchema(rows)
-			if err != nil {
-				return nil, fmt.Errorf("reading schemas: %w", err)
-			}
-			x.add(s.OID, s.Name, s)
-		}
-		return x, rows.Err()
+		return loadIndex(ctx, q, schemaSelect, "schemas", scanSchema, func(v *Schema) (uint32, string) { return v.OID, v.Name })
 	})
 }
 

@@ -2,9 +2,12 @@ package pg
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Catalog snapshots make a refresh of many objects cost a few queries: the
@@ -147,6 +150,26 @@ func newIndex[T any]() *index[T] {
 func (x *index[T]) add(oid uint32, name string, v *T) {
 	x.byName[name] = v
 	x.byOID[oid] = v
+}
+
+// loadIndex runs query (one row per object, read by scan) and indexes the
+// objects by the OID and name that key gives; what names them in errors.
+func loadIndex[T any](ctx context.Context, q Querier, query, what string, scan func(pgx.Row) (*T, error), key func(*T) (uint32, string)) (*index[T], error) {
+	rows, err := q.Query(ctx, query)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", what, err)
+	}
+	defer rows.Close()
+	x := newIndex[T]()
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", what, err)
+		}
+		oid, name := key(v)
+		x.add(oid, name, v)
+	}
+	return x, rows.Err()
 }
 
 // lookup finds by OID when oid is not 0, else by name; a copy, nil when absent.
