@@ -25,8 +25,10 @@ func skipWithoutDummyLabelProvider(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC (make testacc)")
 	}
 	if !strings.Contains(acctest.QueryString(t, "", "SELECT current_setting('shared_preload_libraries')"), "dummy_seclabel") {
-		t.Skip("the security label provider \"dummy\" is not loaded: build it with `make -C testdata/seclabel` " +
-			"(needs pg_config and postgresql-server-dev-15) and restart the test cluster (scripts/testdb preloads it)")
+		major := acctest.ServerMajor(t)
+		t.Skipf("the security label provider \"dummy\" is not loaded: it is built with `make -C testdata/seclabel` against the "+
+			"headers of the server it runs in (PostgreSQL %d: pg_config and Debian's postgresql-server-dev-%d; the server "+
+			"packages of the npm registry ship none), and scripts/testdb preloads it into a cluster of that version", major, major)
 	}
 }
 
