@@ -1,12 +1,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/provider"
 )
@@ -22,11 +21,13 @@ func main() {
 		quietLogs(os.Getenv, os.Setenv)
 	}
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address:         "registry.terraform.io/pgtf/postgresql",
-		Debug:           debug,
-		ProtocolVersion: 6,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	// what providerserver.Serve does for protocol 6, with the framework's
+	// server wrapped (provider.ProtocolServer)
+	err := tf6server.Serve("registry.terraform.io/pgtf/postgresql", provider.ProtocolServer(version), opts...)
 	if err != nil {
 		log.Fatal(err.Error())
 	}

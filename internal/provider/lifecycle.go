@@ -98,9 +98,12 @@ func (c *call) setPrivateKey(ctx context.Context, key string, value []byte) diag
 	return c.set.SetKey(ctx, key, value)
 }
 
+// model is a new model of the resource (for tests of what works on any model).
+func (lifecycle[M]) model() any { return new(M) }
+
 func (l lifecycle[M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state M
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -114,12 +117,12 @@ func (l lifecycle[M]) Read(ctx context.Context, req resource.ReadRequest, resp *
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, &state, resp.State.Set)...)
 }
 
 func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &plan, req.Plan.Get)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -165,8 +168,8 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 
 func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state M
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &plan, req.Plan.Get)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -206,12 +209,12 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, &plan, resp.State.Set)...)
 }
 
 func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state M
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -275,7 +278,7 @@ func (l lifecycle[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 			return
 		}
 		var state M
-		if resp.Diagnostics.Append(req.State.Get(ctx, &state)...); resp.Diagnostics.HasError() {
+		if resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...); resp.Diagnostics.HasError() {
 			return
 		}
 		dp.planDestroy(ctx, req, resp, &state)
@@ -286,11 +289,11 @@ func (l lifecycle[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 		return
 	}
 	var p planned[M]
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &p.plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &p.config)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &p.plan, req.Plan.Get)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Config.Schema.Type, req.Config.Raw, &p.config, req.Config.Get)...)
 	if !req.State.Raw.IsNull() {
 		p.state = new(M)
-		resp.Diagnostics.Append(req.State.Get(ctx, p.state)...)
+		resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, p.state, req.State.Get)...)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -299,7 +302,7 @@ func (l lifecycle[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &p.plan)...)
+	resp.Diagnostics.Append(setFrom(ctx, resp.Plan.Schema.Type, &p.plan, resp.Plan.Set)...)
 }
 
 // oidOrRead is the OID a state records, or, when it records none (0: a state
@@ -391,7 +394,7 @@ func finishCreate(ctx context.Context, resp *resource.CreateResponse, model any,
 			fmt.Sprintf("%s was created, but reading it back failed (see the error above). It is recorded in the state as tainted, so Terraform does not lose track of it; the next apply replaces it.", what))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, model)...)
+	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, model, resp.State.Set)...)
 }
 
 // recordState sets the state to model with every unknown value made null, so

@@ -407,6 +407,16 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 
 // Resources lists every resource type, sorted by type name.
 func (p *pgProvider) Resources(_ context.Context) []func() resource.Resource {
+	rs := p.resources()
+	if benchFloor {
+		for i, f := range rs {
+			rs[i] = floorResource(f)
+		}
+	}
+	return rs
+}
+
+func (p *pgProvider) resources() []func() resource.Resource {
 	return []func() resource.Resource{
 		NewCommentResource,
 		NewDatabaseResource,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -15,7 +16,14 @@ import (
 
 // testAccProtoV6ProviderFactories serves the provider under test in-process.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"postgresql": providerserver.NewProtocol6WithError(New("test")()),
+	"postgresql": testProtocolServer(New("test")()),
+}
+
+// testProtocolServer serves p as the provider binary does (ProtocolServer).
+func testProtocolServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
+	return func() (tfprotov6.ProviderServer, error) {
+		return releaseContexts(providerserver.NewProtocol6(p)()), nil
+	}
 }
 
 func TestResolveConfigDefaultsAndEnv(t *testing.T) {

@@ -1,0 +1,54 @@
+package provider
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+)
+
+// The benchmark's floor serves every resource with the same state type and
+// version (so it plans the real provider's state) and no plan modifiers.
+func TestFloorResourceSchemas(t *testing.T) {
+	ctx := context.Background()
+	for _, sr := range servedResources(t) {
+		f := floorResource(func() resource.Resource { return sr.res })()
+		var s resource.SchemaResponse
+		f.Schema(ctx, resource.SchemaRequest{}, &s)
+		if !s.Schema.Type().Equal(sr.schema.Type()) || s.Schema.Version != sr.schema.Version {
+			t.Errorf("%s: the floor's schema differs in type or version", sr.typeName)
+		}
+		var walk func(path string, attrs map[string]schema.Attribute)
+		walk = func(path string, attrs map[string]schema.Attribute) {
+			for name, a := range attrs {
+				n := 0
+				switch a := a.(type) {
+				case schema.StringAttribute:
+					n = len(a.PlanModifiers)
+				case schema.BoolAttribute:
+					n = len(a.PlanModifiers)
+				case schema.Int64Attribute:
+					n = len(a.PlanModifiers)
+				case schema.ListAttribute:
+					n = len(a.PlanModifiers)
+				case schema.SetAttribute:
+					n = len(a.PlanModifiers)
+				case schema.MapAttribute:
+					n = len(a.PlanModifiers)
+				case schema.SetNestedAttribute:
+					walk(path+name+".", a.NestedObject.Attributes)
+				case schema.ListNestedAttribute:
+					walk(path+name+".", a.NestedObject.Attributes)
+				}
+				if n > 0 {
+					t.Errorf("%s: %s%s keeps its plan modifiers", sr.typeName, path, name)
+				}
+			}
+		}
+		walk("", s.Schema.Attributes)
+		if _, ok := f.(resource.ResourceWithModifyPlan); ok {
+			t.Errorf("%s: the floor has a ModifyPlan", sr.typeName)
+		}
+	}
+}
