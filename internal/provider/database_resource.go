@@ -227,7 +227,7 @@ func (r *databaseResource) warnDrop(ctx context.Context, state *databaseModel, r
 
 func (r *databaseResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: databaseSchemaV0(), StateUpgrader: upgradeDatabaseStateV0},
+		0: upgradeFromV0(upgradeDatabaseV0),
 	}
 }
 

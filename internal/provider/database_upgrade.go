@@ -1,33 +1,10 @@
 package provider
 
 import (
-	"context"
-
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// databaseSchemaV0 is the frozen schema of cyrilgdn/postgresql 1.26's postgresql_database (types only).
-func databaseSchemaV0() *schema.Schema {
-	return &schema.Schema{
-		Attributes: map[string]schema.Attribute{
-			"id":                     schema.StringAttribute{Optional: true, Computed: true},
-			"name":                   schema.StringAttribute{Required: true},
-			"owner":                  schema.StringAttribute{Optional: true, Computed: true},
-			"template":               schema.StringAttribute{Optional: true, Computed: true},
-			"encoding":               schema.StringAttribute{Optional: true, Computed: true},
-			"lc_collate":             schema.StringAttribute{Optional: true, Computed: true},
-			"lc_ctype":               schema.StringAttribute{Optional: true, Computed: true},
-			"tablespace_name":        schema.StringAttribute{Optional: true, Computed: true},
-			"connection_limit":       schema.Int64Attribute{Optional: true},
-			"allow_connections":      schema.BoolAttribute{Optional: true},
-			"is_template":            schema.BoolAttribute{Optional: true, Computed: true},
-			"alter_object_ownership": schema.BoolAttribute{Optional: true},
-		},
-	}
-}
-
+// databaseModelV0 is the state layout of cyrilgdn/postgresql 1.26's postgresql_database.
 type databaseModelV0 struct {
 	ID                   types.String `tfsdk:"id"`
 	Name                 types.String `tfsdk:"name"`
@@ -43,17 +20,8 @@ type databaseModelV0 struct {
 	AlterObjectOwnership types.Bool   `tfsdk:"alter_object_ownership"`
 }
 
-// upgradeDatabaseStateV0 reads cyrilgdn's layout (created and imported states;
+// upgradeDatabaseV0 reads cyrilgdn's layout (created and imported states;
 // after an import alter_object_ownership is null).
-func upgradeDatabaseStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	var old databaseModelV0
-	resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, upgradeDatabaseV0(old))...)
-}
-
 func upgradeDatabaseV0(old databaseModelV0) databaseModel {
 	id := old.ID
 	if id.IsNull() || id.ValueString() == "" {

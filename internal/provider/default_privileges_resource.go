@@ -188,7 +188,7 @@ func (r *defaultPrivilegesResource) planChange(ctx context.Context, _ resource.M
 
 func (r *defaultPrivilegesResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: defaultPrivilegesSchemaV0(), StateUpgrader: upgradeDefaultPrivilegesStateV0},
+		0: upgradeFromV0(upgradeDefaultPrivilegesV0),
 	}
 }
 

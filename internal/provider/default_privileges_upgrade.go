@@ -1,29 +1,10 @@
 package provider
 
 import (
-	"context"
-
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// defaultPrivilegesSchemaV0 is the frozen schema of cyrilgdn/postgresql 1.26's postgresql_default_privileges (types only).
-func defaultPrivilegesSchemaV0() *schema.Schema {
-	return &schema.Schema{
-		Attributes: map[string]schema.Attribute{
-			"id":                schema.StringAttribute{Optional: true, Computed: true},
-			"role":              schema.StringAttribute{Required: true},
-			"database":          schema.StringAttribute{Required: true},
-			"owner":             schema.StringAttribute{Required: true},
-			"schema":            schema.StringAttribute{Optional: true},
-			"object_type":       schema.StringAttribute{Required: true},
-			"privileges":        schema.SetAttribute{ElementType: types.StringType, Required: true},
-			"with_grant_option": schema.BoolAttribute{Optional: true},
-		},
-	}
-}
-
+// defaultPrivilegesModelV0 is the state layout of cyrilgdn/postgresql 1.26's postgresql_default_privileges.
 type defaultPrivilegesModelV0 struct {
 	ID              types.String `tfsdk:"id"`
 	Role            types.String `tfsdk:"role"`
@@ -35,18 +16,9 @@ type defaultPrivilegesModelV0 struct {
 	WithGrantOption types.Bool   `tfsdk:"with_grant_option"`
 }
 
-// upgradeDefaultPrivilegesStateV0 reads cyrilgdn's layout: `privileges = []`
+// upgradeDefaultPrivilegesV0 reads cyrilgdn's layout: `privileges = []`
 // is stored as null there (-> empty set); the `<role>_<db>_<schema|noschema>_<owner>_<type>`
 // id is replaced by the JSON import ID.
-func upgradeDefaultPrivilegesStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	var old defaultPrivilegesModelV0
-	resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, upgradeDefaultPrivilegesV0(old))...)
-}
-
 func upgradeDefaultPrivilegesV0(old defaultPrivilegesModelV0) defaultPrivilegesModel {
 	m := defaultPrivilegesModel{
 		Role: old.Role, Database: old.Database, Owner: old.Owner, Schema: old.Schema, ObjectType: old.ObjectType,

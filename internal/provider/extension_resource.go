@@ -162,7 +162,7 @@ func (r *extensionResource) planDestroy(ctx context.Context, _ resource.ModifyPl
 
 func (r *extensionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: extensionSchemaV0(), StateUpgrader: upgradeExtensionStateV0},
+		0: upgradeFromV0(upgradeExtensionV0),
 	}
 }
 

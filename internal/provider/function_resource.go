@@ -312,7 +312,7 @@ func functionID(m functionModel) types.String {
 
 func (r *functionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: functionSchemaV0(), StateUpgrader: upgradeFunctionStateV0},
+		0: upgradeFromV0(upgradeFunctionV0),
 	}
 }
 

@@ -1,46 +1,12 @@
 package provider
 
 import (
-	"context"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// functionSchemaV0 is the frozen schema of cyrilgdn/postgresql 1.26's postgresql_function (types only).
-func functionSchemaV0() *schema.Schema {
-	return &schema.Schema{
-		Attributes: map[string]schema.Attribute{
-			"id":               schema.StringAttribute{Optional: true, Computed: true},
-			"name":             schema.StringAttribute{Required: true},
-			"schema":           schema.StringAttribute{Optional: true, Computed: true},
-			"database":         schema.StringAttribute{Optional: true, Computed: true},
-			"returns":          schema.StringAttribute{Optional: true, Computed: true},
-			"language":         schema.StringAttribute{Optional: true},
-			"body":             schema.StringAttribute{Required: true},
-			"volatility":       schema.StringAttribute{Optional: true},
-			"parallel":         schema.StringAttribute{Optional: true},
-			"strict":           schema.BoolAttribute{Optional: true},
-			"security_definer": schema.BoolAttribute{Optional: true},
-			"drop_cascade":     schema.BoolAttribute{Optional: true},
-		},
-		Blocks: map[string]schema.Block{
-			"arg": schema.ListNestedBlock{
-				NestedObject: schema.NestedBlockObject{
-					Attributes: map[string]schema.Attribute{
-						"name":    schema.StringAttribute{Optional: true},
-						"type":    schema.StringAttribute{Required: true},
-						"mode":    schema.StringAttribute{Optional: true},
-						"default": schema.StringAttribute{Optional: true},
-					},
-				},
-			},
-		},
-	}
-}
-
+// functionModelV0 is the state layout of cyrilgdn/postgresql 1.26's postgresql_function.
 type functionModelV0 struct {
 	ID              types.String       `tfsdk:"id"`
 	Name            types.String       `tfsdk:"name"`
@@ -57,18 +23,9 @@ type functionModelV0 struct {
 	DropCascade     types.Bool         `tfsdk:"drop_cascade"`
 }
 
-// upgradeFunctionStateV0 reads cyrilgdn's layout: `arg: []` when there are
+// upgradeFunctionV0 reads cyrilgdn's layout: `arg: []` when there are
 // none, `returns` computed (`void`), `mode: "IN"`, `default: ""`, and
 // `drop_cascade: null` after import.
-func upgradeFunctionStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	var old functionModelV0
-	resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, upgradeFunctionV0(old))...)
-}
-
 func upgradeFunctionV0(old functionModelV0) functionModel {
 	args := make([]functionArgModel, len(old.Arg))
 	for i, a := range old.Arg {

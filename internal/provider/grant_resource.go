@@ -320,7 +320,7 @@ func (r *grantResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRe
 
 func (r *grantResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: grantSchemaV0(), StateUpgrader: upgradeGrantStateV0},
+		0: upgradeFromV0Diag(upgradeGrantV0),
 	}
 }
 

@@ -154,7 +154,7 @@ func (r *grantRoleResource) planChange(ctx context.Context, _ resource.ModifyPla
 
 func (r *grantRoleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: grantRoleSchemaV0(), StateUpgrader: upgradeGrantRoleStateV0},
+		0: upgradeFromV0(upgradeGrantRoleV0),
 	}
 }
 

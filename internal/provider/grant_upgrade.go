@@ -3,28 +3,11 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// grantSchemaV0 is the frozen schema of cyrilgdn/postgresql 1.26's postgresql_grant (types only).
-func grantSchemaV0() *schema.Schema {
-	return &schema.Schema{
-		Attributes: map[string]schema.Attribute{
-			"id":                schema.StringAttribute{Optional: true, Computed: true},
-			"role":              schema.StringAttribute{Required: true},
-			"database":          schema.StringAttribute{Required: true},
-			"schema":            schema.StringAttribute{Optional: true},
-			"object_type":       schema.StringAttribute{Required: true},
-			"objects":           schema.SetAttribute{ElementType: types.StringType, Optional: true},
-			"columns":           schema.SetAttribute{ElementType: types.StringType, Optional: true},
-			"privileges":        schema.SetAttribute{ElementType: types.StringType, Required: true},
-			"with_grant_option": schema.BoolAttribute{Optional: true},
-		},
-	}
-}
-
+// grantModelV0 is the state layout of cyrilgdn/postgresql 1.26's postgresql_grant.
 type grantModelV0 struct {
 	ID              types.String `tfsdk:"id"`
 	Role            types.String `tfsdk:"role"`
@@ -37,21 +20,12 @@ type grantModelV0 struct {
 	WithGrantOption types.Bool   `tfsdk:"with_grant_option"`
 }
 
-// upgradeGrantStateV0 reads cyrilgdn's layout: `privileges = []` is stored
+// upgradeGrantV0 reads cyrilgdn's layout: `privileges = []` is stored
 // there as null (-> empty set), null objects/columns become [] (unset and []
 // mean the same, "all"/"none", and the state always records [] so that either
 // spelling in the configuration plans no change), and the ambiguous
 // `<role>_<db>_<schema>_<type>...` id is replaced by the JSON import ID.
-func upgradeGrantStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	var old grantModelV0
-	resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, upgradeGrantV0(ctx, old))...)
-}
-
-func upgradeGrantV0(ctx context.Context, old grantModelV0) grantModel {
+func upgradeGrantV0(ctx context.Context, old grantModelV0) (grantModel, diag.Diagnostics) {
 	m := grantModel{
 		Role:            old.Role,
 		Database:        old.Database,
@@ -69,5 +43,5 @@ func upgradeGrantV0(ctx context.Context, old grantModelV0) grantModel {
 		m.Privileges = stringSet(nil)
 	}
 	m.ID = types.StringValue(m.id(ctx))
-	return m
+	return m, nil
 }

@@ -77,7 +77,7 @@ func (r *physicalReplicationSlotResource) planDestroy(ctx context.Context, _ res
 
 func (r *physicalReplicationSlotResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: physicalReplicationSlotSchemaV0(), StateUpgrader: upgradePhysicalReplicationSlotStateV0},
+		0: upgradeFromV0(upgradePhysicalReplicationSlotV0),
 	}
 }
 

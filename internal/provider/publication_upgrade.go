@@ -1,31 +1,11 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// publicationSchemaV0 is the frozen schema of cyrilgdn/postgresql 1.26's postgresql_publication (types only).
-func publicationSchemaV0() *schema.Schema {
-	return &schema.Schema{
-		Attributes: map[string]schema.Attribute{
-			"id":                               schema.StringAttribute{Optional: true, Computed: true},
-			"name":                             schema.StringAttribute{Required: true},
-			"database":                         schema.StringAttribute{Optional: true, Computed: true},
-			"owner":                            schema.StringAttribute{Optional: true, Computed: true},
-			"tables":                           schema.SetAttribute{ElementType: types.StringType, Optional: true, Computed: true},
-			"all_tables":                       schema.BoolAttribute{Optional: true, Computed: true},
-			"publish_param":                    schema.ListAttribute{ElementType: types.StringType, Optional: true, Computed: true},
-			"publish_via_partition_root_param": schema.BoolAttribute{Optional: true},
-			"drop_cascade":                     schema.BoolAttribute{Optional: true},
-		},
-	}
-}
-
+// publicationModelV0 is the state layout of cyrilgdn/postgresql 1.26's postgresql_publication.
 type publicationModelV0 struct {
 	ID                           types.String `tfsdk:"id"`
 	Name                         types.String `tfsdk:"name"`
@@ -38,17 +18,8 @@ type publicationModelV0 struct {
 	DropCascade                  types.Bool   `tfsdk:"drop_cascade"`
 }
 
-// upgradePublicationStateV0 reads cyrilgdn's layout. It repairs the id that
+// upgradePublicationV0 reads cyrilgdn's layout. It repairs the id that
 // cyrilgdn's import leaves as "<database>." and fills what import left null.
-func upgradePublicationStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	var old publicationModelV0
-	resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, upgradePublicationV0(old))...)
-}
-
 func upgradePublicationV0(old publicationModelV0) publicationModel {
 	m := publicationModel{
 		OID:                          types.Int64Null(), // filled by the next refresh

@@ -238,7 +238,7 @@ func (r *roleResource) isConnectedRole(ctx context.Context, name string) bool {
 
 func (r *roleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: roleSchemaV0(), StateUpgrader: upgradeRoleStateV0},
+		0: upgradeFromV0(upgradeRoleV0),
 	}
 }
 

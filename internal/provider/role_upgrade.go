@@ -1,45 +1,11 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// roleSchemaV0 is the frozen schema of cyrilgdn/postgresql 1.26's postgresql_role (types only).
-func roleSchemaV0() *schema.Schema {
-	return &schema.Schema{
-		Attributes: map[string]schema.Attribute{
-			"id":                                  schema.StringAttribute{Optional: true, Computed: true},
-			"name":                                schema.StringAttribute{Required: true},
-			"superuser":                           schema.BoolAttribute{Optional: true},
-			"create_database":                     schema.BoolAttribute{Optional: true},
-			"create_role":                         schema.BoolAttribute{Optional: true},
-			"inherit":                             schema.BoolAttribute{Optional: true},
-			"login":                               schema.BoolAttribute{Optional: true},
-			"replication":                         schema.BoolAttribute{Optional: true},
-			"bypass_row_level_security":           schema.BoolAttribute{Optional: true},
-			"connection_limit":                    schema.Int64Attribute{Optional: true},
-			"encrypted_password":                  schema.BoolAttribute{Optional: true},
-			"encrypted":                           schema.StringAttribute{Optional: true},
-			"password":                            schema.StringAttribute{Optional: true, Sensitive: true},
-			"password_wo":                         schema.StringAttribute{Optional: true, Sensitive: true},
-			"password_wo_version":                 schema.StringAttribute{Optional: true},
-			"roles":                               schema.SetAttribute{ElementType: types.StringType, Optional: true},
-			"search_path":                         schema.ListAttribute{ElementType: types.StringType, Optional: true},
-			"valid_until":                         schema.StringAttribute{Optional: true},
-			"skip_drop_role":                      schema.BoolAttribute{Optional: true},
-			"skip_reassign_owned":                 schema.BoolAttribute{Optional: true},
-			"statement_timeout":                   schema.Int64Attribute{Optional: true},
-			"idle_in_transaction_session_timeout": schema.Int64Attribute{Optional: true},
-			"assume_role":                         schema.StringAttribute{Optional: true},
-		},
-	}
-}
-
+// roleModelV0 is the state layout of cyrilgdn/postgresql 1.26's postgresql_role.
 type roleModelV0 struct {
 	ID                              types.String `tfsdk:"id"`
 	Name                            types.String `tfsdk:"name"`
@@ -66,17 +32,8 @@ type roleModelV0 struct {
 	AssumeRole                      types.String `tfsdk:"assume_role"`
 }
 
-// upgradeRoleStateV0 reads cyrilgdn's layout (both the after-create shape with
+// upgradeRoleV0 reads cyrilgdn's layout (both the after-create shape with
 // null lists and the after-refresh shape with empty ones, and imported states).
-func upgradeRoleStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	var old roleModelV0
-	resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, upgradeRoleV0(old))...)
-}
-
 func upgradeRoleV0(old roleModelV0) roleModel {
 	id := old.ID
 	if id.IsNull() || id.ValueString() == "" {

@@ -245,7 +245,7 @@ func (r *schemaResource) warnDrop(ctx context.Context, state *schemaModel, resp 
 
 func (r *schemaResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: schemaSchemaV0(), StateUpgrader: upgradeSchemaStateV0},
+		0: upgradeFromV0Diag(upgradeSchemaV0),
 	}
 }
 

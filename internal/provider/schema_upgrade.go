@@ -3,61 +3,25 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// schemaSchemaV0 is the frozen schema of cyrilgdn/postgresql 1.26's postgresql_schema (types only).
-func schemaSchemaV0() *schema.Schema {
-	return &schema.Schema{
-		Attributes: map[string]schema.Attribute{
-			"id":            schema.StringAttribute{Optional: true, Computed: true},
-			"name":          schema.StringAttribute{Required: true},
-			"database":      schema.StringAttribute{Optional: true, Computed: true},
-			"owner":         schema.StringAttribute{Optional: true, Computed: true},
-			"if_not_exists": schema.BoolAttribute{Optional: true},
-			"drop_cascade":  schema.BoolAttribute{Optional: true},
-		},
-		Blocks: map[string]schema.Block{
-			"policy": schema.SetNestedBlock{
-				NestedObject: schema.NestedBlockObject{
-					Attributes: map[string]schema.Attribute{
-						"role":              schema.StringAttribute{Optional: true},
-						"usage":             schema.BoolAttribute{Optional: true},
-						"usage_with_grant":  schema.BoolAttribute{Optional: true},
-						"create":            schema.BoolAttribute{Optional: true},
-						"create_with_grant": schema.BoolAttribute{Optional: true},
-					},
-				},
-			},
-		},
-	}
-}
-
+// schemaModelV0 is the state layout of cyrilgdn/postgresql 1.26's postgresql_schema.
 type schemaModelV0 struct {
-	ID          types.String `tfsdk:"id"`
-	Name        types.String `tfsdk:"name"`
-	Database    types.String `tfsdk:"database"`
-	Owner       types.String `tfsdk:"owner"`
-	IfNotExists types.Bool   `tfsdk:"if_not_exists"`
-	DropCascade types.Bool   `tfsdk:"drop_cascade"`
-	Policy      types.Set    `tfsdk:"policy"`
+	ID          types.String        `tfsdk:"id"`
+	Name        types.String        `tfsdk:"name"`
+	Database    types.String        `tfsdk:"database"`
+	Owner       types.String        `tfsdk:"owner"`
+	IfNotExists types.Bool          `tfsdk:"if_not_exists"`
+	DropCascade types.Bool          `tfsdk:"drop_cascade"`
+	Policy      []schemaPolicyModel `tfsdk:"policy" prior:"set"`
 }
 
-// upgradeSchemaStateV0 reads cyrilgdn's layout: policy is a set of objects with
+// upgradeSchemaV0 reads cyrilgdn's layout: policy is a set of objects with
 // every attribute present (role "" = PUBLIC); after an import if_not_exists and
 // drop_cascade are null. The OIDs are filled by the next refresh.
-func upgradeSchemaStateV0(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
-	var old schemaModelV0
-	resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	var pols []schemaPolicyModel
-	if !old.Policy.IsNull() && !old.Policy.IsUnknown() {
-		resp.Diagnostics.Append(old.Policy.ElementsAs(ctx, &pols, false)...)
-	}
+func upgradeSchemaV0(_ context.Context, old schemaModelV0) (schemaModel, diag.Diagnostics) {
 	// cyrilgdn stores unset flags as false and an unset role as "": here they
 	// are null, as a configuration that leaves them out plans them.
 	nullFalse := func(v types.Bool) types.Bool {
@@ -66,8 +30,8 @@ func upgradeSchemaStateV0(ctx context.Context, req resource.UpgradeStateRequest,
 		}
 		return v
 	}
-	grants := make([]schemaPolicyModel, 0, len(pols))
-	for _, p := range pols {
+	grants := make([]schemaPolicyModel, 0, len(old.Policy))
+	for _, p := range old.Policy {
 		role := p.Role
 		if role.IsUnknown() || role.ValueString() == "" {
 			role = types.StringNull()
@@ -76,9 +40,8 @@ func upgradeSchemaStateV0(ctx context.Context, req resource.UpgradeStateRequest,
 			Create: nullFalse(p.Create), CreateWithGrant: nullFalse(p.CreateWithGrant)})
 	}
 	set, diags := policySet(grants)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
+	if diags.HasError() {
+		return schemaModel{}, diags
 	}
 	id := old.ID
 	if id.IsNull() || id.ValueString() == "" {
@@ -88,7 +51,7 @@ func upgradeSchemaStateV0(ctx context.Context, req resource.UpgradeStateRequest,
 	if owner.IsUnknown() {
 		owner = types.StringNull()
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, schemaModel{
+	return schemaModel{
 		ID:          id,
 		OID:         types.Int64Null(),
 		DatabaseOID: types.Int64Null(),
@@ -98,5 +61,5 @@ func upgradeSchemaStateV0(ctx context.Context, req resource.UpgradeStateRequest,
 		IfNotExists: boolOr(old.IfNotExists, true),
 		DropCascade: boolOr(old.DropCascade, false),
 		Policy:      set,
-	})...)
+	}, diags
 }

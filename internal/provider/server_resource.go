@@ -155,7 +155,7 @@ func (r *serverResource) planDestroy(ctx context.Context, _ resource.ModifyPlanR
 
 func (r *serverResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: serverSchemaV0(), StateUpgrader: upgradeServerStateV0},
+		0: upgradeFromV0(upgradeServerV0),
 	}
 }
 

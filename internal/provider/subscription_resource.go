@@ -124,7 +124,7 @@ func (r *subscriptionResource) planChange(_ context.Context, _ resource.ModifyPl
 
 func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: subscriptionSchemaV0(), StateUpgrader: upgradeSubscriptionStateV0},
+		0: upgradeFromV0(upgradeSubscriptionV0),
 	}
 }
 

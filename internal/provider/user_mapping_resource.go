@@ -123,7 +123,7 @@ func (r *userMappingResource) planChange(_ context.Context, _ resource.ModifyPla
 
 func (r *userMappingResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: {PriorSchema: userMappingSchemaV0(), StateUpgrader: upgradeUserMappingStateV0},
+		0: upgradeFromV0(upgradeUserMappingV0),
 	}
 }
 

@@ -1,0 +1,94 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// upgradeFromV0 is the version-0 state upgrader of a resource: it reads a
+// state in cyrilgdn/postgresql 1.26's layout into Old and writes what convert
+// makes of it. The prior schema is derived from Old (see priorSchema).
+func upgradeFromV0[Old, New any](convert func(Old) New) resource.StateUpgrader {
+	return upgradeFromV0Diag(func(_ context.Context, old Old) (New, diag.Diagnostics) {
+		return convert(old), nil
+	})
+}
+
+// upgradeFromV0Diag is upgradeFromV0 for conversions that need a context or
+// can fail.
+func upgradeFromV0Diag[Old, New any](convert func(context.Context, Old) (New, diag.Diagnostics)) resource.StateUpgrader {
+	return resource.StateUpgrader{
+		PriorSchema: priorSchema(reflect.TypeFor[Old]()),
+		StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+			var old Old
+			resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			m, diags := convert(ctx, old)
+			resp.Diagnostics.Append(diags...)
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
+		},
+	}
+}
+
+// priorSchema derives the schema of a prior state layout from the model that
+// reads it. Reading a prior state needs only the types, so every attribute is
+// optional: types.String, types.Bool and types.Int64 fields are attributes of
+// those types; types.Set, types.List and types.Map fields hold strings (every
+// collection of cyrilgdn's layouts does); a slice of structs is a nested
+// block, a list unless the field is tagged `prior:"set"`.
+func priorSchema(t reflect.Type) *schema.Schema {
+	attrs, blocks := priorFields(t)
+	return &schema.Schema{Attributes: attrs, Blocks: blocks}
+}
+
+func priorFields(t reflect.Type) (map[string]schema.Attribute, map[string]schema.Block) {
+	attrs := map[string]schema.Attribute{}
+	var blocks map[string]schema.Block
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name := f.Tag.Get("tfsdk")
+		if name == "" || name == "-" {
+			continue
+		}
+		switch f.Type {
+		case reflect.TypeFor[types.String]():
+			attrs[name] = schema.StringAttribute{Optional: true}
+		case reflect.TypeFor[types.Bool]():
+			attrs[name] = schema.BoolAttribute{Optional: true}
+		case reflect.TypeFor[types.Int64]():
+			attrs[name] = schema.Int64Attribute{Optional: true}
+		case reflect.TypeFor[types.Set]():
+			attrs[name] = schema.SetAttribute{ElementType: types.StringType, Optional: true}
+		case reflect.TypeFor[types.List]():
+			attrs[name] = schema.ListAttribute{ElementType: types.StringType, Optional: true}
+		case reflect.TypeFor[types.Map]():
+			attrs[name] = schema.MapAttribute{ElementType: types.StringType, Optional: true}
+		default:
+			if f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.Struct {
+				panic(fmt.Sprintf("priorSchema: %s.%s is a %s, which no prior state layout holds", t.Name(), f.Name, f.Type))
+			}
+			nested, _ := priorFields(f.Type.Elem())
+			obj := schema.NestedBlockObject{Attributes: nested}
+			if blocks == nil {
+				blocks = map[string]schema.Block{}
+			}
+			if f.Tag.Get("prior") == "set" {
+				blocks[name] = schema.SetNestedBlock{NestedObject: obj}
+			} else {
+				blocks[name] = schema.ListNestedBlock{NestedObject: obj}
+			}
+		}
+	}
+	return attrs, blocks
+}

@@ -1,0 +1,74 @@
+package provider
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+func TestPriorSchemaFromModel(t *testing.T) {
+	type item struct {
+		Role types.String `tfsdk:"role"`
+		On   types.Bool   `tfsdk:"on"`
+	}
+	type layout struct {
+		ID      types.String `tfsdk:"id"`
+		Count   types.Int64  `tfsdk:"count"`
+		Tags    types.Set    `tfsdk:"tags"`
+		Path    types.List   `tfsdk:"path"`
+		Options types.Map    `tfsdk:"options"`
+		Args    []item       `tfsdk:"arg"`
+		Policy  []item       `tfsdk:"policy" prior:"set"`
+		skipped int
+	}
+	_ = layout{}.skipped
+	obj := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"role": tftypes.String, "on": tftypes.Bool}}
+	want := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"id":      tftypes.String,
+		"count":   tftypes.Number,
+		"tags":    tftypes.Set{ElementType: tftypes.String},
+		"path":    tftypes.List{ElementType: tftypes.String},
+		"options": tftypes.Map{ElementType: tftypes.String},
+		"arg":     tftypes.List{ElementType: obj},
+		"policy":  tftypes.Set{ElementType: obj},
+	}}
+	got := priorSchema(reflect.TypeFor[layout]()).Type().TerraformType(context.Background())
+	if !got.Equal(want) {
+		t.Fatalf("prior schema type:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestPriorSchemaRejectsUnknownFieldTypes(t *testing.T) {
+	type layout struct {
+		N types.Float64 `tfsdk:"n"`
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic for a field type no prior layout holds")
+		}
+	}()
+	priorSchema(reflect.TypeFor[layout]())
+}
+
+// Every version-0 upgrader has a prior schema (deriving one panics on a
+// model it cannot describe).
+func TestEveryResourceUpgraderHasPriorSchema(t *testing.T) {
+	ctx := context.Background()
+	for _, f := range (&pgProvider{}).Resources(ctx) {
+		res := f()
+		up, ok := res.(resource.ResourceWithUpgradeState)
+		if !ok {
+			t.Errorf("%T has no UpgradeState", res)
+			continue
+		}
+		for v, u := range up.UpgradeState(ctx) {
+			if u.PriorSchema == nil || len(u.PriorSchema.Attributes) == 0 {
+				t.Errorf("%T: the upgrader from version %d has no prior schema", res, v)
+			}
+		}
+	}
+}
