@@ -20,14 +20,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                   = (*commentResource)(nil)
-	_ resource.ResourceWithConfigure      = (*commentResource)(nil)
-	_ resource.ResourceWithImportState    = (*commentResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*commentResource)(nil)
-	_ resource.ResourceWithUpgradeState   = (*commentResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*commentResource)(nil)
-)
+var _ validatedResource = (*commentResource)(nil)
 
 // NewCommentResource is the constructor of postgresql_comment.
 func NewCommentResource() resource.Resource {

@@ -19,13 +19,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*databaseResource)(nil)
-	_ resource.ResourceWithConfigure    = (*databaseResource)(nil)
-	_ resource.ResourceWithImportState  = (*databaseResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*databaseResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*databaseResource)(nil)
-)
+var _ managedResource = (*databaseResource)(nil)
 
 // defaultDatabaseTemplate is the template used when none is configured, as cyrilgdn/postgresql did.
 const defaultDatabaseTemplate = "template0"

@@ -21,14 +21,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                   = (*defaultPrivilegesResource)(nil)
-	_ resource.ResourceWithConfigure      = (*defaultPrivilegesResource)(nil)
-	_ resource.ResourceWithImportState    = (*defaultPrivilegesResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*defaultPrivilegesResource)(nil)
-	_ resource.ResourceWithUpgradeState   = (*defaultPrivilegesResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*defaultPrivilegesResource)(nil)
-)
+var _ validatedResource = (*defaultPrivilegesResource)(nil)
 
 // NewDefaultPrivilegesResource is the constructor of postgresql_default_privileges.
 func NewDefaultPrivilegesResource() resource.Resource {

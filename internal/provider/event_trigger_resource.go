@@ -22,13 +22,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*eventTriggerResource)(nil)
-	_ resource.ResourceWithConfigure    = (*eventTriggerResource)(nil)
-	_ resource.ResourceWithImportState  = (*eventTriggerResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*eventTriggerResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*eventTriggerResource)(nil)
-)
+var _ managedResource = (*eventTriggerResource)(nil)
 
 // NewEventTriggerResource is the constructor of postgresql_event_trigger.
 func NewEventTriggerResource() resource.Resource {

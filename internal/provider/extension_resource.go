@@ -19,13 +19,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*extensionResource)(nil)
-	_ resource.ResourceWithConfigure    = (*extensionResource)(nil)
-	_ resource.ResourceWithImportState  = (*extensionResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*extensionResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*extensionResource)(nil)
-)
+var _ managedResource = (*extensionResource)(nil)
 
 // NewExtensionResource is the constructor of postgresql_extension.
 func NewExtensionResource() resource.Resource {

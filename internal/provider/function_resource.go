@@ -21,13 +21,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*functionResource)(nil)
-	_ resource.ResourceWithConfigure    = (*functionResource)(nil)
-	_ resource.ResourceWithImportState  = (*functionResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*functionResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*functionResource)(nil)
-)
+var _ managedResource = (*functionResource)(nil)
 
 // NewFunctionResource is the constructor of postgresql_function.
 func NewFunctionResource() resource.Resource {

@@ -22,14 +22,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                   = (*grantResource)(nil)
-	_ resource.ResourceWithConfigure      = (*grantResource)(nil)
-	_ resource.ResourceWithImportState    = (*grantResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*grantResource)(nil)
-	_ resource.ResourceWithUpgradeState   = (*grantResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*grantResource)(nil)
-)
+var _ validatedResource = (*grantResource)(nil)
 
 // NewGrantResource is the constructor of postgresql_grant.
 func NewGrantResource() resource.Resource {

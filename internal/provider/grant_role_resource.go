@@ -19,14 +19,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                   = (*grantRoleResource)(nil)
-	_ resource.ResourceWithConfigure      = (*grantRoleResource)(nil)
-	_ resource.ResourceWithImportState    = (*grantRoleResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*grantRoleResource)(nil)
-	_ resource.ResourceWithUpgradeState   = (*grantRoleResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*grantRoleResource)(nil)
-)
+var _ validatedResource = (*grantRoleResource)(nil)
 
 // NewGrantRoleResource is the constructor of postgresql_grant_role.
 func NewGrantRoleResource() resource.Resource {

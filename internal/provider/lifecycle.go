@@ -34,6 +34,23 @@ import (
 // and the pg package's types, and what is truly its own (plan modification,
 // import, upgraders).
 
+// managedResource is what every resource implements: lifecycle gives Create,
+// Read, Update, Delete and ModifyPlan; withClient gives Configure; the
+// resource adds Metadata, Schema, ImportState and UpgradeState.
+type managedResource interface {
+	resource.ResourceWithConfigure
+	resource.ResourceWithImportState
+	resource.ResourceWithModifyPlan
+	resource.ResourceWithUpgradeState
+}
+
+// validatedResource is a managedResource that also validates its
+// configuration as a whole.
+type validatedResource interface {
+	managedResource
+	resource.ResourceWithValidateConfig
+}
+
 // object is what a resource knows of its PostgreSQL object, with its model
 // type M.
 type object[M any] interface {

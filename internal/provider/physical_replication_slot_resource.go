@@ -15,13 +15,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*physicalReplicationSlotResource)(nil)
-	_ resource.ResourceWithConfigure    = (*physicalReplicationSlotResource)(nil)
-	_ resource.ResourceWithImportState  = (*physicalReplicationSlotResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*physicalReplicationSlotResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*physicalReplicationSlotResource)(nil)
-)
+var _ managedResource = (*physicalReplicationSlotResource)(nil)
 
 // NewPhysicalReplicationSlotResource is the constructor of postgresql_physical_replication_slot.
 func NewPhysicalReplicationSlotResource() resource.Resource {

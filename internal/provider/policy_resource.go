@@ -28,14 +28,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                   = (*policyResource)(nil)
-	_ resource.ResourceWithConfigure      = (*policyResource)(nil)
-	_ resource.ResourceWithImportState    = (*policyResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*policyResource)(nil)
-	_ resource.ResourceWithUpgradeState   = (*policyResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*policyResource)(nil)
-)
+var _ validatedResource = (*policyResource)(nil)
 
 // NewPolicyResource is the constructor of postgresql_policy.
 func NewPolicyResource() resource.Resource {

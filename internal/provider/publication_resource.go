@@ -25,14 +25,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                   = (*publicationResource)(nil)
-	_ resource.ResourceWithConfigure      = (*publicationResource)(nil)
-	_ resource.ResourceWithImportState    = (*publicationResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*publicationResource)(nil)
-	_ resource.ResourceWithUpgradeState   = (*publicationResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*publicationResource)(nil)
-)
+var _ validatedResource = (*publicationResource)(nil)
 
 // NewPublicationResource is the constructor of postgresql_publication.
 func NewPublicationResource() resource.Resource {

@@ -16,13 +16,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*replicationSlotResource)(nil)
-	_ resource.ResourceWithConfigure    = (*replicationSlotResource)(nil)
-	_ resource.ResourceWithImportState  = (*replicationSlotResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*replicationSlotResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*replicationSlotResource)(nil)
-)
+var _ managedResource = (*replicationSlotResource)(nil)
 
 // NewReplicationSlotResource is the constructor of postgresql_replication_slot.
 func NewReplicationSlotResource() resource.Resource {

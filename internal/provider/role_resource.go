@@ -27,14 +27,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                   = (*roleResource)(nil)
-	_ resource.ResourceWithConfigure      = (*roleResource)(nil)
-	_ resource.ResourceWithImportState    = (*roleResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*roleResource)(nil)
-	_ resource.ResourceWithUpgradeState   = (*roleResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*roleResource)(nil)
-)
+var _ validatedResource = (*roleResource)(nil)
 
 // NewRoleResource is the constructor of postgresql_role.
 func NewRoleResource() resource.Resource {

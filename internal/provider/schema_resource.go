@@ -20,14 +20,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                   = (*schemaResource)(nil)
-	_ resource.ResourceWithConfigure      = (*schemaResource)(nil)
-	_ resource.ResourceWithImportState    = (*schemaResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*schemaResource)(nil)
-	_ resource.ResourceWithUpgradeState   = (*schemaResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*schemaResource)(nil)
-)
+var _ validatedResource = (*schemaResource)(nil)
 
 // NewSchemaResource is the constructor of postgresql_schema.
 func NewSchemaResource() resource.Resource {

@@ -20,13 +20,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*securityLabelResource)(nil)
-	_ resource.ResourceWithConfigure    = (*securityLabelResource)(nil)
-	_ resource.ResourceWithImportState  = (*securityLabelResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*securityLabelResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*securityLabelResource)(nil)
-)
+var _ managedResource = (*securityLabelResource)(nil)
 
 // NewSecurityLabelResource is the constructor of postgresql_security_label.
 func NewSecurityLabelResource() resource.Resource {

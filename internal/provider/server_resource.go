@@ -20,13 +20,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*serverResource)(nil)
-	_ resource.ResourceWithConfigure    = (*serverResource)(nil)
-	_ resource.ResourceWithImportState  = (*serverResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*serverResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*serverResource)(nil)
-)
+var _ managedResource = (*serverResource)(nil)
 
 // NewServerResource is the constructor of postgresql_server.
 func NewServerResource() resource.Resource {

@@ -17,13 +17,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*subscriptionResource)(nil)
-	_ resource.ResourceWithConfigure    = (*subscriptionResource)(nil)
-	_ resource.ResourceWithImportState  = (*subscriptionResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*subscriptionResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*subscriptionResource)(nil)
-)
+var _ managedResource = (*subscriptionResource)(nil)
 
 // NewSubscriptionResource is the constructor of postgresql_subscription.
 func NewSubscriptionResource() resource.Resource {

@@ -19,13 +19,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*tableRLSResource)(nil)
-	_ resource.ResourceWithConfigure    = (*tableRLSResource)(nil)
-	_ resource.ResourceWithImportState  = (*tableRLSResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*tableRLSResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*tableRLSResource)(nil)
-)
+var _ managedResource = (*tableRLSResource)(nil)
 
 // NewTableRLSResource is the constructor of postgresql_table_rls.
 func NewTableRLSResource() resource.Resource {

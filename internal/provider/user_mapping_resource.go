@@ -16,13 +16,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var (
-	_ resource.Resource                 = (*userMappingResource)(nil)
-	_ resource.ResourceWithConfigure    = (*userMappingResource)(nil)
-	_ resource.ResourceWithImportState  = (*userMappingResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*userMappingResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*userMappingResource)(nil)
-)
+var _ managedResource = (*userMappingResource)(nil)
 
 // NewUserMappingResource is the constructor of postgresql_user_mapping.
 func NewUserMappingResource() resource.Resource {
