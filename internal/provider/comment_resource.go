@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
-	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ validatedResource = (*commentResource)(nil)
@@ -66,26 +65,11 @@ func commentSchemaV1() schema.Schema {
 				Validators:    []validator.String{stringvalidator.OneOfCaseInsensitive(pg.CommentObjectTypes...)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"schema": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "The schema of the commented object (of its table, for a column), for object types that live in a schema; not allowed for " +
-					"`" + strings.Join(pg.UnqualifiedObjectTypes, "`, `") + "`. Unset: resolved through the `search_path`. Changing it replaces the comment.",
-				Validators:    []validator.String{validators.Name()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"object_name": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The name of the commented object (of the table, for a column), one identifier (quoted as needed by the provider). " +
-					"Functions, procedures and routines are found by name, which must be unique. Changing it replaces the comment.",
-				Validators:    []validator.String{validators.Name()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"column_name": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The column, with `object_type = \"column\"` (required then, not allowed otherwise). Changing it replaces the comment.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"schema": optionalNameAttribute("The schema of the commented object (of its table, for a column), for object types that live in a schema; not allowed for "+
+				"`"+strings.Join(pg.UnqualifiedObjectTypes, "`, `")+"`. Unset: resolved through the `search_path`. Changing it replaces the comment.", stringplanmodifier.RequiresReplace()),
+			"object_name": nameAttribute("The name of the commented object (of the table, for a column), one identifier (quoted as needed by the provider). "+
+				"Functions, procedures and routines are found by name, which must be unique. Changing it replaces the comment.", stringplanmodifier.RequiresReplace()),
+			"column_name": optionalNameAttribute("The column, with `object_type = \"column\"` (required then, not allowed otherwise). Changing it replaces the comment.", stringplanmodifier.RequiresReplace()),
 			"comment": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The comment. Not empty: PostgreSQL stores an empty comment as none (destroy the resource to remove the comment). " +

@@ -18,7 +18,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
-	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ validatedResource = (*defaultPrivilegesResource)(nil)
@@ -52,31 +51,11 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 			"Without `schema` the entry applies in every schema and replaces PostgreSQL's built-in defaults for that grantee (e.g. `PUBLIC` may `EXECUTE` new functions); " +
 			"destroying the resource restores those built-in defaults, which removes the entry. With `schema` the entry adds to the global one, and destroying it revokes everything it granted.",
 		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("The import ID: a JSON object with `role`, `database`, `owner`, `schema` and `object_type` (see Import)."),
-			"role": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The grantee: a role name, or `public`. Changing it replaces the resource.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       replace,
-			},
-			"database": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The database the default privileges apply in. Changing it replaces the resource.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       replace,
-			},
-			"owner": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to join it temporarily (managed services). Changing it replaces the resource.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       replace,
-			},
-			"schema": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Limit the entry to objects created in this schema (`IN SCHEMA`); unset means every schema. Not allowed for `object_type = \"schema\"`. Changing it replaces the resource.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       replace,
-			},
+			"id":       idAttribute("The import ID: a JSON object with `role`, `database`, `owner`, `schema` and `object_type` (see Import)."),
+			"role":     nameAttribute("The grantee: a role name, or `public`. Changing it replaces the resource.", replace...),
+			"database": nameAttribute("The database the default privileges apply in. Changing it replaces the resource.", replace...),
+			"owner":    nameAttribute("The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to join it temporarily (managed services). Changing it replaces the resource.", replace...),
+			"schema":   optionalNameAttribute("Limit the entry to objects created in this schema (`IN SCHEMA`); unset means every schema. Not allowed for `object_type = \"schema\"`. Changing it replaces the resource.", replace...),
 			"object_type": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The kind of future objects: `table`, `sequence`, `function`, `routine` (PostgreSQL treats functions and routines alike here), `type` or `schema`. Changing it replaces the resource.",

@@ -54,26 +54,11 @@ func grantSchemaV1() schema.Schema {
 			"Table and column privileges are separate: a table grant never revokes column grants, and a column grant never revokes table grants. " +
 			"Changes to the same object's ACL are serialised with advisory locks, so any number of grants can be applied in parallel.",
 		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("The import ID: a JSON object with `role`, `database`, `schema`, `object_type`, `objects` and `columns` (see Import)."),
-			"role": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The grantee: a role name, or `public` for every role (`PUBLIC`). Changing it replaces the resource.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       replace,
-			},
-			"database": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The database holding the objects (for `object_type = \"database\"`, the database itself). Changing it replaces the resource.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       replace,
-			},
-			"schema": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`, " +
-					"not allowed for `database`, `foreign_data_wrapper`, `foreign_server` and `parameter`. Changing it replaces the resource.",
-				Validators:    []validator.String{validators.Name()},
-				PlanModifiers: replace,
-			},
+			"id":       idAttribute("The import ID: a JSON object with `role`, `database`, `schema`, `object_type`, `objects` and `columns` (see Import)."),
+			"role":     nameAttribute("The grantee: a role name, or `public` for every role (`PUBLIC`). Changing it replaces the resource.", replace...),
+			"database": nameAttribute("The database holding the objects (for `object_type = \"database\"`, the database itself). Changing it replaces the resource.", replace...),
+			"schema": optionalNameAttribute("The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`, "+
+				"not allowed for `database`, `foreign_data_wrapper`, `foreign_server` and `parameter`. Changing it replaces the resource.", replace...),
 			"object_type": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The kind of object: `database`, `schema`, `table` (also views, materialized views, foreign and partitioned tables), `sequence`, " +

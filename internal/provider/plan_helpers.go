@@ -76,6 +76,13 @@ func nameAttribute(description string, modifiers ...planmodifier.String) schema.
 	}
 }
 
+// optionalNameAttribute is nameAttribute for an optional name.
+func optionalNameAttribute(description string, modifiers ...planmodifier.String) schema.StringAttribute {
+	a := nameAttribute(description, modifiers...)
+	a.Required, a.Optional = false, true
+	return a
+}
+
 // idAttribute is a resource's computed `id`; description gives its form.
 func idAttribute(description string) schema.StringAttribute {
 	return schema.StringAttribute{Computed: true, MarkdownDescription: description}

@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
-	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ managedResource = (*securityLabelResource)(nil)
@@ -49,14 +48,9 @@ func securityLabelSchemaV1() schema.Schema {
 			"(such as `sepgsql`, or `anon` of PostgreSQL Anonymizer) must be loaded in the server; it decides which labels are valid and who may set them. " +
 			"The label changes in place; destroying the resource removes the label (`IS NULL`).",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("`<label_provider>.<object_type>.<object_name>` (as in cyrilgdn/postgresql), or `<label_provider>.<object_type>.<schema>.<object_name>` when `schema` is set."),
-			"database": databaseAttribute("labelled object"),
-			"label_provider": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The label provider (`FOR provider`). Changing it replaces the label.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":             idAttribute("`<label_provider>.<object_type>.<object_name>` (as in cyrilgdn/postgresql), or `<label_provider>.<object_type>.<schema>.<object_name>` when `schema` is set."),
+			"database":       databaseAttribute("labelled object"),
+			"label_provider": nameAttribute("The label provider (`FOR provider`). Changing it replaces the label.", stringplanmodifier.RequiresReplace()),
 			"object_type": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The type of the labelled object: " + "`" + strings.Join(pg.SecurityLabelObjectTypes, "`, `") + "`" +
@@ -64,19 +58,9 @@ func securityLabelSchemaV1() schema.Schema {
 				Validators:    []validator.String{stringvalidator.OneOfCaseInsensitive(pg.SecurityLabelObjectTypes...)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"object_name": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The name of the labelled object, one identifier (quoted as needed by the provider). For objects in a schema, set `schema` or the name is " +
-					"resolved through the `search_path`; functions, procedures, routines and aggregates are found by name, which must be unique. Changing it replaces the label.",
-				Validators:    []validator.String{validators.Name()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"schema": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The schema of the labelled object, for object types that live in a schema. Unset: resolved through the `search_path`. Changing it replaces the label.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"object_name": nameAttribute("The name of the labelled object, one identifier (quoted as needed by the provider). For objects in a schema, set `schema` or the name is "+
+				"resolved through the `search_path`; functions, procedures, routines and aggregates are found by name, which must be unique. Changing it replaces the label.", stringplanmodifier.RequiresReplace()),
+			"schema": optionalNameAttribute("The schema of the labelled object, for object types that live in a schema. Unset: resolved through the `search_path`. Changing it replaces the label.", stringplanmodifier.RequiresReplace()),
 			"label": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The label; its meaning and the allowed values are the label provider's. Changes in place.",

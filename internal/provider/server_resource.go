@@ -13,11 +13,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
-	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ managedResource = (*serverResource)(nil)
@@ -49,20 +47,11 @@ func serverSchemaV1() schema.Schema {
 			"The wrapper's extension must exist in the database, and a non-superuser needs `USAGE` on the foreign-data wrapper. " +
 			"Renaming (`ALTER SERVER ... RENAME TO`), version, options and owner change in place; the server keeps its user mappings, foreign tables and privileges.",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("The server name (kept equal to `server_name`, as in cyrilgdn/postgresql)."),
-			"oid":      oidAttribute("The server's OID in its database; it never changes for the life of the server, renames included."),
-			"database": databaseAttribute("foreign server"),
-			"server_name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The server name, unique in its database. Changing it renames the server in place.",
-				Validators:          []validator.String{validators.Name()},
-			},
-			"fdw_name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The foreign-data wrapper that manages the server (e.g. `postgres_fdw`, installed by the extension of the same name). Changing it replaces the server.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":          idAttribute("The server name (kept equal to `server_name`, as in cyrilgdn/postgresql)."),
+			"oid":         oidAttribute("The server's OID in its database; it never changes for the life of the server, renames included."),
+			"database":    databaseAttribute("foreign server"),
+			"server_name": nameAttribute("The server name, unique in its database. Changing it renames the server in place."),
+			"fdw_name":    nameAttribute("The foreign-data wrapper that manages the server (e.g. `postgres_fdw`, installed by the extension of the same name). Changing it replaces the server.", stringplanmodifier.RequiresReplace()),
 			"server_type": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString(""),
 				MarkdownDescription: "The server type (`TYPE`), passed to the wrapper; most wrappers ignore it. Empty (the default) means none. " +
@@ -73,12 +62,8 @@ func serverSchemaV1() schema.Schema {
 				Optional: true, Computed: true, Default: stringdefault.StaticString(""),
 				MarkdownDescription: "The server version (`VERSION`), passed to the wrapper; most wrappers ignore it. Empty (the default) means none. Changes in place.",
 			},
-			"server_owner": schema.StringAttribute{
-				Optional: true, Computed: true,
-				MarkdownDescription: "The role owning the server. Defaults to the provider's role. Changes in place (`ALTER SERVER ... OWNER TO`); " +
-					"the new owner needs `USAGE` on the foreign-data wrapper, and a non-superuser provider role temporarily becomes a member of the owner.",
-				Validators: []validator.String{validators.Name()},
-			},
+			"server_owner": optionalNameAttribute("The role owning the server. Defaults to the provider's role. Changes in place (`ALTER SERVER ... OWNER TO`); " +
+				"the new owner needs `USAGE` on the foreign-data wrapper, and a non-superuser provider role temporarily becomes a member of the owner."),
 			"options": schema.MapAttribute{
 				ElementType: types.StringType,
 				Optional:    true,

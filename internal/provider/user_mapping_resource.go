@@ -9,11 +9,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
-	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ managedResource = (*userMappingResource)(nil)
@@ -45,20 +43,12 @@ func userMappingSchemaV1() schema.Schema {
 			"Creating a mapping for another role needs ownership of the server (a non-superuser provider role temporarily becomes a member of the server's owner). " +
 			"Options change in place; renaming the role or the server keeps the mapping.",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("`<user_name>.<server_name>`, as in cyrilgdn/postgresql."),
-			"oid":      oidAttribute("The mapping's OID in its database."),
-			"database": databaseAttribute("user mapping"),
-			"server_name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The foreign server. Following a rename of the server keeps the mapping; pointing it at another server moves the mapping (drop and create in one transaction).",
-				Validators:          []validator.String{validators.Name()},
-			},
-			"user_name": schema.StringAttribute{
-				Required: true,
-				MarkdownDescription: "The local role the mapping is for, or `public` for the mapping used by every role without a mapping of its own (`FOR PUBLIC`, any letter case). " +
-					"Following a rename of the role keeps the mapping; naming another role moves the mapping.",
-				Validators: []validator.String{validators.Name()},
-			},
+			"id":          idAttribute("`<user_name>.<server_name>`, as in cyrilgdn/postgresql."),
+			"oid":         oidAttribute("The mapping's OID in its database."),
+			"database":    databaseAttribute("user mapping"),
+			"server_name": nameAttribute("The foreign server. Following a rename of the server keeps the mapping; pointing it at another server moves the mapping (drop and create in one transaction)."),
+			"user_name": nameAttribute("The local role the mapping is for, or `public` for the mapping used by every role without a mapping of its own (`FOR PUBLIC`, any letter case). " +
+				"Following a rename of the role keeps the mapping; naming another role moves the mapping."),
 			"options": schema.MapAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
