@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -74,25 +73,13 @@ func databaseSchemaV1() schema.Schema {
 				MarkdownDescription: "How many concurrent connections can be made to the database; `-1` (the default) means no limit. Superusers are not limited.",
 				Validators:          []validator.Int64{int64validator.AtLeast(-1)},
 			},
-			"allow_connections": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
-				MarkdownDescription: "When false nobody can connect to the database (`ALLOW_CONNECTIONS false`). Defaults to true.",
-			},
-			"is_template": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "When true, any role with `CREATEDB` can clone the database (`IS_TEMPLATE`). A template database is made an ordinary one before it is dropped.",
-			},
-			"alter_object_ownership": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "When true, changing `owner` also gives the new owner the objects owned by the previous owner inside the database (`ALTER ... OWNER TO` for its schemas, tables, views, sequences, functions, procedures and types outside the system schemas; " +
-					"unlike `REASSIGN OWNED` it leaves the previous owner's other databases alone).",
-			},
-			"force_drop": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "When true, destroying the database disconnects the sessions connected to it (`DROP DATABASE ... WITH (FORCE)` on PostgreSQL 13+, " +
-					"otherwise connections are disallowed and the backends terminated first). When false (the default) the drop fails while anyone is connected. " +
-					"When the drop fails, connections are allowed again (and a template stays a template).",
-			},
+			"allow_connections": defaultedBool(true, "When false nobody can connect to the database (`ALLOW_CONNECTIONS false`). Defaults to true."),
+			"is_template":       defaultedBool(false, "When true, any role with `CREATEDB` can clone the database (`IS_TEMPLATE`). A template database is made an ordinary one before it is dropped."),
+			"alter_object_ownership": defaultedBool(false, "When true, changing `owner` also gives the new owner the objects owned by the previous owner inside the database (`ALTER ... OWNER TO` for its schemas, tables, views, sequences, functions, procedures and types outside the system schemas; "+
+				"unlike `REASSIGN OWNED` it leaves the previous owner's other databases alone)."),
+			"force_drop": defaultedBool(false, "When true, destroying the database disconnects the sessions connected to it (`DROP DATABASE ... WITH (FORCE)` on PostgreSQL 13+, "+
+				"otherwise connections are disallowed and the backends terminated first). When false (the default) the drop fails while anyone is connected. "+
+				"When the drop fails, connections are allowed again (and a template stays a template)."),
 		},
 	}
 }

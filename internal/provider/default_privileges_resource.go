@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -68,10 +67,7 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 				MarkdownDescription: "The privileges new objects grant the grantee, case-insensitive and validated against the object type; `ALL` is kept as written. " +
 					"An empty set revokes everything (e.g. `role = \"public\"`, `object_type = \"function\"`, `privileges = []` stops new functions being executable by everyone). Changes in place.",
 			},
-			"with_grant_option": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Whether the grantee may grant these privileges to others. Not allowed with `public`. Changes in place.",
-			},
+			"with_grant_option": defaultedBool(false, "Whether the grantee may grant these privileges to others. Not allowed with `public`. Changes in place."),
 		},
 	}
 }

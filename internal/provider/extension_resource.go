@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -64,14 +63,8 @@ func extensionSchemaV1() schema.Schema {
 				MarkdownDescription: "The extension version. When unset, the default version is installed and the installed version is recorded without ever showing a change. " +
 					"Changing it updates the extension in place (`ALTER EXTENSION ... UPDATE TO`).",
 			},
-			"create_cascade": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "When true, creating the extension also installs the extensions it requires (`CASCADE`). They are not dropped with it.",
-			},
-			"drop_cascade": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "When true, dropping the extension also drops the objects that depend on it (`DROP EXTENSION ... CASCADE`). When false (the default) the drop fails if any exist.",
-			},
+			"create_cascade": defaultedBool(false, "When true, creating the extension also installs the extensions it requires (`CASCADE`). They are not dropped with it."),
+			"drop_cascade":   defaultedBool(false, "When true, dropping the extension also drops the objects that depend on it (`DROP EXTENSION ... CASCADE`). When false (the default) the drop fails if any exist."),
 		},
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -88,18 +87,9 @@ func functionSchemaV1() schema.Schema {
 				MarkdownDescription: "`UNSAFE` (the default), `RESTRICTED` or `SAFE`: whether the function may run in parallel workers (`PARALLEL`).",
 				Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive("UNSAFE", "RESTRICTED", "SAFE")},
 			},
-			"strict": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Whether the function returns NULL without being called when any argument is NULL (`STRICT`); `false` means `CALLED ON NULL INPUT`.",
-			},
-			"security_definer": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Whether the function runs with the privileges of its owner (`SECURITY DEFINER`) instead of its caller (`SECURITY INVOKER`).",
-			},
-			"drop_cascade": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Whether destroying (or replacing) the function also drops the objects that depend on it, such as triggers and views (`DROP FUNCTION ... CASCADE`).",
-			},
+			"strict":           defaultedBool(false, "Whether the function returns NULL without being called when any argument is NULL (`STRICT`); `false` means `CALLED ON NULL INPUT`."),
+			"security_definer": defaultedBool(false, "Whether the function runs with the privileges of its owner (`SECURITY DEFINER`) instead of its caller (`SECURITY INVOKER`)."),
+			"drop_cascade":     defaultedBool(false, "Whether destroying (or replacing) the function also drops the objects that depend on it, such as triggers and views (`DROP FUNCTION ... CASCADE`)."),
 		},
 		Blocks: map[string]schema.Block{
 			"arg": schema.ListNestedBlock{

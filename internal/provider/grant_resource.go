@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -91,10 +90,7 @@ func grantSchemaV1() schema.Schema {
 					"`CONNECT`, `CREATE`, `TEMPORARY` for databases; `EXECUTE` for routines; `SET`, `ALTER SYSTEM` for parameters). " +
 					"`ALL` means every privilege of the type on the server's version and is kept as written. An empty set revokes everything. Changes in place.",
 			},
-			"with_grant_option": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Whether the grantee may grant these privileges to others (`WITH GRANT OPTION`); `false` revokes the grant option. Not allowed with `public`. Changes in place.",
-			},
+			"with_grant_option": defaultedBool(false, "Whether the grantee may grant these privileges to others (`WITH GRANT OPTION`); `false` revokes the grant option. Not allowed with `public`. Changes in place."),
 		},
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -46,13 +45,10 @@ func grantRoleSchemaV1() schema.Schema {
 		MarkdownDescription: "Membership of one role in another (`GRANT grant_role TO role`). Use it next to `postgresql_role` resources whose `roles` is unset: " +
 			"neither shows a diff. Membership changes on the same roles are serialised with advisory locks, so they never fail when applied in parallel.",
 		Attributes: map[string]schema.Attribute{
-			"id":         idAttribute("The import ID: a JSON object `{\"grant_role\":\"...\",\"role\":\"...\"}`."),
-			"role":       nameAttribute("The member: the role that receives `grant_role`. Changing it replaces the resource.", replace...),
-			"grant_role": nameAttribute("The role granted to `role` (predefined roles such as `pg_read_all_data` are allowed). Changing it replaces the resource.", replace...),
-			"with_admin_option": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Whether `role` may grant `grant_role` to others (`WITH ADMIN OPTION`). Changes in place.",
-			},
+			"id":                idAttribute("The import ID: a JSON object `{\"grant_role\":\"...\",\"role\":\"...\"}`."),
+			"role":              nameAttribute("The member: the role that receives `grant_role`. Changing it replaces the resource.", replace...),
+			"grant_role":        nameAttribute("The role granted to `role` (predefined roles such as `pg_read_all_data` are allowed). Changing it replaces the resource.", replace...),
+			"with_admin_option": defaultedBool(false, "Whether `role` may grant `grant_role` to others (`WITH ADMIN OPTION`). Changes in place."),
 			"inherit_option": schema.BoolAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "PostgreSQL 16 and later: whether `role` uses the privileges of `grant_role` without `SET ROLE` (`WITH INHERIT`). " +

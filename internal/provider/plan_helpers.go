@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -81,6 +82,27 @@ func optionalNameAttribute(description string, modifiers ...planmodifier.String)
 	a := nameAttribute(description, modifiers...)
 	a.Required, a.Optional = false, true
 	return a
+}
+
+// optionalBool is an optional flag argument with no default: unset means
+// "leave as is" or the behaviour its description names.
+func optionalBool(description string) schema.BoolAttribute {
+	return schema.BoolAttribute{Optional: true, MarkdownDescription: description}
+}
+
+// optionalString is an optional string argument with no validation of its own.
+func optionalString(description string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: description}
+}
+
+// defaultedBool is an optional flag whose default def is planned (and kept in
+// the state) when the configuration leaves it out.
+func defaultedBool(def bool, description string, modifiers ...planmodifier.Bool) schema.BoolAttribute {
+	return schema.BoolAttribute{
+		Optional: true, Computed: true, Default: booldefault.StaticBool(def),
+		MarkdownDescription: description,
+		PlanModifiers:       modifiers,
+	}
 }
 
 // idAttribute is a resource's computed `id`; description gives its form.

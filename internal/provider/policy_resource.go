@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
@@ -74,12 +73,8 @@ func policySchemaV1() schema.Schema {
 				Validators:          []validator.String{stringvalidator.OneOf("ALL", "SELECT", "INSERT", "UPDATE", "DELETE")},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"permissive": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
-				MarkdownDescription: "Whether the policy is permissive (`AS PERMISSIVE`, the default: combined with other permissive policies by `OR`) " +
-					"or restrictive (`false`, `AS RESTRICTIVE`: combined by `AND`). Changing it replaces the policy.",
-				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
-			},
+			"permissive": defaultedBool(true, "Whether the policy is permissive (`AS PERMISSIVE`, the default: combined with other permissive policies by `OR`) "+
+				"or restrictive (`false`, `AS RESTRICTIVE`: combined by `AND`). Changing it replaces the policy.", boolplanmodifier.RequiresReplace()),
 			"roles": schema.SetAttribute{
 				ElementType: types.StringType,
 				Optional:    true, Computed: true,

@@ -14,10 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -80,12 +78,8 @@ func publicationSchemaV1() schema.Schema {
 					"Changed in place. When not set, they are not managed.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
 			},
-			"all_tables": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Publish every table of the database, present and future (`FOR ALL TABLES`; needs superuser). PostgreSQL cannot switch an " +
-					"existing publication to or from this mode, so a change replaces the publication.",
-				PlanModifiers: []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
-			},
+			"all_tables": defaultedBool(false, "Publish every table of the database, present and future (`FOR ALL TABLES`; needs superuser). PostgreSQL cannot switch an "+
+				"existing publication to or from this mode, so a change replaces the publication.", boolplanmodifier.RequiresReplace()),
 			"publish_param": schema.ListAttribute{
 				ElementType: types.StringType,
 				Optional:    true, Computed: true,
@@ -95,11 +89,8 @@ func publicationSchemaV1() schema.Schema {
 					"Order does not matter.",
 				Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(allPublishParams...)), listvalidator.UniqueValues()},
 			},
-			"publish_via_partition_root_param": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Publish changes of partitions as changes of their partitioned table (`publish_via_partition_root`), so the subscriber " +
-					"needs only the root table.",
-			},
+			"publish_via_partition_root_param": defaultedBool(false, "Publish changes of partitions as changes of their partitioned table (`publish_via_partition_root`), so the subscriber "+
+				"needs only the root table."),
 			"publish_generated_columns_param": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "Whether the values of generated columns are published (`publish_generated_columns`, PostgreSQL 18 or later): " +
@@ -108,10 +99,7 @@ func publicationSchemaV1() schema.Schema {
 					"and setting it is an error at plan time.",
 				Validators: []validator.String{stringvalidator.OneOf(allGeneratedColumnsParams...)},
 			},
-			"drop_cascade": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Use `DROP PUBLICATION ... CASCADE` on destroy. (Publications have no dependent objects in PostgreSQL today; kept for compatibility.)",
-			},
+			"drop_cascade": defaultedBool(false, "Use `DROP PUBLICATION ... CASCADE` on destroy. (Publications have no dependent objects in PostgreSQL today; kept for compatibility.)"),
 		},
 	}
 }

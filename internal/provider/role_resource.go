@@ -16,7 +16,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -50,9 +49,6 @@ func (r *roleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 }
 
 func roleSchemaV1() schema.Schema {
-	boolAttr := func(def bool, desc string) schema.BoolAttribute {
-		return schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(def), MarkdownDescription: desc}
-	}
 	return schema.Schema{
 		Version: 1,
 		MarkdownDescription: "A PostgreSQL role (`CREATE ROLE`). Renaming changes the role in place (`ALTER ROLE ... RENAME`), keeping its OID, " +
@@ -61,19 +57,19 @@ func roleSchemaV1() schema.Schema {
 			"id":                        idAttribute("The role name (kept equal to `name`)."),
 			"oid":                       oidAttribute("The role's OID. It never changes for the life of the role, renames included."),
 			"name":                      nameAttribute("The role name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the role in place."),
-			"superuser":                 boolAttr(false, "Whether the role is a superuser (`SUPERUSER`), bypassing every permission check. Only a superuser can set it."),
-			"create_database":           boolAttr(false, "Whether the role may create databases (`CREATEDB`)."),
-			"create_role":               boolAttr(false, "Whether the role may create, alter and drop other roles (`CREATEROLE`)."),
-			"inherit":                   boolAttr(true, "Whether the role uses the privileges of the roles it is a member of without `SET ROLE` (`INHERIT`)."),
-			"login":                     boolAttr(false, "Whether the role may log in (`LOGIN`), i.e. is a user rather than a group."),
-			"replication":               boolAttr(false, "Whether the role may start streaming replication and use backup functions (`REPLICATION`). Only a superuser can set it."),
-			"bypass_row_level_security": boolAttr(false, "Whether the role bypasses every row-level security policy (`BYPASSRLS`). Only a superuser can set it."),
+			"superuser":                 defaultedBool(false, "Whether the role is a superuser (`SUPERUSER`), bypassing every permission check. Only a superuser can set it."),
+			"create_database":           defaultedBool(false, "Whether the role may create databases (`CREATEDB`)."),
+			"create_role":               defaultedBool(false, "Whether the role may create, alter and drop other roles (`CREATEROLE`)."),
+			"inherit":                   defaultedBool(true, "Whether the role uses the privileges of the roles it is a member of without `SET ROLE` (`INHERIT`)."),
+			"login":                     defaultedBool(false, "Whether the role may log in (`LOGIN`), i.e. is a user rather than a group."),
+			"replication":               defaultedBool(false, "Whether the role may start streaming replication and use backup functions (`REPLICATION`). Only a superuser can set it."),
+			"bypass_row_level_security": defaultedBool(false, "Whether the role bypasses every row-level security policy (`BYPASSRLS`). Only a superuser can set it."),
 			"connection_limit": schema.Int64Attribute{
 				Optional: true, Computed: true, Default: int64default.StaticInt64(-1),
 				MarkdownDescription: "How many concurrent connections the role may open; `-1` (the default) means no limit. Superusers are not limited.",
 				Validators:          []validator.Int64{int64validator.AtLeast(-1)},
 			},
-			"encrypted_password": boolAttr(true, "Kept for compatibility. PostgreSQL 10 and later always store passwords hashed; this provider always sends a SCRAM-SHA-256 verifier, so `false` has no effect."),
+			"encrypted_password": defaultedBool(true, "Kept for compatibility. PostgreSQL 10 and later always store passwords hashed; this provider always sends a SCRAM-SHA-256 verifier, so `false` has no effect."),
 			"encrypted": schema.StringAttribute{
 				Optional:            true,
 				DeprecationMessage:  "encrypted has no effect: passwords are always stored hashed. Remove it from the configuration.",
@@ -94,10 +90,7 @@ func roleSchemaV1() schema.Schema {
 					"It is set when the role is created and whenever `password_wo_version` changes.",
 				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("password"))},
 			},
-			"password_wo_version": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Any value; change it to make the provider set `password_wo` again.",
-			},
+			"password_wo_version": optionalString("Any value; change it to make the provider set `password_wo` again."),
 			"roles": schema.SetAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
@@ -119,8 +112,8 @@ func roleSchemaV1() schema.Schema {
 				MarkdownDescription: "Date and time after which the role's password stops being valid (`VALID UNTIL`), e.g. `2030-01-01 00:00:00+00`; `infinity` means never. " +
 					"Compared as an instant, so the server's rendering of the same time never shows as a change.",
 			},
-			"skip_drop_role":      boolAttr(false, "When true, destroying the resource only removes it from the state: the role is not dropped (for roles shared by several configurations or clusters)."),
-			"skip_reassign_owned": boolAttr(false, "When true, destroying the role skips `REASSIGN OWNED` and `DROP OWNED`; the drop then fails if the role still owns objects or holds privileges."),
+			"skip_drop_role":      defaultedBool(false, "When true, destroying the resource only removes it from the state: the role is not dropped (for roles shared by several configurations or clusters)."),
+			"skip_reassign_owned": defaultedBool(false, "When true, destroying the role skips `REASSIGN OWNED` and `DROP OWNED`; the drop then fails if the role still owns objects or holds privileges."),
 			"statement_timeout": schema.Int64Attribute{
 				Optional: true, Computed: true, Default: int64default.StaticInt64(0),
 				MarkdownDescription: "The role's `statement_timeout` in milliseconds; `0` (the default) resets it to the server default.",

@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -74,14 +73,8 @@ func schemaSchemaV1() schema.Schema {
 				"the plan shows an update and the apply fails (without touching anything) unless the old database was renamed to the new name; plan again to get the replacement."),
 			"owner": optionalNameAttribute("The role owning the schema (`AUTHORIZATION`). Defaults to the provider's role; when unset the current owner is recorded and not managed. " +
 				"A non-superuser provider role must be able to act as the owner: the provider grants itself membership in the role within the transaction and revokes it before committing."),
-			"if_not_exists": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
-				MarkdownDescription: "When true (the default), creating the schema adopts an existing schema of the same name (`CREATE SCHEMA IF NOT EXISTS`) and gives it the configured owner.",
-			},
-			"drop_cascade": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "When true, destroying the schema also drops every object in it (`DROP SCHEMA ... CASCADE`). When false (the default) the drop fails if the schema is not empty.",
-			},
+			"if_not_exists": defaultedBool(true, "When true (the default), creating the schema adopts an existing schema of the same name (`CREATE SCHEMA IF NOT EXISTS`) and gives it the configured owner."),
+			"drop_cascade":  defaultedBool(false, "When true, destroying the schema also drops every object in it (`DROP SCHEMA ... CASCADE`). When false (the default) the drop fails if the schema is not empty."),
 		},
 		Blocks: map[string]schema.Block{
 			"policy": schema.SetNestedBlock{
@@ -90,10 +83,7 @@ func schemaSchemaV1() schema.Schema {
 					"(kept for compatibility with cyrilgdn/postgresql). A role listed here holds exactly these privileges on the schema; a role removed from the list loses them all.",
 				NestedObject: schema.NestedBlockObject{
 					Attributes: map[string]schema.Attribute{
-						"role": schema.StringAttribute{
-							Optional:            true,
-							MarkdownDescription: "The role receiving the privileges; empty or unset means `PUBLIC`.",
-						},
+						"role":              optionalString("The role receiving the privileges; empty or unset means `PUBLIC`."),
 						"usage":             policyBool("Grant `USAGE` (look up objects in the schema)."),
 						"usage_with_grant":  policyBool("Grant `USAGE` `WITH GRANT OPTION`."),
 						"create":            policyBool("Grant `CREATE` (create objects in the schema)."),

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -74,11 +73,8 @@ func serverSchemaV1() schema.Schema {
 					"and errors, and kept out of the server's statement log when the provider's role may set `log_statement` (superuser, or on PostgreSQL 15+ " +
 					"`GRANT SET ON PARAMETER`; see the provider documentation). The attribute itself is not sensitive: credentials belong in a `postgresql_user_mapping`.",
 			},
-			"drop_cascade": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "When true, destroying the server also drops what depends on it (user mappings, foreign tables) with `DROP SERVER ... CASCADE`. " +
-					"When false (the default) the drop fails while such objects exist.",
-			},
+			"drop_cascade": defaultedBool(false, "When true, destroying the server also drops what depends on it (user mappings, foreign tables) with `DROP SERVER ... CASCADE`. "+
+				"When false (the default) the drop fails while such objects exist."),
 		},
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -69,23 +68,17 @@ func subscriptionSchemaV1() schema.Schema {
 					"which also fetches the new table list when the subscription is enabled.",
 				Validators: []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(validators.Name())},
 			},
-			"create_slot": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
-				MarkdownDescription: "Whether `CREATE SUBSCRIPTION` creates the replication slot on the publisher (`create_slot`); `true` by default. " +
-					"Only used when the subscription is created: changing it later changes nothing on the server and never replaces the subscription.",
-			},
+			"create_slot": defaultedBool(true, "Whether `CREATE SUBSCRIPTION` creates the replication slot on the publisher (`create_slot`); `true` by default. "+
+				"Only used when the subscription is created: changing it later changes nothing on the server and never replaces the subscription."),
 			"slot_name": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The replication slot on the publisher; PostgreSQL uses the subscription name when not set. Changed in place " +
 					"(the subscription is disabled, `SET (slot_name = ...)`, enabled again, all in one transaction: a failure leaves it as it was).",
 				Validators: []validator.String{validators.Name(), slotNameValidator()},
 			},
-			"enabled": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
-				MarkdownDescription: "Whether the subscription is enabled (replicating); `true` by default. Changed in place " +
-					"(`ALTER SUBSCRIPTION ... ENABLE` / `DISABLE`); a subscription disabled outside Terraform is enabled again on the next apply. " +
-					"Publications changed while it is disabled are set without fetching their table list (`refresh = false`).",
-			},
+			"enabled": defaultedBool(true, "Whether the subscription is enabled (replicating); `true` by default. Changed in place "+
+				"(`ALTER SUBSCRIPTION ... ENABLE` / `DISABLE`); a subscription disabled outside Terraform is enabled again on the next apply. "+
+				"Publications changed while it is disabled are set without fetching their table list (`refresh = false`)."),
 		},
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -49,15 +48,9 @@ func tableRLSSchemaV1() schema.Schema {
 			"database": databaseAttribute("table"),
 			"schema":   optionalNameAttribute("The schema of the table (default `public`). Changing it means another table (replacement).", stringplanmodifier.RequiresReplace()),
 			"table":    nameAttribute("The table (ordinary or partitioned). Changing it means another table (replacement).", stringplanmodifier.RequiresReplace()),
-			"enabled": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(true),
-				MarkdownDescription: "Whether row-level security is enabled (default `true`): rows are then visible and changeable only as the table's policies allow, " +
-					"except to the table's owner, superusers and roles with `BYPASSRLS`.",
-			},
-			"force": schema.BoolAttribute{
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-				MarkdownDescription: "Whether the policies also apply to the table's owner (`FORCE ROW LEVEL SECURITY`; default `false`).",
-			},
+			"enabled": defaultedBool(true, "Whether row-level security is enabled (default `true`): rows are then visible and changeable only as the table's policies allow, "+
+				"except to the table's owner, superusers and roles with `BYPASSRLS`."),
+			"force": defaultedBool(false, "Whether the policies also apply to the table's owner (`FORCE ROW LEVEL SECURITY`; default `false`)."),
 		},
 	}
 }
