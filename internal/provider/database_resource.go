@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ managedResource = (*databaseResource)(nil)
@@ -59,15 +60,23 @@ func databaseSchemaV1() schema.Schema {
 			"oid": oidAttribute("The database's OID. It never changes for the life of the database, renames included."),
 			"name": nameAttribute("The database name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the database in place, " +
 				"which PostgreSQL allows only while no session is connected to it; the provider's own database cannot be renamed."),
-			"owner": optionalNameAttribute("The role owning the database. Defaults to the provider's role; when unset, the current owner is recorded and not managed. " +
-				"A non-superuser provider role (managed services) must be able to act as the owner: the provider grants itself membership in it for the statement and revokes it afterwards, " +
-				"and reports which grant is missing when that is not allowed."),
+			"owner": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The role owning the database. Defaults to the provider's role; when unset, the current owner is recorded and not managed. " +
+					"A non-superuser provider role (managed services) must be able to act as the owner: the provider grants itself membership in it for the statement and revokes it afterwards, " +
+					"and reports which grant is missing when that is not allowed.",
+				Validators: []validator.String{validators.Name()},
+			},
 			"template":   fixed("The template database copied to create this one (`TEMPLATE`); `template0` when unset, as in cyrilgdn/postgresql. PostgreSQL does not remember it, so after an import it is null."),
 			"encoding":   fixed("The character set encoding (`ENCODING`), e.g. `UTF8`."),
 			"lc_collate": fixed("The collation order (`LC_COLLATE`), e.g. `en_US.UTF-8` or `C`. A value different from the template's needs `template = \"template0\"`."),
 			"lc_ctype":   fixed("The character classification (`LC_CTYPE`). A value different from the template's needs `template = \"template0\"`."),
-			"tablespace_name": optionalNameAttribute("The default tablespace of the database. Changing it moves the database in place (`ALTER DATABASE ... SET TABLESPACE`), which needs that nobody is connected to it. " +
-				"When unset, the current tablespace is recorded and not managed."),
+			"tablespace_name": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The default tablespace of the database. Changing it moves the database in place (`ALTER DATABASE ... SET TABLESPACE`), which needs that nobody is connected to it. " +
+					"When unset, the current tablespace is recorded and not managed.",
+				Validators: []validator.String{validators.Name()},
+			},
 			"connection_limit": schema.Int64Attribute{
 				Optional: true, Computed: true, Default: int64default.StaticInt64(-1),
 				MarkdownDescription: "How many concurrent connections can be made to the database; `-1` (the default) means no limit. Superusers are not limited.",

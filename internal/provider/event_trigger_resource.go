@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ managedResource = (*eventTriggerResource)(nil)
@@ -70,15 +71,24 @@ func eventTriggerSchemaV1() schema.Schema {
 				// the state's spelling first, so that a difference of letter case is no change
 				PlanModifiers: []planmodifier.Set{tagsKeepStateSpelling{}, setplanmodifier.RequiresReplace()},
 			},
-			"function":        nameAttribute("The function the trigger executes: it takes no arguments and returns `event_trigger`. Changing it replaces the trigger.", stringplanmodifier.RequiresReplace()),
-			"function_schema": optionalNameAttribute("The schema of `function` (default `public`). Changing it replaces the trigger.", stringplanmodifier.RequiresReplace()),
+			"function": nameAttribute("The function the trigger executes: it takes no arguments and returns `event_trigger`. Changing it replaces the trigger.", stringplanmodifier.RequiresReplace()),
+			"function_schema": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString("public"),
+				MarkdownDescription: "The schema of `function` (default `public`). Changing it replaces the trigger.",
+				Validators:          []validator.String{validators.Name()},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
 			"enabled": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("ORIGIN"),
 				MarkdownDescription: "When the trigger fires, depending on `session_replication_role`: `ORIGIN` (the default; in origin and local sessions), " +
 					"`REPLICA` (only in replica sessions), `ALWAYS`, or `DISABLED`. Changes in place (`ALTER EVENT TRIGGER ... ENABLE|DISABLE`).",
 				Validators: []validator.String{stringvalidator.OneOf("ORIGIN", "REPLICA", "ALWAYS", "DISABLED")},
 			},
-			"owner": optionalNameAttribute("The owner, which must be a superuser. Defaults to the provider's role. Changes in place."),
+			"owner": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The owner, which must be a superuser. Defaults to the provider's role. Changes in place.",
+				Validators:          []validator.String{validators.Name()},
+			},
 		},
 	}
 }

@@ -11,9 +11,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ managedResource = (*extensionResource)(nil)
@@ -54,10 +56,18 @@ func extensionSchemaV1() schema.Schema {
 					"during this apply, becomes) the name of the database with this OID, the extension is kept and updated in place instead of being replaced (see `postgresql_schema`).",
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
-			"database": optionalNameAttribute("The database to install the extension in; defaults to the provider's database. Changing it replaces the resource, unless the new name " +
-				"belongs to the same database after a rename (see `database_oid`)."),
-			"schema": optionalNameAttribute("The schema holding the extension's objects. When unset, PostgreSQL picks it (the extension's own or the first schema of the search path) and the provider records it. " +
-				"Changing it moves the extension in place (`ALTER EXTENSION ... SET SCHEMA`), for relocatable extensions."),
+			"database": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The database to install the extension in; defaults to the provider's database. Changing it replaces the resource, unless the new name " +
+					"belongs to the same database after a rename (see `database_oid`).",
+				Validators: []validator.String{validators.Name()},
+			},
+			"schema": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The schema holding the extension's objects. When unset, PostgreSQL picks it (the extension's own or the first schema of the search path) and the provider records it. " +
+					"Changing it moves the extension in place (`ALTER EXTENSION ... SET SCHEMA`), for relocatable extensions.",
+				Validators: []validator.String{validators.Name()},
+			},
 			"version": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The extension version. When unset, the default version is installed and the installed version is recorded without ever showing a change. " +

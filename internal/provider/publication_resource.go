@@ -61,8 +61,12 @@ func publicationSchemaV1() schema.Schema {
 			"oid":      oidAttribute("The publication's OID; it survives renames and other in-place changes."),
 			"name":     nameAttribute("The publication name, unique in its database. Changing it renames the publication in place."),
 			"database": optionalDatabaseAttribute("The database of the publication (and of its tables); the provider's `database` when not set. Changing it replaces the publication."),
-			"owner": optionalNameAttribute("The role owning the publication; the provider's role when not set. The owner needs `CREATE` on the database " +
-				"(and, for `all_tables`, superuser). A non-superuser provider role is made a member of the new owner for the change and then removed."),
+			"owner": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The role owning the publication; the provider's role when not set. The owner needs `CREATE` on the database " +
+					"(and, for `all_tables`, superuser). A non-superuser provider role is made a member of the new owner for the change and then removed.",
+				Validators: []validator.String{validators.Name()},
+			},
 			"tables": schema.SetAttribute{
 				ElementType: types.StringType,
 				Optional:    true, Computed: true,

@@ -12,9 +12,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ managedResource = (*serverResource)(nil)
@@ -61,8 +63,12 @@ func serverSchemaV1() schema.Schema {
 				Optional: true, Computed: true, Default: stringdefault.StaticString(""),
 				MarkdownDescription: "The server version (`VERSION`), passed to the wrapper; most wrappers ignore it. Empty (the default) means none. Changes in place.",
 			},
-			"server_owner": optionalNameAttribute("The role owning the server. Defaults to the provider's role. Changes in place (`ALTER SERVER ... OWNER TO`); " +
-				"the new owner needs `USAGE` on the foreign-data wrapper, and a non-superuser provider role temporarily becomes a member of the owner."),
+			"server_owner": schema.StringAttribute{
+				Optional: true, Computed: true,
+				MarkdownDescription: "The role owning the server. Defaults to the provider's role. Changes in place (`ALTER SERVER ... OWNER TO`); " +
+					"the new owner needs `USAGE` on the foreign-data wrapper, and a non-superuser provider role temporarily becomes a member of the owner.",
+				Validators: []validator.String{validators.Name()},
+			},
 			"options": schema.MapAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
