@@ -75,8 +75,13 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 	for k := range opts.Replace {
 		unused[k] = true
 	}
+	// read returns a file of the case, else the one its type's cases share
+	// (testdata/cyrilgdn/README.md), else "".
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(caseDir, name))
+		if os.IsNotExist(err) {
+			b, err = os.ReadFile(filepath.Join(filepath.Dir(caseDir), name))
+		}
 		if err != nil {
 			if os.IsNotExist(err) {
 				return ""
