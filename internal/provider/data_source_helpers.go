@@ -2,11 +2,14 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -157,4 +160,78 @@ func mergeAttributes(maps ...map[string]dsschema.Attribute) map[string]dsschema.
 		}
 	}
 	return out
+}
+
+// The data sources that read one object by name (postgresql_role,
+// postgresql_database) share one implementation as well: the configured
+// `name`, a lookup, an error on `name` when there is no such object, and the
+// model filled from what the lookup found.
+
+// namedObjectBase is the part of a named object's model every one of them has.
+type namedObjectBase struct {
+	ID   types.String `tfsdk:"id"`
+	Name types.String `tfsdk:"name"`
+	OID  types.Int64  `tfsdk:"oid"`
+}
+
+func (b *namedObjectBase) base() *namedObjectBase { return b }
+
+// namedObjectModel is a pointer to the model M of a named object data source,
+// which embeds namedObjectBase.
+type namedObjectModel[M any] interface {
+	*M
+	base() *namedObjectBase
+}
+
+// namedObjectDataSource is postgresql_<kind>: lookup (a pg.Client method)
+// finds the object O, nil when there is none, and fill copies it into the
+// model, its OID included (failures in diags).
+type namedObjectDataSource[M any, P namedObjectModel[M], O any] struct {
+	client      *pg.Client
+	kind        string
+	description string
+	attributes  map[string]dsschema.Attribute
+	lookup      func(c *pg.Client, ctx context.Context, name string) (*O, error)
+	fill        func(ctx context.Context, m P, o *O, diags *diag.Diagnostics)
+}
+
+func (d *namedObjectDataSource[M, P, O]) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + d.kind
+}
+
+func (d *namedObjectDataSource[M, P, O]) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = dsschema.Schema{
+		MarkdownDescription: d.description,
+		Attributes: mergeAttributes(map[string]dsschema.Attribute{
+			"id":   dsschema.StringAttribute{Computed: true, MarkdownDescription: "The " + d.kind + " name."},
+			"name": dsschema.StringAttribute{Required: true, MarkdownDescription: "The " + d.kind + " name.", Validators: []validator.String{validators.Name()}},
+			"oid":  dsschema.Int64Attribute{Computed: true, MarkdownDescription: "The " + d.kind + "'s OID."},
+		}, d.attributes),
+	}
+}
+
+func (d *namedObjectDataSource[M, P, O]) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *namedObjectDataSource[M, P, O]) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	m := P(new(M))
+	resp.Diagnostics.Append(req.Config.Get(ctx, m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	b := m.base()
+	o, err := d.lookup(d.client, ctx, b.Name.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddError("Could not read "+d.kind, err.Error())
+		return
+	}
+	if o == nil {
+		resp.Diagnostics.AddAttributeError(path.Root("name"), strings.ToUpper(d.kind[:1])+d.kind[1:]+" not found",
+			fmt.Sprintf("There is no %s named %q on the server.", d.kind, b.Name.ValueString()))
+		return
+	}
+	b.ID = b.Name
+	d.fill(ctx, m, o, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }

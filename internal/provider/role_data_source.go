@@ -2,42 +2,24 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
-	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ datasource.DataSourceWithConfigure = (*roleDataSource)(nil)
-
 // NewRoleDataSource is the constructor of the postgresql_role data source.
-func NewRoleDataSource() datasource.DataSource { return &roleDataSource{} }
-
-type roleDataSource struct {
-	client *pg.Client
-}
-
-func (d *roleDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_role"
-}
-
-func (d *roleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+func NewRoleDataSource() datasource.DataSource {
 	b := func(desc string) schema.BoolAttribute {
 		return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
 	}
-	resp.Schema = schema.Schema{
-		MarkdownDescription: "The attributes of an existing role, by name. Reading a role that does not exist is an error.",
-		Attributes: map[string]schema.Attribute{
-			"id":                        schema.StringAttribute{Computed: true, MarkdownDescription: "The role name."},
-			"name":                      schema.StringAttribute{Required: true, MarkdownDescription: "The role name.", Validators: []validator.String{validators.Name()}},
-			"oid":                       schema.Int64Attribute{Computed: true, MarkdownDescription: "The role's OID."},
+	return &namedObjectDataSource[roleDataSourceModel, *roleDataSourceModel, pg.Role]{
+		kind:        "role",
+		description: "The attributes of an existing role, by name. Reading a role that does not exist is an error.",
+		attributes: map[string]schema.Attribute{
 			"superuser":                 b("Whether the role is a superuser."),
 			"create_database":           b("Whether the role may create databases (`CREATEDB`)."),
 			"create_role":               b("Whether the role may create roles (`CREATEROLE`)."),
@@ -56,55 +38,33 @@ func (d *roleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 				MarkdownDescription: "The role's own `search_path` setting (empty when not set).",
 			},
 		},
+		lookup: (*pg.Client).ReadRole,
+		fill: func(ctx context.Context, m *roleDataSourceModel, r *pg.Role, diags *diag.Diagnostics) {
+			m.OID = types.Int64Value(int64(r.OID))
+			m.Superuser = types.BoolValue(r.Superuser)
+			m.CreateDatabase = types.BoolValue(r.CreateDB)
+			m.CreateRole = types.BoolValue(r.CreateRole)
+			m.Inherit = types.BoolValue(r.Inherit)
+			m.Login = types.BoolValue(r.Login)
+			m.Replication = types.BoolValue(r.Replication)
+			m.BypassRLS = types.BoolValue(r.BypassRLS)
+			m.ConnectionLimit = types.Int64Value(r.ConnLimit)
+			m.ValidUntil = types.StringValue(r.ValidUntil)
+			var d diag.Diagnostics
+			m.Roles, d = types.SetValueFrom(ctx, types.StringType, append([]string{}, r.MemberOf...))
+			diags.Append(d...)
+			sp := []string{}
+			if v, ok := r.Settings["search_path"]; ok {
+				sp = pg.ParseSearchPath(v)
+			}
+			m.SearchPath, d = types.ListValueFrom(ctx, types.StringType, sp)
+			diags.Append(d...)
+		},
 	}
-}
-
-func (d *roleDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-func (d *roleDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m roleDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	r, err := d.client.ReadRole(ctx, m.Name.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError("Could not read role", err.Error())
-		return
-	}
-	if r == nil {
-		resp.Diagnostics.AddAttributeError(path.Root("name"), "Role not found", fmt.Sprintf("There is no role named %q on the server.", m.Name.ValueString()))
-		return
-	}
-	m.ID = types.StringValue(r.Name)
-	m.OID = types.Int64Value(int64(r.OID))
-	m.Superuser = types.BoolValue(r.Superuser)
-	m.CreateDatabase = types.BoolValue(r.CreateDB)
-	m.CreateRole = types.BoolValue(r.CreateRole)
-	m.Inherit = types.BoolValue(r.Inherit)
-	m.Login = types.BoolValue(r.Login)
-	m.Replication = types.BoolValue(r.Replication)
-	m.BypassRLS = types.BoolValue(r.BypassRLS)
-	m.ConnectionLimit = types.Int64Value(r.ConnLimit)
-	m.ValidUntil = types.StringValue(r.ValidUntil)
-	var diags diag.Diagnostics
-	m.Roles, diags = types.SetValueFrom(ctx, types.StringType, append([]string{}, r.MemberOf...))
-	resp.Diagnostics.Append(diags...)
-	sp := []string{}
-	if v, ok := r.Settings["search_path"]; ok {
-		sp = pg.ParseSearchPath(v)
-	}
-	m.SearchPath, diags = types.ListValueFrom(ctx, types.StringType, sp)
-	resp.Diagnostics.Append(diags...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 type roleDataSourceModel struct {
-	ID              types.String `tfsdk:"id"`
-	Name            types.String `tfsdk:"name"`
-	OID             types.Int64  `tfsdk:"oid"`
+	namedObjectBase
 	Superuser       types.Bool   `tfsdk:"superuser"`
 	CreateDatabase  types.Bool   `tfsdk:"create_database"`
 	CreateRole      types.Bool   `tfsdk:"create_role"`
