@@ -228,6 +228,15 @@ var conformanceTypes = map[string]confType{
 		},
 		v0: v0Dotted("database", "name"),
 	},
+	"postgresql_role_setting": {
+		setup:       func(t *testing.T, n confNames) { acctest.Database(t, n.P, acctest.AdminUser()) },
+		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",
+		body:        "role = postgresql_role.{{.I}}.name\nparameter = \"work_mem\"\nvalue = \"64MB\"",
+		attrs: map[string]confAttr{
+			"database": {variants: strAttr("database", `"{{.P}}"`)},
+		},
+		importID: jsonID("role", "database", "parameter"),
+	},
 	"postgresql_grant_role": {
 		prereqs:     preRole + `resource "postgresql_role" "group" { name = "{{.P}}_g" }` + "\n",
 		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",

@@ -84,12 +84,8 @@ type grantRoleImportID struct {
 // ImportState takes a JSON object: {"role":"app","grant_role":"readers"}.
 func (r *grantRoleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id grantRoleImportID
-	if err := parseID(req.ID, &id); err != nil || id.Role == "" || id.GrantRole == "" {
-		msg := "role and grant_role are required"
-		if err != nil {
-			msg = err.Error()
-		}
-		resp.Diagnostics.AddError("Invalid import ID", msg+`. Example: {"role":"app","grant_role":"readers"}`)
+	if err := parseID(req.ID, &id, "role", "grant_role"); err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","grant_role":"readers"}`)
 		return
 	}
 	m := grantRoleModel{

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -231,13 +233,28 @@ func importID(names ...string) string {
 }
 
 // parseID decodes a JSON import ID into dst, refusing unknown keys.
-func parseID(id string, dst any) error {
+func parseID(id string, dst any, required ...string) error {
 	dec := json.NewDecoder(strings.NewReader(id))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		return fmt.Errorf("the import ID must be a JSON object: %w", err)
 	}
+	v := reflect.ValueOf(dst).Elem()
+	for i := range v.NumField() {
+		key, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		if slices.Contains(required, key) && v.Field(i).IsZero() {
+			return fmt.Errorf("%s are required", joinAnd(required))
+		}
+	}
 	return nil
+}
+
+// joinAnd joins words as "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // setAttributes sets top-level attributes of an imported state from

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +55,25 @@ func TestImportSplits(t *testing.T) {
 	}
 	if got, _ = importSplits(`a."b.c"`, 3); got != nil {
 		t.Errorf("quoted, other count: got %q, want none", got)
+	}
+}
+
+func TestParseIDRequiredKeys(t *testing.T) {
+	var id roleSettingImportID
+	if err := parseID(`{"role":"app","parameter":"work_mem"}`, &id, "role", "parameter"); err != nil || id.Role != "app" || id.Parameter != "work_mem" {
+		t.Fatalf("valid ID: %v %+v", err, id)
+	}
+	for in, want := range map[string]string{
+		`{"role":"app"}`:                       "role and parameter are required",
+		`{"role":"app","parameter":"x","z":1}`: "must be a JSON object",
+		`app.work_mem`:                         "must be a JSON object",
+	} {
+		var id roleSettingImportID
+		if err := parseID(in, &id, "role", "parameter"); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", in, err, want)
+		}
+	}
+	if got := joinAnd([]string{"a", "b", "c"}); got != "a, b and c" {
+		t.Errorf("joinAnd: %q", got)
 	}
 }

@@ -84,12 +84,6 @@ func optionalNameAttribute(description string, modifiers ...planmodifier.String)
 	return a
 }
 
-// optionalBool is an optional flag argument with no default: unset means
-// "leave as is" or the behaviour its description names.
-func optionalBool(description string) schema.BoolAttribute {
-	return schema.BoolAttribute{Optional: true, MarkdownDescription: description}
-}
-
 // optionalString is an optional string argument with no validation of its own.
 func optionalString(description string) schema.StringAttribute {
 	return schema.StringAttribute{Optional: true, MarkdownDescription: description}

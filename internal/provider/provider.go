@@ -431,6 +431,7 @@ func (p *pgProvider) resources() []func() resource.Resource {
 		NewPublicationResource,
 		NewReplicationSlotResource,
 		NewRoleResource,
+		NewRoleSettingResource,
 		NewSchemaResource,
 		NewSecurityLabelResource,
 		NewServerResource,

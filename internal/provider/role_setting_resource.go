@@ -1,0 +1,200 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+)
+
+var _ validatedResource = (*roleSettingResource)(nil)
+
+// NewRoleSettingResource is the constructor of postgresql_role_setting.
+func NewRoleSettingResource() resource.Resource {
+	r := &roleSettingResource{}
+	r.obj = r
+	return r
+}
+
+type roleSettingResource struct {
+	lifecycle[roleSettingModel]
+	withClient
+}
+
+func (r *roleSettingResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_role_setting"
+}
+
+func (r *roleSettingResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = roleSettingSchemaV1()
+}
+
+// parameterNameRe is a configuration parameter's name as PostgreSQL stores
+// it: lower case, optionally qualified by an extension's prefix
+// (`auto_explain.log_min_duration`, `app.tenant`).
+var parameterNameRe = regexp.MustCompile(`^[a-z_][a-z0-9_$]*(\.[a-z_][a-z0-9_$]*)*$`)
+
+// roleManagedParameters are the settings postgresql_role manages itself in
+// every database (its search_path, statement_timeout,
+// idle_in_transaction_session_timeout and assume_role arguments).
+var roleManagedParameters = []string{"search_path", "statement_timeout", "idle_in_transaction_session_timeout", "role"}
+
+func roleSettingSchemaV1() schema.Schema {
+	replace := stringplanmodifier.RequiresReplace()
+	return schema.Schema{
+		Version: 1,
+		MarkdownDescription: "One configuration parameter a role gets when it logs in (`ALTER ROLE ... [IN DATABASE ...] SET`), in every database or in one. " +
+			"Authoritative for that one parameter of that role in that database only: other parameters and other databases are left alone.",
+		Attributes: map[string]schema.Attribute{
+			"id": idAttribute("The import ID: a JSON object with `role`, `parameter` and, for a setting in one database, `database` (see Import)."),
+			"role": nameAttribute("The role that gets the setting. With a non-superuser provider role, a role it may administer (on PostgreSQL 16 and later, "+
+				"one it has `ADMIN OPTION` on, as it has on the roles it created). Changing it replaces the resource.", replace),
+			"database": optionalNameAttribute("The database the setting applies in (`IN DATABASE`). Unset means every database: unlike other resources, "+
+				"not the provider's database. A setting in one database wins over the role's setting for every database. Changing it replaces the resource.", replace),
+			"parameter": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The parameter's name in lower case, e.g. `work_mem`, or an extension's qualified name such as `auto_explain.log_min_duration` " +
+					"(a name with a dot may also be a custom variable, e.g. `app.tenant`). PostgreSQL checks it and the value when the setting is applied. " +
+					"Parameters that only a superuser may set need a superuser provider role, or a `GRANT SET ON PARAMETER` (PostgreSQL 15 and later). Changing it replaces the resource.",
+				Validators: []validator.String{
+					stringvalidator.LengthBetween(1, 63),
+					stringvalidator.RegexMatches(parameterNameRe, "must be a parameter name in lower case, optionally qualified (`prefix.name`)"),
+				},
+				PlanModifiers: []planmodifier.String{replace},
+			},
+			"value": schema.StringAttribute{
+				Required: true,
+				MarkdownDescription: "The value, as `SET` takes it, with its unit where it has one (`64MB`, `30s`). " +
+					"For a list parameter (`search_path`, `temp_tablespaces`, `session_preload_libraries`, `local_preload_libraries`) the elements separated by commas, " +
+					"double-quoted where they need it (`app, \"$user\", public`): a refresh keeps your spelling while the elements are the same. Changes in place.",
+				Validators: []validator.String{stringvalidator.LengthAtLeast(1), stringvalidator.RegexMatches(regexp.MustCompile("^[^\x00]*$"), "must not contain a NUL character")},
+			},
+		},
+	}
+}
+
+// ValidateConfig warns about a setting for every database of a parameter that
+// postgresql_role manages: when the role is also a postgresql_role resource,
+// each of the two undoes the other's change on every apply.
+func (r *roleSettingResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m roleSettingModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !isKnown(m.Parameter) || !m.Database.IsNull() {
+		return
+	}
+	if p := m.Parameter.ValueString(); slices.Contains(roleManagedParameters, p) {
+		arg := p
+		if p == "role" {
+			arg = "assume_role"
+		}
+		resp.Diagnostics.AddAttributeWarning(path.Root("parameter"), "Parameter managed by postgresql_role",
+			fmt.Sprintf("postgresql_role manages %s in every database (its %s argument). If this role is a postgresql_role resource, set it there: "+
+				"otherwise the two resources undo each other's change on every apply. A setting in one database (database set) does not conflict.", p, arg))
+	}
+}
+
+type roleSettingImportID struct {
+	Role      string `json:"role"`
+	Database  string `json:"database"`
+	Parameter string `json:"parameter"`
+}
+
+// ImportState takes a JSON object: {"role":"app","database":"main","parameter":"work_mem"};
+// without database, the setting for every database.
+func (r *roleSettingResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	var id roleSettingImportID
+	if err := parseID(req.ID, &id); err != nil || id.Role == "" || id.Parameter == "" {
+		msg := "role and parameter are required"
+		if err != nil {
+			msg = err.Error()
+		}
+		resp.Diagnostics.AddError("Invalid import ID", msg+`. Example: {"role":"app","database":"main","parameter":"work_mem"}`)
+		return
+	}
+	m := roleSettingModel{Role: types.StringValue(id.Role), Database: strOrNull(id.Database), Parameter: types.StringValue(id.Parameter), Value: types.StringNull()}
+	m.ID = types.StringValue(m.id())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+func (r *roleSettingResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[roleSettingModel]) {
+	plan := &p.plan
+	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Parameter.IsUnknown() {
+		plan.ID = types.StringUnknown()
+	} else {
+		plan.ID = types.StringValue(plan.id())
+	}
+}
+
+// UpgradeState: postgresql_role_setting is new (cyrilgdn/postgresql has no
+// such type), so there is no prior layout to upgrade from.
+func (r *roleSettingResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{}
+}
+
+func (r *roleSettingResource) describe(m *roleSettingModel) string {
+	s := fmt.Sprintf("setting %s of role %q", m.Parameter.ValueString(), m.Role.ValueString())
+	if db := m.Database.ValueString(); db != "" {
+		s += fmt.Sprintf(" in database %q", db)
+	}
+	return s
+}
+
+func (r *roleSettingResource) create(ctx context.Context, _ *call, plan *roleSettingModel) diag.Diagnostics {
+	return failed("Could not set role setting", r.client.SetRoleSetting(ctx, plan.setting()))
+}
+
+func (r *roleSettingResource) update(ctx context.Context, _ *call, plan, _ *roleSettingModel) diag.Diagnostics {
+	return failed("Could not change role setting", r.client.SetRoleSetting(ctx, plan.setting()))
+}
+
+func (r *roleSettingResource) drop(ctx context.Context, _ *call, state *roleSettingModel) diag.Diagnostics {
+	return failed("Could not reset role setting",
+		r.client.ResetRoleSetting(ctx, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
+}
+
+// read refreshes the value, keeping the model's spelling of a list that has
+// the same elements.
+func (r *roleSettingResource) read(ctx context.Context, _ *call, m *roleSettingModel) (bool, diag.Diagnostics) {
+	s, err := r.client.ReadRoleSetting(ctx, m.Role.ValueString(), m.Database.ValueString(), m.Parameter.ValueString())
+	if err != nil || s == nil {
+		return notFound("Could not read role setting", err)
+	}
+	if m.Value.IsNull() || m.Value.IsUnknown() || !pg.RoleSettingValuesEqual(s.Parameter, m.Value.ValueString(), s.Value) {
+		m.Value = types.StringValue(s.Value)
+	}
+	m.ID = types.StringValue(m.id())
+	return true, nil
+}
+
+func (m *roleSettingModel) setting() pg.RoleSetting {
+	return pg.RoleSetting{Role: m.Role.ValueString(), Database: m.Database.ValueString(), Parameter: m.Parameter.ValueString(), Value: m.Value.ValueString()}
+}
+
+// id renders the resource ID (also the import ID).
+func (m *roleSettingModel) id() string {
+	id := map[string]any{"role": m.Role.ValueString(), "parameter": m.Parameter.ValueString()}
+	if db := m.Database.ValueString(); db != "" {
+		id["database"] = db
+	}
+	return canonicalID(id)
+}
+
+type roleSettingModel struct {
+	ID        types.String `tfsdk:"id"`
+	Role      types.String `tfsdk:"role"`
+	Database  types.String `tfsdk:"database"`
+	Parameter types.String `tfsdk:"parameter"`
+	Value     types.String `tfsdk:"value"`
+}
