@@ -115,12 +115,8 @@ type roleSettingImportID struct {
 // without database, the setting for every database.
 func (r *roleSettingResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id roleSettingImportID
-	if err := parseID(req.ID, &id); err != nil || id.Role == "" || id.Parameter == "" {
-		msg := "role and parameter are required"
-		if err != nil {
-			msg = err.Error()
-		}
-		resp.Diagnostics.AddError("Invalid import ID", msg+`. Example: {"role":"app","database":"main","parameter":"work_mem"}`)
+	if err := parseID(req.ID, &id, "role", "parameter"); err != nil {
+		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"main","parameter":"work_mem"}`)
 		return
 	}
 	m := roleSettingModel{Role: types.StringValue(id.Role), Database: strOrNull(id.Database), Parameter: types.StringValue(id.Parameter), Value: types.StringNull()}
