@@ -63,6 +63,10 @@ type Config struct {
 	// Unsupported, when set, is returned by every operation that needs a
 	// connection (e.g. a cloud IAM scheme this provider does not implement yet).
 	Unsupported error
+
+	// SSHTunnel and Proxy, when set, are the way to the server (network.go, ssh_tunnel.go).
+	SSHTunnel *SSHTunnel
+	Proxy     *Proxy
 }
 
 // ClientCert is a TLS client certificate, given as file paths or inline PEM.
@@ -91,6 +95,7 @@ type clientCore struct {
 	pools   map[string]*pgxpool.Pool // read-write, for Create/Update/Delete
 	roPools map[string]*pgxpool.Pool // read-only, for Read, ModifyPlan and data sources
 	sem     *semaphore.Weighted      // bounds server connections across all pools
+	network *netPath                 // SSH bastion or SOCKS5 proxy; nil: direct
 
 	capsMu sync.Mutex
 	caps   *Capabilities
@@ -118,7 +123,7 @@ func (c *Client) ConnectionsOpened() int64 { return c.dials.Load() }
 
 // NewClient creates a client. It never connects: pools open on first use.
 func NewClient(cfg Config) *Client {
-	c := &Client{clientCore: &clientCore{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}}}
+	c := &Client{clientCore: &clientCore{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}, network: newNetPath(cfg)}}
 	if cfg.MaxConnections > 0 {
 		c.sem = semaphore.NewWeighted(int64(cfg.MaxConnections))
 	}
@@ -155,6 +160,7 @@ func (c *Client) Close() {
 		p.Close()
 		delete(c.roPools, k)
 	}
+	c.network.close()
 }
 
 // forgetPools removes the read-write and read-only pools of database db from
@@ -308,6 +314,7 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 		pc.MaxConns = 64
 	}
 	pc.ConnConfig.DialFunc = c.boundedDial(db, c.cfg.ConnectTimeout)
+	c.network.adjust(&pc.ConnConfig.Config)
 	// While another database's pool waits for a permit, connections are
 	// closed on release instead of going back to their pool, so the permit
 	// passes on and no pool starves.
@@ -341,7 +348,7 @@ func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
 		n := c.open.Add(1)
 		for m := c.maxOpen.Load(); n > m && !c.maxOpen.CompareAndSwap(m, n); m = c.maxOpen.Load() {
 		}
-		conn, err := d.DialContext(ctx, network, addr)
+		conn, err := c.network.dial(ctx, d, network, addr)
 		if err != nil {
 			release()
 			return nil, err

@@ -56,7 +56,7 @@ func IsTransient(err error) bool {
 		return false
 	}
 	// A certificate the client rejects will be rejected again.
-	if isCertificateError(err) {
+	if isCertificateError(err) || isSetupError(err) {
 		return false
 	}
 	return pgconn.SafeToRetry(err)
@@ -89,7 +89,7 @@ func IsConnectionError(err error) bool {
 		}
 		return strings.HasPrefix(pgErr.Code, classConnectionFailed)
 	}
-	if isCertificateError(err) {
+	if isCertificateError(err) || isSetupError(err) {
 		return false
 	}
 	var connectErr *pgconn.ConnectError

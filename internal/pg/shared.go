@@ -44,5 +44,5 @@ func configKey(cfg Config) string {
 	return fmt.Sprintf("%q|%d|%q|%q|%s|%q|%q|%s|%s|%d|%v|%q|%q|%q|%s|%s|%s|%s",
 		cfg.Host, cfg.Port, cfg.Database, cfg.Username, hex.EncodeToString(pw[:]), cfg.SSLMode, cfg.SSLRootCert, cc,
 		cfg.ConnectTimeout, cfg.MaxConnections, cfg.Superuser, cfg.ExpectedVersion, cfg.DatabaseUsername, cfg.ApplicationName,
-		cfg.MaxRetryDuration, cfg.StatementTimeout, cfg.LockTimeout, cfg.MaxConnIdleTime)
+		cfg.MaxRetryDuration, cfg.StatementTimeout, cfg.LockTimeout, cfg.MaxConnIdleTime) + networkKey(cfg)
 }

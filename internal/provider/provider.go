@@ -5,6 +5,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -147,8 +148,10 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 			},
 			"azure_tenant_id":                     notSupportedString("Azure tenant for identity authentication."),
 			"gcp_iam_impersonate_service_account": notSupportedString("Service account to impersonate for GCP IAM authentication."),
+			"proxy_url":                           proxyURLAttribute(),
 		},
 		Blocks: map[string]schema.Block{
+			"ssh_tunnel": sshTunnelBlock(),
 			"clientcert": schema.ListNestedBlock{
 				MarkdownDescription: "TLS client certificate.",
 				Validators:          []validator.List{listvalidator.SizeAtMost(1)},
@@ -197,6 +200,8 @@ type providerModel struct {
 	AzureTenantID            types.String      `tfsdk:"azure_tenant_id"`
 	GCPIAMImpersonateSA      types.String      `tfsdk:"gcp_iam_impersonate_service_account"`
 	ClientCert               []clientCertModel `tfsdk:"clientcert"`
+	ProxyURL                 types.String      `tfsdk:"proxy_url"`
+	SSHTunnel                []sshTunnelModel  `tfsdk:"ssh_tunnel"`
 }
 
 type clientCertModel struct {
@@ -215,6 +220,7 @@ func (p *pgProvider) ValidateConfig(ctx context.Context, req provider.ValidateCo
 		resp.Diagnostics.AddAttributeError(path.Root("azure_identity_auth"), "Conflicting authentication methods",
 			"aws_rds_iam_auth and azure_identity_auth cannot both be true.")
 	}
+	resp.Diagnostics.Append(validateNetwork(m)...)
 }
 
 // Configure resolves the configuration into a client. It never connects.
@@ -230,11 +236,13 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 		return
 	}
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password")
-	tflog.Debug(ctx, "configured PostgreSQL provider", map[string]any{
+	fields := map[string]any{
 		"host": cfg.Host, "port": cfg.Port, "database": cfg.Database, "username": cfg.Username,
 		"sslmode": cfg.SSLMode, "max_connections": cfg.MaxConnections, "unknown": cfg.Unknown,
 		"max_retry_duration": cfg.MaxRetryDuration.String(), "statement_timeout": cfg.StatementTimeout.String(), "lock_timeout": cfg.LockTimeout.String(),
-	})
+	}
+	maps.Copy(fields, networkLogFields(cfg))
+	tflog.Debug(ctx, "configured PostgreSQL provider", fields)
 	// one catalog snapshot per configured instance: Terraform configures a new
 	// one for every command, so no snapshot outlives the command (pg/snapshot.go)
 	client := pg.SharedClient(cfg).WithSnapshot()
@@ -391,6 +399,10 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 		} else {
 			cfg.ClientCert = &pg.ClientCert{Cert: cc.Cert.ValueString(), Key: cc.Key.ValueString(), Inline: cc.SSLInline.ValueBool()}
 		}
+	}
+
+	if cerr := resolveNetwork(m, getenv, &cfg); cerr != nil {
+		return cfg, cerr
 	}
 
 	scheme := m.Scheme.ValueString()

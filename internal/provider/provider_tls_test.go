@@ -30,7 +30,10 @@ type testCert struct {
 	key             *ecdsa.PrivateKey
 }
 
-func newTestCert(t *testing.T, cn string, parent *testCert, server bool) *testCert {
+// newTestCert makes a CA (parent nil), or a client or server certificate
+// signed by parent; a server certificate names 127.0.0.1 and localhost, or
+// only the DNS names given.
+func newTestCert(t *testing.T, cn string, parent *testCert, server bool, dnsNames ...string) *testCert {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -55,6 +58,9 @@ func newTestCert(t *testing.T, cn string, parent *testCert, server bool) *testCe
 			tmpl.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
 			tmpl.IPAddresses = []net.IP{net.ParseIP("127.0.0.1")}
 			tmpl.DNSNames = []string{"localhost"}
+			if len(dnsNames) > 0 {
+				tmpl.IPAddresses, tmpl.DNSNames = nil, dnsNames
+			}
 		}
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, signer, &key.PublicKey, signerKey)
@@ -75,6 +81,13 @@ func newTestCert(t *testing.T, cn string, parent *testCert, server bool) *testCe
 // `hostssl ... cert`). It needs the cluster's directory.
 func enableClusterTLS(t *testing.T, certUser string, ca *testCert) {
 	t.Helper()
+	enableClusterTLSWith(t, certUser, ca, newTestCert(t, "127.0.0.1", ca, true))
+}
+
+// enableClusterTLSWith is enableClusterTLS with the server certificate srv;
+// certUser "" adds no client certificate rule.
+func enableClusterTLSWith(t *testing.T, certUser string, ca, srv *testCert) {
+	t.Helper()
 	dir := os.Getenv("PGTF_TESTDB_DIR")
 	if dir == "" {
 		t.Skip("needs the throwaway cluster's directory (PGTF_TESTDB_DIR, set by scripts/testdb)")
@@ -85,8 +98,10 @@ func enableClusterTLS(t *testing.T, certUser string, ca *testCert) {
 		t.Fatal(err)
 	}
 	uid, gid := int(st.Sys().(*syscall.Stat_t).Uid), int(st.Sys().(*syscall.Stat_t).Gid)
-	srv := newTestCert(t, "127.0.0.1", ca, true)
 	tlsDir := filepath.Join(dir, "tls-"+certUser)
+	if certUser == "" {
+		tlsDir = filepath.Join(dir, fmt.Sprintf("tls-%x", srv.cert.SerialNumber))
+	}
 	if err := os.MkdirAll(tlsDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -100,14 +115,16 @@ func enableClusterTLS(t *testing.T, certUser string, ca *testCert) {
 	}
 	_ = os.Chown(tlsDir, uid, gid)
 	// client certificates of certUser are trusted for it; every other rule stays
-	hba := filepath.Join(data, "pg_hba.conf")
-	old, err := os.ReadFile(hba)
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := fmt.Sprintf("hostssl all %s 127.0.0.1/32 cert\n", certUser)
-	if err := os.WriteFile(hba, append([]byte(line), old...), 0o600); err != nil {
-		t.Fatal(err)
+	if certUser != "" {
+		hba := filepath.Join(data, "pg_hba.conf")
+		old, err := os.ReadFile(hba)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := fmt.Sprintf("hostssl all %s 127.0.0.1/32 cert\n", certUser)
+		if err := os.WriteFile(hba, append([]byte(line), old...), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	acctest.Exec(t, "",
 		fmt.Sprintf(`ALTER SYSTEM SET ssl_cert_file = '%s'`, filepath.Join(tlsDir, "server.crt")),
