@@ -2,6 +2,14 @@ package provider
 
 import (
 	"context"
+	"crypto"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +24,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -68,12 +77,16 @@ resource "postgresql_role" "r" { name = %q }
 // testCloudLogin applies cfg (cloudLoginConfig) as login, whose password is
 // token, then checks that the role was created, that the token is in neither
 // the state nor the provider's log, and that a configuration whose token is
-// another (wrong) fails to log in. Extra env is set for the whole test.
+// another (wrong) fails to log in. Extra env is set for the whole test (an
+// empty value unsets the variable).
 func testCloudLogin(t *testing.T, login, token, role, args, wrongArgs string, env map[string]string) {
 	t.Helper()
 	acctest.PreCheck(t)
 	for k, v := range env {
-		t.Setenv(k, v)
+		t.Setenv(k, v) // restored after the test
+		if v == "" {
+			_ = os.Unsetenv(k) // some SDKs tell unset from empty
+		}
 	}
 	logPath := acctest.ProviderLogToFile(t)
 	steps := []resource.TestStep{{
@@ -104,8 +117,15 @@ func testCloudLogin(t *testing.T, login, token, role, args, wrongArgs string, en
 	if !acctest.FileContains(t, logPath, "fetched a cloud login token") {
 		t.Fatalf("the provider log %s does not show the token being fetched: the scan would prove nothing", logPath)
 	}
-	if found := acctest.FileContainsAny(t, logPath, map[string]string{"cloud login token": token}); len(found) > 0 {
-		t.Errorf("the provider's TRACE log %s contains the login token", logPath)
+	// the token, and the credentials that got it
+	secrets := map[string]string{"cloud login token": token}
+	for k, v := range env {
+		if v != "" && (strings.Contains(k, "SECRET") || strings.Contains(k, "SESSION_TOKEN")) {
+			secrets[k] = v
+		}
+	}
+	if found := acctest.FileContainsAny(t, logPath, secrets); len(found) > 0 {
+		t.Errorf("the provider's TRACE log %s contains secrets: %s", logPath, strings.Join(found, ", "))
 	}
 }
 
@@ -307,6 +327,282 @@ func TestResolveConfigCloudAuth(t *testing.T) {
 		}
 		if diff := cmp.Diff(tc.unknown, cfg.Unknown); diff != "" {
 			t.Errorf("%s: unknown (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// --- Google Cloud SQL IAM ----------------------------------------------------
+
+// googleStandIn is a local OAuth2 token endpoint for a service account key
+// (the JWT bearer grant of the key's token_uri) and a local IAM Service
+// Account Credentials API (generateAccessToken). It checks the key's
+// signature and the scopes asked for, and answers with tokens it names by
+// scope.
+type googleStandIn struct {
+	t        *testing.T
+	srv      *httptest.Server
+	key      *rsa.PrivateKey
+	email    string
+	tokens   map[string]string // scope -> access token of the service account
+	imp      map[string]string // impersonated account -> its token (sqlservice.login)
+	impCalls atomic.Int32
+}
+
+func newGoogleStandIn(t *testing.T) *googleStandIn {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &googleStandIn{t: t, key: key, email: "tfacc-sa@tfacc-proj.iam.gserviceaccount.com", tokens: map[string]string{}, imp: map[string]string{}}
+	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))
+	t.Cleanup(g.srv.Close)
+	return g
+}
+
+// keyFile writes the service account key file, whose token_uri is the stand-in.
+func (g *googleStandIn) keyFile() string {
+	der, err := x509.MarshalPKCS8PrivateKey(g.key)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	b, _ := json.Marshal(map[string]string{
+		"type": "service_account", "project_id": "tfacc-proj", "private_key_id": "tfacc-key-1",
+		"private_key":  string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})),
+		"client_email": g.email, "client_id": "1234567890", "token_uri": g.srv.URL + "/token",
+	})
+	p := filepath.Join(g.t.TempDir(), "sa.json")
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		g.t.Fatal(err)
+	}
+	return p
+}
+
+func (g *googleStandIn) serve(w http.ResponseWriter, r *http.Request) {
+	fail := func(format string, args ...any) {
+		g.t.Errorf("Google stand-in: "+format, args...)
+		http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	switch {
+	case r.Method == http.MethodPost && r.URL.Path == "/token":
+		_ = r.ParseForm()
+		if r.Form.Get("grant_type") != "urn:ietf:params:oauth:grant-type:jwt-bearer" {
+			fail("grant_type %q", r.Form.Get("grant_type"))
+			return
+		}
+		parts := strings.Split(r.Form.Get("assertion"), ".")
+		if len(parts) != 3 {
+			fail("assertion is no JWT")
+			return
+		}
+		sig, _ := base64.RawURLEncoding.DecodeString(parts[2])
+		sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+		if err := rsa.VerifyPKCS1v15(&g.key.PublicKey, crypto.SHA256, sum[:], sig); err != nil {
+			fail("assertion signature: %v", err)
+			return
+		}
+		var claims struct {
+			Iss, Scope, Aud string
+		}
+		payload, _ := base64.RawURLEncoding.DecodeString(parts[1])
+		_ = json.Unmarshal(payload, &claims)
+		tok, ok := g.tokens[claims.Scope]
+		if claims.Iss != g.email || claims.Aud != g.srv.URL+"/token" || !ok {
+			fail("claims %+v", claims)
+			return
+		}
+		fmt.Fprintf(w, `{"access_token":%q,"token_type":"Bearer","expires_in":3600}`, tok)
+	case r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/projects/-/serviceAccounts/") && strings.HasSuffix(r.URL.Path, ":generateAccessToken"):
+		target := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1/projects/-/serviceAccounts/"), ":generateAccessToken")
+		var body struct {
+			Scope []string `json:"scope"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		tok, ok := g.imp[target]
+		if !ok || r.Header.Get("Authorization") != "Bearer "+g.tokens["https://www.googleapis.com/auth/cloud-platform"] ||
+			len(body.Scope) != 1 || body.Scope[0] != "https://www.googleapis.com/auth/sqlservice.login" {
+			fail("generateAccessToken for %q with %q, scopes %v", target, r.Header.Get("Authorization"), body.Scope)
+			return
+		}
+		g.impCalls.Add(1)
+		fmt.Fprintf(w, `{"accessToken":%q,"expireTime":%q}`, tok, time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
+	default:
+		fail("unexpected request %s %s", r.Method, r.URL)
+	}
+}
+
+func googleEnv(keyFile string, extra map[string]string) map[string]string {
+	env := map[string]string{"GOOGLE_APPLICATION_CREDENTIALS": keyFile, "GOOGLE_CREDENTIALS": "", "PGTF_GCP_IAM_CREDENTIALS_ENDPOINT": ""}
+	for k, v := range extra {
+		env[k] = v
+	}
+	return env
+}
+
+// TestAccProvider_gcpIAMAuth: scheme = "gcppostgres": the Application
+// Default Credentials (a service account key whose token_uri is the local
+// stand-in) get an access token for the sqlservice.login scope, which is the
+// password. With a password set, it is used as such instead (a built-in
+// user), and the server refuses it.
+func TestAccProvider_gcpIAMAuth(t *testing.T) {
+	login, role := acctest.RandName("gcp_iam_login"), acctest.RandName("role_gcp_iam")
+	g := newGoogleStandIn(t)
+	token := "ya29.tfacc-" + acctest.RandName("gcp")
+	g.tokens["https://www.googleapis.com/auth/sqlservice.login"] = token
+	testCloudLogin(t, login, token, role,
+		`  scheme = "gcppostgres"`,
+		`  scheme   = "gcppostgres"
+  password = "a-built-in-user-password"`,
+		googleEnv(g.keyFile(), nil))
+}
+
+// TestAccProvider_gcpIAMImpersonation: gcp_iam_impersonate_service_account:
+// the Application Default Credentials (cloud-platform scope) ask the IAM
+// Service Account Credentials API (the local stand-in, through
+// PGTF_GCP_IAM_CREDENTIALS_ENDPOINT) for the impersonated account's token,
+// which is the password; the credentials' own token is refused.
+func TestAccProvider_gcpIAMImpersonation(t *testing.T) {
+	login, role := acctest.RandName("gcp_iam_imp"), acctest.RandName("role_gcp_imp")
+	const target = "tfacc-db@tfacc-proj.iam.gserviceaccount.com"
+	g := newGoogleStandIn(t)
+	g.tokens["https://www.googleapis.com/auth/cloud-platform"] = "ya29.tfacc-source-" + acctest.RandName("gcp")
+	g.tokens["https://www.googleapis.com/auth/sqlservice.login"] = "ya29.tfacc-own-" + acctest.RandName("gcp")
+	token := "ya29.tfacc-impersonated-" + acctest.RandName("gcp")
+	g.imp[target] = token
+	testCloudLogin(t, login, token, role,
+		fmt.Sprintf(`  scheme                              = "gcppostgres"
+  gcp_iam_impersonate_service_account = %q`, target),
+		`  scheme = "gcppostgres"`,
+		googleEnv(g.keyFile(), map[string]string{"PGTF_GCP_IAM_CREDENTIALS_ENDPOINT": g.srv.URL}))
+	if g.impCalls.Load() == 0 {
+		t.Error("the provider never called generateAccessToken")
+	}
+}
+
+// --- Azure Entra ID ----------------------------------------------------------
+
+// TestAccProvider_azureIdentityAuth: azure_identity_auth: the Azure SDK's
+// default credential chain (here its environment credential: a client secret)
+// gets a token for Azure Database for PostgreSQL from the tenant named by
+// azure_tenant_id, at a local Entra ID stand-in (AZURE_AUTHORITY_HOST, HTTPS
+// with a test certificate the credential's HTTP client trusts; instance
+// discovery is skipped for an authority that is not a public cloud's). The
+// token is the password; another tenant's token is refused.
+func TestAccProvider_azureIdentityAuth(t *testing.T) {
+	login, role := acctest.RandName("azure_login"), acctest.RandName("role_azure")
+	const tenant, otherTenant, clientID, secret = "00000000-0000-0000-0000-00000000aaaa", "00000000-0000-0000-0000-00000000bbbb", "tfacc-client", "tfacc-secret"
+	tokens := map[string]string{tenant: "eyJ.tfacc-" + acctest.RandName("azure"), otherTenant: "eyJ.tfacc-other-" + acctest.RandName("azure")}
+	var tokenCalls atomic.Int32
+	var srv *httptest.Server
+	srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+		tok, known := tokens[parts[0]]
+		switch {
+		case known && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/v2.0/.well-known/openid-configuration"):
+			base := srv.URL + "/" + parts[0]
+			fmt.Fprintf(w, `{"token_endpoint":%q,"authorization_endpoint":%q,"issuer":%q,"device_authorization_endpoint":%q}`,
+				base+"/oauth2/v2.0/token", base+"/oauth2/v2.0/authorize", base+"/v2.0", base+"/oauth2/v2.0/devicecode")
+		case known && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/oauth2/v2.0/token"):
+			_ = r.ParseForm()
+			if r.Form.Get("grant_type") != "client_credentials" || r.Form.Get("client_id") != clientID || r.Form.Get("client_secret") != secret ||
+				!strings.Contains(r.Form.Get("scope"), "https://ossrdbms-aad.database.windows.net/.default") {
+				t.Errorf("unexpected token request: %v", r.Form)
+				http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
+				return
+			}
+			tokenCalls.Add(1)
+			fmt.Fprintf(w, `{"token_type":"Bearer","expires_in":3600,"ext_expires_in":3600,"access_token":%q}`, tok)
+		default:
+			t.Errorf("Entra ID stand-in: unexpected request %s %s", r.Method, r.URL)
+			http.Error(w, `{"error":"invalid_request"}`, http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	t.Cleanup(pg.SetCloudAuthTestHooks(nil, srv.Client()))
+	testCloudLogin(t, login, tokens[tenant], role,
+		fmt.Sprintf(`  azure_identity_auth = true
+  azure_tenant_id     = %q`, tenant),
+		fmt.Sprintf(`  azure_identity_auth = true
+  azure_tenant_id     = %q`, otherTenant),
+		map[string]string{
+			"AZURE_CLIENT_ID": clientID, "AZURE_CLIENT_SECRET": secret, "AZURE_TENANT_ID": tenant, "AZURE_AUTHORITY_HOST": srv.URL,
+			"AZURE_ADDITIONALLY_ALLOWED_TENANTS": otherTenant, "AZURE_CLIENT_CERTIFICATE_PATH": "", "AZURE_USERNAME": "", "AZURE_TOKEN_CREDENTIALS": "",
+			"AZURE_FEDERATED_TOKEN_FILE": "", "IDENTITY_ENDPOINT": "", "MSI_ENDPOINT": "",
+		})
+	if tokenCalls.Load() == 0 {
+		t.Error("the provider never asked the Entra ID stand-in for a token")
+	}
+}
+
+// TestAccProvider_cloudLoginNoTokenWithoutConnection: configuring the
+// provider never fetches a token: an apply that needs no connection makes no
+// call to the cloud (here: no STS AssumeRole).
+func TestAccProvider_cloudLoginNoTokenWithoutConnection(t *testing.T) {
+	acctest.PreCheck(t)
+	var calls atomic.Int32
+	sts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls.Add(1)
+		http.Error(w, "unexpected", http.StatusForbidden)
+	}))
+	defer sts.Close()
+	for k, v := range awsEnv(t, map[string]string{"AWS_ACCESS_KEY_ID": "AKIDTFACC", "AWS_SECRET_ACCESS_KEY": "s", "AWS_ENDPOINT_URL_STS": sts.URL}) {
+		t.Setenv(k, v)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "postgresql" {
+  host                          = "127.0.0.1"
+  username                      = "nobody"
+  aws_rds_iam_auth              = true
+  aws_rds_iam_region            = "eu-west-1"
+  aws_rds_iam_provider_role_arn = "arn:aws:iam::123456789012:role/none"
+}
+resource "terraform_data" "x" { input = "no connection" }
+`,
+		}},
+	})
+	if n := calls.Load(); n != 0 {
+		t.Errorf("configuring the provider called STS %d times", n)
+	}
+}
+
+// TestValidateCloudAuth: conflicting or incomplete cloud login arguments are
+// errors at validate time; arguments that would be ignored are warnings.
+func TestValidateCloudAuth(t *testing.T) {
+	s, b := types.StringValue, types.BoolValue
+	for _, tc := range []struct {
+		name            string
+		m               providerModel
+		errors, warning string
+	}{
+		{name: "none"},
+		{name: "aws and azure", m: providerModel{AWSRDSIAMAuth: b(true), AzureIdentityAuth: b(true), AzureTenantID: s("t")}, errors: "Conflicting"},
+		{name: "gcp and aws", m: providerModel{Scheme: s("gcppostgres"), AWSRDSIAMAuth: b(true)}, errors: "Conflicting"},
+		{name: "azure without tenant", m: providerModel{AzureIdentityAuth: b(true)}, errors: "Missing azure_tenant_id"},
+		{name: "azure with unknown tenant", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: types.StringUnknown()}},
+		{name: "gcp connection name", m: providerModel{Scheme: s("gcppostgres"), Host: s("p:r:i")}, errors: "instance connection names"},
+		{name: "gcp address", m: providerModel{Scheme: s("gcppostgres"), Host: s("10.0.0.5")}},
+		{name: "impersonation without gcppostgres", m: providerModel{GCPIAMImpersonateSA: s("sa@p.iam.gserviceaccount.com")}, warning: "Argument not used"},
+		{name: "password with aws", m: providerModel{AWSRDSIAMAuth: b(true), Password: s("x")}, warning: "Argument not used"},
+		{name: "password with gcppostgres: a built-in user", m: providerModel{Scheme: s("gcppostgres"), Password: s("x")}},
+	} {
+		var d diag.Diagnostics
+		validateCloudAuth(tc.m, &d)
+		var errs, warns []string
+		for _, x := range d.Errors() {
+			errs = append(errs, x.Summary())
+		}
+		for _, x := range d.Warnings() {
+			warns = append(warns, x.Summary())
+		}
+		if got := strings.Join(errs, "; "); (tc.errors == "") != (got == "") || !strings.Contains(got, tc.errors) {
+			t.Errorf("%s: errors %q, want %q", tc.name, got, tc.errors)
+		}
+		if got := strings.Join(warns, "; "); (tc.warning == "") != (got == "") || !strings.Contains(got, tc.warning) {
+			t.Errorf("%s: warnings %q, want %q", tc.name, got, tc.warning)
 		}
 	}
 }
