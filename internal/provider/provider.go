@@ -79,7 +79,7 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 			},
 			"sslmode": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "TLS mode, as libpq: one of `" + strings.Join(sslModes, "`, `") + "`. Defaults to `PGSSLMODE`, then `prefer`.",
+				MarkdownDescription: "TLS mode, as libpq: one of `" + strings.Join(sslModes, "`, `") + "`. Defaults to `PGSSLMODE`, then `prefer` (`require` with a cloud IAM login or a cloud `scheme`).",
 				Validators:          []validator.String{stringvalidator.OneOf(sslModes...), stringvalidator.ConflictsWith(path.MatchRoot("ssl_mode"))},
 			},
 			"ssl_mode": schema.StringAttribute{
