@@ -55,6 +55,9 @@ type Config struct {
 	// provider (statement_timeout, lock_timeout); 0 means no limit.
 	StatementTimeout time.Duration
 	LockTimeout      time.Duration
+	// CloudAuth, when set, makes a cloud login token the password of every
+	// new connection (cloudauth.go).
+	CloudAuth *CloudAuth
 
 	// Unknown lists provider arguments whose value was not known when the
 	// provider was configured (they depend on resources not yet applied).
@@ -100,6 +103,8 @@ type clientCore struct {
 	capsMu sync.Mutex
 	caps   *Capabilities
 
+	tokens *tokenCache // cloud login tokens (nil: none)
+
 	dials     atomic.Int64 // server connections opened, for tests and benchmarks
 	connected atomic.Bool  // a connection to the server succeeded once
 	retries   atomic.Int64 // operations retried after a connection failure
@@ -123,7 +128,7 @@ func (c *Client) ConnectionsOpened() int64 { return c.dials.Load() }
 
 // NewClient creates a client. It never connects: pools open on first use.
 func NewClient(cfg Config) *Client {
-	c := &Client{clientCore: &clientCore{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}, network: newNetPath(cfg)}}
+	c := &Client{clientCore: &clientCore{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}, network: newNetPath(cfg), tokens: newTokenCache(cfg)}}
 	if cfg.MaxConnections > 0 {
 		c.sem = semaphore.NewWeighted(int64(cfg.MaxConnections))
 	}
@@ -315,6 +320,9 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	}
 	pc.ConnConfig.DialFunc = c.boundedDial(db, c.cfg.ConnectTimeout)
 	c.network.adjust(&pc.ConnConfig.Config)
+	if c.tokens != nil {
+		pc.BeforeConnect = c.tokens.beforeConnect // the password of each new connection
+	}
 	// While another database's pool waits for a permit, connections are
 	// closed on release instead of going back to their pool, so the permit
 	// passes on and no pool starves.

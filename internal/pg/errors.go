@@ -55,8 +55,9 @@ func IsTransient(err error) bool {
 		}
 		return false
 	}
-	// A certificate the client rejects will be rejected again.
-	if isCertificateError(err) || isSetupError(err) {
+	// A certificate the client rejects will be rejected again, and a login
+	// token that could not be had (credentials, configuration) too.
+	if isCertificateError(err) || isSetupError(err) || isTokenError(err) {
 		return false
 	}
 	return pgconn.SafeToRetry(err)
@@ -89,7 +90,7 @@ func IsConnectionError(err error) bool {
 		}
 		return strings.HasPrefix(pgErr.Code, classConnectionFailed)
 	}
-	if isCertificateError(err) || isSetupError(err) {
+	if isCertificateError(err) || isSetupError(err) || isTokenError(err) {
 		return false
 	}
 	var connectErr *pgconn.ConnectError

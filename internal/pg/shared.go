@@ -41,8 +41,12 @@ func configKey(cfg Config) string {
 		sum := sha256.Sum256([]byte(cfg.ClientCert.Cert + "\x00" + cfg.ClientCert.Key))
 		cc = fmt.Sprintf("%x/%v", sum, cfg.ClientCert.Inline)
 	}
-	return fmt.Sprintf("%q|%d|%q|%q|%s|%q|%q|%s|%s|%d|%v|%q|%q|%q|%s|%s|%s|%s",
+	cloud := ""
+	if cfg.CloudAuth != nil {
+		cloud = fmt.Sprintf("%#v", *cfg.CloudAuth)
+	}
+	return fmt.Sprintf("%q|%d|%q|%q|%s|%q|%q|%s|%s|%d|%v|%q|%q|%q|%s|%s|%s|%s|%s",
 		cfg.Host, cfg.Port, cfg.Database, cfg.Username, hex.EncodeToString(pw[:]), cfg.SSLMode, cfg.SSLRootCert, cc,
 		cfg.ConnectTimeout, cfg.MaxConnections, cfg.Superuser, cfg.ExpectedVersion, cfg.DatabaseUsername, cfg.ApplicationName,
-		cfg.MaxRetryDuration, cfg.StatementTimeout, cfg.LockTimeout, cfg.MaxConnIdleTime) + networkKey(cfg)
+		cfg.MaxRetryDuration, cfg.StatementTimeout, cfg.LockTimeout, cfg.MaxConnIdleTime, cloud) + networkKey(cfg)
 }

@@ -79,7 +79,7 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 			},
 			"sslmode": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "TLS mode, as libpq: one of `" + strings.Join(sslModes, "`, `") + "`. Defaults to `PGSSLMODE`, then `prefer`.",
+				MarkdownDescription: "TLS mode, as libpq: one of `" + strings.Join(sslModes, "`, `") + "`. Defaults to `PGSSLMODE`, then `prefer` (`require` with a cloud IAM login or a cloud `scheme`).",
 				Validators:          []validator.String{stringvalidator.OneOf(sslModes...), stringvalidator.ConflictsWith(path.MatchRoot("ssl_mode"))},
 			},
 			"ssl_mode": schema.StringAttribute{
@@ -130,25 +130,7 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 				MarkdownDescription: "PostgreSQL version the configuration expects (e.g. `15`, `15.4`). The provider detects the real version on first connection and reports an error when the server is older than this.",
 				Validators:          []validator.String{stringvalidator.RegexMatches(versionRe, "must be a version such as 15 or 15.4")},
 			},
-			"scheme": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Connection scheme: `postgres` (default). `awspostgres` and `gcppostgres` (cloud IAM connectors) are accepted by the schema so configurations validate, but are not supported yet and fail when a connection is needed.",
-				Validators:          []validator.String{stringvalidator.OneOf("postgres", "awspostgres", "gcppostgres")},
-			},
-			"aws_rds_iam_auth": schema.BoolAttribute{
-				Optional:            true,
-				MarkdownDescription: "Use AWS RDS IAM authentication. Not supported yet: accepted for compatibility, fails when a connection is needed.",
-			},
-			"aws_rds_iam_profile":           notSupportedString("AWS profile for RDS IAM authentication."),
-			"aws_rds_iam_region":            notSupportedString("AWS region for RDS IAM authentication."),
-			"aws_rds_iam_provider_role_arn": notSupportedString("AWS IAM role to assume for RDS IAM authentication."),
-			"azure_identity_auth": schema.BoolAttribute{
-				Optional:            true,
-				MarkdownDescription: "Use Azure identity (Entra ID) tokens. Not supported yet: accepted for compatibility, fails when a connection is needed.",
-			},
-			"azure_tenant_id":                     notSupportedString("Azure tenant for identity authentication."),
-			"gcp_iam_impersonate_service_account": notSupportedString("Service account to impersonate for GCP IAM authentication."),
-			"proxy_url":                           proxyURLAttribute(),
+			"proxy_url": proxyURLAttribute(),
 		},
 		Blocks: map[string]schema.Block{
 			"ssh_tunnel": sshTunnelBlock(),
@@ -168,10 +150,7 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 			},
 		},
 	}
-}
-
-func notSupportedString(desc string) schema.StringAttribute {
-	return schema.StringAttribute{Optional: true, MarkdownDescription: desc + " Not supported yet: accepted for compatibility."}
+	maps.Copy(resp.Schema.Attributes, cloudAuthAttributes())
 }
 
 type providerModel struct {
@@ -216,10 +195,7 @@ func (p *pgProvider) ValidateConfig(ctx context.Context, req provider.ValidateCo
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if m.AWSRDSIAMAuth.ValueBool() && m.AzureIdentityAuth.ValueBool() {
-		resp.Diagnostics.AddAttributeError(path.Root("azure_identity_auth"), "Conflicting authentication methods",
-			"aws_rds_iam_auth and azure_identity_auth cannot both be true.")
-	}
+	validateCloudAuth(m, &resp.Diagnostics)
 	resp.Diagnostics.Append(validateNetwork(m)...)
 }
 
@@ -239,7 +215,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	fields := map[string]any{
 		"host": cfg.Host, "port": cfg.Port, "database": cfg.Database, "username": cfg.Username,
 		"sslmode": cfg.SSLMode, "max_connections": cfg.MaxConnections, "unknown": cfg.Unknown,
-		"max_retry_duration": cfg.MaxRetryDuration.String(), "statement_timeout": cfg.StatementTimeout.String(), "lock_timeout": cfg.LockTimeout.String(),
+		"cloud_login": cloudLoginName(cfg), "max_retry_duration": cfg.MaxRetryDuration.String(), "statement_timeout": cfg.StatementTimeout.String(), "lock_timeout": cfg.LockTimeout.String(),
 	}
 	maps.Copy(fields, networkLogFields(cfg))
 	tflog.Debug(ctx, "configured PostgreSQL provider", fields)
@@ -404,15 +380,8 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 	if cerr := resolveNetwork(m, getenv, &cfg); cerr != nil {
 		return cfg, cerr
 	}
-
-	scheme := m.Scheme.ValueString()
-	switch {
-	case scheme == "awspostgres" || scheme == "gcppostgres":
-		cfg.Unsupported = fmt.Errorf("scheme %q is not supported yet by this provider; use scheme = \"postgres\" (the default) with password or certificate authentication", scheme)
-	case m.AWSRDSIAMAuth.ValueBool():
-		cfg.Unsupported = fmt.Errorf("aws_rds_iam_auth is not supported yet by this provider; use password authentication")
-	case m.AzureIdentityAuth.ValueBool():
-		cfg.Unsupported = fmt.Errorf("azure_identity_auth is not supported yet by this provider; use password authentication")
+	if cerr := resolveCloudAuth(m, &cfg, getenv); cerr != nil {
+		return cfg, cerr
 	}
 	return cfg, nil
 }

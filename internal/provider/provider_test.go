@@ -106,20 +106,6 @@ func TestResolveConfigInvalidEnv(t *testing.T) {
 	}
 }
 
-func TestResolveConfigUnsupportedSchemes(t *testing.T) {
-	for _, m := range []providerModel{
-		{Scheme: types.StringValue("awspostgres")},
-		{Scheme: types.StringValue("gcppostgres")},
-		{AWSRDSIAMAuth: types.BoolValue(true)},
-		{AzureIdentityAuth: types.BoolValue(true)},
-	} {
-		cfg, cerr := resolveConfig(m, func(string) string { return "" })
-		if cerr != nil || cfg.Unsupported == nil {
-			t.Errorf("%+v: expected an unsupported error at connection time", m)
-		}
-	}
-}
-
 // TestRegistrySorted: the provider lists its resources and data sources in
 // one place, sorted by type name, each type once.
 func TestRegistrySorted(t *testing.T) {

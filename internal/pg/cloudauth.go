@@ -1,0 +1,474 @@
+package pg
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials/stscreds"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+	"github.com/jackc/pgx/v5"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/google"
+)
+
+// Cloud login tokens.
+//
+// With AWS RDS IAM, Cloud SQL IAM or Azure Entra ID authentication the
+// password of every new server connection is a short-lived token from the
+// cloud's SDK. The token is fetched when a connection is opened (pgx calls
+// BeforeConnect for every new connection of every pool), never while the
+// provider is configured, and cached by the client until shortly before it
+// expires, so all pools of a client share one token and a long apply never
+// presents an expired one. Tokens are never logged: every log line written
+// while a token is in hand masks it, and nothing logs the connection password.
+
+// Login methods of CloudAuth.
+const (
+	AuthAWSRDSIAM = "aws_rds_iam"
+	AuthGCPIAM    = "gcp_iam"
+	AuthAzure     = "azure_identity"
+)
+
+// Scopes and identifiers the token sources ask for.
+const (
+	gcpSQLLoginScope     = "https://www.googleapis.com/auth/sqlservice.login"
+	gcpCloudPlatform     = "https://www.googleapis.com/auth/cloud-platform"
+	azurePostgresScope   = "https://ossrdbms-aad.database.windows.net/.default"
+	awsRDSSigningName    = "rds-db"
+	awsRoleSessionName   = "TerraformPostgresqlProvider"
+	awsEmptyPayloadHash  = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+	awsRDSTokenLifetime  = 15 * time.Minute
+	gcpImpersonateEnvVar = "PGTF_GCP_IAM_CREDENTIALS_ENDPOINT"
+)
+
+// CloudAuth selects a cloud login method: its token is the password of every
+// connection (Config.Password is then not used).
+type CloudAuth struct {
+	Method string // AuthAWSRDSIAM, AuthGCPIAM or AuthAzure
+
+	AWSProfile string // shared config profile ("" = the SDK's default)
+	AWSRegion  string // "" = the SDK's configuration, else the RDS host name's
+	AWSRoleARN string // role to assume with STS before signing ("" = none)
+
+	GCPImpersonateServiceAccount string // service account whose token is used ("" = the ADC's own)
+
+	AzureTenantID string
+}
+
+// TokenSource gives a login token and the time it expires (zero: unknown).
+type TokenSource interface {
+	Token(ctx context.Context) (string, time.Time, error)
+}
+
+// TokenError is the failure to get a login token. It is a configuration or
+// credentials problem, not a lost connection: operations do not retry it.
+type TokenError struct {
+	Method string
+	Err    error
+}
+
+func (e *TokenError) Error() string {
+	return fmt.Sprintf("getting a login token (%s): %v", e.Method, e.Err)
+}
+
+func isTokenError(err error) bool {
+	var te *TokenError
+	return errors.As(err, &te)
+}
+
+// tokenNow is the clock of token signing and caching; tests replace it.
+var tokenNow atomic.Pointer[func() time.Time]
+
+func now() time.Time {
+	if f := tokenNow.Load(); f != nil {
+		return (*f)()
+	}
+	return time.Now()
+}
+
+// azureHTTPClient, when set, carries the Azure credential's requests (tests
+// trust their local authority's certificate through it).
+var azureHTTPClient atomic.Pointer[http.Client]
+
+// SetCloudAuthTestHooks replaces, for tests, the clock that signs AWS RDS
+// tokens and ages cached tokens (nil: the real clock), and the HTTP client of
+// the Azure credential (nil: the SDK's). It returns a function restoring the
+// previous hooks. Production code never calls it.
+func SetCloudAuthTestHooks(clock func() time.Time, azureClient *http.Client) (restore func()) {
+	oldClock, oldClient := tokenNow.Load(), azureHTTPClient.Load()
+	if clock != nil {
+		tokenNow.Store(&clock)
+	} else {
+		tokenNow.Store(nil)
+	}
+	azureHTTPClient.Store(azureClient)
+	return func() {
+		tokenNow.Store(oldClock)
+		azureHTTPClient.Store(oldClient)
+	}
+}
+
+// newTokenCache returns the token cache of a client whose configuration
+// names a cloud login method, or nil.
+func newTokenCache(cfg Config) *tokenCache {
+	a := cfg.CloudAuth
+	if a == nil {
+		return nil
+	}
+	c := &tokenCache{method: a.Method}
+	switch a.Method {
+	case AuthAWSRDSIAM:
+		c.src = &awsRDSTokens{auth: *a, host: cfg.Host, port: cfg.Port, user: cfg.Username}
+	case AuthGCPIAM:
+		c.src = &gcpTokens{impersonate: a.GCPImpersonateServiceAccount}
+	case AuthAzure:
+		c.src = &azureTokens{tenant: a.AzureTenantID}
+	default:
+		c.src = failingTokens{fmt.Errorf("unknown cloud login method %q", a.Method)}
+	}
+	return c
+}
+
+type failingTokens struct{ err error }
+
+func (f failingTokens) Token(context.Context) (string, time.Time, error) {
+	return "", time.Time{}, f.err
+}
+
+// tokenCache shares one token among all connections of a client and fetches
+// a new one when the cached token is close to expiring.
+type tokenCache struct {
+	src    TokenSource
+	method string
+
+	mu      sync.Mutex
+	token   string
+	expires time.Time
+	renew   time.Time // fetch a new token from then on
+}
+
+// tokenRenewMargin is how long before its expiry a token is replaced: at
+// most 5 minutes, and at most half its lifetime.
+const tokenRenewMargin = 5 * time.Minute
+
+func (c *tokenCache) get(ctx context.Context) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := now()
+	if c.token != "" && t.Before(c.renew) {
+		return c.token, nil
+	}
+	tok, exp, err := c.src.Token(ctx)
+	if err != nil {
+		return "", &TokenError{Method: c.method, Err: err}
+	}
+	if tok == "" {
+		return "", &TokenError{Method: c.method, Err: errors.New("the credential returned an empty token")}
+	}
+	c.token, c.expires, c.renew = tok, exp, time.Time{}
+	if !exp.IsZero() {
+		c.renew = exp.Add(-min(tokenRenewMargin, exp.Sub(t)/2))
+	}
+	logCtx := tflog.MaskLogStrings(ctx, tok)
+	tflog.Debug(logCtx, "fetched a cloud login token", map[string]any{"method": c.method, "expires": exp.UTC().Format(time.RFC3339)})
+	return tok, nil
+}
+
+// beforeConnect sets the token as the password of a new connection.
+func (c *tokenCache) beforeConnect(ctx context.Context, cc *pgx.ConnConfig) error {
+	tok, err := c.get(ctx)
+	if err != nil {
+		return err
+	}
+	cc.Password = tok
+	return nil
+}
+
+// --- AWS RDS IAM ---------------------------------------------------------
+
+type awsRDSTokens struct {
+	auth CloudAuth
+	host string
+	port int
+	user string
+
+	once   sync.Once
+	region string
+	creds  aws.CredentialsProvider
+	err    error
+}
+
+var rdsHostRegion = regexp.MustCompile(`\.([a-z]{2}(?:-[a-z]+)+-[0-9]+)\.rds\.amazonaws\.com(?:\.cn)?\.?$`)
+
+// load resolves the SDK's configuration once (credentials chain, profile,
+// region) and, with a role ARN, the credentials of the assumed role (cached
+// and renewed by the SDK).
+func (a *awsRDSTokens) load(ctx context.Context) {
+	var opts []func(*awsconfig.LoadOptions) error
+	if a.auth.AWSProfile != "" {
+		opts = append(opts, awsconfig.WithSharedConfigProfile(a.auth.AWSProfile))
+	}
+	if a.auth.AWSRegion != "" {
+		opts = append(opts, awsconfig.WithRegion(a.auth.AWSRegion))
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(context.WithoutCancel(ctx), opts...)
+	if err != nil {
+		a.err = fmt.Errorf("loading the AWS configuration: %w", err)
+		return
+	}
+	a.region = cfg.Region
+	if a.region == "" {
+		if m := rdsHostRegion.FindStringSubmatch(strings.ToLower(a.host)); m != nil {
+			a.region = m[1]
+		}
+	}
+	if a.region == "" {
+		a.err = errors.New("no AWS region: set aws_rds_iam_region, AWS_REGION, or a region in the AWS profile")
+		return
+	}
+	if cfg.Region == "" {
+		cfg.Region = a.region // STS needs one too
+	}
+	a.creds = cfg.Credentials
+	if a.auth.AWSRoleARN != "" {
+		p := stscreds.NewAssumeRoleProvider(sts.NewFromConfig(cfg), a.auth.AWSRoleARN, func(o *stscreds.AssumeRoleOptions) {
+			o.RoleSessionName = awsRoleSessionName
+		})
+		a.creds = aws.NewCredentialsCache(p, func(o *aws.CredentialsCacheOptions) { o.ExpiryWindow = tokenRenewMargin })
+	}
+	if a.creds == nil {
+		a.err = errors.New("no AWS credentials found")
+	}
+}
+
+func (a *awsRDSTokens) Token(ctx context.Context) (string, time.Time, error) {
+	a.once.Do(func() { a.load(ctx) })
+	if a.err != nil {
+		return "", time.Time{}, a.err
+	}
+	creds, err := a.creds.Retrieve(ctx)
+	if err != nil {
+		if a.auth.AWSRoleARN != "" {
+			return "", time.Time{}, fmt.Errorf("assuming AWS role %s: %w", a.auth.AWSRoleARN, err)
+		}
+		return "", time.Time{}, fmt.Errorf("retrieving AWS credentials: %w", err)
+	}
+	signed := now()
+	tok, err := rdsAuthToken(ctx, net.JoinHostPort(a.host, strconv.Itoa(a.port)), a.region, a.user, creds, signed)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	exp := signed.Add(awsRDSTokenLifetime)
+	if creds.CanExpire && creds.Expires.Before(exp) {
+		exp = creds.Expires // a token outlives neither its credentials
+	}
+	return tok, exp, nil
+}
+
+// rdsAuthToken builds the RDS IAM token of user for endpoint (host:port)
+// exactly as the SDK's feature/rds/auth.BuildAuthToken does (a SigV4
+// presigned "connect" URL without its scheme), but signed at the given time,
+// so that tests can fix the clock.
+func rdsAuthToken(ctx context.Context, endpoint, region, user string, creds aws.Credentials, at time.Time) (string, error) {
+	req, err := http.NewRequest(http.MethodGet, "https://"+endpoint, nil)
+	if err != nil {
+		return "", err
+	}
+	q := req.URL.Query()
+	q.Set("Action", "connect")
+	q.Set("DBUser", user)
+	q.Set("X-Amz-Expires", strconv.Itoa(int(awsRDSTokenLifetime/time.Second)))
+	req.URL.RawQuery = q.Encode()
+	signed, _, err := v4.NewSigner().PresignHTTP(ctx, creds, req, awsEmptyPayloadHash, awsRDSSigningName, region, at.UTC())
+	if err != nil {
+		return "", fmt.Errorf("signing the RDS token: %w", err)
+	}
+	return strings.TrimPrefix(signed, "https://"), nil
+}
+
+// --- Google Cloud SQL IAM --------------------------------------------------
+
+type gcpTokens struct {
+	impersonate string
+
+	once sync.Once
+	ts   oauth2.TokenSource
+	err  error
+}
+
+// gcpCredentials finds the Application Default Credentials, then, as
+// cyrilgdn's provider does, GOOGLE_CREDENTIALS (the JSON key itself, or a path).
+func gcpCredentials(ctx context.Context, scope string) (*google.Credentials, error) {
+	params := google.CredentialsParams{Scopes: []string{scope}, EarlyTokenRefresh: gcpEarlyRefresh}
+	creds, err := google.FindDefaultCredentialsWithParams(ctx, params)
+	if err == nil {
+		return creds, nil
+	}
+	raw := os.Getenv("GOOGLE_CREDENTIALS")
+	if raw == "" {
+		return nil, err
+	}
+	data := []byte(raw)
+	if !strings.HasPrefix(strings.TrimSpace(raw), "{") {
+		if data, err = os.ReadFile(raw); err != nil { //nolint:gosec // the user's own credentials file, as GOOGLE_APPLICATION_CREDENTIALS
+			return nil, fmt.Errorf("GOOGLE_CREDENTIALS: %w", err)
+		}
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("GOOGLE_CREDENTIALS: %w", err)
+	}
+	switch t := google.CredentialsType(head.Type); t {
+	case google.ServiceAccount, google.AuthorizedUser, google.ExternalAccount, google.ImpersonatedServiceAccount:
+		return google.CredentialsFromJSONWithTypeAndParams(ctx, data, t, params)
+	}
+	return nil, fmt.Errorf("GOOGLE_CREDENTIALS: unsupported credential type %q", head.Type)
+}
+
+func (g *gcpTokens) load(ctx context.Context) {
+	// the token source outlives the operation that first needed it
+	ctx = context.WithoutCancel(ctx)
+	scope := gcpSQLLoginScope
+	if g.impersonate != "" {
+		scope = gcpCloudPlatform // to call the IAM credentials API
+	}
+	creds, err := gcpCredentials(ctx, scope)
+	if err != nil {
+		g.err = fmt.Errorf("finding Google credentials: %w", err)
+		return
+	}
+	g.ts = creds.TokenSource // renewed by the library gcpEarlyRefresh before expiry
+	if g.impersonate != "" {
+		g.ts = oauth2.ReuseTokenSourceWithExpiry(nil, &impersonatedTokens{ctx: ctx, target: g.impersonate, source: creds.TokenSource}, gcpEarlyRefresh)
+	}
+}
+
+// gcpEarlyRefresh: the Google libraries' own token caches renew a token this
+// long before it expires, a little earlier than tokenCache asks for a new one,
+// so that the token it then gets is a fresh one.
+const gcpEarlyRefresh = tokenRenewMargin + time.Minute
+
+func (g *gcpTokens) Token(ctx context.Context) (string, time.Time, error) {
+	g.once.Do(func() { g.load(ctx) })
+	if g.err != nil {
+		return "", time.Time{}, g.err
+	}
+	t, err := g.ts.Token()
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return t.AccessToken, t.Expiry, nil
+}
+
+// impersonatedTokens are access tokens of a service account, made by the IAM
+// Service Account Credentials API (generateAccessToken) with the caller's
+// credentials; the caller needs roles/iam.serviceAccountTokenCreator on it.
+type impersonatedTokens struct {
+	ctx    context.Context
+	target string
+	source oauth2.TokenSource
+}
+
+func iamCredentialsEndpoint() string {
+	if e := os.Getenv(gcpImpersonateEnvVar); e != "" {
+		return strings.TrimSuffix(e, "/")
+	}
+	return "https://iamcredentials.googleapis.com"
+}
+
+func (it *impersonatedTokens) Token() (*oauth2.Token, error) {
+	body, _ := json.Marshal(map[string]any{"scope": []string{gcpSQLLoginScope}, "lifetime": "3600s"})
+	u := iamCredentialsEndpoint() + "/v1/projects/-/serviceAccounts/" + url.PathEscape(it.target) + ":generateAccessToken"
+	ctx, cancel := context.WithTimeout(it.ctx, time.Minute)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := oauth2.NewClient(ctx, it.source).Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("impersonating %s: %w", it.target, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return nil, fmt.Errorf("impersonating %s: %w", it.target, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("impersonating %s: %s: %s", it.target, resp.Status, strings.TrimSpace(string(b)))
+	}
+	var out struct {
+		AccessToken string    `json:"accessToken"`
+		ExpireTime  time.Time `json:"expireTime"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("impersonating %s: decoding the answer: %w", it.target, err)
+	}
+	return &oauth2.Token{AccessToken: out.AccessToken, TokenType: "Bearer", Expiry: out.ExpireTime}, nil
+}
+
+// --- Azure Entra ID --------------------------------------------------------
+
+type azureTokens struct {
+	tenant string
+
+	once sync.Once
+	cred azcore.TokenCredential
+	err  error
+}
+
+// azurePublicAuthorities are the Entra ID hosts of Azure's public clouds;
+// instance discovery is skipped for any other AZURE_AUTHORITY_HOST (a
+// disconnected or private cloud, as the SDK advises).
+var azurePublicAuthorities = map[string]bool{
+	"login.microsoftonline.com": true, "login.chinacloudapi.cn": true, "login.microsoftonline.us": true,
+}
+
+func (a *azureTokens) load() {
+	opts := &azidentity.DefaultAzureCredentialOptions{TenantID: a.tenant}
+	if h := os.Getenv("AZURE_AUTHORITY_HOST"); h != "" {
+		if u, err := url.Parse(h); err == nil && !azurePublicAuthorities[strings.ToLower(u.Hostname())] {
+			opts.DisableInstanceDiscovery = true
+		}
+	}
+	if c := azureHTTPClient.Load(); c != nil {
+		opts.Transport = c
+	}
+	a.cred, a.err = azidentity.NewDefaultAzureCredential(opts)
+}
+
+func (a *azureTokens) Token(ctx context.Context) (string, time.Time, error) {
+	a.once.Do(a.load)
+	if a.err != nil {
+		return "", time.Time{}, a.err
+	}
+	t, err := a.cred.GetToken(ctx, policy.TokenRequestOptions{Scopes: []string{azurePostgresScope}, TenantID: a.tenant})
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	return t.Token, t.ExpiresOn, nil
+}
