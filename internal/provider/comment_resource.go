@@ -34,7 +34,12 @@ type commentResource struct {
 }
 
 func (r *commentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_comment"
+	setMetadata(req, resp, "comment")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `object_type`, `schema`, `object_name`, `column_name`.
+func (r *commentResource) identityAttributes() []string {
+	return []string{"database", "object_type", "schema", "object_name", "column_name"}
 }
 
 func (r *commentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -211,7 +216,7 @@ func commentImportReadings(def string, parts []string) []commentImportCandidate 
 	return out
 }
 
-// ImportState takes the ID `<object_type>.<object_name>`,
+// importState takes the ID `<object_type>.<object_name>`,
 // `<object_type>.<schema>.<object_name>`, `column.<table>.<column_name>` or
 // `column.<schema>.<table>.<column_name>`, optionally prefixed with
 // `<database>.` (the provider's database when left out), names written as in
@@ -219,7 +224,7 @@ func commentImportReadings(def string, parts []string) []commentImportCandidate 
 // ID has a variable number of names, so it does not fit importForm: every
 // reading is tried against the server (the provider's database first) and the
 // one that names an existing comment wins.
-func (r *commentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *commentResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if r.client == nil {
 		resp.Diagnostics.AddError("Provider not configured", "The provider must be configured to import.")
 		return

@@ -36,7 +36,12 @@ type databaseResource struct {
 }
 
 func (r *databaseResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_database"
+	setMetadata(req, resp, "database")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `name`.
+func (r *databaseResource) identityAttributes() []string {
+	return []string{"name"}
 }
 
 func (r *databaseResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -93,8 +98,8 @@ func databaseSchemaV1() schema.Schema {
 	}
 }
 
-// ImportState takes the database name.
-func (r *databaseResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// importState takes the database name.
+func (r *databaseResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "database")
 }
 

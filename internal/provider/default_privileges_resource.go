@@ -34,7 +34,12 @@ type defaultPrivilegesResource struct {
 }
 
 func (r *defaultPrivilegesResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_default_privileges"
+	setMetadata(req, resp, "default_privileges")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `role`, `database`, `owner`, `schema`, `object_type`.
+func (r *defaultPrivilegesResource) identityAttributes() []string {
+	return []string{"role", "database", "owner", "schema", "object_type"}
 }
 
 func (r *defaultPrivilegesResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -123,8 +128,8 @@ type defaultPrivilegesImportID struct {
 	ObjectType string `json:"object_type"`
 }
 
-// ImportState takes a JSON object: {"role":"app","database":"db","owner":"owner","schema":"public","object_type":"table"}.
-func (r *defaultPrivilegesResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// importState takes a JSON object: {"role":"app","database":"db","owner":"owner","schema":"public","object_type":"table"}.
+func (r *defaultPrivilegesResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id defaultPrivilegesImportID
 	if err := parseID(req.ID, &id); err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"mydb","owner":"migrator","schema":"public","object_type":"table"}`)

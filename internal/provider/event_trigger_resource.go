@@ -37,7 +37,12 @@ type eventTriggerResource struct {
 }
 
 func (r *eventTriggerResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_event_trigger"
+	setMetadata(req, resp, "event_trigger")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
+func (r *eventTriggerResource) identityAttributes() []string {
+	return []string{"database", "name"}
 }
 
 func (r *eventTriggerResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -96,7 +101,7 @@ func eventTriggerSchemaV1() schema.Schema {
 // eventTriggerImport is the import ID of an event trigger (see import_id.go).
 var eventTriggerImport = importForm{what: "event trigger", names: []string{"name"}}
 
-func (r *eventTriggerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *eventTriggerResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(eventTriggerImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		e, err := r.client.ReadEventTrigger(ctx, db, 0, names[0])
 		if err != nil || e == nil {

@@ -33,7 +33,12 @@ type extensionResource struct {
 }
 
 func (r *extensionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_extension"
+	setMetadata(req, resp, "extension")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
+func (r *extensionResource) identityAttributes() []string {
+	return []string{"database", "name"}
 }
 
 func (r *extensionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -82,7 +87,7 @@ func extensionSchemaV1() schema.Schema {
 // extensionImport is the import ID of an extension (see import_id.go).
 var extensionImport = importForm{what: "extension", names: []string{"extension"}, database: true}
 
-func (r *extensionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *extensionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(extensionImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		e, err := r.client.ReadExtension(ctx, db, names[0])
 		if err != nil || e == nil {

@@ -41,7 +41,12 @@ const (
 )
 
 func (r *functionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_function"
+	setMetadata(req, resp, "function")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `id`.
+func (r *functionResource) identityAttributes() []string {
+	return []string{"id"}
 }
 
 func (r *functionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -129,8 +134,8 @@ func functionSchemaV1() schema.Schema {
 	}
 }
 
-// ImportState takes `<database>.<schema>.<name>(<input argument types>)`.
-func (r *functionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// importState takes `<database>.<schema>.<name>(<input argument types>)`.
+func (r *functionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	db, schemaName, name, args, err := parseFunctionID(req.ID)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error())

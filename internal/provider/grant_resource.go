@@ -36,7 +36,12 @@ type grantResource struct {
 }
 
 func (r *grantResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_grant"
+	setMetadata(req, resp, "grant")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `role`, `database`, `schema`, `object_type`, `objects`, `columns`.
+func (r *grantResource) identityAttributes() []string {
+	return []string{"role", "database", "schema", "object_type", "objects", "columns"}
 }
 
 func (r *grantResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -230,8 +235,8 @@ type grantImportID struct {
 	Columns    []string `json:"columns"`
 }
 
-// ImportState takes a JSON object: {"role":"app","database":"db","schema":"public","object_type":"table","objects":["t1"],"columns":[]}.
-func (r *grantResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// importState takes a JSON object: {"role":"app","database":"db","schema":"public","object_type":"table","objects":["t1"],"columns":[]}.
+func (r *grantResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id grantImportID
 	if err := parseID(req.ID, &id); err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"mydb","schema":"public","object_type":"table","objects":["orders"]}`)

@@ -31,7 +31,12 @@ type grantRoleResource struct {
 }
 
 func (r *grantRoleResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_grant_role"
+	setMetadata(req, resp, "grant_role")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `role`, `grant_role`.
+func (r *grantRoleResource) identityAttributes() []string {
+	return []string{"role", "grant_role"}
 }
 
 func (r *grantRoleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -81,8 +86,8 @@ type grantRoleImportID struct {
 	GrantRole string `json:"grant_role"`
 }
 
-// ImportState takes a JSON object: {"role":"app","grant_role":"readers"}.
-func (r *grantRoleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// importState takes a JSON object: {"role":"app","grant_role":"readers"}.
+func (r *grantRoleResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id grantRoleImportID
 	if err := parseID(req.ID, &id, "role", "grant_role"); err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","grant_role":"readers"}`)

@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -35,13 +37,23 @@ import (
 // import, upgraders).
 
 // managedResource is what every resource implements: lifecycle gives Create,
-// Read, Update, Delete and ModifyPlan; withClient gives Configure; the
-// resource adds Metadata, Schema, ImportState and UpgradeState.
+// Read, Update, Delete, ModifyPlan, ImportState and IdentitySchema (see
+// identity.go); withClient gives Configure; the resource adds Metadata
+// (setMetadata), Schema, importState, identityAttributes and UpgradeState.
 type managedResource interface {
 	resource.ResourceWithConfigure
 	resource.ResourceWithImportState
+	resource.ResourceWithIdentity
 	resource.ResourceWithModifyPlan
 	resource.ResourceWithUpgradeState
+	identified
+	idImporter
+}
+
+// idImporter imports by ID (`terraform import`, an `import` block with `id`):
+// it sets what read needs in the state.
+type idImporter interface {
+	importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse)
 }
 
 // validatedResource is a managedResource that also validates its
@@ -131,10 +143,33 @@ func (l lifecycle[M]) Read(ctx context.Context, req resource.ReadRequest, resp *
 		return
 	}
 	if !found {
+		// gone: Terraform plans to create it again. The framework (1.19) still
+		// wants the identity of what was there.
+		resp.Diagnostics.Append(setIdentity(ctx, l.obj, req.State, resp.Identity)...)
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, &state, resp.State.Set)...)
+	resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
+}
+
+// ImportState imports by identity (importByIdentity) or by ID (the
+// resource's importState). A resource identified by `id` alone takes its
+// identity's id as an import ID.
+func (l lifecycle[M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if id, ok := l.obj.(identified); ok && req.ID == "" && req.Identity != nil && slices.Equal(id.identityAttributes(), []string{"id"}) {
+		var v types.String
+		if resp.Diagnostics.Append(req.Identity.GetAttribute(ctx, path.Root("id"), &v)...); resp.Diagnostics.HasError() {
+			return
+		}
+		req.ID = v.ValueString()
+	}
+	if importByIdentity(ctx, l.obj, req, resp) {
+		return
+	}
+	if imp, ok := l.obj.(idImporter); ok {
+		imp.importState(ctx, req, resp)
+	}
 }
 
 func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -172,6 +207,7 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 	if d.HasError() && adopted {
 		// it exists: record it (tainted), lest it become an orphan
 		resp.Diagnostics.Append(recordState(ctx, &resp.State, &plan)...)
+		resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 		resp.Diagnostics.Append(d...)
 		resp.Diagnostics.AddError("Created, but not completed", fmt.Sprintf("%s was created, but the connection was lost meanwhile and completing it failed (see the error above). It is recorded in the state as tainted; the next apply replaces it.", l.obj.describe(&plan)))
 		return
@@ -181,6 +217,8 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	finishCreate(ctx, resp, &plan, l.obj.describe(&plan), func() (bool, diag.Diagnostics) { return l.obj.read(ctx, c, &plan) })
+	// recorded, tainted or not: its identity with it
+	resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
 
 func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -227,6 +265,7 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 		return
 	}
 	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, &plan, resp.State.Set)...)
+	resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
 
 func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

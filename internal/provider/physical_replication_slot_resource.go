@@ -31,7 +31,12 @@ type physicalReplicationSlotResource struct {
 }
 
 func (r *physicalReplicationSlotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_physical_replication_slot"
+	setMetadata(req, resp, "physical_replication_slot")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `name`.
+func (r *physicalReplicationSlotResource) identityAttributes() []string {
+	return []string{"name"}
 }
 
 func (r *physicalReplicationSlotResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -56,8 +61,8 @@ func physicalReplicationSlotSchemaV1() schema.Schema {
 	}
 }
 
-// ImportState takes the slot name.
-func (r *physicalReplicationSlotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// importState takes the slot name.
+func (r *physicalReplicationSlotResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "slot")
 }
 

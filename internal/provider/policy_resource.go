@@ -42,7 +42,12 @@ type policyResource struct {
 }
 
 func (r *policyResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_policy"
+	setMetadata(req, resp, "policy")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `schema`, `table`, `name`.
+func (r *policyResource) identityAttributes() []string {
+	return []string{"database", "schema", "table", "name"}
 }
 
 func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -206,7 +211,7 @@ func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (boo
 // policyImportForm is the import ID of a policy (see import_id.go).
 var policyImportForm = importForm{what: "policy", names: []string{"schema", "table", "name"}}
 
-func (r *policyResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *policyResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(policyImportForm.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		p, err := r.client.ReadPolicy(ctx, db, 0, names[0], names[1], names[2])
 		if err != nil || p == nil {

@@ -43,7 +43,12 @@ var allPublishParams = []string{"insert", "update", "delete", "truncate"}
 var allGeneratedColumnsParams = []string{"none", "stored"}
 
 func (r *publicationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_publication"
+	setMetadata(req, resp, "publication")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
+func (r *publicationResource) identityAttributes() []string {
+	return []string{"database", "name"}
 }
 
 func (r *publicationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -141,7 +146,7 @@ func (r *publicationResource) ValidateConfig(ctx context.Context, req resource.V
 // publicationImport is the import ID of a publication (see import_id.go).
 var publicationImport = importForm{what: "publication", names: []string{"name"}, database: true}
 
-func (r *publicationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *publicationResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(publicationImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		p, err := r.client.ReadPublication(ctx, db, 0, names[0])
 		if err != nil || p == nil {

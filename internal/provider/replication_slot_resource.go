@@ -32,7 +32,12 @@ type replicationSlotResource struct {
 }
 
 func (r *replicationSlotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_replication_slot"
+	setMetadata(req, resp, "replication_slot")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
+func (r *replicationSlotResource) identityAttributes() []string {
+	return []string{"database", "name"}
 }
 
 func (r *replicationSlotResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -66,7 +71,7 @@ func replicationSlotSchemaV1() schema.Schema {
 // replicationSlotImport is the import ID of a logical slot (see import_id.go).
 var replicationSlotImport = importForm{what: "replication slot", names: []string{"slot"}, database: true}
 
-func (r *replicationSlotResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *replicationSlotResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(replicationSlotImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		s, err := readSlot(ctx, r.client, names[0], "logical")
 		if err != nil || s == nil || s.Database != db {

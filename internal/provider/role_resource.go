@@ -41,7 +41,12 @@ type roleResource struct {
 }
 
 func (r *roleResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_role"
+	setMetadata(req, resp, "role")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `name`.
+func (r *roleResource) identityAttributes() []string {
+	return []string{"name"}
 }
 
 func (r *roleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -149,8 +154,8 @@ func (r *roleResource) ValidateConfig(ctx context.Context, req resource.Validate
 	}
 }
 
-// ImportState takes the role name.
-func (r *roleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// importState takes the role name.
+func (r *roleResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "role")
 }
 

@@ -34,7 +34,12 @@ type roleSettingResource struct {
 }
 
 func (r *roleSettingResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_role_setting"
+	setMetadata(req, resp, "role_setting")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `role`, `database`, `parameter`.
+func (r *roleSettingResource) identityAttributes() []string {
+	return []string{"role", "database", "parameter"}
 }
 
 func (r *roleSettingResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -111,9 +116,9 @@ type roleSettingImportID struct {
 	Parameter string `json:"parameter"`
 }
 
-// ImportState takes a JSON object: {"role":"app","database":"main","parameter":"work_mem"};
+// importState takes a JSON object: {"role":"app","database":"main","parameter":"work_mem"};
 // without database, the setting for every database.
-func (r *roleSettingResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *roleSettingResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id roleSettingImportID
 	if err := parseID(req.ID, &id, "role", "parameter"); err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"main","parameter":"work_mem"}`)

@@ -34,7 +34,12 @@ type schemaResource struct {
 }
 
 func (r *schemaResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_schema"
+	setMetadata(req, resp, "schema")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
+func (r *schemaResource) identityAttributes() []string {
+	return []string{"database", "name"}
 }
 
 func (r *schemaResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -133,7 +138,7 @@ func (r *schemaResource) ValidateConfig(ctx context.Context, req resource.Valida
 // schemaImport is the import ID of a schema (see import_id.go).
 var schemaImport = importForm{what: "schema", names: []string{"schema"}, database: true}
 
-func (r *schemaResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *schemaResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(schemaImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadSchema(ctx, db, 0, names[0])
 		if err != nil || s == nil {

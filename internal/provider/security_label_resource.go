@@ -34,7 +34,12 @@ type securityLabelResource struct {
 }
 
 func (r *securityLabelResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_security_label"
+	setMetadata(req, resp, "security_label")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `label_provider`, `object_type`, `schema`, `object_name`.
+func (r *securityLabelResource) identityAttributes() []string {
+	return []string{"database", "label_provider", "object_type", "schema", "object_name"}
 }
 
 func (r *securityLabelResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -118,13 +123,13 @@ func (r *securityLabelResource) read(ctx context.Context, _ *call, m *securityLa
 	return true, nil
 }
 
-// ImportState takes cyrilgdn's ID `<label_provider>.<object_type>.<object_name>`
+// importState takes cyrilgdn's ID `<label_provider>.<object_type>.<object_name>`
 // (object in the provider's database, resolved through the search_path), or
 // `<label_provider>.<object_type>.<schema>.<object_name>`, either optionally
 // prefixed with `<database>.`; the reading that names an existing label wins.
 // Names are written as in the import-ID grammar (import_id.go): a name that
 // contains a dot in double quotes.
-func (r *securityLabelResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *securityLabelResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if r.client == nil {
 		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
 		return

@@ -34,7 +34,12 @@ type serverResource struct {
 }
 
 func (r *serverResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_server"
+	setMetadata(req, resp, "server")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `server_name`.
+func (r *serverResource) identityAttributes() []string {
+	return []string{"database", "server_name"}
 }
 
 func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -88,7 +93,7 @@ func serverSchemaV1() schema.Schema {
 // serverImport is the import ID of a foreign server (see import_id.go).
 var serverImport = importForm{what: "foreign server", names: []string{"server_name"}}
 
-func (r *serverResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *serverResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(serverImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadForeignServer(ctx, db, 0, names[0])
 		if err != nil || s == nil {

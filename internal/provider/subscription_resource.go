@@ -31,7 +31,12 @@ type subscriptionResource struct {
 }
 
 func (r *subscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_subscription"
+	setMetadata(req, resp, "subscription")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
+func (r *subscriptionResource) identityAttributes() []string {
+	return []string{"database", "name"}
 }
 
 func (r *subscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -86,7 +91,7 @@ func subscriptionSchemaV1() schema.Schema {
 // subscriptionImport is the import ID of a subscription (see import_id.go).
 var subscriptionImport = importForm{what: "subscription", names: []string{"name"}, database: true}
 
-func (r *subscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *subscriptionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(subscriptionImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadSubscription(ctx, db, 0, names[0])
 		if err != nil || s == nil {

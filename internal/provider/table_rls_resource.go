@@ -33,7 +33,12 @@ type tableRLSResource struct {
 }
 
 func (r *tableRLSResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_table_rls"
+	setMetadata(req, resp, "table_rls")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `schema`, `table`.
+func (r *tableRLSResource) identityAttributes() []string {
+	return []string{"database", "schema", "table"}
 }
 
 func (r *tableRLSResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -110,7 +115,7 @@ func (r *tableRLSResource) read(ctx context.Context, _ *call, m *tableRLSModel) 
 // tableRLSImportForm is the import ID of a table's row-level security (see import_id.go).
 var tableRLSImportForm = importForm{what: "table", names: []string{"schema", "table"}}
 
-func (r *tableRLSResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *tableRLSResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(tableRLSImportForm.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		t, err := r.client.ReadTableRLS(ctx, db, 0, names[0], names[1])
 		if err != nil || t == nil {

@@ -29,7 +29,12 @@ type userMappingResource struct {
 }
 
 func (r *userMappingResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_user_mapping"
+	setMetadata(req, resp, "user_mapping")
+}
+
+// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `server_name`, `user_name`.
+func (r *userMappingResource) identityAttributes() []string {
+	return []string{"database", "server_name", "user_name"}
 }
 
 func (r *userMappingResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -67,9 +72,9 @@ func userMappingSchemaV1() schema.Schema {
 // userMappingImport is the import ID of a user mapping (see import_id.go).
 var userMappingImport = importForm{what: "user mapping", names: []string{"user_name", "server_name"}}
 
-// ImportState takes `<user_name>.<server_name>` (in the provider's database)
+// importState takes `<user_name>.<server_name>` (in the provider's database)
 // or `<database>.<user_name>.<server_name>`; `public` names the PUBLIC mapping.
-func (r *userMappingResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *userMappingResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(userMappingImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		m, err := r.client.ReadUserMapping(ctx, db, 0, names[0], names[1])
 		if err != nil || m == nil {

@@ -1,0 +1,7 @@
+# Terraform 1.12 and later: import by identity.
+import {
+  to = postgresql_database.app
+  identity = {
+    name = "app"
+  }
+}

@@ -1,0 +1,155 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+// Every resource has an identity schema built from attributes of its own,
+// with at least one attribute an import needs.
+func TestEveryResourceHasIdentity(t *testing.T) {
+	ctx := context.Background()
+	for _, f := range (&pgProvider{}).Resources(ctx) {
+		r := f()
+		var mr resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "postgresql"}, &mr)
+		ri, ok := r.(resource.ResourceWithIdentity)
+		if !ok {
+			t.Errorf("%s has no identity", mr.TypeName)
+			continue
+		}
+		if !mr.ResourceBehavior.MutableIdentity {
+			t.Errorf("%s: identity not declared mutable (renames in place change it)", mr.TypeName)
+		}
+		var resp resource.IdentitySchemaResponse
+		ri.IdentitySchema(ctx, resource.IdentitySchemaRequest{}, &resp)
+		if resp.Diagnostics.HasError() {
+			t.Errorf("%s: %v", mr.TypeName, resp.Diagnostics)
+			continue
+		}
+		required := 0
+		for _, a := range resp.IdentitySchema.Attributes {
+			if a.IsRequiredForImport() {
+				required++
+			}
+		}
+		if len(resp.IdentitySchema.Attributes) == 0 || required == 0 {
+			t.Errorf("%s: identity %v has no attribute required for import", mr.TypeName, resp.IdentitySchema.Attributes)
+		}
+	}
+}
+
+// TestAccIdentity creates one object of every resource type (the base
+// configuration of the conformance suite), checks that the identity holds the
+// state's values of its attributes, and imports the object by identity (an
+// `import` block with `identity`), which must plan no change and give the
+// same identity. Terraform 1.12 and later.
+func TestAccIdentity(t *testing.T) {
+	acctest.PreCheck(t)
+	for _, sr := range servedResources(t) {
+		ct, ok := conformanceTypes[sr.typeName]
+		if !ok {
+			continue // TestConformance_coverage reports it
+		}
+		t.Run(strings.TrimPrefix(sr.typeName, "postgresql_"), func(t *testing.T) {
+			if ct.skip != nil {
+				ct.skip(t)
+			}
+			if ct.serial {
+				fdwCasesMu.Lock()
+				defer fdwCasesMu.Unlock()
+			} else {
+				t.Parallel()
+			}
+			prefix := strings.ReplaceAll(acctest.RandName("id"), "-", "_")
+			n := confNames{P: prefix, Admin: acctest.AdminUser(), Conninfo: acctest.Conninfo(prefix + "_pub")}
+			if ct.setup != nil {
+				ct.setup(t, n)
+			}
+			var cfg strings.Builder
+			cfg.WriteString(renderTemplate(t, ct.prereqs, n))
+			n.I = prefix + "_0"
+			n.V = firstVariantVars(ct) // a body may need them (postgresql_table_rls: which table)
+			if ct.perInstance != "" {
+				cfg.WriteString(renderTemplate(t, ct.perInstance, n))
+			}
+			fmt.Fprintf(&cfg, "resource %q \"x\" {\n%s\n}\n", sr.typeName, renderTemplate(t, ct.body, n))
+			config := acctest.ProviderBlock + cfg.String()
+			addr := sr.typeName + ".x"
+
+			var checks []statecheck.StateCheck
+			for _, a := range sr.res.(identified).identityAttributes() {
+				checks = append(checks, statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New(a)))
+			}
+			tfresource.Test(t, tfresource.TestCase{
+				PreCheck:                 func() { acctest.PreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+				Steps: []tfresource.TestStep{
+					{Config: config, ConfigStateChecks: checks},
+					{Config: config, ResourceName: addr, ImportState: true, ImportStateKind: tfresource.ImportBlockWithResourceIdentity},
+				},
+			})
+		})
+	}
+}
+
+// The page of every resource names its identity attributes (the docs are
+// written by hand there: tfplugindocs renders identity only with Terraform
+// 1.12 or later on PATH) and shows an import by identity.
+func TestDocsNameIdentityAttributes(t *testing.T) {
+	ctx := context.Background()
+	for _, f := range (&pgProvider{}).Resources(ctx) {
+		r := f()
+		var mr resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "postgresql"}, &mr)
+		kind := strings.TrimPrefix(mr.TypeName, "postgresql_")
+		b, err := os.ReadFile(filepath.Join("..", "..", "docs", "resources", kind+".md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(b)
+		i := strings.Index(page, "by its identity instead of an ID")
+		if i < 0 || !strings.Contains(page, "identity = {") {
+			t.Errorf("%s: the page shows no import by identity", mr.TypeName)
+			continue
+		}
+		para, _, _ := strings.Cut(page[i:], "\n\n")
+		for _, a := range r.(identified).identityAttributes() {
+			if !strings.Contains(para, "`"+a+"`") {
+				t.Errorf("%s: the identity paragraph does not name %q: %s", mr.TypeName, a, para)
+			}
+		}
+	}
+}
+
+// firstVariantVars are the vars of the first variant (attributes sorted) that
+// has any: what a block needs beyond the base body.
+func firstVariantVars(ct confType) map[string]string {
+	names := make([]string, 0, len(ct.attrs))
+	for a := range ct.attrs {
+		names = append(names, a)
+	}
+	sort.Strings(names)
+	for _, a := range names {
+		for _, v := range ct.attrs[a].variants {
+			if v.vars != nil {
+				return v.vars
+			}
+		}
+	}
+	return nil
+}
