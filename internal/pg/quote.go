@@ -60,3 +60,12 @@ func ValidateName(name string) error {
 	}
 	return nil
 }
+
+// ValidateLiteral checks what QuoteLiteral cannot carry: PostgreSQL text
+// cannot hold a NUL byte (QuoteLiteral would drop it silently).
+func ValidateLiteral(s string) error {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return fmt.Errorf("must not contain a NUL byte (found at byte %d): PostgreSQL text cannot hold one", i)
+	}
+	return nil
+}

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -27,6 +28,18 @@ func ScramVerifier(password string) (string, error) {
 		return "", fmt.Errorf("generating salt: %w", err)
 	}
 	return scramVerifier(password, salt, ScramIterations)
+}
+
+// ScramVerifierWithSalt computes the verifier for password with a given salt
+// and iteration count: deterministic, for the scram_sha256_verifier function.
+func ScramVerifierWithSalt(password string, salt []byte, iterations int) (string, error) {
+	if len(salt) == 0 {
+		return "", errors.New("the salt must not be empty")
+	}
+	if iterations < 1 {
+		return "", fmt.Errorf("iterations must be at least 1, got %d", iterations)
+	}
+	return scramVerifier(password, salt, iterations)
 }
 
 func scramVerifier(password string, salt []byte, iterations int) (string, error) {
