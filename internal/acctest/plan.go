@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/go-version"
 )
 
 // spawnedHeader heads the configurations of the terraform runs that start the
@@ -77,4 +79,45 @@ func PlanChanges(t *testing.T, body, state string) (changed []string, planText s
 	}
 	_ = os.Remove(filepath.Join(work, "tfplan"))
 	return changed, out, nil
+}
+
+// GenerateConfig runs a real `terraform query -generate-config-out` with this
+// provider (as PlanChanges does) over the list blocks of query (a
+// .tfquery.hcl body without the provider block) and returns the generated
+// configuration: import blocks with identities and resource blocks.
+// Terraform 1.14 and later.
+func GenerateConfig(t *testing.T, query string) (string, error) {
+	t.Helper()
+	tf, lookErr := exec.LookPath("terraform")
+	if lookErr != nil {
+		return "", fmt.Errorf("terraform not found on PATH")
+	}
+	bin := providerBinaryDir(t)
+	work := t.TempDir()
+	writeFile(t, filepath.Join(work, "main.tf"), spawnedHeader)
+	writeFile(t, filepath.Join(work, "search.tfquery.hcl"), query)
+	cli := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", bin)
+	writeFile(t, filepath.Join(work, "terraformrc"), cli)
+	out, err := runTerraform(tf, work, nil, "query", "-generate-config-out=generated.tf", "-no-color")
+	if err != nil {
+		return "", fmt.Errorf("terraform query: %w\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(work, "generated.tf"))
+	if err != nil {
+		return "", fmt.Errorf("reading the generated configuration: %w\n%s", err, out)
+	}
+	return string(b), nil
+}
+
+// SkipUnlessTerraform skips t when the terraform on PATH is older than min
+// (what needs names the feature, for the skip message).
+func SkipUnlessTerraform(t *testing.T, min, what string) {
+	t.Helper()
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform not found on PATH")
+	}
+	if v := terraformVersion(t, tf); v.LessThan(version.Must(version.NewVersion(min))) {
+		t.Skipf("%s needs Terraform %s or later; terraform on PATH is %s", what, min, v)
+	}
 }

@@ -162,3 +162,48 @@ FROM pg_database d JOIN pg_tablespace t ON t.oid = d.dattablespace WHERE d.datna
 	}
 	return &d, nil
 }
+
+// ListRoleNames lists the roles matching f, sorted. PostgreSQL's predefined
+// roles (pg_*) are left out unless includeSystem.
+func (c *Client) ListRoleNames(ctx context.Context, f NameFilter, includeSystem bool) ([]string, error) {
+	return c.listNames(ctx, "", `
+SELECT rolname::text FROM pg_roles
+WHERE `+nameFilterSQL("rolname::text")+`
+  AND ($5::bool OR rolname NOT LIKE 'pg\_%')
+ORDER BY 1`, append(f.args(), includeSystem)...)
+}
+
+// ListDatabaseNames lists the databases matching f, sorted. template0 and
+// template1 are left out unless includeSystem.
+func (c *Client) ListDatabaseNames(ctx context.Context, f NameFilter, includeSystem bool) ([]string, error) {
+	return c.listNames(ctx, "", `
+SELECT datname::text FROM pg_database
+WHERE `+nameFilterSQL("datname::text")+`
+  AND ($5::bool OR datname NOT IN ('template0', 'template1'))
+ORDER BY 1`, append(f.args(), includeSystem)...)
+}
+
+// ListExtensionNames lists the extensions installed in database db matching
+// f, sorted. plpgsql (installed in every database) is left out unless
+// includeSystem.
+func (c *Client) ListExtensionNames(ctx context.Context, db string, f NameFilter, includeSystem bool) ([]string, error) {
+	return c.listNames(ctx, db, `
+SELECT extname::text FROM pg_extension
+WHERE `+nameFilterSQL("extname::text")+`
+  AND ($5::bool OR extname <> 'plpgsql')
+ORDER BY 1`, append(f.args(), includeSystem)...)
+}
+
+// listNames runs a query of one text column in database db (read-only).
+func (c *Client) listNames(ctx context.Context, db, query string, args ...any) ([]string, error) {
+	var out []string
+	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
+		rows, err := q.Query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		return err
+	})
+	return out, err
+}
