@@ -109,15 +109,15 @@ func GenerateConfig(t *testing.T, query string) (string, error) {
 	return string(b), nil
 }
 
-// SkipUnlessTerraform skips t when the terraform on PATH is older than min
-// (what needs names the feature, for the skip message).
-func SkipUnlessTerraform(t *testing.T, min, what string) {
+// SkipUnlessTerraform skips t when the terraform on PATH is older than least
+// (what names the feature, for the skip message).
+func SkipUnlessTerraform(t *testing.T, least, what string) {
 	t.Helper()
 	tf, err := exec.LookPath("terraform")
 	if err != nil {
 		t.Skip("terraform not found on PATH")
 	}
-	if v := terraformVersion(t, tf); v.LessThan(version.Must(version.NewVersion(min))) {
-		t.Skipf("%s needs Terraform %s or later; terraform on PATH is %s", what, min, v)
+	if v := terraformVersion(t, tf); v.LessThan(version.Must(version.NewVersion(least))) {
+		t.Skipf("%s needs Terraform %s or later; terraform on PATH is %s", what, least, v)
 	}
 }
