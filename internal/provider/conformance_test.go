@@ -251,6 +251,15 @@ func TestAccConformance(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC (make testacc)")
 	}
 	known := os.Getenv("PGTF_CONFORMANCE_KNOWN") != ""
+	forEachConformanceType(t, func(t *testing.T, sr servedResource, ct confType) {
+		runConformanceType(t, sr, ct, known)
+	})
+}
+
+// forEachConformanceType runs f in a subtest for every resource type with a
+// conformance entry, skipped as the entry says, serialised where it must be
+// and parallel otherwise.
+func forEachConformanceType(t *testing.T, f func(t *testing.T, sr servedResource, ct confType)) {
 	for _, sr := range servedResources(t) {
 		ct, ok := conformanceTypes[sr.typeName]
 		if !ok {
@@ -266,7 +275,7 @@ func TestAccConformance(t *testing.T) {
 			} else {
 				t.Parallel()
 			}
-			runConformanceType(t, sr, ct, known)
+			f(t, sr, ct)
 		})
 	}
 }

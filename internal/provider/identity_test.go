@@ -59,52 +59,38 @@ func TestEveryResourceHasIdentity(t *testing.T) {
 // same identity. Terraform 1.12 and later.
 func TestAccIdentity(t *testing.T) {
 	acctest.PreCheck(t)
-	for _, sr := range servedResources(t) {
-		ct, ok := conformanceTypes[sr.typeName]
-		if !ok {
-			continue // TestConformance_coverage reports it
+	acctest.SkipUnlessTerraform(t, "1.12.0", "resource identity")
+	forEachConformanceType(t, func(t *testing.T, sr servedResource, ct confType) {
+		prefix := strings.ReplaceAll(acctest.RandName("id"), "-", "_")
+		n := confNames{P: prefix, Admin: acctest.AdminUser(), Conninfo: acctest.Conninfo(prefix + "_pub")}
+		if ct.setup != nil {
+			ct.setup(t, n)
 		}
-		t.Run(strings.TrimPrefix(sr.typeName, "postgresql_"), func(t *testing.T) {
-			if ct.skip != nil {
-				ct.skip(t)
-			}
-			if ct.serial {
-				fdwCasesMu.Lock()
-				defer fdwCasesMu.Unlock()
-			} else {
-				t.Parallel()
-			}
-			prefix := strings.ReplaceAll(acctest.RandName("id"), "-", "_")
-			n := confNames{P: prefix, Admin: acctest.AdminUser(), Conninfo: acctest.Conninfo(prefix + "_pub")}
-			if ct.setup != nil {
-				ct.setup(t, n)
-			}
-			var cfg strings.Builder
-			cfg.WriteString(renderTemplate(t, ct.prereqs, n))
-			n.I = prefix + "_0"
-			n.V = firstVariantVars(ct) // a body may need them (postgresql_table_rls: which table)
-			if ct.perInstance != "" {
-				cfg.WriteString(renderTemplate(t, ct.perInstance, n))
-			}
-			fmt.Fprintf(&cfg, "resource %q \"x\" {\n%s\n}\n", sr.typeName, renderTemplate(t, ct.body, n))
-			config := acctest.ProviderBlock + cfg.String()
-			addr := sr.typeName + ".x"
+		var cfg strings.Builder
+		cfg.WriteString(renderTemplate(t, ct.prereqs, n))
+		n.I = prefix + "_0"
+		n.V = firstVariantVars(ct) // a body may need them (postgresql_table_rls: which table)
+		if ct.perInstance != "" {
+			cfg.WriteString(renderTemplate(t, ct.perInstance, n))
+		}
+		fmt.Fprintf(&cfg, "resource %q \"x\" {\n%s\n}\n", sr.typeName, renderTemplate(t, ct.body, n))
+		config := acctest.ProviderBlock + cfg.String()
+		addr := sr.typeName + ".x"
 
-			var checks []statecheck.StateCheck
-			for _, a := range sr.res.(identified).identityAttributes() {
-				checks = append(checks, statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New(a)))
-			}
-			tfresource.Test(t, tfresource.TestCase{
-				PreCheck:                 func() { acctest.PreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-				TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
-				Steps: []tfresource.TestStep{
-					{Config: config, ConfigStateChecks: checks},
-					{Config: config, ResourceName: addr, ImportState: true, ImportStateKind: tfresource.ImportBlockWithResourceIdentity},
-				},
-			})
+		var checks []statecheck.StateCheck
+		for _, a := range sr.res.(identified).identityAttributes() {
+			checks = append(checks, statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New(a)))
+		}
+		tfresource.Test(t, tfresource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+			Steps: []tfresource.TestStep{
+				{Config: config, ConfigStateChecks: checks},
+				{Config: config, ResourceName: addr, ImportState: true, ImportStateKind: tfresource.ImportBlockWithResourceIdentity},
+			},
 		})
-	}
+	})
 }
 
 // The page of every resource names its identity attributes (the docs are

@@ -18,6 +18,7 @@ import (
 // identities, in both admin modes. Terraform 1.14 and later.
 func TestAccListResources_query(t *testing.T) {
 	acctest.PreCheck(t)
+	acctest.SkipUnlessTerraform(t, "1.14.0", "terraform query")
 	p := acctest.RandName("lst")
 	db := p + "_db"
 	acctest.Database(t, db, acctest.AdminUser())
