@@ -224,6 +224,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	client := pg.SharedClient(cfg).WithSnapshot()
 	resp.ResourceData = client
 	resp.DataSourceData = client
+	resp.ActionData = client
 }
 
 // configureConfig is resolveConfig with the tests' connection bound
