@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"testing"
 	"time"
 
@@ -334,7 +333,7 @@ func TestAccAction_reassignOwned(t *testing.T) {
 		steps = append(steps, resource.TestStep{
 			PreConfig:   func() { acctest.Exec(t, dbs[0], "ALTER TABLE t OWNER TO "+acctest.QI(foreign)) },
 			Config:      actionConfig("postgresql_reassign_owned", fmt.Sprintf("old_roles = [%q]\n    new_role = %q\n    database = %q", foreign, newRole, dbs[0]), "2"),
-			ExpectError: regexp.MustCompile(`(?s)REASSIGN OWNED BY.*needs the privileges of role.*GRANT`),
+			ExpectError: funcErr(`REASSIGN OWNED BY`, `needs the privileges of role`, `GRANT`),
 		})
 	}
 	resource.Test(t, resource.TestCase{
