@@ -92,7 +92,7 @@ FROM pg_class c
 JOIN pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_roles r ON r.rolname = current_user
 JOIN pg_database d ON d.datname = current_database()
-WHERE n.nspname = $1 AND c.relkind IN ('r', 'm', 'p') AND NOT c.relispartition`
+WHERE n.nspname = $1 AND c.relkind IN ('r', 'm', 'p')`
 
 // MaintainedTables lists the tables, partitioned tables (whose partitions
 // VACUUM and ANALYZE process with them) and materialized views of schema in
@@ -109,7 +109,8 @@ func (c *Client) MaintainedTables(ctx context.Context, db, schema string) ([]Mai
 		if !exists {
 			return fmt.Errorf("schema %s does not exist in database %s", QuoteIdent(schema), QuoteIdent(dbName(c, db)))
 		}
-		rows, err := q.Query(ctx, maintainedTablesSQL+" ORDER BY c.relname COLLATE \"C\"", schema)
+		// partitions are processed with their partitioned table
+		rows, err := q.Query(ctx, maintainedTablesSQL+" AND NOT c.relispartition ORDER BY c.relname COLLATE \"C\"", schema)
 		if err != nil {
 			return err
 		}

@@ -192,7 +192,17 @@ func TestAccAction_analyze(t *testing.T) {
 				Check:  checkStat(t, "last_analyze", schema, "t1", "T 2"),
 			},
 			{
-				Config:      actionConfig("postgresql_analyze", `schema = "tfacc_no_such_schema"`, "3"),
+				// one partition, named on its own
+				PreConfig: func() {
+					acctest.AdminExec(t, "",
+						"CREATE TABLE "+acctest.QQ(schema, "p")+" (id int) PARTITION BY RANGE (id)",
+						"CREATE TABLE "+acctest.QQ(schema, "p1")+" PARTITION OF "+acctest.QQ(schema, "p")+" FOR VALUES FROM (0) TO (10)")
+				},
+				Config: actionConfig("postgresql_analyze", fmt.Sprintf("schema = %s\n    table = \"p1\"", acctest.QuoteHCL(schema)), "3"),
+				Check:  checkStat(t, "last_analyze", schema, "p1"),
+			},
+			{
+				Config:      actionConfig("postgresql_analyze", `schema = "tfacc_no_such_schema"`, "4"),
 				ExpectError: funcErr(`schema "tfacc_no_such_schema" does not exist`),
 			},
 		},
