@@ -225,6 +225,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	resp.ResourceData = client
 	resp.DataSourceData = client
 	resp.ListResourceData = client
+	resp.ActionData = client
 }
 
 // configureConfig is resolveConfig with the tests' connection bound

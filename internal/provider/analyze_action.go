@@ -1,0 +1,100 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
+)
+
+var _ action.ActionWithConfigure = (*analyzeAction)(nil)
+
+// NewAnalyzeAction is the constructor of the postgresql_analyze action.
+func NewAnalyzeAction() action.Action { return &analyzeAction{} }
+
+type analyzeAction struct{ actionClient }
+
+func (a *analyzeAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_analyze"
+}
+
+func (a *analyzeAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Collects planner statistics (`ANALYZE`) for one table, or for every table of a schema that the provider's role may analyze, " +
+			"one statement per table, with a progress message for each. A role may analyze a table it owns (or whose owner's privileges it has), " +
+			"every table of a database it owns, and, on PostgreSQL 17+, a table it holds `MAINTAIN` on; a superuser may analyze any.",
+		Attributes: map[string]schema.Attribute{
+			"database": actionDatabaseAttribute("holding the tables"),
+			"schema":   actionSchemaAttribute("holding the tables"),
+			"table":    maintainedTableAttribute("analyze"),
+		},
+	}
+}
+
+func maintainedTableAttribute(verb string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional: true,
+		MarkdownDescription: "The table (or materialized view, or partitioned table with its partitions) to " + verb + ". " +
+			"Unset: every table, partitioned table and materialized view of the schema that the provider's role may " + verb + ", in name order " +
+			"(the others are counted and reported as skipped). Naming a table the role may not " + verb + " is an error, where PostgreSQL would only warn.",
+		Validators: []validator.String{validators.Name()},
+	}
+}
+
+func (a *analyzeAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
+	var m analyzeModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !a.ready(&resp.Diagnostics) {
+		return
+	}
+	maintainTables(ctx, a.client, resp, a.database(m.Database), actionValueOr(m.Schema, "public"), m.Table, "analyze", func(db, schemaName, table string) error {
+		return a.client.Analyze(ctx, db, schemaName, table)
+	})
+}
+
+// maintainTables runs op on one table, or on every table of the schema the
+// role may process, sending a progress message per table.
+func maintainTables(ctx context.Context, c *pg.Client, resp *action.InvokeResponse, db, schemaName string, table types.String, verb string, op func(db, schemaName, table string) error) {
+	summary := "Could not " + verb
+	if !table.IsNull() {
+		sendProgress(resp, fmt.Sprintf("%s %s in database %s", verb, pg.QuoteQualified(schemaName, table.ValueString()), pg.QuoteIdent(db)))
+		if err := op(db, schemaName, table.ValueString()); err != nil {
+			resp.Diagnostics.AddError(summary, err.Error())
+			return
+		}
+		sendProgress(resp, fmt.Sprintf("%s %s: done", verb, pg.QuoteQualified(schemaName, table.ValueString())))
+		return
+	}
+	tables, err := c.MaintainedTables(ctx, db, schemaName)
+	if err != nil {
+		resp.Diagnostics.AddError(summary, fmt.Sprintf("listing the tables of schema %s in database %s: %s", pg.QuoteIdent(schemaName), pg.QuoteIdent(db), err))
+		return
+	}
+	var allowed []string
+	for _, t := range tables {
+		if t.Allowed {
+			allowed = append(allowed, t.Name)
+		}
+	}
+	sendProgress(resp, fmt.Sprintf("%s: %d tables in schema %s of database %s (%d skipped: the provider's role may not %s them)",
+		verb, len(allowed), pg.QuoteIdent(schemaName), pg.QuoteIdent(db), len(tables)-len(allowed), verb))
+	for i, t := range allowed {
+		if err := op(db, schemaName, t); err != nil {
+			resp.Diagnostics.AddError(summary, fmt.Sprintf("%s (after %d of %d tables)", err, i, len(allowed)))
+			return
+		}
+		sendProgress(resp, fmt.Sprintf("%s %s: done (%d/%d)", verb, pg.QuoteQualified(schemaName, t), i+1, len(allowed)))
+	}
+}
+
+type analyzeModel struct {
+	Database types.String `tfsdk:"database"`
+	Schema   types.String `tfsdk:"schema"`
+	Table    types.String `tfsdk:"table"`
+}
