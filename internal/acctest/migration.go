@@ -58,6 +58,7 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 	}
 	PreCheck(t)
 	tf := CLIUnderTest(t).Path
+	RequireCLIFeature(t, FeatureEmptyPlanOverUpgradedCyrilgdnState)
 	for _, f := range opts.Needs {
 		RequireCLIFeature(t, f)
 	}
