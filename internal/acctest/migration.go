@@ -3,7 +3,6 @@ package acctest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,8 +13,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/hashicorp/go-version"
 )
 
 // MigrationOptions tunes MigrationPlanEmpty.
@@ -32,13 +29,16 @@ type MigrationOptions struct {
 	// (terraform state rm) before the final destroy: objects shared with
 	// other tests running in parallel, which must stay.
 	ForgetBeforeDestroy []string
+	// Needs lists what the case's configuration needs from the CLI beyond
+	// what every supported one has (write-only arguments, ...): the case
+	// skips on a CLI without it.
+	Needs []CLIFeature
 }
 
 var (
-	buildOnce   sync.Once
-	buildDir    string
-	buildErr    error
-	tfVersionRe = regexp.MustCompile(`"terraform_version":\s*"([^"]+)"`)
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
 )
 
 // MigrationPlanEmpty is the end-to-end migration check for one cyrilgdn
@@ -57,12 +57,10 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 		t.Skip("acceptance test: set TF_ACC (make testacc)")
 	}
 	PreCheck(t)
-	tf, err := exec.LookPath("terraform")
-	if err != nil {
-		t.Fatal("terraform not found on PATH")
-	}
-	if v := terraformVersion(t, tf); v.LessThan(version.Must(version.NewVersion("1.11.0"))) {
-		t.Skipf("fixture states were written by Terraform 1.11.4; terraform on PATH is %s", v)
+	tf := CLIUnderTest(t).Path
+	RequireCLIFeature(t, FeatureEmptyPlanOverUpgradedCyrilgdnState)
+	for _, f := range opts.Needs {
+		RequireCLIFeature(t, f)
 	}
 	bin := providerBinaryDir(t)
 
@@ -208,32 +206,6 @@ func runTerraform(tf, dir string, extraEnv map[string]string, args ...string) (s
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	err := cmd.Run()
 	return buf.String(), err
-}
-
-var tfVersions sync.Map // path → *version.Version: one `terraform version` per binary and test process
-
-func terraformVersion(t *testing.T, tf string) *version.Version {
-	t.Helper()
-	if v, ok := tfVersions.Load(tf); ok {
-		return v.(*version.Version)
-	}
-	out, err := exec.Command(tf, "version", "-json").Output()
-	if err != nil {
-		t.Fatalf("terraform version: %v", err)
-	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		if m := tfVersionRe.FindSubmatch(out); m != nil {
-			v.Version = string(m[1])
-		} else {
-			t.Fatalf("terraform version -json: %v", err)
-		}
-	}
-	parsed := version.Must(version.NewVersion(v.Version))
-	tfVersions.Store(tf, parsed)
-	return parsed
 }
 
 // providerBinaryDir builds the provider once per test binary into a temporary

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,7 +14,7 @@ import (
 
 // spawnedHeader heads the configurations of the terraform runs that start the
 // built provider as a process of its own (PlanChanges, MigrationPlanEmpty).
-const spawnedHeader = "terraform {\n  required_providers {\n    postgresql = { source = \"pgtf/postgresql\" }\n  }\n}\n\nprovider \"postgresql\" {}\n"
+const spawnedHeader = "terraform {\n  required_providers {\n    postgresql = { source = \"registry.terraform.io/pgtf/postgresql\" }\n  }\n}\n\nprovider \"postgresql\" {}\n"
 
 // spawnedParallelism bounds how many resources those runs read or change at
 // once: each spawned provider starts with empty pools, and at Terraform's
@@ -33,9 +32,9 @@ const spawnedParallelism = "-parallelism=2"
 // only: the objects stay, and the caller's state is not touched.
 func PlanChanges(t *testing.T, body, state string) (changed []string, planText string, err error) {
 	t.Helper()
-	tf, lookErr := exec.LookPath("terraform")
+	tf, lookErr := TerraformPath()
 	if lookErr != nil {
-		return nil, "", fmt.Errorf("terraform not found on PATH")
+		return nil, "", lookErr
 	}
 	bin := providerBinaryDir(t)
 	work := t.TempDir()

@@ -18,6 +18,7 @@ import (
 )
 
 func TestAccDatabase_lifecycle(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureRemovedBlocks)
 	name := acctest.RandName("db")
 	renamed := name + ` "ü ß`
 	owner := acctest.RandName("dbowner")

@@ -32,6 +32,7 @@ func checkFunctionGone(t *testing.T, db, name string) func(*terraform.State) err
 }
 
 func TestAccFunction_lifecycle(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureRemovedBlocks)
 	db := acctest.RandName("fndb")
 	name := acctest.RandName("fn")
 	addr := "postgresql_function.test"
@@ -369,6 +370,7 @@ func accTestClient(t *testing.T) *pg.Client {
 // replaced by the server's spelling after apply: "Provider produced
 // inconsistent result" on .id and .arg[*].type.
 func TestAccFunction_regressionSpellingWithoutReturns(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureRemovedBlocks)
 	name := acctest.RandName("fnspell")
 	addr := "postgresql_function.test"
 	id := "postgres.public." + name + "(int,varchar(10),timestamptz)"

@@ -444,6 +444,7 @@ resource "postgresql_grant" "all_tables" {
 // Before the fix ModifyPlan planned the state's null for a configured `[]`:
 // "Provider produced invalid plan ... planned value null does not match config value []".
 func TestAccGrant_regressionEmptyObjectsWithNullState(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureRemovedBlocks)
 	f := newGrantFixture()
 	unset := f.emptyCollectionsConfig("", "")
 	empty := f.emptyCollectionsConfig("[]", "[]")

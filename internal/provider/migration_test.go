@@ -33,8 +33,10 @@ var migrationCases = []struct {
 	replace  map[string]string
 	minMajor int // the fixture needs PostgreSQL minMajor or later, because of why
 	why      string
+	needs    []acctest.CLIFeature // what the fixture's configuration needs from the CLI
 }{
-	{dir: "role/login_password_full"}, {dir: "role/nologin_flags"}, {dir: "role/password_wo"},
+	{dir: "role/login_password_full"}, {dir: "role/nologin_flags"},
+	{dir: "role/password_wo", needs: []acctest.CLIFeature{acctest.FeatureWriteOnlyArguments}},
 	// cyrilgdn stores an unset search_path as null after create and [] after a
 	// refresh; a configuration saying `search_path = []` must not see a diff either.
 	{dir: "role/nologin_flags", variant: "search_path_empty", replace: map[string]string{
@@ -137,7 +139,7 @@ func TestAccMigration_cyrilgdn(t *testing.T) {
 					if missing := unservedTypes(t, c.dir, types); len(missing) > 0 {
 						t.Fatalf("the case also needs %s, not served by this provider (not registered in Resources?)", strings.Join(missing, ", "))
 					}
-					opts := acctest.MigrationOptions{StateFiles: states, Replace: c.replace}
+					opts := acctest.MigrationOptions{StateFiles: states, Replace: c.replace, Needs: c.needs}
 					if typ == "server" || typ == "user_mapping" {
 						// Their postgres_fdw extension lives in database postgres, where
 						// foreign servers of other tests running in parallel depend on it:

@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
@@ -256,6 +255,7 @@ func TestAccRole_names(t *testing.T) {
 // TestAccRole_passwordWriteOnly: password_wo never reaches state or plan, and
 // is set again only when password_wo_version changes.
 func TestAccRole_passwordWriteOnly(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureWriteOnlyArguments)
 	name := acctest.RandName("role_wo")
 	addr := "postgresql_role.wo"
 	cfg := func(pw, ver string) string {
@@ -267,7 +267,6 @@ func TestAccRole_passwordWriteOnly(t *testing.T) {
 }`, name, pw, ver)
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkRoleGone(t, name),
@@ -476,6 +475,7 @@ func TestAccRole_dropReassignsOwned(t *testing.T) {
 // created the role (before the fix each switch planned an in-place update
 // null <-> []). An import, then `[]`, plans no change either.
 func TestAccRole_regressionEmptySearchPath(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureRemovedBlocks)
 	name := acctest.RandName("role")
 	addr := "postgresql_role.test"
 	unset := acctest.Config(`resource "postgresql_role" "test" { name = %q }`, name)

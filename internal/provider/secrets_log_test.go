@@ -9,7 +9,6 @@ import (
 	tfacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
@@ -32,6 +31,7 @@ func TestAccSecrets_regressionSecretsInLogs(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC")
 	}
 	acctest.PreCheck(t)
+	acctest.RequireCLIFeature(t, acctest.FeatureWriteOnlyArguments) // password_wo
 	logPath := acctest.ProviderLogToFile(t)
 	db := acctest.RandName("secdb")
 	srv := acctest.RandName("secsrv")
@@ -125,7 +125,6 @@ resource "postgresql_subscription" "sub" {
 	}
 
 	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks: []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		PreCheck: func() {
 			acctest.TempDatabase(t, db,
 				"CREATE FOREIGN DATA WRAPPER tfacc_dummy_fdw", // no validator: takes any option

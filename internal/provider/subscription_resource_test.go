@@ -26,6 +26,7 @@ func subscriptionTestNames() (pubDB, subDB, name, slot string) {
 }
 
 func TestAccSubscription_lifecycle(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureRemovedBlocks)
 	skipSubscriptionIfManagedBefore16(t)
 	pubDB, subDB, name, slot := subscriptionTestNames()
 	addr := "postgresql_subscription.test"
