@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/hashicorp/go-version"
 )
 
 // spawnedHeader heads the configurations of the terraform runs that start the
@@ -87,9 +85,9 @@ func PlanChanges(t *testing.T, body, state string) (changed []string, planText s
 // Terraform 1.14 and later.
 func GenerateConfig(t *testing.T, query string) (string, error) {
 	t.Helper()
-	tf, lookErr := exec.LookPath("terraform")
+	tf, lookErr := TerraformPath()
 	if lookErr != nil {
-		return "", fmt.Errorf("terraform not found on PATH")
+		return "", lookErr
 	}
 	bin := providerBinaryDir(t)
 	work := t.TempDir()
@@ -106,17 +104,4 @@ func GenerateConfig(t *testing.T, query string) (string, error) {
 		return "", fmt.Errorf("reading the generated configuration: %w\n%s", err, out)
 	}
 	return string(b), nil
-}
-
-// SkipUnlessTerraform skips t when the terraform on PATH is older than least
-// (what names the feature, for the skip message).
-func SkipUnlessTerraform(t *testing.T, least, what string) {
-	t.Helper()
-	tf, err := exec.LookPath("terraform")
-	if err != nil {
-		t.Skip("terraform not found on PATH")
-	}
-	if v := terraformVersion(t, tf); v.LessThan(version.Must(version.NewVersion(least))) {
-		t.Skipf("%s needs Terraform %s or later; terraform on PATH is %s", what, least, v)
-	}
 }

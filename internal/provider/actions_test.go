@@ -108,7 +108,7 @@ func relfilenode(t *testing.T, schema, table string) string {
 // vacuum and a missing table are errors, not PostgreSQL's silent skip.
 func TestAccAction_vacuum(t *testing.T) {
 	acctest.PreCheck(t)
-	acctest.SkipUnlessTerraform(t, "1.14.0", "actions")
+	acctest.RequireCLIFeature(t, acctest.FeatureActions)
 	schema, _ := maintenanceSchema(t)
 	var before string
 	otherCheck := checkStat(t, "last_vacuum", schema, "other")
@@ -155,7 +155,7 @@ func TestAccAction_vacuum(t *testing.T) {
 // A table the managed admin may not vacuum is an error naming the rule.
 func TestAccAction_vacuumNotAllowed(t *testing.T) {
 	acctest.PreCheck(t)
-	acctest.SkipUnlessTerraform(t, "1.14.0", "actions")
+	acctest.RequireCLIFeature(t, acctest.FeatureActions)
 	if !acctest.Managed() {
 		t.Skip("the superuser may vacuum every table")
 	}
@@ -174,7 +174,7 @@ func TestAccAction_vacuumNotAllowed(t *testing.T) {
 // postgresql_analyze on one table, then on the whole schema.
 func TestAccAction_analyze(t *testing.T) {
 	acctest.PreCheck(t)
-	acctest.SkipUnlessTerraform(t, "1.14.0", "actions")
+	acctest.RequireCLIFeature(t, acctest.FeatureActions)
 	schema, _ := maintenanceSchema(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -219,7 +219,7 @@ func TestAccAction_analyze(t *testing.T) {
 // and CONCURRENTLY; a missing view is an error.
 func TestAccAction_refreshMaterializedView(t *testing.T) {
 	acctest.PreCheck(t)
-	acctest.SkipUnlessTerraform(t, "1.14.0", "actions")
+	acctest.RequireCLIFeature(t, acctest.FeatureActions)
 	schema := acctest.RandName("mv")
 	acctest.AdminExec(t, "",
 		"CREATE SCHEMA "+acctest.QI(schema),
@@ -264,7 +264,7 @@ func TestAccAction_refreshMaterializedView(t *testing.T) {
 // is refused at validation.
 func TestAccAction_terminateConnections(t *testing.T) {
 	acctest.PreCheck(t)
-	acctest.SkipUnlessTerraform(t, "1.14.0", "actions")
+	acctest.RequireCLIFeature(t, acctest.FeatureActions)
 	db := acctest.RandName("term_db")
 	acctest.Database(t, db, acctest.AdminUser())
 	role, password := acctest.RandName("term_role"), "pw-"+acctest.RandName("x")
@@ -315,7 +315,7 @@ func TestAccAction_terminateConnections(t *testing.T) {
 // of a role it did not create, and the error says which grant fixes it.
 func TestAccAction_reassignOwned(t *testing.T) {
 	acctest.PreCheck(t)
-	acctest.SkipUnlessTerraform(t, "1.14.0", "actions")
+	acctest.RequireCLIFeature(t, acctest.FeatureActions)
 	old1, old2, newRole := acctest.RandName("old1"), acctest.RandName("old2"), acctest.RandName("new")
 	for _, r := range []string{old1, old2, newRole} {
 		acctest.OwnerRole(t, r)

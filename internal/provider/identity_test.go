@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -59,7 +58,7 @@ func TestEveryResourceHasIdentity(t *testing.T) {
 // same identity. Terraform 1.12 and later.
 func TestAccIdentity(t *testing.T) {
 	acctest.PreCheck(t)
-	acctest.SkipUnlessTerraform(t, "1.12.0", "resource identity")
+	acctest.RequireCLIFeature(t, acctest.FeatureImportBlockIdentity)
 	forEachConformanceType(t, func(t *testing.T, sr servedResource, ct confType) {
 		prefix := strings.ReplaceAll(acctest.RandName("id"), "-", "_")
 		n := confNames{P: prefix, Admin: acctest.AdminUser(), Conninfo: acctest.Conninfo(prefix + "_pub")}
@@ -69,7 +68,7 @@ func TestAccIdentity(t *testing.T) {
 		var cfg strings.Builder
 		cfg.WriteString(renderTemplate(t, ct.prereqs, n))
 		n.I = prefix + "_0"
-		n.V = firstVariantVars(ct) // a body may need them (postgresql_table_rls: which table)
+		n.V = identityVars[sr.typeName]
 		if ct.perInstance != "" {
 			cfg.WriteString(renderTemplate(t, ct.perInstance, n))
 		}
@@ -122,20 +121,8 @@ func TestDocsNameIdentityAttributes(t *testing.T) {
 	}
 }
 
-// firstVariantVars are the vars of the first variant (attributes sorted) that
-// has any: what a block needs beyond the base body.
-func firstVariantVars(ct confType) map[string]string {
-	names := make([]string, 0, len(ct.attrs))
-	for a := range ct.attrs {
-		names = append(names, a)
-	}
-	sort.Strings(names)
-	for _, a := range names {
-		for _, v := range ct.attrs[a].variants {
-			if v.vars != nil {
-				return v.vars
-			}
-		}
-	}
-	return nil
+// identityVars are the vars a conformance body needs to name one object
+// (postgresql_table_rls: which of the test's tables).
+var identityVars = map[string]map[string]string{
+	"postgresql_table_rls": {"t": "0"},
 }

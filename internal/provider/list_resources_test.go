@@ -18,7 +18,7 @@ import (
 // identities, in both admin modes. Terraform 1.14 and later.
 func TestAccListResources_query(t *testing.T) {
 	acctest.PreCheck(t)
-	acctest.SkipUnlessTerraform(t, "1.14.0", "terraform query")
+	acctest.RequireCLIFeature(t, acctest.FeatureListResources)
 	p := acctest.RandName("lst")
 	db := p + "_db"
 	acctest.Database(t, db, acctest.AdminUser())
@@ -94,7 +94,7 @@ list "postgresql_extension" "mine" {
 // (import blocks and resources) then plans the imports and no change.
 func TestAccListResources_generateConfigRoundTrip(t *testing.T) {
 	acctest.PreCheck(t)
-	acctest.SkipUnlessTerraform(t, "1.14.0", "terraform query")
+	acctest.RequireCLIFeature(t, acctest.FeatureListResources)
 	p := acctest.RandName("gen")
 	db := p + "_db"
 	// roles first: their cleanup runs after the database's
