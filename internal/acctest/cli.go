@@ -46,13 +46,14 @@ const (
 	FeatureListResources CLIFeature = "list resources"
 	// FeatureActions: provider actions (action blocks, action_trigger).
 	FeatureActions CLIFeature = "actions"
-	// FeatureEmptyPlanOverUpgradedCyrilgdnState is not a CLI feature but an
-	// observed behaviour: Terraform 1.5.7 plans an in-place update with no
-	// attribute difference shown for every resource of a cyrilgdn fixture
-	// state (schema version 0, upgraded by this provider), where Terraform
-	// 1.11+ and OpenTofu 1.12 plan no change. Not explained yet; the migration
-	// checks (MigrationPlanEmpty) skip where it has not been seen to hold.
-	FeatureEmptyPlanOverUpgradedCyrilgdnState CLIFeature = "an empty plan over upgraded cyrilgdn states (observed, not explained: Terraform 1.5.7 plans no-diff updates)"
+	// FeatureSchemaSensitivityInState: the CLI marks the attributes a provider
+	// schema declares sensitive in the values it stores, so a state it writes
+	// lists them in sensitive_attributes (hashicorp/terraform#34567). An older
+	// CLI writes only the paths marked by the configuration, and plans an
+	// in-place update with no attribute difference for an instance whose
+	// stored sensitive paths differ from that: e.g. the cyrilgdn fixture states,
+	// written by Terraform 1.11.4, planned by Terraform 1.5.7.
+	FeatureSchemaSensitivityInState CLIFeature = "schema-sensitive attributes recorded in state"
 )
 
 // cliFeatures is the first release of each product with a feature; a product
@@ -69,8 +70,9 @@ var cliFeatures = map[CLIFeature]map[string]string{
 	FeatureImportBlockIdentity: {ProductTerraform: "1.12.0", ProductOpenTofu: "1.12.0"},
 	FeatureListResources:       {ProductTerraform: "1.14.0"},
 	FeatureActions:             {ProductTerraform: "1.14.0"},
-	// observed on Terraform 1.11.4, 1.14.9, 1.16.4 and OpenTofu 1.12.6; fails on Terraform 1.5.7
-	FeatureEmptyPlanOverUpgradedCyrilgdnState: {ProductTerraform: "1.11.0", ProductOpenTofu: "1.12.0"},
+	// Terraform: the release with hashicorp/terraform#34567; OpenTofu: the oldest
+	// release this project tests (1.10.10) has it, as 1.12.6 does.
+	FeatureSchemaSensitivityInState: {ProductTerraform: "1.8.0", ProductOpenTofu: "1.10.0"},
 }
 
 // CLI is the Terraform or OpenTofu binary acceptance tests run.
