@@ -117,8 +117,7 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 	}
 	// the destroy at cleanup works from the state file in the directory
 	writeFile(t, filepath.Join(work, "terraform.tfstate"), states[0])
-	cli := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", bin)
-	writeFile(t, filepath.Join(work, "terraformrc"), cli)
+	writeFile(t, filepath.Join(work, "terraformrc"), devOverrides(bin))
 
 	superEnv := map[string]string{"PGUSER": superUser(), "PGPASSWORD": superPassword(), "PGSUPERUSER": "true"}
 	t.Cleanup(func() {

@@ -30,19 +30,14 @@ const spawnedParallelism = "-parallelism=2"
 // only: the objects stay, and the caller's state is not touched.
 func PlanChanges(t *testing.T, body, state string) (changed []string, planText string, err error) {
 	t.Helper()
-	tf, lookErr := TerraformPath()
+	files := map[string]string{"main.tf": spawnedHeader + body}
+	if state != "" {
+		files["terraform.tfstate"] = state
+	}
+	tf, work, lookErr := spawnedDir(t, files)
 	if lookErr != nil {
 		return nil, "", lookErr
 	}
-	bin := providerBinaryDir(t)
-	work := t.TempDir()
-	writeFile(t, filepath.Join(work, "main.tf"), spawnedHeader+body)
-	if state != "" {
-		writeFile(t, filepath.Join(work, "terraform.tfstate"), state)
-	}
-	cli := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", bin)
-	writeFile(t, filepath.Join(work, "terraformrc"), cli)
-
 	out, runErr := runTerraform(tf, work, nil, "plan", "-out=tfplan", "-no-color", "-input=false", "-lock=false", spawnedParallelism)
 	if runErr != nil {
 		return nil, out, fmt.Errorf("terraform plan: %w", runErr)
@@ -85,16 +80,10 @@ func PlanChanges(t *testing.T, body, state string) (changed []string, planText s
 // Terraform 1.14 and later.
 func GenerateConfig(t *testing.T, query string) (string, error) {
 	t.Helper()
-	tf, lookErr := TerraformPath()
+	tf, work, lookErr := spawnedDir(t, map[string]string{"main.tf": spawnedHeader, "search.tfquery.hcl": query})
 	if lookErr != nil {
 		return "", lookErr
 	}
-	bin := providerBinaryDir(t)
-	work := t.TempDir()
-	writeFile(t, filepath.Join(work, "main.tf"), spawnedHeader)
-	writeFile(t, filepath.Join(work, "search.tfquery.hcl"), query)
-	cli := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", bin)
-	writeFile(t, filepath.Join(work, "terraformrc"), cli)
 	out, err := runTerraform(tf, work, nil, "query", "-generate-config-out=generated.tf", "-no-color")
 	if err != nil {
 		return "", fmt.Errorf("terraform query: %w\n%s", err, out)
@@ -104,4 +93,43 @@ func GenerateConfig(t *testing.T, query string) (string, error) {
 		return "", fmt.Errorf("reading the generated configuration: %w\n%s", err, out)
 	}
 	return string(b), nil
+}
+
+// InvokeAction runs a real `terraform apply -invoke=<address>` with this
+// provider (as PlanChanges does) over the configuration body (the provider
+// block is added), which invokes that one action and changes nothing else,
+// and returns what Terraform printed. Terraform 1.14 and later.
+func InvokeAction(t *testing.T, body, address string) (string, error) {
+	t.Helper()
+	tf, work, err := spawnedDir(t, map[string]string{"main.tf": spawnedHeader + body})
+	if err != nil {
+		return "", err
+	}
+	out, err := runTerraform(tf, work, nil, "apply", "-invoke="+address, "-auto-approve", "-no-color", "-input=false")
+	if err != nil {
+		return out, fmt.Errorf("terraform apply -invoke=%s: %w\n%s", address, err, out)
+	}
+	return out, nil
+}
+
+// spawnedDir makes a directory holding files for a terraform run that starts
+// the built provider (a CLI configuration with a dev override for it) and
+// returns the CLI to run there.
+func spawnedDir(t *testing.T, files map[string]string) (tf, work string, err error) {
+	t.Helper()
+	if tf, err = TerraformPath(); err != nil {
+		return "", "", err
+	}
+	bin := providerBinaryDir(t)
+	work = t.TempDir()
+	for name, content := range files {
+		writeFile(t, filepath.Join(work, name), content)
+	}
+	writeFile(t, filepath.Join(work, "terraformrc"), devOverrides(bin))
+	return tf, work, nil
+}
+
+// devOverrides is a CLI configuration that runs the provider built in dir.
+func devOverrides(dir string) string {
+	return fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", dir)
 }

@@ -29,8 +29,15 @@ func (p *pgProvider) Actions(_ context.Context) []func() action.Action {
 	}
 }
 
-// actionClient holds the provider's client for an action.
-type actionClient struct{ client *pg.Client }
+// actionClient holds an action's type name and the provider's client.
+type actionClient struct {
+	typeSuffix string // the type name after the provider's, e.g. "_vacuum"
+	client     *pg.Client
+}
+
+func (a *actionClient) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + a.typeSuffix
+}
 
 func (a *actionClient) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
 	a.client = clientFrom(req.ProviderData, &resp.Diagnostics)

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -364,4 +365,40 @@ func TestAccAction_reassignOwned(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps:                    steps,
 	})
+}
+
+// `terraform apply -invoke` runs one action of the configuration on its own:
+// the table is analyzed, the progress message is printed, and the
+// configuration's resource is neither created nor planned.
+func TestAccAction_invokeFromCLI(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.RequireCLIFeature(t, acctest.FeatureActions)
+	schema, _ := maintenanceSchema(t)
+	out, err := acctest.InvokeAction(t, fmt.Sprintf(`
+action "postgresql_analyze" "a" {
+  config {
+    schema = %s
+    table  = "t1"
+  }
+}
+
+resource "terraform_data" "untouched" {
+  input = "x"
+}
+`, acctest.QuoteHCL(schema)), "action.postgresql_analyze.a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `(triggered by CLI): analyze "`) {
+		t.Errorf("no progress message in the output:\n%s", out)
+	}
+	if strings.Contains(out, "terraform_data.untouched") {
+		t.Errorf("apply -invoke touched a resource:\n%s", out)
+	}
+	if err := checkStat(t, "last_analyze", schema, "t1")(nil); err != nil {
+		t.Error(err)
+	}
+	if err := checkNoStat(t, "last_analyze", schema, "T 2")(nil); err != nil {
+		t.Error(err)
+	}
 }

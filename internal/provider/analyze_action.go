@@ -16,13 +16,9 @@ import (
 var _ action.ActionWithConfigure = (*analyzeAction)(nil)
 
 // NewAnalyzeAction is the constructor of the postgresql_analyze action.
-func NewAnalyzeAction() action.Action { return &analyzeAction{} }
+func NewAnalyzeAction() action.Action { return &analyzeAction{actionClient{typeSuffix: "_analyze"}} }
 
 type analyzeAction struct{ actionClient }
-
-func (a *analyzeAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_analyze"
-}
 
 func (a *analyzeAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{

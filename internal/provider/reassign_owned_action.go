@@ -21,13 +21,11 @@ var (
 )
 
 // NewReassignOwnedAction is the constructor of the postgresql_reassign_owned action.
-func NewReassignOwnedAction() action.Action { return &reassignOwnedAction{} }
+func NewReassignOwnedAction() action.Action {
+	return &reassignOwnedAction{actionClient{typeSuffix: "_reassign_owned"}}
+}
 
 type reassignOwnedAction struct{ actionClient }
-
-func (a *reassignOwnedAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_reassign_owned"
-}
 
 func (a *reassignOwnedAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	names := []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(validators.Name())}

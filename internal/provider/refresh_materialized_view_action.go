@@ -14,13 +14,11 @@ import (
 var _ action.ActionWithConfigure = (*refreshMaterializedViewAction)(nil)
 
 // NewRefreshMaterializedViewAction is the constructor of the postgresql_refresh_materialized_view action.
-func NewRefreshMaterializedViewAction() action.Action { return &refreshMaterializedViewAction{} }
+func NewRefreshMaterializedViewAction() action.Action {
+	return &refreshMaterializedViewAction{actionClient{typeSuffix: "_refresh_materialized_view"}}
+}
 
 type refreshMaterializedViewAction struct{ actionClient }
-
-func (a *refreshMaterializedViewAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_refresh_materialized_view"
-}
 
 func (a *refreshMaterializedViewAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{

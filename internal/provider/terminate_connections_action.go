@@ -20,13 +20,11 @@ var (
 )
 
 // NewTerminateConnectionsAction is the constructor of the postgresql_terminate_connections action.
-func NewTerminateConnectionsAction() action.Action { return &terminateConnectionsAction{} }
+func NewTerminateConnectionsAction() action.Action {
+	return &terminateConnectionsAction{actionClient{typeSuffix: "_terminate_connections"}}
+}
 
 type terminateConnectionsAction struct{ actionClient }
-
-func (a *terminateConnectionsAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_terminate_connections"
-}
 
 func (a *terminateConnectionsAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{

@@ -13,13 +13,9 @@ import (
 var _ action.ActionWithConfigure = (*vacuumAction)(nil)
 
 // NewVacuumAction is the constructor of the postgresql_vacuum action.
-func NewVacuumAction() action.Action { return &vacuumAction{} }
+func NewVacuumAction() action.Action { return &vacuumAction{actionClient{typeSuffix: "_vacuum"}} }
 
 type vacuumAction struct{ actionClient }
-
-func (a *vacuumAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_vacuum"
-}
 
 func (a *vacuumAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	resp.Schema = schema.Schema{
