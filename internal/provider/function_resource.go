@@ -136,14 +136,33 @@ func functionSchemaV1() schema.Schema {
 
 // importState takes `<database>.<schema>.<name>(<input argument types>)`.
 func (r *functionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	db, schemaName, name, args, err := parseFunctionID(req.ID)
+	attrs, private, err := functionImport(req.ID)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error())
 		return
 	}
-	b, _ := json.Marshal(args)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privFunctionImportArgs, b)...)
-	resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "id", req.ID, "database", db, "schema", schemaName, "name", name)...)
+	for k, v := range private {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, k, v)...)
+	}
+	for _, a := range []string{"id", "database", "schema", "name"} {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(a), attrs[a])...)
+	}
+}
+
+// functionImport is what an import by ID records (its list resource too):
+// id, database, schema and name in the state, and the ID's input types in
+// private state, with which the read finds the function and keeps their
+// spelling.
+func functionImport(id string) (attrs map[string]string, private map[string][]byte, err error) {
+	db, schemaName, name, args, err := parseFunctionID(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, nil, err
+	}
+	return map[string]string{"id": id, "database": db, "schema": schemaName, "name": name}, map[string][]byte{privFunctionImportArgs: b}, nil
 }
 
 // parseFunctionID splits `<database>.<schema>.<name>(<t1>, <t2>)`. The names

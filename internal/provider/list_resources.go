@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
@@ -25,24 +27,37 @@ import (
 // empty state and the resource's own read completes it, so a listed
 // resource is exactly what an import and a refresh record.
 
-// catalogList is postgresql_<kind>'s list resource. names lists the objects
+// catalogList is postgresql_<kind>'s list resource. list lists the objects
 // the filters keep, each as the state attributes that name it (its identity);
 // display names one for people.
 type catalogList[M any] struct {
 	client      *pg.Client
 	kind        string
 	newResource func() resource.Resource
+	// nameFilter: the list has the LIKE/regex name filters
+	nameFilter bool
 	// database: the list has a `database` argument (the provider's by default)
-	database      bool
-	systemObjects string // what include_system adds, for its description
-	names         func(ctx context.Context, c *pg.Client, db string, f pg.NameFilter, includeSystem bool) ([]map[string]string, error)
-	display       func(names map[string]string) string
+	database bool
+	// systemObjects: what include_system adds, for its description (no
+	// include_system when empty)
+	systemObjects string
+	// filters are the kind's own string arguments (empty when unset)
+	filters map[string]listschema.StringAttribute
+	// about is said of the kind on its page, after what every list says
+	about   string
+	list    func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error)
+	display func(names map[string]string) string
+	// imported, when set, turns listed names into what the resource's import
+	// by ID records: state attributes and private state (postgresql_function)
+	imported func(names map[string]string) (map[string]string, map[string][]byte, error)
 }
 
-type catalogListConfig struct {
-	nameFilterModel
-	Database      types.String `tfsdk:"database"`
-	IncludeSystem types.Bool   `tfsdk:"include_system"`
+// listArgs is a list resource's configuration.
+type listArgs struct {
+	db            string
+	filter        pg.NameFilter
+	includeSystem bool
+	str           map[string]string // the kind's own filters, "" when unset
 }
 
 func (l *catalogList[M]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -57,56 +72,79 @@ func (l *catalogList[M]) Configure(_ context.Context, req resource.ConfigureRequ
 
 func (l *catalogList[M]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	subject := l.kind + " names"
-	attrs := map[string]listschema.Attribute{
-		"like_any_patterns": listschema.ListAttribute{ElementType: types.StringType, Optional: true,
-			MarkdownDescription: "Keep " + subject + " matching at least one of these `LIKE` patterns (sent as query parameters)."},
-		"like_all_patterns": listschema.ListAttribute{ElementType: types.StringType, Optional: true,
-			MarkdownDescription: "Keep " + subject + " matching every one of these `LIKE` patterns."},
-		"not_like_all_patterns": listschema.ListAttribute{ElementType: types.StringType, Optional: true,
-			MarkdownDescription: "Drop " + subject + " matching any of these `LIKE` patterns."},
-		"regex_pattern": listschema.StringAttribute{Optional: true,
-			MarkdownDescription: "Keep " + subject + " matching this POSIX regular expression."},
-		"include_system": listschema.BoolAttribute{Optional: true,
-			MarkdownDescription: "Also list " + l.systemObjects + " (left out by default)."},
-		"database": listschema.StringAttribute{Optional: true,
-			MarkdownDescription: "The database to list in; the provider's `database` when not set.",
-			Validators:          []validator.String{validators.Name()}},
+	attrs := map[string]listschema.Attribute{}
+	if l.nameFilter {
+		attrs["like_any_patterns"] = listschema.ListAttribute{ElementType: types.StringType, Optional: true,
+			MarkdownDescription: "Keep " + subject + " matching at least one of these `LIKE` patterns (sent as query parameters)."}
+		attrs["like_all_patterns"] = listschema.ListAttribute{ElementType: types.StringType, Optional: true,
+			MarkdownDescription: "Keep " + subject + " matching every one of these `LIKE` patterns."}
+		attrs["not_like_all_patterns"] = listschema.ListAttribute{ElementType: types.StringType, Optional: true,
+			MarkdownDescription: "Drop " + subject + " matching any of these `LIKE` patterns."}
+		attrs["regex_pattern"] = listschema.StringAttribute{Optional: true,
+			MarkdownDescription: "Keep " + subject + " matching this POSIX regular expression."}
 	}
-	if !l.database {
-		delete(attrs, "database")
+	if l.systemObjects != "" {
+		attrs["include_system"] = listschema.BoolAttribute{Optional: true,
+			MarkdownDescription: "Also list " + l.systemObjects + " (left out by default)."}
+	}
+	if l.database {
+		attrs["database"] = listschema.StringAttribute{Optional: true,
+			MarkdownDescription: "The database to list in; the provider's `database` when not set.",
+			Validators:          []validator.String{validators.Name()}}
+	}
+	for name, a := range l.filters {
+		attrs[name] = a
 	}
 	resp.Schema = listschema.Schema{
-		MarkdownDescription: fmt.Sprintf("Every `postgresql_%s` the filters keep, for `terraform query` (Terraform 1.14+): its identity, its name and, with `include_resource`, the resource as an import reads it.", l.kind),
+		MarkdownDescription: strings.TrimSpace(fmt.Sprintf("Every `postgresql_%s` the filters keep, for `terraform query` (Terraform 1.14+): its identity, a display name and, with `include_resource`, the resource as an import reads it. %s", l.kind, l.about)),
 		Attributes:          attrs,
 	}
 }
 
+// args reads the configuration.
+func (l *catalogList[M]) args(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) listArgs {
+	get := func(name string, target any) { diags.Append(cfg.GetAttribute(ctx, path.Root(name), target)...) }
+	a := listArgs{db: l.client.DefaultDatabase(), str: map[string]string{}}
+	if l.nameFilter {
+		var f nameFilterModel
+		get("like_any_patterns", &f.LikeAny)
+		get("like_all_patterns", &f.LikeAll)
+		get("not_like_all_patterns", &f.NotLikeAll)
+		get("regex_pattern", &f.Regex)
+		a.filter = f.filter(ctx, diags)
+	}
+	if l.systemObjects != "" {
+		var b types.Bool
+		get("include_system", &b)
+		a.includeSystem = b.ValueBool()
+	}
+	if l.database {
+		var db types.String
+		if get("database", &db); isKnown(db) {
+			a.db = db.ValueString()
+		}
+	}
+	for name := range l.filters {
+		var v types.String
+		get(name, &v)
+		a.str[name] = v.ValueString()
+	}
+	return a
+}
+
 func (l *catalogList[M]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var diags diag.Diagnostics
-	var cfg catalogListConfig
-	if l.database {
-		diags.Append(req.Config.Get(ctx, &cfg)...)
-	} else {
-		var c struct {
-			nameFilterModel
-			IncludeSystem types.Bool `tfsdk:"include_system"`
-		}
-		diags.Append(req.Config.Get(ctx, &c)...)
-		cfg.nameFilterModel, cfg.IncludeSystem = c.nameFilterModel, c.IncludeSystem
-	}
-	f := cfg.filter(ctx, &diags)
-	if diags.HasError() || l.client == nil {
-		if l.client == nil {
-			diags.AddError("Provider not configured", "The provider must be configured to list objects.")
-		}
+	if l.client == nil {
+		diags.AddError("Provider not configured", "The provider must be configured to list objects.")
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	db := l.client.DefaultDatabase()
-	if isKnown(cfg.Database) {
-		db = cfg.Database.ValueString()
+	a := l.args(ctx, req.Config, &diags)
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
 	}
-	found, err := l.names(ctx, l.client, db, f, cfg.IncludeSystem.ValueBool())
+	found, err := l.list(ctx, l.client, a)
 	if err != nil {
 		diags.AddError("Could not list "+l.kind+"s", err.Error())
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
@@ -125,8 +163,19 @@ func (l *catalogList[M]) List(ctx context.Context, req list.ListRequest, stream 
 			}
 			result := req.NewListResult(ctx)
 			result.DisplayName = l.display(names)
-			ok, d := listedObject(ctx, obj, res, req, names, &result)
-			result.Diagnostics.Append(d...)
+			var private memPrivate
+			if l.imported != nil {
+				var err error
+				if names, private, err = l.imported(names); err != nil {
+					result.Diagnostics.AddError("Could not import listed "+l.kind, err.Error())
+				}
+			}
+			ok := false
+			if !result.Diagnostics.HasError() {
+				var d diag.Diagnostics
+				ok, d = listedObject(ctx, obj, res, req, names, private, &result)
+				result.Diagnostics.Append(d...)
+			}
 			if !ok && !result.Diagnostics.HasError() {
 				continue // dropped since it was listed
 			}
@@ -137,10 +186,19 @@ func (l *catalogList[M]) List(ctx context.Context, req list.ListRequest, stream 
 	}
 }
 
+// memPrivate is private state held in memory: what an import records for
+// the read that follows it.
+type memPrivate map[string][]byte
+
+func (p memPrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnostics) {
+	return p[key], nil
+}
+
 // listedObject reads one listed object as an import by identity would: its
-// names in an empty state, completed by the resource's read. It fills the
+// names in an empty state (with the private state the import records),
+// completed by the resource's read. It fills the
 // result's identity and, when asked for, its resource.
-func listedObject[M any](ctx context.Context, obj object[M], res resource.Resource, req list.ListRequest, names map[string]string, result *list.ListResult) (bool, diag.Diagnostics) {
+func listedObject[M any](ctx context.Context, obj object[M], res resource.Resource, req list.ListRequest, names map[string]string, private memPrivate, result *list.ListResult) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	st := tfsdk.State{Schema: req.ResourceSchema, Raw: tftypes.NewValue(req.ResourceSchema.Type().TerraformType(ctx), nil)}
 	for a, v := range names {
@@ -150,7 +208,7 @@ func listedObject[M any](ctx context.Context, obj object[M], res resource.Resour
 	if diags.Append(st.Get(ctx, &m)...); diags.HasError() {
 		return false, diags
 	}
-	found, d := obj.read(ctx, &call{op: opRead}, &m)
+	found, d := obj.read(ctx, &call{op: opRead, get: private}, &m)
 	if diags.Append(d...); diags.HasError() || !found {
 		return false, diags
 	}
@@ -187,31 +245,120 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 	dbDotName := func(m map[string]string) string { return m["database"] + "." + m["name"] }
 	return []func() list.ListResource{
 		func() list.ListResource {
-			return &catalogList[databaseModel]{kind: "database", newResource: NewDatabaseResource, systemObjects: "`template0` and `template1`", display: byName,
-				names: func(ctx context.Context, c *pg.Client, _ string, f pg.NameFilter, sys bool) ([]map[string]string, error) {
-					n, err := c.ListDatabaseNames(ctx, f, sys)
+			return &catalogList[databaseModel]{kind: "database", newResource: NewDatabaseResource, nameFilter: true, systemObjects: "`template0` and `template1`", display: byName,
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+					n, err := c.ListDatabaseNames(ctx, a.filter, a.includeSystem)
 					return oneName("name", n), err
 				}}
 		},
 		func() list.ListResource {
-			return &catalogList[extensionModel]{kind: "extension", newResource: NewExtensionResource, database: true, systemObjects: "`plpgsql`", display: dbDotName,
-				names: func(ctx context.Context, c *pg.Client, db string, f pg.NameFilter, sys bool) ([]map[string]string, error) {
-					n, err := c.ListExtensionNames(ctx, db, f, sys)
-					return dbAndName(db, n), err
+			return &catalogList[defaultPrivilegesModel]{kind: "default_privileges", newResource: NewDefaultPrivilegesResource, database: true,
+				about: "One result per (grantee, owner, schema, object type) entry of `pg_default_acl`, as the resource manages them: every grantee of an `IN SCHEMA` entry, " +
+					"and the grantees of a global entry whose privileges differ from PostgreSQL's built-in ones (the owner's own, `PUBLIC`'s `EXECUTE` on functions and `USAGE` on types), " +
+					"including a built-in grantee left with none (`REVOKE EXECUTE ON FUNCTIONS FROM PUBLIC` is listed as `role = \"public\"` with no privileges). Functions and routines are listed as `function`.",
+				filters: map[string]listschema.StringAttribute{
+					"owner": {Optional: true, MarkdownDescription: "Keep the entries of this owner (`FOR ROLE`).", Validators: []validator.String{validators.Name()}},
+					"schema": {Optional: true, MarkdownDescription: "Keep the entries limited to this schema (`IN SCHEMA`); global entries are left out when set.",
+						Validators: []validator.String{validators.Name()}},
+					"object_type": {Optional: true, MarkdownDescription: "Keep the entries for this kind of object: `table`, `sequence`, `function`, `type` or `schema`.",
+						Validators: []validator.String{stringvalidator.OneOf("table", "sequence", "function", "type", "schema")}},
+				},
+				display: func(m map[string]string) string {
+					where := ""
+					if m["schema"] != "" {
+						where = " in schema " + m["schema"]
+					}
+					return fmt.Sprintf("%s: new %ss of %s%s, to %s", m["database"], m["object_type"], m["owner"], where, m["role"])
+				},
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+					ts, err := c.ListDefaultPrivileges(ctx, a.db, pg.DefaultPrivilegesFilter{Owner: a.str["owner"], Schema: a.str["schema"], ObjectType: a.str["object_type"]})
+					out := make([]map[string]string, len(ts))
+					for i, t := range ts {
+						out[i] = map[string]string{"role": t.Grantee, "database": t.Database, "owner": t.Owner, "object_type": t.ObjectType}
+						if t.Schema != "" {
+							out[i]["schema"] = t.Schema
+						}
+					}
+					return out, err
 				}}
 		},
 		func() list.ListResource {
-			return &catalogList[roleModel]{kind: "role", newResource: NewRoleResource, systemObjects: "PostgreSQL's predefined roles (`pg_*`)", display: byName,
-				names: func(ctx context.Context, c *pg.Client, _ string, f pg.NameFilter, sys bool) ([]map[string]string, error) {
-					n, err := c.ListRoleNames(ctx, f, sys)
+			return &catalogList[extensionModel]{kind: "extension", newResource: NewExtensionResource, nameFilter: true, database: true, systemObjects: "`plpgsql`", display: dbDotName,
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+					n, err := c.ListExtensionNames(ctx, a.db, a.filter, a.includeSystem)
+					return dbAndName(a.db, n), err
+				}}
+		},
+		func() list.ListResource {
+			return &catalogList[functionModel]{kind: "function", newResource: NewFunctionResource, nameFilter: true, database: true,
+				systemObjects: "the functions of the system schemas (`pg_catalog`, `information_schema`) and of extensions, which cannot be adopted",
+				about:         "Functions only: procedures, aggregates and window functions are not listed. Each is named by its identity, `<database>.<schema>.<name>(<input types>)`.",
+				filters: map[string]listschema.StringAttribute{
+					"schema": {Optional: true, MarkdownDescription: "Keep the functions of this schema (every schema when not set).", Validators: []validator.String{validators.Name()}},
+				},
+				display: func(m map[string]string) string { return m["id"] },
+				imported: func(m map[string]string) (map[string]string, map[string][]byte, error) {
+					return functionImport(m["id"])
+				},
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+					fs, err := c.ListFunctions(ctx, a.db, a.str["schema"], a.filter, a.includeSystem)
+					out := make([]map[string]string, len(fs))
+					for i, f := range fs {
+						out[i] = map[string]string{"id": importID(a.db, f.Schema, f.Name) + "(" + strings.Join(f.InputTypes, ",") + ")"}
+					}
+					return out, err
+				}}
+		},
+		func() list.ListResource {
+			return &catalogList[grantRoleModel]{kind: "grant_role", newResource: NewGrantRoleResource,
+				systemObjects: "the memberships of reserved roles (`pg_*`, the roles of managed services), those in managed services' roles and, on PostgreSQL 16 and later, those a non-superuser `CREATEROLE` role receives in the roles it creates",
+				about: "One result per (member, granted role) pair, as the resource manages it (PostgreSQL 16+ keeps one membership per grantor). " +
+					"Memberships of ordinary roles in predefined roles (`GRANT pg_read_all_data TO app`) are listed.",
+				filters: map[string]listschema.StringAttribute{
+					"role":             {Optional: true, MarkdownDescription: "Keep the memberships of members matching this `LIKE` pattern (sent as a query parameter)."},
+					"grant_role":       {Optional: true, MarkdownDescription: "Keep the memberships in granted roles matching this `LIKE` pattern."},
+					"role_regex":       {Optional: true, MarkdownDescription: "Keep the memberships of members matching this POSIX regular expression."},
+					"grant_role_regex": {Optional: true, MarkdownDescription: "Keep the memberships in granted roles matching this POSIX regular expression."},
+				},
+				display: func(m map[string]string) string { return m["role"] + " in " + m["grant_role"] },
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+					ms, err := c.ListMemberships(ctx, pg.MembershipFilter{Role: a.str["role"], GrantRole: a.str["grant_role"],
+						RoleRegex: a.str["role_regex"], GrantRoleRegex: a.str["grant_role_regex"], IncludeSystem: a.includeSystem})
+					out := make([]map[string]string, len(ms))
+					for i, m := range ms {
+						out[i] = map[string]string{"role": m.Role, "grant_role": m.GrantRole}
+					}
+					return out, err
+				}}
+		},
+		func() list.ListResource {
+			return &catalogList[publicationModel]{kind: "publication", newResource: NewPublicationResource, nameFilter: true, database: true, display: dbDotName,
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+					n, err := c.ListPublicationNames(ctx, a.db, a.filter)
+					return dbAndName(a.db, n), err
+				}}
+		},
+		func() list.ListResource {
+			return &catalogList[roleModel]{kind: "role", newResource: NewRoleResource, nameFilter: true, systemObjects: "PostgreSQL's predefined roles (`pg_*`)", display: byName,
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+					n, err := c.ListRoleNames(ctx, a.filter, a.includeSystem)
 					return oneName("name", n), err
 				}}
 		},
 		func() list.ListResource {
-			return &catalogList[schemaModel]{kind: "schema", newResource: NewSchemaResource, database: true, systemObjects: "`pg_*` schemas and `information_schema`", display: dbDotName,
-				names: func(ctx context.Context, c *pg.Client, db string, f pg.NameFilter, sys bool) ([]map[string]string, error) {
-					n, err := c.ListSchemas(ctx, db, f, sys)
-					return dbAndName(db, n), err
+			return &catalogList[schemaModel]{kind: "schema", newResource: NewSchemaResource, nameFilter: true, database: true, systemObjects: "`pg_*` schemas and `information_schema`", display: dbDotName,
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+					n, err := c.ListSchemas(ctx, a.db, a.filter, a.includeSystem)
+					return dbAndName(a.db, n), err
+				}}
+		},
+		func() list.ListResource {
+			return &catalogList[subscriptionModel]{kind: "subscription", newResource: NewSubscriptionResource, nameFilter: true, database: true, display: dbDotName,
+				about: "`conninfo` is sensitive, so `-generate-config-out` writes it as null: fill it in before the plan. PostgreSQL lets only superusers read it: " +
+					"when the provider's role is not one, the first apply after the import sets it again, in place.",
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+					n, err := c.ListSubscriptionNames(ctx, a.db, a.filter)
+					return dbAndName(a.db, n), err
 				}}
 		},
 	}

@@ -1,0 +1,7 @@
+# The publications of database "shop".
+list "postgresql_publication" "shop" {
+  provider = postgresql
+  config {
+    database = "shop"
+  }
+}
