@@ -179,7 +179,14 @@ func TestNetworkKey(t *testing.T) {
 // echoServer accepts connections and echoes what it reads.
 func echoServer(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	return serve(t, "tcp", "127.0.0.1:0", func(c net.Conn) { _, _ = io.Copy(c, c) })
+}
+
+// serve listens on address and runs handle for each connection (closing it
+// after) until the test ends; it returns the address listened on.
+func serve(t *testing.T, network, address string, handle func(net.Conn)) string {
+	t.Helper()
+	l, err := net.Listen(network, address)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +197,7 @@ func echoServer(t *testing.T) string {
 			if err != nil {
 				return
 			}
-			go func() { _, _ = io.Copy(c, c); _ = c.Close() }()
+			go func() { handle(c); _ = c.Close() }()
 		}
 	}()
 	return l.Addr().String()
@@ -337,21 +344,7 @@ func TestNetPath_sshTunnel(t *testing.T) {
 	if err := keyring.Add(agent.AddedKey{PrivateKey: raw}); err != nil {
 		t.Fatal(err)
 	}
-	sock := filepath.Join(t.TempDir(), "agent.sock")
-	l, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() { _ = agent.ServeAgent(keyring, c); _ = c.Close() }()
-		}
-	}()
+	sock := serve(t, "unix", filepath.Join(t.TempDir(), "agent.sock"), func(c net.Conn) { _ = agent.ServeAgent(keyring, c) })
 	t.Setenv("SSH_AUTH_SOCK", sock)
 	viaAgent := tunnel
 	viaAgent.PrivateKey, viaAgent.Agent = "", true
