@@ -131,24 +131,15 @@ func (r *eventTriggerResource) describe(m *eventTriggerModel) string {
 }
 
 func (r *eventTriggerResource) create(ctx context.Context, _ *call, plan *eventTriggerModel) diag.Diagnostics {
-	var diags diag.Diagnostics
-	spec := plan.spec(ctx, &diags)
-	if diags.HasError() {
-		return diags
-	}
-	_, err := r.client.CreateEventTrigger(ctx, databaseOf(r.client, plan.Database), spec)
-	return failed("Could not create event trigger", err)
+	return createFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreateEventTrigger, "event trigger")
 }
 
 func (r *eventTriggerResource) update(ctx context.Context, c *call, plan, state *eventTriggerModel) diag.Diagnostics {
-	var diags diag.Diagnostics
-	spec := plan.spec(ctx, &diags)
-	oid, d := oidOrRead(ctx, r, c, *state, func(m *eventTriggerModel) types.Int64 { return m.OID })
-	if diags.Append(d...); diags.HasError() {
+	oid, diags := oidOrRead(ctx, r, c, *state, func(m *eventTriggerModel) types.Int64 { return m.OID })
+	if diags.HasError() {
 		return diags
 	}
-	_, err := r.client.UpdateEventTrigger(ctx, databaseOf(r.client, plan.Database), oid, spec)
-	return failed("Could not update event trigger", err)
+	return updateFromSpec(ctx, databaseOf(r.client, plan.Database), oid, plan.spec, r.client.UpdateEventTrigger, "event trigger")
 }
 
 func (r *eventTriggerResource) drop(ctx context.Context, _ *call, state *eventTriggerModel) diag.Diagnostics {

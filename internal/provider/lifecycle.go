@@ -398,6 +398,32 @@ func notFound(summary string, err error) (bool, diag.Diagnostics) {
 }
 
 // failed is an error diagnostic for err (none when err is nil).
+// createFromSpec creates an object in database db from the spec its plan
+// describes (what names the kind in the error).
+func createFromSpec[S, T any](ctx context.Context, db string, spec func(context.Context, *diag.Diagnostics) S,
+	create func(context.Context, string, S) (*T, error), what string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	s := spec(ctx, &diags)
+	if diags.HasError() {
+		return diags
+	}
+	_, err := create(ctx, db, s)
+	return failed("Could not create "+what, err)
+}
+
+// updateFromSpec changes the object with OID oid in database db to the spec
+// its plan describes.
+func updateFromSpec[S, T any](ctx context.Context, db string, oid uint32, spec func(context.Context, *diag.Diagnostics) S,
+	update func(context.Context, string, uint32, S) (*T, error), what string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	s := spec(ctx, &diags)
+	if diags.HasError() {
+		return diags
+	}
+	_, err := update(ctx, db, oid, s)
+	return failed("Could not update "+what, err)
+}
+
 func failed(summary string, err error) diag.Diagnostics {
 	if err == nil {
 		return nil

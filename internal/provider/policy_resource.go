@@ -140,34 +140,21 @@ func (r *policyResource) describe(m *policyModel) string {
 }
 
 func (r *policyResource) create(ctx context.Context, _ *call, plan *policyModel) diag.Diagnostics {
-	var diags diag.Diagnostics
-	spec := plan.spec(ctx, &diags)
-	if diags.HasError() {
-		return diags
-	}
-	_, err := r.client.CreatePolicy(ctx, databaseOf(r.client, plan.Database), spec)
-	return failed("Could not create policy", err)
+	return createFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreatePolicy, "policy")
 }
 
 func (r *policyResource) update(ctx context.Context, _ *call, plan, state *policyModel) diag.Diagnostics {
-	var diags diag.Diagnostics
-	spec := plan.spec(ctx, &diags)
-	if diags.HasError() {
-		return diags
-	}
 	db := databaseOf(r.client, plan.Database)
 	oid := uint32(state.OID.ValueInt64())
 	if oid == 0 {
 		cur, err := r.client.ReadPolicy(ctx, db, 0, state.Schema.ValueString(), state.Table.ValueString(), state.Name.ValueString())
 		if err != nil || cur == nil {
-			diags.AddError("Could not update policy", fmt.Sprintf("policy %q not found: %v", state.Name.ValueString(), err))
-			return diags
+			return diag.Diagnostics{diag.NewErrorDiagnostic("Could not update policy", fmt.Sprintf("policy %q not found: %v", state.Name.ValueString(), err))}
 		}
 		oid = cur.OID
 		plan.OID = types.Int64Value(int64(oid)) // the read-back follows the policy by OID (a rename)
 	}
-	_, err := r.client.UpdatePolicy(ctx, db, oid, spec)
-	return failed("Could not update policy", err)
+	return updateFromSpec(ctx, db, oid, plan.spec, r.client.UpdatePolicy, "policy")
 }
 
 func (r *policyResource) drop(ctx context.Context, _ *call, state *policyModel) diag.Diagnostics {

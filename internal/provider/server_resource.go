@@ -150,24 +150,15 @@ func (r *serverResource) describe(m *serverModel) string {
 }
 
 func (r *serverResource) create(ctx context.Context, _ *call, plan *serverModel) diag.Diagnostics {
-	var diags diag.Diagnostics
-	spec := plan.spec(ctx, &diags)
-	if diags.HasError() {
-		return diags
-	}
-	_, err := r.client.CreateForeignServer(ctx, databaseOf(r.client, plan.Database), spec)
-	return failed("Could not create foreign server", err)
+	return createFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreateForeignServer, "foreign server")
 }
 
 func (r *serverResource) update(ctx context.Context, c *call, plan, state *serverModel) diag.Diagnostics {
-	var diags diag.Diagnostics
-	spec := plan.spec(ctx, &diags)
-	oid, d := oidOrRead(ctx, r, c, *state, func(m *serverModel) types.Int64 { return m.OID })
-	if diags.Append(d...); diags.HasError() {
+	oid, diags := oidOrRead(ctx, r, c, *state, func(m *serverModel) types.Int64 { return m.OID })
+	if diags.HasError() {
 		return diags
 	}
-	_, err := r.client.UpdateForeignServer(ctx, databaseOf(r.client, plan.Database), oid, spec)
-	return failed("Could not update foreign server", err)
+	return updateFromSpec(ctx, databaseOf(r.client, plan.Database), oid, plan.spec, r.client.UpdateForeignServer, "foreign server")
 }
 
 func (r *serverResource) drop(ctx context.Context, _ *call, state *serverModel) diag.Diagnostics {
