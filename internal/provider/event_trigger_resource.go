@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -215,25 +214,7 @@ func sameTag(a, b string) bool {
 
 // sameTags reports whether two sets of command tags name the same commands.
 func sameTags(ctx context.Context, a, b types.Set) bool {
-	if a.IsNull() || a.IsUnknown() || b.IsNull() || b.IsUnknown() {
-		return false
-	}
-	var as, bs []string
-	if a.ElementsAs(ctx, &as, false).HasError() || b.ElementsAs(ctx, &bs, false).HasError() {
-		return false
-	}
-	norm := func(tags []string) []string {
-		out := make([]string, 0, len(tags))
-		for _, t := range tags {
-			n := strings.ToUpper(strings.Join(strings.Fields(t), " "))
-			if !slices.Contains(out, n) {
-				out = append(out, n)
-			}
-		}
-		slices.Sort(out)
-		return out
-	}
-	return slices.Equal(norm(as), norm(bs))
+	return sameStringSets(ctx, a, b, func(t string) string { return strings.ToUpper(strings.Join(strings.Fields(t), " ")) })
 }
 
 // tagsKeepStateSpelling plans the state's tags when the configuration names

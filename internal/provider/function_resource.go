@@ -367,13 +367,7 @@ func setFunctionRendering(ctx context.Context, c *call, rr *functionRendering) d
 	if rr == nil {
 		return nil
 	}
-	b, err := json.Marshal(rr)
-	if err != nil {
-		var d diag.Diagnostics
-		d.AddError("Could not record the function's rendering", err.Error())
-		return d
-	}
-	return c.setPrivateKey(ctx, privFunctionRendering, b)
+	return c.setPrivateJSON(ctx, privFunctionRendering, rr, "the function's rendering")
 }
 
 func (r *functionResource) describe(m *functionModel) string {

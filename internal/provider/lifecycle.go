@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -125,6 +126,15 @@ func (c *call) setPrivateKey(ctx context.Context, key string, value []byte) diag
 		return nil
 	}
 	return c.set.SetKey(ctx, key, value)
+}
+
+// setPrivateJSON sets key to v encoded as JSON (what names v in an error).
+func (c *call) setPrivateJSON(ctx context.Context, key string, v any, what string) diag.Diagnostics {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return diag.Diagnostics{diag.NewErrorDiagnostic("Could not record "+what, err.Error())}
+	}
+	return c.setPrivateKey(ctx, key, b)
 }
 
 // model is a new model of the resource (for tests of what works on any model).

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -211,4 +212,28 @@ func keepUnset[M any](p *planned[M], pick func(*M) *types.String) {
 	if !p.creating() && pick(&p.config).IsNull() {
 		*pick(&p.plan) = *pick(p.state)
 	}
+}
+
+// sameStringSets reports whether two known sets of strings hold the same
+// elements once each is normalised with norm (which may map several spellings
+// to one).
+func sameStringSets(ctx context.Context, a, b types.Set, norm func(string) string) bool {
+	if a.IsNull() || a.IsUnknown() || b.IsNull() || b.IsUnknown() {
+		return false
+	}
+	var as, bs []string
+	if a.ElementsAs(ctx, &as, false).HasError() || b.ElementsAs(ctx, &bs, false).HasError() {
+		return false
+	}
+	normalised := func(in []string) []string {
+		out := make([]string, 0, len(in))
+		for _, v := range in {
+			if n := norm(v); !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	return slices.Equal(normalised(as), normalised(bs))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -289,13 +288,7 @@ func (rec *policyExprs) save(ctx context.Context, c *call) diag.Diagnostics {
 	if rec == nil || *rec == (policyExprs{}) {
 		return c.setPrivateKey(ctx, policyExprsKey, nil)
 	}
-	b, err := json.Marshal(rec)
-	if err != nil {
-		var d diag.Diagnostics
-		d.AddError("Could not record the policy's expressions", err.Error())
-		return d
-	}
-	return c.setPrivateKey(ctx, policyExprsKey, b)
+	return c.setPrivateJSON(ctx, policyExprsKey, rec, "the policy's expressions")
 }
 
 // fill copies the server's policy into m, keeping m's spelling of PUBLIC and
@@ -402,27 +395,12 @@ func planSameExpression(config, state types.String, plan *types.String) {
 // samePolicyRoles reports whether two role sets mean the same roles: names
 // are compared exactly, except PUBLIC, a keyword in any letter case.
 func samePolicyRoles(ctx context.Context, a, b types.Set) bool {
-	if a.IsNull() || a.IsUnknown() || b.IsNull() || b.IsUnknown() {
-		return false
-	}
-	var as, bs []string
-	if a.ElementsAs(ctx, &as, false).HasError() || b.ElementsAs(ctx, &bs, false).HasError() {
-		return false
-	}
-	norm := func(roles []string) []string {
-		out := make([]string, 0, len(roles))
-		for _, r := range roles {
-			if pg.IsPublic(r) {
-				r = "public"
-			}
-			if !slices.Contains(out, r) {
-				out = append(out, r)
-			}
+	return sameStringSets(ctx, a, b, func(r string) string {
+		if pg.IsPublic(r) {
+			return "public"
 		}
-		slices.Sort(out)
-		return out
-	}
-	return slices.Equal(norm(as), norm(bs))
+		return r
+	})
 }
 
 type policyModel struct {
