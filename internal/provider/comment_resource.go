@@ -24,26 +24,14 @@ var _ validatedResource = (*commentResource)(nil)
 // NewCommentResource is the constructor of postgresql_comment.
 func NewCommentResource() resource.Resource {
 	r := &commentResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `object_type`, `schema`, `object_name`, `column_name`.
+	r.lifecycle = newLifecycle[commentModel](r, "comment", commentSchemaV1, "database", "object_type", "schema", "object_name", "column_name")
 	return r
 }
 
 type commentResource struct {
 	lifecycle[commentModel]
 	withClient
-}
-
-func (r *commentResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "comment")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `object_type`, `schema`, `object_name`, `column_name`.
-func (r *commentResource) identityAttributes() []string {
-	return []string{"database", "object_type", "schema", "object_name", "column_name"}
-}
-
-func (r *commentResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = commentSchemaV1()
 }
 
 const commentImportUsage = "`<object_type>.<object_name>`, `<object_type>.<schema>.<object_name>`, `column.<table>.<column_name>` or " +

@@ -26,26 +26,14 @@ const defaultDatabaseTemplate = "template0"
 // NewDatabaseResource is the constructor of postgresql_database.
 func NewDatabaseResource() resource.Resource {
 	r := &databaseResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `name`.
+	r.lifecycle = newLifecycle[databaseModel](r, "database", databaseSchemaV1, "name")
 	return r
 }
 
 type databaseResource struct {
 	lifecycle[databaseModel]
 	withClient
-}
-
-func (r *databaseResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "database")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `name`.
-func (r *databaseResource) identityAttributes() []string {
-	return []string{"name"}
-}
-
-func (r *databaseResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = databaseSchemaV1()
 }
 
 func databaseSchemaV1() schema.Schema {

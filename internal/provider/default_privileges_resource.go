@@ -24,26 +24,14 @@ var _ validatedResource = (*defaultPrivilegesResource)(nil)
 // NewDefaultPrivilegesResource is the constructor of postgresql_default_privileges.
 func NewDefaultPrivilegesResource() resource.Resource {
 	r := &defaultPrivilegesResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `role`, `database`, `owner`, `schema`, `object_type`.
+	r.lifecycle = newLifecycle[defaultPrivilegesModel](r, "default_privileges", defaultPrivilegesSchemaV1, "role", "database", "owner", "schema", "object_type")
 	return r
 }
 
 type defaultPrivilegesResource struct {
 	lifecycle[defaultPrivilegesModel]
 	withClient
-}
-
-func (r *defaultPrivilegesResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "default_privileges")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `role`, `database`, `owner`, `schema`, `object_type`.
-func (r *defaultPrivilegesResource) identityAttributes() []string {
-	return []string{"role", "database", "owner", "schema", "object_type"}
-}
-
-func (r *defaultPrivilegesResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = defaultPrivilegesSchemaV1()
 }
 
 func defaultPrivilegesSchemaV1() schema.Schema {

@@ -26,26 +26,14 @@ var _ managedResource = (*eventTriggerResource)(nil)
 // NewEventTriggerResource is the constructor of postgresql_event_trigger.
 func NewEventTriggerResource() resource.Resource {
 	r := &eventTriggerResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `name`.
+	r.lifecycle = newLifecycle[eventTriggerModel](r, "event_trigger", eventTriggerSchemaV1, "database", "name")
 	return r
 }
 
 type eventTriggerResource struct {
 	lifecycle[eventTriggerModel]
 	withClient
-}
-
-func (r *eventTriggerResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "event_trigger")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
-func (r *eventTriggerResource) identityAttributes() []string {
-	return []string{"database", "name"}
-}
-
-func (r *eventTriggerResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = eventTriggerSchemaV1()
 }
 
 func eventTriggerSchemaV1() schema.Schema {

@@ -23,26 +23,14 @@ var _ managedResource = (*extensionResource)(nil)
 // NewExtensionResource is the constructor of postgresql_extension.
 func NewExtensionResource() resource.Resource {
 	r := &extensionResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `name`.
+	r.lifecycle = newLifecycle[extensionModel](r, "extension", extensionSchemaV1, "database", "name")
 	return r
 }
 
 type extensionResource struct {
 	lifecycle[extensionModel]
 	withClient
-}
-
-func (r *extensionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "extension")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
-func (r *extensionResource) identityAttributes() []string {
-	return []string{"database", "name"}
-}
-
-func (r *extensionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = extensionSchemaV1()
 }
 
 func extensionSchemaV1() schema.Schema {

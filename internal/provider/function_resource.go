@@ -25,7 +25,8 @@ var _ managedResource = (*functionResource)(nil)
 // NewFunctionResource is the constructor of postgresql_function.
 func NewFunctionResource() resource.Resource {
 	r := &functionResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `id`.
+	r.lifecycle = newLifecycle[functionModel](r, "function", functionSchemaV1, "id")
 	return r
 }
 
@@ -39,19 +40,6 @@ const (
 	privFunctionImportArgs = "import_args" // input argument types from the import ID
 	privFunctionRendering  = "rendering"   // the server's rendering of the state's spelling (functionRendering, JSON)
 )
-
-func (r *functionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "function")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `id`.
-func (r *functionResource) identityAttributes() []string {
-	return []string{"id"}
-}
-
-func (r *functionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = functionSchemaV1()
-}
 
 func functionSchemaV1() schema.Schema {
 	return schema.Schema{

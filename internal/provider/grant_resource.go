@@ -26,26 +26,14 @@ var _ validatedResource = (*grantResource)(nil)
 // NewGrantResource is the constructor of postgresql_grant.
 func NewGrantResource() resource.Resource {
 	r := &grantResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `role`, `database`, `schema`, `object_type`, `objects`, `columns`.
+	r.lifecycle = newLifecycle[grantModel](r, "grant", grantSchemaV1, "role", "database", "schema", "object_type", "objects", "columns")
 	return r
 }
 
 type grantResource struct {
 	lifecycle[grantModel]
 	withClient
-}
-
-func (r *grantResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "grant")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `role`, `database`, `schema`, `object_type`, `objects`, `columns`.
-func (r *grantResource) identityAttributes() []string {
-	return []string{"role", "database", "schema", "object_type", "objects", "columns"}
-}
-
-func (r *grantResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = grantSchemaV1()
 }
 
 func grantSchemaV1() schema.Schema {

@@ -21,26 +21,14 @@ var _ validatedResource = (*grantRoleResource)(nil)
 // NewGrantRoleResource is the constructor of postgresql_grant_role.
 func NewGrantRoleResource() resource.Resource {
 	r := &grantRoleResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `role`, `grant_role`.
+	r.lifecycle = newLifecycle[grantRoleModel](r, "grant_role", grantRoleSchemaV1, "role", "grant_role")
 	return r
 }
 
 type grantRoleResource struct {
 	lifecycle[grantRoleModel]
 	withClient
-}
-
-func (r *grantRoleResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "grant_role")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `role`, `grant_role`.
-func (r *grantRoleResource) identityAttributes() []string {
-	return []string{"role", "grant_role"}
-}
-
-func (r *grantRoleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = grantRoleSchemaV1()
 }
 
 func grantRoleSchemaV1() schema.Schema {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -83,7 +84,29 @@ type object[M any] interface {
 
 // lifecycle implements resource.Resource's Create, Read, Update and Delete
 // for an object (see object). Embed it and set obj in the constructor.
-type lifecycle[M any] struct{ obj object[M] }
+type lifecycle[M any] struct {
+	obj      object[M]
+	kind     string               // the type name after "postgresql_"
+	schema   func() schema.Schema // the current schema
+	identity []string             // the attributes naming the object (identified)
+}
+
+// newLifecycle is the skeleton of resource obj: its type name
+// postgresql_<kind>, its schema, and the state attributes that name it (its
+// identity, in the order the documentation lists them).
+func newLifecycle[M any](obj object[M], kind string, schema func() schema.Schema, identity ...string) lifecycle[M] {
+	return lifecycle[M]{obj: obj, kind: kind, schema: schema, identity: identity}
+}
+
+func (l lifecycle[M]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	setMetadata(req, resp, l.kind)
+}
+
+func (l lifecycle[M]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = l.schema()
+}
+
+func (l lifecycle[M]) identityAttributes() []string { return l.identity }
 
 // operation is the framework call an object function runs in.
 type operation int

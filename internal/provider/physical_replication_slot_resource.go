@@ -20,7 +20,8 @@ var _ managedResource = (*physicalReplicationSlotResource)(nil)
 // NewPhysicalReplicationSlotResource is the constructor of postgresql_physical_replication_slot.
 func NewPhysicalReplicationSlotResource() resource.Resource {
 	r := &physicalReplicationSlotResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `name`.
+	r.lifecycle = newLifecycle[physicalReplicationSlotModel](r, "physical_replication_slot", physicalReplicationSlotSchemaV1, "name")
 	return r
 }
 
@@ -28,19 +29,6 @@ type physicalReplicationSlotResource struct {
 	lifecycle[physicalReplicationSlotModel]
 	withClient
 	replaceOnly[physicalReplicationSlotModel] // the only attribute replaces the slot
-}
-
-func (r *physicalReplicationSlotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "physical_replication_slot")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `name`.
-func (r *physicalReplicationSlotResource) identityAttributes() []string {
-	return []string{"name"}
-}
-
-func (r *physicalReplicationSlotResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = physicalReplicationSlotSchemaV1()
 }
 
 func physicalReplicationSlotSchemaV1() schema.Schema {

@@ -31,26 +31,14 @@ var _ validatedResource = (*policyResource)(nil)
 // NewPolicyResource is the constructor of postgresql_policy.
 func NewPolicyResource() resource.Resource {
 	r := &policyResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `schema`, `table`, `name`.
+	r.lifecycle = newLifecycle[policyModel](r, "policy", policySchemaV1, "database", "schema", "table", "name")
 	return r
 }
 
 type policyResource struct {
 	lifecycle[policyModel]
 	withClient
-}
-
-func (r *policyResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "policy")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `schema`, `table`, `name`.
-func (r *policyResource) identityAttributes() []string {
-	return []string{"database", "schema", "table", "name"}
-}
-
-func (r *policyResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = policySchemaV1()
 }
 
 func policySchemaV1() schema.Schema {

@@ -28,7 +28,8 @@ var _ validatedResource = (*publicationResource)(nil)
 // NewPublicationResource is the constructor of postgresql_publication.
 func NewPublicationResource() resource.Resource {
 	r := &publicationResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `name`.
+	r.lifecycle = newLifecycle[publicationModel](r, "publication", publicationSchemaV1, "database", "name")
 	return r
 }
 
@@ -41,19 +42,6 @@ var allPublishParams = []string{"insert", "update", "delete", "truncate"}
 
 // allGeneratedColumnsParams are the values of publish_generated_columns (PostgreSQL 18).
 var allGeneratedColumnsParams = []string{"none", "stored"}
-
-func (r *publicationResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "publication")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
-func (r *publicationResource) identityAttributes() []string {
-	return []string{"database", "name"}
-}
-
-func (r *publicationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = publicationSchemaV1()
-}
 
 func publicationSchemaV1() schema.Schema {
 	return schema.Schema{

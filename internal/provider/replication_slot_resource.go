@@ -21,7 +21,8 @@ var _ managedResource = (*replicationSlotResource)(nil)
 // NewReplicationSlotResource is the constructor of postgresql_replication_slot.
 func NewReplicationSlotResource() resource.Resource {
 	r := &replicationSlotResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `name`.
+	r.lifecycle = newLifecycle[replicationSlotModel](r, "replication_slot", replicationSlotSchemaV1, "database", "name")
 	return r
 }
 
@@ -29,19 +30,6 @@ type replicationSlotResource struct {
 	lifecycle[replicationSlotModel]
 	withClient
 	replaceOnly[replicationSlotModel] // every attribute replaces the slot
-}
-
-func (r *replicationSlotResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "replication_slot")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
-func (r *replicationSlotResource) identityAttributes() []string {
-	return []string{"database", "name"}
-}
-
-func (r *replicationSlotResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = replicationSlotSchemaV1()
 }
 
 func replicationSlotSchemaV1() schema.Schema {

@@ -31,26 +31,14 @@ var _ validatedResource = (*roleResource)(nil)
 // NewRoleResource is the constructor of postgresql_role.
 func NewRoleResource() resource.Resource {
 	r := &roleResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `name`.
+	r.lifecycle = newLifecycle[roleModel](r, "role", roleSchemaV1, "name")
 	return r
 }
 
 type roleResource struct {
 	lifecycle[roleModel]
 	withClient
-}
-
-func (r *roleResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "role")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `name`.
-func (r *roleResource) identityAttributes() []string {
-	return []string{"name"}
-}
-
-func (r *roleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = roleSchemaV1()
 }
 
 func roleSchemaV1() schema.Schema {

@@ -24,26 +24,14 @@ var _ validatedResource = (*roleSettingResource)(nil)
 // NewRoleSettingResource is the constructor of postgresql_role_setting.
 func NewRoleSettingResource() resource.Resource {
 	r := &roleSettingResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `role`, `database`, `parameter`.
+	r.lifecycle = newLifecycle[roleSettingModel](r, "role_setting", roleSettingSchemaV1, "role", "database", "parameter")
 	return r
 }
 
 type roleSettingResource struct {
 	lifecycle[roleSettingModel]
 	withClient
-}
-
-func (r *roleSettingResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "role_setting")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `role`, `database`, `parameter`.
-func (r *roleSettingResource) identityAttributes() []string {
-	return []string{"role", "database", "parameter"}
-}
-
-func (r *roleSettingResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = roleSettingSchemaV1()
 }
 
 // parameterNameRe is a configuration parameter's name as PostgreSQL stores

@@ -24,26 +24,14 @@ var _ validatedResource = (*schemaResource)(nil)
 // NewSchemaResource is the constructor of postgresql_schema.
 func NewSchemaResource() resource.Resource {
 	r := &schemaResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `name`.
+	r.lifecycle = newLifecycle[schemaModel](r, "schema", schemaSchemaV1, "database", "name")
 	return r
 }
 
 type schemaResource struct {
 	lifecycle[schemaModel]
 	withClient
-}
-
-func (r *schemaResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "schema")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
-func (r *schemaResource) identityAttributes() []string {
-	return []string{"database", "name"}
-}
-
-func (r *schemaResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schemaSchemaV1()
 }
 
 // schemaPolicyAttrTypes are the attributes of one deprecated policy block.

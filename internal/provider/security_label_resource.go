@@ -24,26 +24,14 @@ var _ managedResource = (*securityLabelResource)(nil)
 // NewSecurityLabelResource is the constructor of postgresql_security_label.
 func NewSecurityLabelResource() resource.Resource {
 	r := &securityLabelResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `label_provider`, `object_type`, `schema`, `object_name`.
+	r.lifecycle = newLifecycle[securityLabelModel](r, "security_label", securityLabelSchemaV1, "database", "label_provider", "object_type", "schema", "object_name")
 	return r
 }
 
 type securityLabelResource struct {
 	lifecycle[securityLabelModel]
 	withClient
-}
-
-func (r *securityLabelResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "security_label")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `label_provider`, `object_type`, `schema`, `object_name`.
-func (r *securityLabelResource) identityAttributes() []string {
-	return []string{"database", "label_provider", "object_type", "schema", "object_name"}
-}
-
-func (r *securityLabelResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = securityLabelSchemaV1()
 }
 
 func securityLabelSchemaV1() schema.Schema {

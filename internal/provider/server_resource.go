@@ -24,26 +24,14 @@ var _ managedResource = (*serverResource)(nil)
 // NewServerResource is the constructor of postgresql_server.
 func NewServerResource() resource.Resource {
 	r := &serverResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `server_name`.
+	r.lifecycle = newLifecycle[serverModel](r, "server", serverSchemaV1, "database", "server_name")
 	return r
 }
 
 type serverResource struct {
 	lifecycle[serverModel]
 	withClient
-}
-
-func (r *serverResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "server")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `server_name`.
-func (r *serverResource) identityAttributes() []string {
-	return []string{"database", "server_name"}
-}
-
-func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = serverSchemaV1()
 }
 
 func serverSchemaV1() schema.Schema {

@@ -21,26 +21,14 @@ var _ managedResource = (*subscriptionResource)(nil)
 // NewSubscriptionResource is the constructor of postgresql_subscription.
 func NewSubscriptionResource() resource.Resource {
 	r := &subscriptionResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `name`.
+	r.lifecycle = newLifecycle[subscriptionModel](r, "subscription", subscriptionSchemaV1, "database", "name")
 	return r
 }
 
 type subscriptionResource struct {
 	lifecycle[subscriptionModel]
 	withClient
-}
-
-func (r *subscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "subscription")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `name`.
-func (r *subscriptionResource) identityAttributes() []string {
-	return []string{"database", "name"}
-}
-
-func (r *subscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = subscriptionSchemaV1()
 }
 
 func subscriptionSchemaV1() schema.Schema {

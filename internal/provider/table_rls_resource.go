@@ -23,26 +23,14 @@ var _ managedResource = (*tableRLSResource)(nil)
 // NewTableRLSResource is the constructor of postgresql_table_rls.
 func NewTableRLSResource() resource.Resource {
 	r := &tableRLSResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `schema`, `table`.
+	r.lifecycle = newLifecycle[tableRLSModel](r, "table_rls", tableRLSSchemaV1, "database", "schema", "table")
 	return r
 }
 
 type tableRLSResource struct {
 	lifecycle[tableRLSModel]
 	withClient
-}
-
-func (r *tableRLSResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "table_rls")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `schema`, `table`.
-func (r *tableRLSResource) identityAttributes() []string {
-	return []string{"database", "schema", "table"}
-}
-
-func (r *tableRLSResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = tableRLSSchemaV1()
 }
 
 func tableRLSSchemaV1() schema.Schema {

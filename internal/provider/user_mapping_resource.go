@@ -19,26 +19,14 @@ var _ managedResource = (*userMappingResource)(nil)
 // NewUserMappingResource is the constructor of postgresql_user_mapping.
 func NewUserMappingResource() resource.Resource {
 	r := &userMappingResource{}
-	r.obj = r
+	// The object's identity (Terraform 1.12+) is `database`, `server_name`, `user_name`.
+	r.lifecycle = newLifecycle[userMappingModel](r, "user_mapping", userMappingSchemaV1, "database", "server_name", "user_name")
 	return r
 }
 
 type userMappingResource struct {
 	lifecycle[userMappingModel]
 	withClient
-}
-
-func (r *userMappingResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, "user_mapping")
-}
-
-// identityAttributes: the object's identity (Terraform 1.12+) is `database`, `server_name`, `user_name`.
-func (r *userMappingResource) identityAttributes() []string {
-	return []string{"database", "server_name", "user_name"}
-}
-
-func (r *userMappingResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = userMappingSchemaV1()
 }
 
 func userMappingSchemaV1() schema.Schema {
