@@ -27,7 +27,9 @@ func main() {
 	}
 	// what providerserver.Serve does for protocol 6, with the framework's
 	// server wrapped (provider.ProtocolServer)
+	stop := startProfile()
 	err := tf6server.Serve("registry.terraform.io/pgtf/postgresql", provider.ProtocolServer(version), opts...)
+	stop()
 	if err != nil {
 		log.Fatal(err.Error())
 	}

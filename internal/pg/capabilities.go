@@ -28,6 +28,14 @@ func (c *Capabilities) AtLeast(major int) bool { return c.ServerVersionNum >= ma
 
 // Capabilities returns the cached server facts, detecting them on first use.
 func (c *Client) Capabilities(ctx context.Context) (*Capabilities, error) {
+	c.capsMu.Lock()
+	caps := c.caps
+	c.capsMu.Unlock()
+	if caps != nil {
+		return caps, nil
+	}
+	ctx, done := c.readSlot(ctx, "") // detecting is a read like the others
+	defer done()
 	p, err := c.openPool(ctx, "", true)
 	if err != nil {
 		return nil, err

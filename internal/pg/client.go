@@ -98,7 +98,9 @@ type clientCore struct {
 	pools   map[string]*pgxpool.Pool // read-write, for Create/Update/Delete
 	roPools map[string]*pgxpool.Pool // read-only, for Read, ModifyPlan and data sources
 	sem     *semaphore.Weighted      // bounds server connections across all pools
-	network *netPath                 // SSH bastion or SOCKS5 proxy; nil: direct
+	// readSlots bounds the reads under way at once per database (readSlot)
+	readSlots map[string]*semaphore.Weighted
+	network   *netPath // SSH bastion or SOCKS5 proxy; nil: direct
 
 	capsMu sync.Mutex
 	caps   *Capabilities
@@ -109,7 +111,6 @@ type clientCore struct {
 	connected atomic.Bool  // a connection to the server succeeded once
 	retries   atomic.Int64 // operations retried after a connection failure
 	unknowns  atomic.Int64 // writes that ended with an unknown outcome
-	waiting   atomic.Int32 // dialers waiting for a connection permit
 	open      atomic.Int64 // server connections open now
 	maxOpen   atomic.Int64 // most server connections open at once
 }
@@ -128,7 +129,7 @@ func (c *Client) ConnectionsOpened() int64 { return c.dials.Load() }
 
 // NewClient creates a client. It never connects: pools open on first use.
 func NewClient(cfg Config) *Client {
-	c := &Client{clientCore: &clientCore{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}, network: newNetPath(cfg), tokens: newTokenCache(cfg)}}
+	c := &Client{clientCore: &clientCore{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}, readSlots: map[string]*semaphore.Weighted{}, network: newNetPath(cfg), tokens: newTokenCache(cfg)}}
 	if cfg.MaxConnections > 0 {
 		c.sem = semaphore.NewWeighted(int64(cfg.MaxConnections))
 	}
@@ -323,10 +324,6 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	if c.tokens != nil {
 		pc.BeforeConnect = c.tokens.beforeConnect // the password of each new connection
 	}
-	// While another database's pool waits for a permit, connections are
-	// closed on release instead of going back to their pool, so the permit
-	// passes on and no pool starves.
-	pc.AfterRelease = func(*pgx.Conn) bool { return c.waiting.Load() == 0 }
 	return pc, nil
 }
 
@@ -339,11 +336,7 @@ func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c.dials.Add(1)
 		if c.sem != nil && !c.sem.TryAcquire(1) {
-			c.waiting.Add(1)
-			c.closeIdleExcept(ctx, db)
-			err := c.sem.Acquire(ctx, 1)
-			c.waiting.Add(-1)
-			if err != nil {
+			if err := c.awaitPermit(ctx, db); err != nil {
 				return nil, fmt.Errorf("waiting for a free connection slot (max_connections = %d): %w", c.cfg.MaxConnections, err)
 			}
 		}
@@ -362,6 +355,23 @@ func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
 			return nil, err
 		}
 		return &permitConn{Conn: conn, release: release}, nil
+	}
+}
+
+// awaitPermit waits for a connection permit for the pool named db. Meanwhile
+// it closes the idle connections of the other pools, again as they become
+// idle, so that their permits pass on and no pool starves. (Not with pgxpool's
+// AfterRelease: it makes every release asynchronous, and the next read of a
+// pool would open a connection before the one just used is idle again.)
+func (c *Client) awaitPermit(ctx context.Context, db string) error {
+	for {
+		c.closeIdleExcept(ctx, db)
+		wait, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		err := c.sem.Acquire(wait, 1)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
 	}
 }
 
@@ -456,6 +466,8 @@ func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context,
 // assigns a transaction ID.
 func (c *Client) ReadTx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
 	return c.retry(ctx, func() error {
+		ctx, done := c.readSlot(ctx, db)
+		defer done()
 		p, err := c.readOnlyPool(ctx, db)
 		if err != nil {
 			return err
@@ -491,12 +503,58 @@ func (c *Client) Do(ctx context.Context, db string, fn func(ctx context.Context,
 // catalog reads.
 func (c *Client) Read(ctx context.Context, db string, fn func(ctx context.Context, q Querier) error) error {
 	return c.retry(ctx, func() error {
+		ctx, done := c.readSlot(ctx, db)
+		defer done()
 		p, err := c.readOnlyPool(ctx, db)
 		if err != nil {
 			return err
 		}
 		return fn(ctx, oneStatement{p})
 	})
+}
+
+// readConcurrency is how many reads of one database run at once; readSlotWait
+// is how long a read waits for one of them before it goes ahead anyway.
+//
+// A refresh reads with Terraform's parallelism (10 by default), but each read
+// is one short catalog query: two connections serve them all, while one
+// connection per concurrent read costs a backend and an authentication (a
+// SCRAM exchange) each. A read that waits longer than readSlotWait (a slow
+// data source query holds the slots) opens a connection of its own, so no
+// read ever waits on another for long, and none can wait forever.
+const readConcurrency = 2
+
+var readSlotWait = 500 * time.Millisecond // a variable for tests
+
+type readSlotKey struct{}
+
+// readSlot waits for one of the read slots of database db and returns the
+// context to read with and the function that gives the slot back. A read made
+// while one is under way (its context has the mark) takes no slot of its own.
+func (c *Client) readSlot(ctx context.Context, db string) (context.Context, func()) {
+	if ctx.Value(readSlotKey{}) != nil {
+		return ctx, func() {}
+	}
+	if db == "" {
+		db = c.cfg.Database
+	}
+	c.mu.Lock()
+	s := c.readSlots[db]
+	if s == nil {
+		s = semaphore.NewWeighted(readConcurrency)
+		c.readSlots[db] = s
+	}
+	c.mu.Unlock()
+	marked := context.WithValue(ctx, readSlotKey{}, true)
+	if s.TryAcquire(1) {
+		return marked, func() { s.Release(1) }
+	}
+	wait, cancel := context.WithTimeout(ctx, readSlotWait)
+	defer cancel()
+	if s.Acquire(wait, 1) != nil {
+		return marked, func() {} // waited long enough: read on a connection of its own
+	}
+	return marked, func() { s.Release(1) }
 }
 
 // Conn runs fn on one dedicated read-write connection of database db (session

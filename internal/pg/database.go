@@ -477,10 +477,24 @@ func dropDatabaseError(ctx context.Context, conn Querier, name string, force boo
 
 // XactPosition returns the server's transaction counter (the xmax of a fresh
 // snapshot, 64-bit): databases whose catalog row is written later are newer.
+// A refresh of many objects reads it from a snapshot (fromSnapshot): a
+// position taken at most snapshotMaxAge earlier, with no write of this
+// process since, is earlier than now, which only makes more databases look
+// written after it (the plan then keeps an update that the apply refuses).
 func (c *Client) XactPosition(ctx context.Context) (int64, error) {
+	load := func(ctx context.Context, q Querier) (int64, error) {
+		var pos int64
+		err := q.QueryRow(ctx, "SELECT txid_snapshot_xmax(txid_current_snapshot())").Scan(&pos)
+		return pos, err
+	}
+	if pos, ok, err := fromSnapshot(ctx, c, "", "xact-position", load); ok {
+		return pos, err
+	}
 	var pos int64
 	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
-		return q.QueryRow(ctx, "SELECT txid_snapshot_xmax(txid_current_snapshot())").Scan(&pos)
+		var err error
+		pos, err = load(ctx, q)
+		return err
 	})
 	return pos, err
 }

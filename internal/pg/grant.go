@@ -359,13 +359,14 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 		}
 		st.Missing = missingObjects(t, objs)
 	}
-	// a schema's privileges from the snapshot of the database's schema ACLs
-	if known && t.ObjectType == ObjSchema {
-		if x, ok, err := c.schemaACLSnapshot(ctx, t.Database); ok {
+	// the privileges on schemas, tables and sequences from the snapshot of
+	// the database's ACLs of that kind
+	if known {
+		if x, ok, err := c.aclSnapshotOf(ctx, t.Database, t); ok {
 			if err != nil {
 				return st, err
 			}
-			fill(x.rows(t.Schema, gOID))
+			fill(x.rows(t, gOID))
 			return st, nil
 		}
 	}
@@ -387,23 +388,17 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 	return st, err
 }
 
-// schemaACLs is a snapshot of the schemas of a database as grants see them:
-// owner and every ACL entry (grantee OID, 0 = PUBLIC).
-type schemaACLs map[string]schemaACL
-
-type schemaACL struct {
+// aclObject is an object of a snapshot of ACLs as grants see it: the object,
+// its owner and every ACL entry (grantee OID, 0 = PUBLIC).
+type aclObject struct {
 	grantObject
 	grantees  []uint32
 	privs     []string
 	grantable []bool
 }
 
-// rows is what readObjects returns for a schema grant of grantee on schema.
-func (x schemaACLs) rows(schema string, grantee uint32) []objectRow {
-	s, ok := x[schema]
-	if !ok {
-		return nil
-	}
+// row is what readObjects returns for the object and grantee.
+func (s aclObject) row(grantee uint32) objectRow {
 	r := objectRow{grantObject: s.grantObject, held: []string{}, grantable: []string{}}
 	for i, g := range s.grantees {
 		if g != grantee || i >= len(s.privs) || i >= len(s.grantable) {
@@ -418,30 +413,81 @@ func (x schemaACLs) rows(schema string, grantee uint32) []objectRow {
 	}
 	slices.Sort(r.held)
 	slices.Sort(r.grantable)
-	return []objectRow{r}
+	return r
 }
 
-// schemaACLSnapshot is every schema of database db with its ACL (fromSnapshot).
-func (c *Client) schemaACLSnapshot(ctx context.Context, db string) (schemaACLs, bool, error) {
-	return fromSnapshot(ctx, c, db, "schema-acls", func(ctx context.Context, q Querier) (schemaACLs, error) {
-		rows, err := q.Query(ctx, `
-SELECT n.oid, n.nspname, n.nspowner, coalesce(o.rolname, ''), coalesce(o.rolsuper, false), g.grantees, g.privs, g.grantable
+// aclSnapshot is a snapshot of the ACLs of one kind of object of a database
+// (schemas, tables, sequences) by schema name, each list sorted by name as
+// readObjects sorts (names are of type name: byte order).
+type aclSnapshot map[string][]aclObject
+
+// rows is what readObjects returns for grantee on the objects of t (every
+// object of the schema, or those t names). The schema of a schema grant is
+// its own object.
+func (x aclSnapshot) rows(t GrantTarget, grantee uint32) []objectRow {
+	out := []objectRow{}
+	for _, o := range x[t.Schema] {
+		if t.ObjectType == ObjSchema || len(t.Objects) == 0 || slices.Contains(t.Objects, o.name) {
+			out = append(out, o.row(grantee))
+		}
+	}
+	return out
+}
+
+// aclSnapshotQueries are the loads of aclSnapshot by object type: schema
+// name, object OID and name, owner, and the ACL exploded into arrays.
+var aclSnapshotQueries = map[string]string{
+	ObjSchema: `
+SELECT n.nspname, n.oid, n.nspname, n.nspowner, coalesce(o.rolname, ''), coalesce(o.rolsuper, false), g.grantees, g.privs, g.grantable
 FROM pg_namespace n
 LEFT JOIN pg_roles o ON o.oid = n.nspowner
 CROSS JOIN LATERAL (
   SELECT array_agg(a.grantee) AS grantees, array_agg(a.privilege_type::text) AS privs, array_agg(a.is_grantable) AS grantable
-  FROM aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a) g`)
+  FROM aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a) g`,
+	ObjTable:    relationACLQuery("'r','v','m','f','p'", "r"),
+	ObjSequence: relationACLQuery("'S'", "s"),
+}
+
+func relationACLQuery(kinds, def string) string {
+	return `
+SELECT n.nspname, c.oid, c.relname, c.relowner, coalesce(o.rolname, ''), coalesce(o.rolsuper, false), g.grantees, g.privs, g.grantable
+FROM pg_class c
+JOIN pg_namespace n ON n.oid = c.relnamespace
+LEFT JOIN pg_roles o ON o.oid = c.relowner
+CROSS JOIN LATERAL (
+  SELECT array_agg(a.grantee) AS grantees, array_agg(a.privilege_type::text) AS privs, array_agg(a.is_grantable) AS grantable
+  FROM aclexplode(coalesce(c.relacl, acldefault('` + def + `', c.relowner))) a) g
+WHERE c.relkind IN (` + kinds + `)`
+}
+
+// aclSnapshotOf is the snapshot of the ACLs of every object of objectType
+// (schema, table, sequence) in database db (fromSnapshot); ok is false for
+// other types, and for grants that name columns.
+func (c *Client) aclSnapshotOf(ctx context.Context, db string, t GrantTarget) (aclSnapshot, bool, error) {
+	query, classID := aclSnapshotQueries[t.ObjectType], uint32(ClassClass)
+	if query == "" || len(t.Columns) > 0 {
+		return nil, false, nil
+	}
+	if t.ObjectType == ObjSchema {
+		classID = ClassNamespace
+	}
+	return fromSnapshot(ctx, c, db, t.ObjectType+"-acls", func(ctx context.Context, q Querier) (aclSnapshot, error) {
+		rows, err := q.Query(ctx, query)
 		if err != nil {
-			return nil, fmt.Errorf("reading schema privileges: %w", err)
+			return nil, fmt.Errorf("reading %s privileges: %w", t.ObjectType, err)
 		}
 		defer rows.Close()
-		x := schemaACLs{}
+		x := aclSnapshot{}
 		for rows.Next() {
-			s := schemaACL{grantObject: grantObject{classID: ClassNamespace}}
-			if err := rows.Scan(&s.oid, &s.name, &s.owner, &s.ownerName, &s.ownerSU, &s.grantees, &s.privs, &s.grantable); err != nil {
-				return nil, fmt.Errorf("reading schema privileges: %w", err)
+			var schema string
+			s := aclObject{grantObject: grantObject{classID: classID}}
+			if err := rows.Scan(&schema, &s.oid, &s.name, &s.owner, &s.ownerName, &s.ownerSU, &s.grantees, &s.privs, &s.grantable); err != nil {
+				return nil, fmt.Errorf("reading %s privileges: %w", t.ObjectType, err)
 			}
-			x[s.name] = s
+			x[schema] = append(x[schema], s)
+		}
+		for _, objs := range x {
+			slices.SortFunc(objs, func(a, b aclObject) int { return strings.Compare(a.name, b.name) })
 		}
 		return x, rows.Err()
 	})

@@ -533,9 +533,23 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 ORDER BY 1`, r.OI
 
 // RolePasswordVerifier returns the stored password verifier of a role (""
 // when it has none). Only a superuser can read pg_authid.
+// A refresh of many roles reads the verifiers of every role at once (fromSnapshot).
 func (c *Client) RolePasswordVerifier(ctx context.Context, name string) (string, error) {
+	x, ok, err := fromSnapshot(ctx, c, "", "role-passwords", func(ctx context.Context, q Querier) (map[string]string, error) {
+		rows, err := q.Query(ctx, "SELECT rolname, rolpassword FROM pg_authid WHERE rolpassword IS NOT NULL")
+		if err != nil {
+			return nil, err
+		}
+		x := map[string]string{}
+		var n, v string
+		_, err = pgx.ForEachRow(rows, []any{&n, &v}, func() error { x[n] = v; return nil })
+		return x, err
+	})
+	if ok {
+		return x[name], err
+	}
 	var v string
-	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+	err = c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, "SELECT coalesce(rolpassword, '') FROM pg_authid WHERE rolname = $1", name).Scan(&v)
 	})
 	return v, err

@@ -112,6 +112,16 @@ func hmacSHA256(key []byte, msg string) []byte {
 	return h.Sum(nil)
 }
 
+// PasswordSeal is a digest of a stored verifier and a password, for a caller
+// that keeps it next to the password (the role's private state, beside the
+// password in the Terraform state) to remember that the two match without
+// deriving the verifier's keys again: a changed verifier or password gives
+// another seal. It tells nothing the password itself does not.
+func PasswordSeal(verifier, password string) string {
+	sum := sha256.Sum256([]byte("pgtf-password-seal\x00" + verifier + "\x00" + password))
+	return hex.EncodeToString(sum[:])
+}
+
 // PasswordVerifierMatches reports whether a stored verifier (SCRAM-SHA-256,
 // or the legacy "md5" + md5(password || rolname) form) was made from password.
 func PasswordVerifierMatches(verifier, password, rolname string) bool {

@@ -58,6 +58,7 @@ type snapshot struct {
 	mu      sync.Mutex
 	entries map[snapshotKey]*snapshotEntry
 	reads   map[snapshotKey]int64
+	loads   map[snapshotKey]int // loads begun, for tests
 	now     func() time.Time
 	off     atomic.Bool // the client wrote: no more snapshots
 }
@@ -66,7 +67,7 @@ type snapshot struct {
 // counters) whose reads of roles, databases and schemas are served from
 // catalog snapshots of its own. The provider makes one per Configure.
 func (c *Client) WithSnapshot() *Client {
-	return &Client{clientCore: c.clientCore, snap: &snapshot{entries: map[snapshotKey]*snapshotEntry{}, reads: map[snapshotKey]int64{}, now: time.Now}}
+	return &Client{clientCore: c.clientCore, snap: &snapshot{entries: map[snapshotKey]*snapshotEntry{}, reads: map[snapshotKey]int64{}, loads: map[snapshotKey]int{}, now: time.Now}}
 }
 
 // fromSnapshot returns the snapshot of kind in database db, loading it when
@@ -116,6 +117,7 @@ func fromSnapshot[T any](ctx context.Context, c *Client, db, kind string, load f
 		}
 		e = &snapshotEntry{done: make(chan struct{}), gen: catalogWrites.Load(), at: s.now()}
 		s.entries[key] = e
+		s.loads[key]++
 		s.mu.Unlock()
 		var v T
 		e.err = c.Read(ctx, db, func(ctx context.Context, q Querier) error {

@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -159,18 +160,32 @@ func TestAccSnapshot_schemasMatchDirectReads(t *testing.T) {
 		t.Fatalf("direct read by a stale OID: %+v", s)
 	}
 
-	// schema grants read from the snapshot of schema ACLs are the same as read one by one
-	for range 5 { // the role snapshot first (third read), then the schema ACL one (third read of it)
-		if _, err := c.ReadGrant(ctx, GrantTarget{Database: db, Schema: "public", ObjectType: ObjSchema, Grantee: grantee}); err != nil {
-			t.Fatal(err)
+	// grants on schemas, tables and sequences read from the snapshots of ACLs
+	// are the same as read one by one
+	acctest.Exec(t, db, "CREATE TABLE s1.t1 (a int)", "CREATE VIEW s1.v1 AS SELECT 1 AS a", "CREATE SEQUENCE s1.q1",
+		"GRANT SELECT, UPDATE ON s1.t1 TO "+QuoteIdent(grantee)+" WITH GRANT OPTION", "GRANT SELECT ON s1.v1 TO PUBLIC",
+		"GRANT USAGE ON SEQUENCE s1.q1 TO "+QuoteIdent(grantee))
+	targets := []GrantTarget{}
+	for _, schema := range []string{"s1", "s2", "s3", "public", "missing"} {
+		targets = append(targets, GrantTarget{Schema: schema, ObjectType: ObjSchema},
+			GrantTarget{Schema: schema, ObjectType: ObjTable}, GrantTarget{Schema: schema, ObjectType: ObjSequence})
+	}
+	targets = append(targets, GrantTarget{Schema: "s1", ObjectType: ObjTable, Objects: []string{"v1"}},
+		GrantTarget{Schema: "s1", ObjectType: ObjTable, Objects: []string{"t1", "missing"}},
+		GrantTarget{Schema: "s1", ObjectType: ObjSequence, Objects: []string{"q1"}})
+	for _, kind := range []string{ObjSchema, ObjTable, ObjSequence} {
+		for range 5 { // the role snapshot first (third read), then the ACL one (third read of it)
+			if _, err := c.ReadGrant(ctx, GrantTarget{Database: db, Schema: "public", ObjectType: kind, Grantee: grantee}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if c.snap.entries[snapshotKey{db, kind + "-acls"}] == nil {
+			t.Fatalf("no %s ACL snapshot", kind)
 		}
 	}
-	if c.snap.entries[snapshotKey{db, "schema-acls"}] == nil {
-		t.Fatal("no schema ACL snapshot")
-	}
-	for _, schema := range []string{"s1", "s2", "s3", "public", "missing"} {
+	for _, target := range targets {
 		for _, g := range []string{grantee, "PUBLIC", acctest.AdminUser(), "no_such_role"} {
-			target := GrantTarget{Database: db, Schema: schema, ObjectType: ObjSchema, Grantee: g}
+			target.Database, target.Grantee = db, g
 			direct, err := base.ReadGrant(ctx, target)
 			if err != nil {
 				t.Fatal(err)
@@ -180,8 +195,91 @@ func TestAccSnapshot_schemasMatchDirectReads(t *testing.T) {
 				t.Fatal(err)
 			}
 			if fmt.Sprintf("%+v", direct) != fmt.Sprintf("%+v", snap) {
-				t.Fatalf("grant on schema %s to %s: snapshot %+v, direct %+v", schema, g, snap, direct)
+				t.Fatalf("grant on %s %s %v to %s: snapshot %+v, direct %+v", target.ObjectType, target.Schema, target.Objects, g, snap, direct)
 			}
+		}
+	}
+}
+
+// Concurrent reads share a few connections, and concurrent reads of a kind
+// that miss the snapshot wait for one load of it (a refresh at Terraform's
+// parallelism opens readConcurrency connections, not one per read).
+func TestAccSnapshot_concurrentReadsLoadOnceOnFewConnections(t *testing.T) {
+	defer func(w time.Duration) { readSlotWait = w }(readSlotWait)
+	readSlotWait = time.Minute // no read goes ahead on a connection of its own
+	names := snapshotRoles(t, acctest.RandName("snapc"), 2)
+	ctx := context.Background()
+	// concurrent runs n times read at once
+	concurrent := func(n int, read func(i int) error) {
+		t.Helper()
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		start := make(chan struct{})
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				errs <- read(i)
+			}()
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	readRole := func(c *Client) func(i int) error {
+		return func(i int) error {
+			r, err := c.ReadRole(ctx, names[i%2])
+			if err == nil && r == nil {
+				err = fmt.Errorf("role %s not found", names[i%2])
+			}
+			return err
+		}
+	}
+
+	// without snapshots: every read goes to the server, on readConcurrency connections
+	plain := testClient(t, 20, "") // the provider's default max_connections
+	concurrent(20, readRole(plain))
+	if got := plain.ConnectionsOpened(); got < 1 || got > readConcurrency {
+		t.Fatalf("20 concurrent reads opened %d connections, want 1 to %d", got, readConcurrency)
+	}
+
+	// with snapshots: the reads past the first few load each snapshot once
+	base := testClient(t, 20, "")
+	c := base.WithSnapshot()
+	concurrent(20, func(i int) error {
+		if i%2 == 0 {
+			_, err := c.XactPosition(ctx)
+			return err
+		}
+		return readRole(c)(i)
+	})
+	for _, kind := range []string{"roles", "xact-position"} {
+		if got := c.snap.loads[snapshotKey{"", kind}]; got != 1 {
+			t.Errorf("10 concurrent reads of %s loaded its snapshot %d times, want 1", kind, got)
+		}
+	}
+	if got := base.ConnectionsOpened(); got < 1 || got > readConcurrency {
+		t.Fatalf("20 concurrent reads with snapshots opened %d connections, want 1 to %d", got, readConcurrency)
+	}
+	// and a password verifier from the snapshot of them is what the server has
+	if ok, _ := base.Superuser(ctx); ok {
+		direct, err := base.RolePasswordVerifier(ctx, acctest.AdminUser())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range snapshotAfter + 1 {
+			if v, err := c.RolePasswordVerifier(ctx, acctest.AdminUser()); err != nil || v != direct {
+				t.Fatalf("verifier from the snapshot: %q, %v; want %q", v, err, direct)
+			}
+		}
+		if c.snap.loads[snapshotKey{"", "role-passwords"}] != 1 {
+			t.Fatal("no snapshot of password verifiers")
 		}
 	}
 }

@@ -2,9 +2,11 @@ package provider
 
 import (
 	"context"
+	"math/big"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // The benchmark's floor (make bench-plan): a provider built with the build tag
@@ -14,7 +16,9 @@ import (
 
 // floorResource serves the schema of the resource f makes, without plan
 // modifiers, and does nothing else: no SQL, no ModifyPlan, no state upgrade.
-// Read keeps the state; create and update record the plan; delete forgets.
+// Read keeps the state; create and update record the plan, with a zero value
+// for what the plan left unknown (so an apply with it writes a state of the
+// same shape as the real one); delete forgets.
 func floorResource(f func() resource.Resource) func() resource.Resource {
 	return func() resource.Resource { return floor{inner: f()} }
 }
@@ -34,11 +38,39 @@ func (r floor) Schema(ctx context.Context, req resource.SchemaRequest, resp *res
 func (floor) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
 
 func (floor) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	resp.State.Raw = req.Plan.Raw
+	resp.State.Raw = floorKnown(req.Plan.Raw)
 }
 
 func (floor) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	resp.State.Raw = req.Plan.Raw
+	resp.State.Raw = floorKnown(req.Plan.Raw)
+}
+
+// floorKnown replaces every unknown value of v with the zero value of its
+// type: "", 0, false, an empty collection, or null for an object.
+func floorKnown(v tftypes.Value) tftypes.Value {
+	out, err := tftypes.Transform(v, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
+		if v.IsKnown() {
+			return v, nil
+		}
+		t := v.Type()
+		switch {
+		case t.Is(tftypes.String):
+			return tftypes.NewValue(t, ""), nil
+		case t.Is(tftypes.Number):
+			return tftypes.NewValue(t, new(big.Float)), nil
+		case t.Is(tftypes.Bool):
+			return tftypes.NewValue(t, false), nil
+		case t.Is(tftypes.List{}), t.Is(tftypes.Set{}):
+			return tftypes.NewValue(t, []tftypes.Value{}), nil
+		case t.Is(tftypes.Map{}):
+			return tftypes.NewValue(t, map[string]tftypes.Value{}), nil
+		}
+		return tftypes.NewValue(t, nil), nil
+	})
+	if err != nil {
+		return v
+	}
+	return out
 }
 
 func (floor) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}

@@ -2,10 +2,12 @@ package provider
 
 import (
 	"context"
+	"math/big"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // The benchmark's floor serves every resource with the same state type and
@@ -50,5 +52,25 @@ func TestFloorResourceSchemas(t *testing.T) {
 		if _, ok := f.(resource.ResourceWithModifyPlan); ok {
 			t.Errorf("%s: the floor has a ModifyPlan", sr.typeName)
 		}
+	}
+}
+
+// The floor's apply leaves nothing unknown: zero values of each type, known values kept.
+func TestFloorKnownFillsUnknowns(t *testing.T) {
+	obj := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"s": tftypes.String, "n": tftypes.Number, "b": tftypes.Bool, "l": tftypes.List{ElementType: tftypes.String}, "k": tftypes.String,
+	}}
+	unknown := func(ty tftypes.Type) tftypes.Value { return tftypes.NewValue(ty, tftypes.UnknownValue) }
+	got := floorKnown(tftypes.NewValue(obj, map[string]tftypes.Value{
+		"s": unknown(tftypes.String), "n": unknown(tftypes.Number), "b": unknown(tftypes.Bool),
+		"l": unknown(tftypes.List{ElementType: tftypes.String}), "k": tftypes.NewValue(tftypes.String, "kept"),
+	}))
+	want := tftypes.NewValue(obj, map[string]tftypes.Value{
+		"s": tftypes.NewValue(tftypes.String, ""), "n": tftypes.NewValue(tftypes.Number, new(big.Float)),
+		"b": tftypes.NewValue(tftypes.Bool, false), "l": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{}),
+		"k": tftypes.NewValue(tftypes.String, "kept"),
+	})
+	if !got.Equal(want) {
+		t.Fatalf("floorKnown: got %v, want %v", got, want)
 	}
 }

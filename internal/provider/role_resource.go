@@ -367,12 +367,34 @@ func (r *roleResource) read(ctx context.Context, c *call, m *roleModel) (bool, d
 	// Out-of-band password change, detectable only as superuser (pg_authid).
 	if !m.Password.IsNull() && m.Password.ValueString() != "" {
 		if su, err := r.client.Superuser(ctx); err == nil && su {
-			if v, err := r.client.RolePasswordVerifier(ctx, role.Name); err == nil && !pg.PasswordVerifierMatches(v, m.Password.ValueString(), role.Name) {
-				m.Password = types.StringNull() // the plan will set the configured password again
+			if v, err := r.client.RolePasswordVerifier(ctx, role.Name); err == nil {
+				diags.Append(checkPassword(ctx, c, m, v, role.Name)...)
 			}
 		}
 	}
 	return true, diags
+}
+
+// privatePasswordSeal is the private-state key of the seal (pg.PasswordSeal)
+// of the stored verifier and the password it was last found to match.
+const privatePasswordSeal = "password_seal"
+
+// checkPassword compares the stored verifier v of role name with the password
+// in m, and nulls the password when they differ (the plan then sets the
+// configured password again). Checking costs a key derivation of 4096
+// iterations (SCRAM); a match is remembered in private state as a seal, so the
+// next refresh of an unchanged verifier and password costs one hash.
+func checkPassword(ctx context.Context, c *call, m *roleModel, v, name string) diag.Diagnostics {
+	pw := m.Password.ValueString()
+	seal := `"` + pg.PasswordSeal(v, pw) + `"` // private state holds JSON
+	if string(c.privateKey(ctx, privatePasswordSeal)) == seal {
+		return nil
+	}
+	if !pg.PasswordVerifierMatches(v, pw, name) {
+		m.Password = types.StringNull()
+		return nil
+	}
+	return c.setPrivateKey(ctx, privatePasswordSeal, []byte(seal))
 }
 
 // spec translates the planned model into what the role must look like.

@@ -24,6 +24,22 @@ func TestAccSnapshot_driftIsAlwaysSeen(t *testing.T) {
 	addrRole := func(i int) string { return fmt.Sprintf("postgresql_role.r[%d]", i) }
 	addrSchema := func(i int) string { return fmt.Sprintf("postgresql_schema.s[%d]", i) }
 	addrGrant := func(i int) string { return fmt.Sprintf("postgresql_grant.usage[%d]", i) }
+	addrSelect := func(i int) string { return fmt.Sprintf("postgresql_grant.select[%d]", i) }
+	// USAGE on each schema, and SELECT on all its tables, to the next role
+	grants := ""
+	for _, g := range [][3]string{{"usage", "schema", "USAGE"}, {"select", "table", "SELECT"}} {
+		grants += fmt.Sprintf(`
+resource "postgresql_grant" %q {
+  count       = 3
+  database    = postgresql_database.db.name
+  role        = postgresql_role.r[(count.index + 1) %% 3].name
+  schema      = postgresql_schema.s[count.index].name
+  object_type = %q
+  objects     = []
+  privileges  = [%q]
+}
+`, g[0], g[1], g[2])
+	}
 	cfg := acctest.Config(`
 resource "postgresql_database" "db" {
   name = %[2]q
@@ -42,14 +58,7 @@ resource "postgresql_schema" "s" {
   owner    = postgresql_role.r[count.index].name
 }
 
-resource "postgresql_grant" "usage" {
-  count       = 3
-  database    = postgresql_database.db.name
-  role        = postgresql_role.r[(count.index + 1) %% 3].name
-  schema      = postgresql_schema.s[count.index].name
-  object_type = "schema"
-  privileges  = ["USAGE"]
-}`, base, db)
+%[3]s`, base, db, grants)
 	role := func(i int) string { return acctest.QI(fmt.Sprintf("%s_r%d", base, i)) }
 	updates := func(addrs ...string) resource.ConfigPlanChecks {
 		var checks []plancheck.PlanCheck
@@ -63,13 +72,14 @@ resource "postgresql_grant" "usage" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: cfg},
-			{ // right after an apply: a role, a schema owner and a grant changed with SQL
+			{ // right after an apply: a role, a schema owner and grants changed with SQL
 				PreConfig: func() {
 					acctest.Exec(t, "", "ALTER ROLE "+role(2)+" CONNECTION LIMIT 5")
-					acctest.Exec(t, db, "ALTER SCHEMA s1 OWNER TO "+role(0), "REVOKE USAGE ON SCHEMA s2 FROM "+role(0))
+					acctest.Exec(t, db, "ALTER SCHEMA s1 OWNER TO "+role(0), "REVOKE USAGE ON SCHEMA s2 FROM "+role(0),
+						"CREATE TABLE s0.t (a int)", "ALTER TABLE s0.t OWNER TO "+role(0)) // without the SELECT granted on all tables of s0
 				},
 				Config:           cfg,
-				ConfigPlanChecks: updates(addrRole(2), addrSchema(1), addrGrant(2)),
+				ConfigPlanChecks: updates(addrRole(2), addrSchema(1), addrGrant(2), addrSelect(0)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addrRole(2), tfjsonpath.New("connection_limit"), knownvalue.Int64Exact(1)),
 					statecheck.ExpectKnownValue(addrSchema(1), tfjsonpath.New("owner"), knownvalue.StringExact(base+"_r1")),
@@ -79,14 +89,14 @@ resource "postgresql_grant" "usage" {
 			{ // between a refresh and the next plan and apply
 				PreConfig: func() {
 					acctest.Exec(t, "", "ALTER ROLE "+role(1)+" CONNECTION LIMIT 7")
-					acctest.Exec(t, db, "REVOKE USAGE ON SCHEMA s1 FROM "+role(2))
+					acctest.Exec(t, db, "REVOKE USAGE ON SCHEMA s1 FROM "+role(2), "REVOKE SELECT ON s0.t FROM "+role(1))
 				},
 				Config:           cfg,
-				ConfigPlanChecks: updates(addrRole(1), addrGrant(1)),
+				ConfigPlanChecks: updates(addrRole(1), addrGrant(1), addrSelect(0)),
 			},
 			{ // dropped with SQL: planned to be created again
 				PreConfig: func() {
-					acctest.Exec(t, db, "DROP SCHEMA s0")
+					acctest.Exec(t, db, "DROP SCHEMA s0 CASCADE")
 				},
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
