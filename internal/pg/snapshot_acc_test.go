@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -205,6 +206,9 @@ func TestAccSnapshot_schemasMatchDirectReads(t *testing.T) {
 // that miss the snapshot wait for one load of it (a refresh at Terraform's
 // parallelism opens readConcurrency connections, not one per read).
 func TestAccSnapshot_concurrentReadsLoadOnceOnFewConnections(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC (make testacc)")
+	}
 	defer func(w time.Duration) { readSlotWait = w }(readSlotWait)
 	readSlotWait = time.Minute // no read goes ahead on a connection of its own
 	names := snapshotRoles(t, acctest.RandName("snapc"), 2)
