@@ -170,10 +170,19 @@ func (s *SSHD) Log() string { return s.log.String() }
 var directTCPIPRe = regexp.MustCompile(`server_request_direct_tcpip: originator \S+ port \d+, target (\S+) port (\d+)`)
 
 // Forwarded lists the targets (host:port) of the TCP forwarding channels
-// (direct-tcpip) clients opened so far.
+// (direct-tcpip) clients opened so far. sshd's log reaches the buffer through
+// a pipe, after the channel it tells of is already in use: Forwarded first
+// waits for the log to stop growing (100 ms without a new byte, at most 2 s).
 func (s *SSHD) Forwarded() []string {
+	log := s.Log()
+	for quiet, deadline := time.Now(), time.Now().Add(2*time.Second); time.Since(quiet) < 100*time.Millisecond && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		if now := s.Log(); len(now) != len(log) {
+			log, quiet = now, time.Now()
+		}
+	}
 	var out []string
-	for _, m := range directTCPIPRe.FindAllStringSubmatch(s.Log(), -1) {
+	for _, m := range directTCPIPRe.FindAllStringSubmatch(log, -1) {
 		out = append(out, net.JoinHostPort(m[1], m[2]))
 	}
 	return out
