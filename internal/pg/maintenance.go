@@ -174,24 +174,20 @@ func VacuumStatement(schema, table string, opts VacuumOptions) string {
 // the table with a warning, when the table does not exist or the role may not
 // vacuum it.
 func (c *Client) Vacuum(ctx context.Context, db, schema, table string, opts VacuumOptions) error {
-	sql := VacuumStatement(schema, table, opts)
-	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
-		if err := c.maintainedTable(ctx, q, db, schema, table, "vacuum"); err != nil {
-			return err
-		}
-		return execOneErr(ctx, q, sql)
-	})
-	if err != nil {
-		return fmt.Errorf("%s: %w", sql, withServerText(err))
-	}
-	return nil
+	return c.maintain(ctx, db, schema, table, "vacuum", VacuumStatement(schema, table, opts))
 }
 
 // Analyze runs ANALYZE on schema.table in database db, with the same checks as Vacuum.
 func (c *Client) Analyze(ctx context.Context, db, schema, table string) error {
-	sql := "ANALYZE " + QuoteQualified(schema, table)
+	return c.maintain(ctx, db, schema, table, "analyze", "ANALYZE "+QuoteQualified(schema, table))
+}
+
+// maintain runs the maintenance statement sql (VACUUM, ANALYZE) on
+// schema.table in database db, outside a transaction block, once
+// maintainedTable has checked that the table exists and the role may verb it.
+func (c *Client) maintain(ctx context.Context, db, schema, table, verb, sql string) error {
 	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
-		if err := c.maintainedTable(ctx, q, db, schema, table, "analyze"); err != nil {
+		if err := c.maintainedTable(ctx, q, db, schema, table, verb); err != nil {
 			return err
 		}
 		return execOneErr(ctx, q, sql)

@@ -9,13 +9,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
-
-// Actions need Terraform 1.14; CI's Terraform 1.11 skips these tests.
-var actionVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
 
 // actionConfig is a configuration declaring one action, with body as its
 // config block, and a terraform_data whose creation and every update (a new
@@ -118,7 +114,6 @@ func TestAccAction_vacuum(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -163,7 +158,6 @@ func TestAccAction_vacuumNotAllowed(t *testing.T) {
 	schema, _ := maintenanceSchema(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			Config:      actionConfig("postgresql_vacuum", fmt.Sprintf("schema = %s\n    table = \"other\"", acctest.QuoteHCL(schema)), "1"),
@@ -179,7 +173,6 @@ func TestAccAction_analyze(t *testing.T) {
 	schema, _ := maintenanceSchema(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -240,7 +233,6 @@ func TestAccAction_refreshMaterializedView(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -284,7 +276,6 @@ func TestAccAction_terminateConnections(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -361,7 +352,6 @@ func TestAccAction_reassignOwned(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   actionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps:                    steps,
 	})

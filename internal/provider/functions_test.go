@@ -13,14 +13,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
-
-// Provider-defined functions need Terraform 1.8 (OpenTofu 1.7).
-var functionVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)}
 
 // outputString reads a root output of the applied state.
 func outputString(s *terraform.State, name string) (string, error) {
@@ -38,10 +34,10 @@ func outputString(s *terraform.State, name string) (string, error) {
 // quote_ident through Terraform gives the provider's quoting, and PostgreSQL
 // reads the result back as the very name (case, spaces, quotes, non-ASCII).
 func TestAccProviderFunction_quoteIdent(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureProviderFunctions) // Terraform 1.8, OpenTofu 1.7
 	name := acctest.RandName("Fn Ident") + ` "q" ü`
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   functionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -77,10 +73,10 @@ func TestAccProviderFunction_quoteIdent(t *testing.T) {
 
 // quote_literal's result, used as a SQL constant, is the original text.
 func TestAccProviderFunction_quoteLiteral(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureProviderFunctions) // Terraform 1.8, OpenTofu 1.7
 	value := `it's a "test" with \backslash\ and ünïcødé`
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   functionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -111,6 +107,7 @@ func TestAccProviderFunction_quoteLiteral(t *testing.T) {
 // whose password is set to it logs in with the plain password. Its result is
 // sensitive when the password is, which Terraform enforces on outputs.
 func TestAccProviderFunction_scramSHA256Verifier(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureProviderFunctions) // Terraform 1.8, OpenTofu 1.7
 	role := acctest.RandName("fn_scram")
 	password := "fn-scram-'\"-pässword"
 	salt := base64.StdEncoding.EncodeToString([]byte("0123456789abcdef"))
@@ -125,7 +122,6 @@ func TestAccProviderFunction_scramSHA256Verifier(t *testing.T) {
 			acctest.Exec(t, "", "CREATE ROLE "+acctest.QI(role)+" LOGIN")
 			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(role)) })
 		},
-		TerraformVersionChecks:   functionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -177,6 +173,7 @@ func TestAccProviderFunction_scramSHA256Verifier(t *testing.T) {
 // options, role names PostgreSQL quotes) into what aclexplode() says, and
 // format_acls / format_acl give back text PostgreSQL prints the same way.
 func TestAccProviderFunction_parseACL(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureProviderFunctions) // Terraform 1.8, OpenTofu 1.7
 	acctest.PreCheck(t)
 	plain := acctest.RandName("fn_acl")
 	odd := acctest.RandName(`Fn ACL "odd"`) + " ü"
@@ -220,7 +217,6 @@ func TestAccProviderFunction_parseACL(t *testing.T) {
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		TerraformVersionChecks:   functionVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{

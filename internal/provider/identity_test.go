@@ -12,7 +12,6 @@ import (
 	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
@@ -83,7 +82,6 @@ func TestAccIdentity(t *testing.T) {
 		tfresource.Test(t, tfresource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-			TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 			Steps: []tfresource.TestStep{
 				{Config: config, ConfigStateChecks: checks},
 				{Config: config, ResourceName: addr, ImportState: true, ImportStateKind: tfresource.ImportBlockWithResourceIdentity},

@@ -9,7 +9,6 @@ import (
 	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
@@ -145,7 +144,6 @@ func TestAccListResources_query(t *testing.T) {
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)},
 		Steps: []tfresource.TestStep{
 			{Config: acctest.ProviderBlock + `resource "terraform_data" "x" {}`},
 			{Query: true, Config: query.String(), QueryResultChecks: checks},
