@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Resource identity (Terraform 1.12 and later). Every resource names its
@@ -94,33 +95,66 @@ func identitySchemaOf(ctx context.Context, obj any) (identityschema.Schema, diag
 // identity: before 1.12).
 func setIdentity(ctx context.Context, obj any, state tfsdk.State, identity *tfsdk.ResourceIdentity) diag.Diagnostics {
 	id, ok := obj.(identified)
-	if !ok || identity == nil || state.Raw.IsNull() {
+	if !ok || identity == nil || identity.Schema == nil || state.Raw.IsNull() {
 		return nil
 	}
+	// On the values as the protocol carries them: a refresh sets the identity
+	// of every resource, and the framework's path-by-path setters cost more
+	// than the read itself.
 	var diags diag.Diagnostics
+	var attrs map[string]tftypes.Value
+	if err := state.Raw.As(&attrs); err != nil {
+		diags.AddError("Reading the state for the identity", err.Error())
+		return diags
+	}
+	typ, ok := identity.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		diags.AddError("Setting the identity", fmt.Sprintf("%T: the identity schema is not an object", obj))
+		return diags
+	}
+	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
 	for _, name := range id.identityAttributes() {
-		var v attr.Value
-		if diags.Append(state.GetAttribute(ctx, path.Root(name), &v)...); diags.HasError() {
+		v, err := identityValue(attrs[name], typ.AttributeTypes[name])
+		if err != nil {
+			diags.AddAttributeError(path.Root(name), "Setting the identity", err.Error())
 			return diags
 		}
-		if s, ok := v.(types.Set); ok {
-			v = sortedList(ctx, s, &diags)
-		}
-		diags.Append(identity.SetAttribute(ctx, path.Root(name), v)...)
+		vals[name] = v
 	}
+	identity.Raw = tftypes.NewValue(typ, vals)
 	return diags
 }
 
-// sortedList is a set of strings as a sorted list (null stays null).
-func sortedList(ctx context.Context, s types.Set, diags *diag.Diagnostics) types.List {
-	if s.IsNull() || s.IsUnknown() {
-		return types.ListNull(types.StringType)
+// identityValue is a state value as its identity attribute holds it: the
+// same value, or a set of strings as a sorted list.
+func identityValue(v tftypes.Value, want tftypes.Type) (tftypes.Value, error) {
+	if v.Type() == nil || v.IsNull() {
+		return tftypes.NewValue(want, nil), nil
 	}
-	elems := setStrings(ctx, s)
-	slices.Sort(elems)
-	l, d := types.ListValueFrom(ctx, types.StringType, elems)
-	diags.Append(d...)
-	return l
+	if !v.IsKnown() {
+		return tftypes.NewValue(want, tftypes.UnknownValue), nil
+	}
+	if !v.Type().Is(tftypes.Set{}) {
+		return v, nil
+	}
+	var elems []tftypes.Value
+	if err := v.As(&elems); err != nil {
+		return tftypes.Value{}, err
+	}
+	strs := make([]string, 0, len(elems))
+	for _, e := range elems {
+		var s string
+		if err := e.As(&s); err != nil {
+			return tftypes.Value{}, err
+		}
+		strs = append(strs, s)
+	}
+	slices.Sort(strs)
+	out := make([]tftypes.Value, len(strs))
+	for i, s := range strs {
+		out[i] = tftypes.NewValue(tftypes.String, s)
+	}
+	return tftypes.NewValue(want, out), nil
 }
 
 // importByIdentity handles an import by identity (an `import` block with
