@@ -251,15 +251,5 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 // ExpandDefaultPrivileges normalises privileges and replaces ALL by the full
 // list for the default-privileges object type. Sorted and unique.
 func ExpandDefaultPrivileges(objectType string, major int, privs []string) []string {
-	var out []string
-	for _, p := range privs {
-		n := NormalizePrivilege(p)
-		if n == "ALL" || n == "ALL PRIVILEGES" {
-			out = append(out, DefaultPrivileges(objectType, major)...)
-			continue
-		}
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return expandAll(privs, DefaultPrivileges(objectType, major))
 }

@@ -76,16 +76,21 @@ func NormalizePrivilege(p string) string {
 // ExpandPrivileges normalises privileges and replaces ALL by the full list for
 // the object type and server major version. The result is sorted and unique.
 func ExpandPrivileges(objectType string, major int, privs []string) []string {
+	return expandAll(privs, GrantPrivileges(objectType, major))
+}
+
+// expandAll normalises privs and replaces ALL by all. Sorted and unique.
+func expandAll(privs, all []string) []string {
 	var out []string
 	for _, p := range privs {
 		n := NormalizePrivilege(p)
 		if n == "ALL" || n == "ALL PRIVILEGES" {
-			out = append(out, GrantPrivileges(objectType, major)...)
+			out = append(out, all...)
 			continue
 		}
 		out = append(out, n)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return slices.Compact(out)
 }
 
