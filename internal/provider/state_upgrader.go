@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -94,6 +95,12 @@ func priorFields(t reflect.Type) (map[string]schema.Attribute, map[string]schema
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name := f.Tag.Get("tfsdk")
+		if name == "" && f.Anonymous && f.Type.Kind() == reflect.Struct {
+			// an embedded struct: its attributes are the model's (as tfsdk reads them)
+			embedded, _ := priorFields(f.Type)
+			maps.Copy(attrs, embedded)
+			continue
+		}
 		if name == "" || name == "-" {
 			continue
 		}
