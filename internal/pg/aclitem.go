@@ -69,18 +69,20 @@ func aclLetterName(c byte) (string, bool) {
 	return "", false
 }
 
-// aclNameLetter maps a privilege name (any case; TEMP for TEMPORARY) to its letter.
-func aclNameLetter(name string) (byte, bool) {
+// aclNameLetter maps a privilege name (any case; TEMP for TEMPORARY) of
+// item's field (privileges, grantable) to its letter.
+func aclNameLetter(name, field string) (byte, error) {
 	n := strings.ToUpper(name)
 	if n == "TEMP" {
 		n = "TEMPORARY"
 	}
 	for _, l := range aclLetters {
 		if l.name == n {
-			return l.letter, true
+			return l.letter, nil
 		}
 	}
-	return 0, false
+	_, names := ACLPrivilegeLetters()
+	return 0, fmt.Errorf("unknown privilege %q in %s: must be one of %s", name, field, strings.Join(names, ", "))
 }
 
 // isACLNameChar reports whether getid() reads c as part of an unquoted name:
@@ -255,19 +257,17 @@ func FormatACLItem(item ACLItem) (string, error) {
 	}
 	have := map[byte]bool{}
 	for _, p := range item.Privileges {
-		c, ok := aclNameLetter(p)
-		if !ok {
-			_, names := ACLPrivilegeLetters()
-			return "", fmt.Errorf("unknown privilege %q in privileges: must be one of %s", p, strings.Join(names, ", "))
+		c, err := aclNameLetter(p, "privileges")
+		if err != nil {
+			return "", err
 		}
 		have[c] = true
 	}
 	grant := map[byte]bool{}
 	for _, p := range item.Grantable {
-		c, ok := aclNameLetter(p)
-		if !ok {
-			_, names := ACLPrivilegeLetters()
-			return "", fmt.Errorf("unknown privilege %q in grantable: must be one of %s", p, strings.Join(names, ", "))
+		c, err := aclNameLetter(p, "grantable")
+		if err != nil {
+			return "", err
 		}
 		if !have[c] {
 			return "", fmt.Errorf("grantable privilege %q is not in privileges", p)

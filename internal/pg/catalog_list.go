@@ -43,21 +43,11 @@ func nameFilterSQL(col string) string {
 // ListSchemas lists the schemas of database db matching f, sorted. System
 // schemas (pg_* and information_schema) are left out unless includeSystem.
 func (c *Client) ListSchemas(ctx context.Context, db string, f NameFilter, includeSystem bool) ([]string, error) {
-	var out []string
-	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		args := append(f.args(), includeSystem)
-		rows, err := tx.Query(ctx, `
+	return c.listNames(ctx, db, `
 SELECT nspname::text FROM pg_namespace
 WHERE `+nameFilterSQL("nspname::text")+`
   AND ($5::bool OR (nspname NOT LIKE 'pg\_%' AND nspname <> 'information_schema'))
-ORDER BY 1`, args...)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, pgx.RowTo[string])
-		return err
-	})
-	return out, err
+ORDER BY 1`, append(f.args(), includeSystem)...)
 }
 
 // TableInfo is one row of the postgresql_tables data source.
@@ -71,25 +61,15 @@ type TableInfo struct {
 // shows the connected role) matching f, in the given schemas (all but the
 // system schemas when empty) and of the given table types (all when empty).
 func (c *Client) ListTables(ctx context.Context, db string, f NameFilter, schemas, tableTypes []string) ([]TableInfo, error) {
-	var out []TableInfo
-	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		args := append(f.args(), emptyNil(schemas), emptyNil(tableTypes))
-		rows, err := tx.Query(ctx, `
+	return listRows(ctx, c, db, func(r pgx.CollectableRow) (TableInfo, error) {
+		var t TableInfo
+		return t, r.Scan(&t.Schema, &t.Name, &t.Type)
+	}, `
 SELECT table_schema::text, table_name::text, table_type::text FROM information_schema.tables
 WHERE `+nameFilterSQL("table_name::text")+`
   AND (CASE WHEN $5::text[] IS NULL THEN table_schema NOT IN ('pg_catalog', 'information_schema') ELSE table_schema = ANY ($5::text[]) END)
   AND ($6::text[] IS NULL OR table_type = ANY ($6::text[]))
-ORDER BY 1, 2`, args...)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (TableInfo, error) {
-			var t TableInfo
-			return t, r.Scan(&t.Schema, &t.Name, &t.Type)
-		})
-		return err
-	})
-	return out, err
+ORDER BY 1, 2`, append(f.args(), emptyNil(schemas), emptyNil(tableTypes))...)
 }
 
 // SequenceInfo is one row of the postgresql_sequences data source.
@@ -103,24 +83,14 @@ type SequenceInfo struct {
 // information_schema.sequences shows the connected role) matching f, in the
 // given schemas (all when empty).
 func (c *Client) ListSequences(ctx context.Context, db string, f NameFilter, schemas []string) ([]SequenceInfo, error) {
-	var out []SequenceInfo
-	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		args := append(f.args(), emptyNil(schemas))
-		rows, err := tx.Query(ctx, `
+	return listRows(ctx, c, db, func(r pgx.CollectableRow) (SequenceInfo, error) {
+		var s SequenceInfo
+		return s, r.Scan(&s.Schema, &s.Name, &s.DataType)
+	}, `
 SELECT sequence_schema::text, sequence_name::text, data_type::text FROM information_schema.sequences
 WHERE `+nameFilterSQL("sequence_name::text")+`
   AND ($5::text[] IS NULL OR sequence_schema = ANY ($5::text[]))
-ORDER BY 1, 2`, args...)
-		if err != nil {
-			return err
-		}
-		out, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (SequenceInfo, error) {
-			var s SequenceInfo
-			return s, r.Scan(&s.Schema, &s.Name, &s.DataType)
-		})
-		return err
-	})
-	return out, err
+ORDER BY 1, 2`, append(f.args(), emptyNil(schemas))...)
 }
 
 func emptyNil(s []string) any {

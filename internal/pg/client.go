@@ -465,13 +465,7 @@ func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context,
 // sources use: PostgreSQL refuses any DDL, DCL or write in it, and it never
 // assigns a transaction ID.
 func (c *Client) ReadTx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
-	return c.retry(ctx, func() error {
-		ctx, done := c.readSlot(ctx, db)
-		defer done()
-		p, err := c.readOnlyPool(ctx, db)
-		if err != nil {
-			return err
-		}
+	return c.onReadPool(ctx, db, func(ctx context.Context, p *pgxpool.Pool) error {
 		return pgx.BeginTxFunc(ctx, p, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 			return fn(ctx, oneStatementTx{tx})
 		})
@@ -502,6 +496,14 @@ func (c *Client) Do(ctx context.Context, db string, fn func(ctx context.Context,
 // no DCL, no writes, no transaction IDs, and no locks beyond those of plain
 // catalog reads.
 func (c *Client) Read(ctx context.Context, db string, fn func(ctx context.Context, q Querier) error) error {
+	return c.onReadPool(ctx, db, func(ctx context.Context, p *pgxpool.Pool) error {
+		return fn(ctx, oneStatement{p})
+	})
+}
+
+// onReadPool runs fn on the read-only pool of database db, holding a read
+// slot, retrying on transient errors and connection failures (Read, ReadTx).
+func (c *Client) onReadPool(ctx context.Context, db string, fn func(ctx context.Context, p *pgxpool.Pool) error) error {
 	return c.retry(ctx, func() error {
 		ctx, done := c.readSlot(ctx, db)
 		defer done()
@@ -509,7 +511,7 @@ func (c *Client) Read(ctx context.Context, db string, fn func(ctx context.Contex
 		if err != nil {
 			return err
 		}
-		return fn(ctx, oneStatement{p})
+		return fn(ctx, p)
 	})
 }
 

@@ -149,23 +149,20 @@ func (c *Client) ClosePool(db string) {
 
 func databaseOptions(s DatabaseSpec) string {
 	var b strings.Builder
-	if s.Owner != "" {
-		b.WriteString(" OWNER " + QuoteIdent(s.Owner))
-	}
-	if s.Template != "" {
-		b.WriteString(" TEMPLATE " + QuoteIdent(s.Template))
-	}
-	if s.Encoding != "" {
-		b.WriteString(" ENCODING " + QuoteLiteral(s.Encoding))
-	}
-	if s.Collate != "" {
-		b.WriteString(" LC_COLLATE " + QuoteLiteral(s.Collate))
-	}
-	if s.Ctype != "" {
-		b.WriteString(" LC_CTYPE " + QuoteLiteral(s.Ctype))
-	}
-	if s.Tablespace != "" {
-		b.WriteString(" TABLESPACE " + QuoteIdent(s.Tablespace))
+	for _, o := range []struct {
+		keyword, value string
+		quote          func(string) string
+	}{
+		{"OWNER", s.Owner, QuoteIdent},
+		{"TEMPLATE", s.Template, QuoteIdent},
+		{"ENCODING", s.Encoding, QuoteLiteral},
+		{"LC_COLLATE", s.Collate, QuoteLiteral},
+		{"LC_CTYPE", s.Ctype, QuoteLiteral},
+		{"TABLESPACE", s.Tablespace, QuoteIdent},
+	} {
+		if o.value != "" {
+			b.WriteString(" " + o.keyword + " " + o.quote(o.value))
+		}
 	}
 	b.WriteString(" ALLOW_CONNECTIONS " + strconv.FormatBool(s.AllowConn))
 	b.WriteString(" CONNECTION LIMIT " + strconv.FormatInt(s.ConnLimit, 10))

@@ -177,22 +177,14 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 			return fmt.Errorf("owner %q, grantee %q or schema %q does not exist in database %q", t.Owner, t.Grantee, t.Schema, t.Database)
 		}
 		keys := []AdvisoryLockKey{{ClassID: ClassDefaultACL, ObjID: ids.owner ^ ids.schema*2654435761 ^ uint32(objtype[0])}}
-		var join []grantObject
 		var ownerName string
 		var ownerSU bool
 		if err := tx.QueryRow(ctx, "SELECT rolname, rolsuper FROM pg_roles WHERE oid = $1", ids.owner).Scan(&ownerName, &ownerSU); err != nil {
 			return err
 		}
-		if !superuser {
-			join, err = ownersToJoin(ctx, tx, map[uint32]grantObject{ids.owner: {owner: ids.owner, ownerName: ownerName, ownerSU: ownerSU, name: "default privileges of " + ownerName}}, memberOnly)
-			if err != nil {
-				return err
-			}
-			for _, o := range join {
-				keys = append(keys, AdvisoryLockKey{ClassID: ClassAuthID, ObjID: o.owner})
-			}
-		}
-		if err := LockObjects(ctx, tx, keys); err != nil {
+		owner := map[uint32]grantObject{ids.owner: {owner: ids.owner, ownerName: ownerName, ownerSU: ownerSU, name: "default privileges of " + ownerName}}
+		join, err := lockJoining(ctx, tx, superuser, owner, memberOnly, keys)
+		if err != nil {
 			return err
 		}
 		var hasEntry bool
@@ -251,15 +243,5 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 // ExpandDefaultPrivileges normalises privileges and replaces ALL by the full
 // list for the default-privileges object type. Sorted and unique.
 func ExpandDefaultPrivileges(objectType string, major int, privs []string) []string {
-	var out []string
-	for _, p := range privs {
-		n := NormalizePrivilege(p)
-		if n == "ALL" || n == "ALL PRIVILEGES" {
-			out = append(out, DefaultPrivileges(objectType, major)...)
-			continue
-		}
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return expandAll(privs, DefaultPrivileges(objectType, major))
 }

@@ -76,16 +76,21 @@ func NormalizePrivilege(p string) string {
 // ExpandPrivileges normalises privileges and replaces ALL by the full list for
 // the object type and server major version. The result is sorted and unique.
 func ExpandPrivileges(objectType string, major int, privs []string) []string {
+	return expandAll(privs, GrantPrivileges(objectType, major))
+}
+
+// expandAll normalises privs and replaces ALL by all. Sorted and unique.
+func expandAll(privs, all []string) []string {
 	var out []string
 	for _, p := range privs {
 		n := NormalizePrivilege(p)
 		if n == "ALL" || n == "ALL PRIVILEGES" {
-			out = append(out, GrantPrivileges(objectType, major)...)
+			out = append(out, all...)
 			continue
 		}
 		out = append(out, n)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return slices.Compact(out)
 }
 
@@ -587,17 +592,8 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 				keys = append(keys, AdvisoryLockKey{ClassID: ClassParameterACL, ObjID: hashName(strings.ToLower(o.name))})
 			}
 		}
-		var join []grantObject
-		if !superuser {
-			join, err = ownersToJoin(ctx, tx, owners, false)
-			if err != nil {
-				return err
-			}
-			for _, o := range join {
-				keys = append(keys, AdvisoryLockKey{ClassID: ClassAuthID, ObjID: o.owner})
-			}
-		}
-		if err := LockObjects(ctx, tx, keys); err != nil {
+		join, err := lockJoining(ctx, tx, superuser, owners, false, keys)
+		if err != nil {
 			return err
 		}
 		if objs, err = readObjects(ctx, tx, t, gOID); err != nil {
@@ -828,4 +824,21 @@ WHERE a.attrelid = ANY($1) AND a.attacl IS NOT NULL AND x.grantee = $2 ORDER BY 
 		var cg columnGrant
 		return cg, row.Scan(&cg.table, &cg.column, &cg.privilege, &cg.grantable)
 	})
+}
+
+// lockJoining takes the advisory locks of keys and, unless the provider's
+// role is a superuser, of the owners it must join to act for them
+// (ownersToJoin), which it returns.
+func lockJoining(ctx context.Context, tx pgx.Tx, superuser bool, owners map[uint32]grantObject, memberOnly bool, keys []AdvisoryLockKey) ([]grantObject, error) {
+	var join []grantObject
+	if !superuser {
+		var err error
+		if join, err = ownersToJoin(ctx, tx, owners, memberOnly); err != nil {
+			return nil, err
+		}
+		for _, o := range join {
+			keys = append(keys, AdvisoryLockKey{ClassID: ClassAuthID, ObjID: o.owner})
+		}
+	}
+	return join, LockObjects(ctx, tx, keys)
 }

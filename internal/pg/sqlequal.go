@@ -138,18 +138,9 @@ func sqlTokens(s string) ([]sqlToken, bool) {
 			add(s[i:j], tokWord, true)
 			i = j
 		case ch == '"':
-			j := i + 1
-			for {
-				k := strings.IndexByte(s[j:], '"')
-				if k < 0 {
-					return nil, false
-				}
-				j += k + 1
-				if j < n && s[j] == '"' {
-					j++
-					continue
-				}
-				break
+			j, ok := endOfQuotedIdent(s, i+1)
+			if !ok {
+				return nil, false
 			}
 			add(s[i:j], tokWord, false)
 			i = j

@@ -68,18 +68,9 @@ func checkSQLText(s string, comments bool) error {
 			}
 			i = j
 		case ch == '"':
-			j := i + 1
-			for {
-				k := strings.IndexByte(s[j:], '"')
-				if k < 0 {
-					return errors.New(`has a quoted identifier ("...") that is not closed`)
-				}
-				j += k + 1
-				if j < n && s[j] == '"' {
-					j++
-					continue
-				}
-				break
+			j, ok := endOfQuotedIdent(s, i+1)
+			if !ok {
+				return errors.New(`has a quoted identifier ("...") that is not closed`)
 			}
 			i = j
 		case ch == '$' && (i == 0 || !isIdentChar(s[i-1])):
@@ -137,6 +128,23 @@ func endOfString(s string, i int, escapes bool) (int, bool) {
 		i++
 	}
 	return 0, false
+}
+
+// endOfQuotedIdent returns the index after the quote closing a quoted
+// identifier whose body starts at i ("" is a quote).
+func endOfQuotedIdent(s string, i int) (int, bool) {
+	for {
+		k := strings.IndexByte(s[i:], '"')
+		if k < 0 {
+			return 0, false
+		}
+		i += k + 1
+		if i < len(s) && s[i] == '"' {
+			i++
+			continue
+		}
+		return i, true
+	}
 }
 
 // dollarTag returns the opening tag ($$ or $name$) at the start of s.

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -43,11 +42,17 @@ func (a *actionClient) Configure(_ context.Context, req action.ConfigureRequest,
 	a.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// ready reports whether the provider was configured; Invoke always runs after
-// Configure, so a nil client is a bug.
-func (a *actionClient) ready(diags *diag.Diagnostics) bool {
+// configured reads the configuration of an invocation into m (a pointer to
+// the action's model) and reports whether the action can run: the
+// configuration is readable and the provider was configured (Invoke always
+// runs after Configure, so a nil client is a bug).
+func (a *actionClient) configured(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse, m any) bool {
+	resp.Diagnostics.Append(req.Config.Get(ctx, m)...)
+	if resp.Diagnostics.HasError() {
+		return false
+	}
 	if a.client == nil {
-		diags.AddError("Provider not configured", "The action ran before the provider was configured; this is a bug in the provider.")
+		resp.Diagnostics.AddError("Provider not configured", "The action ran before the provider was configured; this is a bug in the provider.")
 		return false
 	}
 	return true
@@ -63,19 +68,11 @@ func (a *actionClient) database(v types.String) string {
 }
 
 func actionDatabaseAttribute(what string) schema.StringAttribute {
-	return schema.StringAttribute{
-		Optional:            true,
-		MarkdownDescription: "The database " + what + "; defaults to the provider's database.",
-		Validators:          []validator.String{validators.Name()},
-	}
+	return optionalActionName("The database " + what + "; defaults to the provider's database.")
 }
 
 func actionSchemaAttribute(what string) schema.StringAttribute {
-	return schema.StringAttribute{
-		Optional:            true,
-		MarkdownDescription: "The schema " + what + "; defaults to `public`.",
-		Validators:          []validator.String{validators.Name()},
-	}
+	return optionalActionName("The schema " + what + "; defaults to `public`.")
 }
 
 func actionBool(desc string) schema.BoolAttribute {
@@ -100,6 +97,14 @@ func sendProgress(resp *action.InvokeResponse, msg string) {
 func requiredActionName(desc string) schema.StringAttribute {
 	return schema.StringAttribute{
 		Required:            true,
+		MarkdownDescription: desc,
+		Validators:          []validator.String{validators.Name()},
+	}
+}
+
+func optionalActionName(desc string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Optional:            true,
 		MarkdownDescription: desc,
 		Validators:          []validator.String{validators.Name()},
 	}

@@ -3,14 +3,13 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
-	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ action.ActionWithConfigure = (*analyzeAction)(nil)
@@ -25,38 +24,39 @@ func (a *analyzeAction) Schema(_ context.Context, _ action.SchemaRequest, resp *
 		MarkdownDescription: "Collects planner statistics (`ANALYZE`) for one table, or for every table of a schema that the provider's role may analyze, " +
 			"one statement per table, with a progress message for each. A role may analyze a table it owns (or whose owner's privileges it has), " +
 			"every table of a database it owns, and, on PostgreSQL 17+, a table it holds `MAINTAIN` on; a superuser may analyze any.",
-		Attributes: map[string]schema.Attribute{
-			"database": actionDatabaseAttribute("holding the tables"),
-			"schema":   actionSchemaAttribute("holding the tables"),
-			"table":    maintainedTableAttribute("analyze"),
-		},
+		Attributes: maintainAttributes("analyze", nil),
 	}
 }
 
-func maintainedTableAttribute(verb string) schema.StringAttribute {
-	return schema.StringAttribute{
-		Optional: true,
-		MarkdownDescription: "The table (or materialized view, or partitioned table with its partitions) to " + verb + ". " +
+// maintainAttributes are the attributes of a maintenance action (verb, e.g.
+// "vacuum"): the tables it processes (database, schema, table), and extra.
+func maintainAttributes(verb string, extra map[string]schema.Attribute) map[string]schema.Attribute {
+	attrs := map[string]schema.Attribute{
+		"database": actionDatabaseAttribute("holding the tables"),
+		"schema":   actionSchemaAttribute("holding the tables"),
+		"table": optionalActionName("The table (or materialized view, or partitioned table with its partitions) to " + verb + ". " +
 			"Unset: every table, partitioned table and materialized view of the schema that the provider's role may " + verb + ", in name order " +
-			"(the others are counted and reported as skipped). Naming a table the role may not " + verb + " is an error, where PostgreSQL would only warn.",
-		Validators: []validator.String{validators.Name()},
+			"(the others are counted and reported as skipped). Naming a table the role may not " + verb + " is an error, where PostgreSQL would only warn."),
 	}
+	maps.Copy(attrs, extra)
+	return attrs
 }
 
 func (a *analyzeAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m analyzeModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.ready(&resp.Diagnostics) {
+	if !a.configured(ctx, req, resp, &m) {
 		return
 	}
-	maintainTables(ctx, a.client, resp, a.database(m.Database), actionValueOr(m.Schema, "public"), m.Table, "analyze", func(db, schemaName, table string) error {
+	a.maintainTables(ctx, resp, m.Database, m.Schema, m.Table, "analyze", func(db, schemaName, table string) error {
 		return a.client.Analyze(ctx, db, schemaName, table)
 	})
 }
 
 // maintainTables runs op on one table, or on every table of the schema the
-// role may process, sending a progress message per table.
-func maintainTables(ctx context.Context, c *pg.Client, resp *action.InvokeResponse, db, schemaName string, table types.String, verb string, op func(db, schemaName, table string) error) {
+// role may process, sending a progress message per table: the configured
+// database, schema and table of a maintenance action (verb).
+func (a *actionClient) maintainTables(ctx context.Context, resp *action.InvokeResponse, database, inSchema, table types.String, verb string, op func(db, schemaName, table string) error) {
+	db, schemaName := a.database(database), actionValueOr(inSchema, "public")
 	summary := "Could not " + verb
 	if !table.IsNull() {
 		sendProgress(resp, fmt.Sprintf("%s %s in database %s", verb, pg.QuoteQualified(schemaName, table.ValueString()), pg.QuoteIdent(db)))
@@ -67,7 +67,7 @@ func maintainTables(ctx context.Context, c *pg.Client, resp *action.InvokeRespon
 		sendProgress(resp, fmt.Sprintf("%s %s: done", verb, pg.QuoteQualified(schemaName, table.ValueString())))
 		return
 	}
-	tables, err := c.MaintainedTables(ctx, db, schemaName)
+	tables, err := a.client.MaintainedTables(ctx, db, schemaName)
 	if err != nil {
 		resp.Diagnostics.AddError(summary, fmt.Sprintf("listing the tables of schema %s in database %s: %s", pg.QuoteIdent(schemaName), pg.QuoteIdent(db), err))
 		return

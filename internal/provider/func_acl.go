@@ -12,13 +12,6 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
 
-var (
-	_ function.Function = (*parseACLFunction)(nil)
-	_ function.Function = (*parseACLsFunction)(nil)
-	_ function.Function = (*formatACLFunction)(nil)
-	_ function.Function = (*formatACLsFunction)(nil)
-)
-
 // aclItemAttrTypes is the object type of one aclitem in parse_acl's result and format_acl's argument.
 var aclItemAttrTypes = map[string]attr.Type{
 	"grantee":    types.StringType,
@@ -74,16 +67,8 @@ func aclItemDescriptionMarkdown() string {
 }
 
 // NewParseACLFunction returns the parse_acl function.
-func NewParseACLFunction() function.Function { return &parseACLFunction{} }
-
-type parseACLFunction struct{}
-
-func (f *parseACLFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
-	resp.Name = "parse_acl"
-}
-
-func (f *parseACLFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
-	resp.Definition = function.Definition{
+func NewParseACLFunction() function.Function {
+	return &providerFunction{name: "parse_acl", run: runParseACL, definition: function.Definition{
 		Summary: "Parses one PostgreSQL aclitem (grantee=privileges/grantor) into an object",
 		Description: "Parses one aclitem in PostgreSQL's text form, grantee=privileges/grantor (for example alice=arw/bob), into " +
 			"an object with grantee (\"public\" for PUBLIC), grantor (null when absent), privileges and grantable (privilege names, " +
@@ -101,10 +86,10 @@ func (f *parseACLFunction) Definition(_ context.Context, _ function.DefinitionRe
 			},
 		},
 		Return: function.ObjectReturn{AttributeTypes: aclItemAttrTypes},
-	}
+	}}
 }
 
-func (f *parseACLFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+func runParseACL(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
 	var s string
 	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &s))
 	if resp.Error != nil {
@@ -119,16 +104,8 @@ func (f *parseACLFunction) Run(ctx context.Context, req function.RunRequest, res
 }
 
 // NewParseACLsFunction returns the parse_acls function.
-func NewParseACLsFunction() function.Function { return &parseACLsFunction{} }
-
-type parseACLsFunction struct{}
-
-func (f *parseACLsFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
-	resp.Name = "parse_acls"
-}
-
-func (f *parseACLsFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
-	resp.Definition = function.Definition{
+func NewParseACLsFunction() function.Function {
+	return &providerFunction{name: "parse_acls", run: runParseACLs, definition: function.Definition{
 		Summary: "Parses a PostgreSQL aclitem[] ({...}, as relacl::text prints it) into a list of objects",
 		Description: "Parses the text form of a whole aclitem[] array, {item,item,...} as relacl::text, nspacl::text or datacl::text " +
 			"print it (elements with special characters in double quotes with backslash escapes), into a list of the objects " +
@@ -147,10 +124,10 @@ func (f *parseACLsFunction) Definition(_ context.Context, _ function.DefinitionR
 			},
 		},
 		Return: function.ListReturn{ElementType: types.ObjectType{AttrTypes: aclItemAttrTypes}},
-	}
+	}}
 }
 
-func (f *parseACLsFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+func runParseACLs(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
 	var s string
 	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &s))
 	if resp.Error != nil {
@@ -174,16 +151,8 @@ const formatACLObjectParamMarkdown = "An object with `grantee` (role name, or `\
 	"attributes must be present; use `[]` for no privileges."
 
 // NewFormatACLFunction returns the format_acl function.
-func NewFormatACLFunction() function.Function { return &formatACLFunction{} }
-
-type formatACLFunction struct{}
-
-func (f *formatACLFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
-	resp.Name = "format_acl"
-}
-
-func (f *formatACLFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
-	resp.Definition = function.Definition{
+func NewFormatACLFunction() function.Function {
+	return &providerFunction{name: "format_acl", run: runFormatACL, definition: function.Definition{
 		Summary: "Formats an object as a PostgreSQL aclitem (grantee=privileges/grantor); the inverse of parse_acl",
 		Description: "Renders an object of the shape parse_acl returns as the aclitem text PostgreSQL prints and accepts: privilege " +
 			"letters in PostgreSQL's order (arwdDxtXUCTcsAm) with * after those held with grant option, names quoted as " +
@@ -205,10 +174,10 @@ func (f *formatACLFunction) Definition(_ context.Context, _ function.DefinitionR
 			},
 		},
 		Return: function.StringReturn{},
-	}
+	}}
 }
 
-func (f *formatACLFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+func runFormatACL(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
 	var m aclItemModel
 	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &m))
 	if resp.Error != nil {
@@ -223,16 +192,8 @@ func (f *formatACLFunction) Run(ctx context.Context, req function.RunRequest, re
 }
 
 // NewFormatACLsFunction returns the format_acls function.
-func NewFormatACLsFunction() function.Function { return &formatACLsFunction{} }
-
-type formatACLsFunction struct{}
-
-func (f *formatACLsFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
-	resp.Name = "format_acls"
-}
-
-func (f *formatACLsFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
-	resp.Definition = function.Definition{
+func NewFormatACLsFunction() function.Function {
+	return &providerFunction{name: "format_acls", run: runFormatACLs, definition: function.Definition{
 		Summary: "Formats a list of objects as a PostgreSQL aclitem[] text ({...}); the inverse of parse_acls",
 		Description: "Renders a list of objects of the shape parse_acl returns as the text of an aclitem[] ({item,item}), each " +
 			"element formatted as format_acl does and double-quoted with backslash escapes where PostgreSQL's array output " +
@@ -250,10 +211,10 @@ func (f *formatACLsFunction) Definition(_ context.Context, _ function.Definition
 			},
 		},
 		Return: function.StringReturn{},
-	}
+	}}
 }
 
-func (f *formatACLsFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+func runFormatACLs(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
 	var ms []aclItemModel
 	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &ms))
 	if resp.Error != nil {

@@ -9,22 +9,9 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
 
-var (
-	_ function.Function = (*quoteIdentFunction)(nil)
-	_ function.Function = (*quoteLiteralFunction)(nil)
-)
-
 // NewQuoteIdentFunction returns the quote_ident function.
-func NewQuoteIdentFunction() function.Function { return &quoteIdentFunction{} }
-
-type quoteIdentFunction struct{}
-
-func (f *quoteIdentFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
-	resp.Name = "quote_ident"
-}
-
-func (f *quoteIdentFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
-	resp.Definition = function.Definition{
+func NewQuoteIdentFunction() function.Function {
+	return &providerFunction{name: "quote_ident", run: runQuoteIdent, definition: function.Definition{
 		Summary: "Quotes a PostgreSQL identifier the way the provider does in its own SQL",
 		Description: "Returns name as a double-quoted PostgreSQL identifier, with every double quote inside it doubled. " +
 			"It always quotes, as the provider does in the statements it builds, so the result keeps the name's case and " +
@@ -45,10 +32,10 @@ func (f *quoteIdentFunction) Definition(_ context.Context, _ function.Definition
 			},
 		},
 		Return: function.StringReturn{},
-	}
+	}}
 }
 
-func (f *quoteIdentFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+func runQuoteIdent(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
 	var name string
 	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &name))
 	if resp.Error != nil {
@@ -62,16 +49,8 @@ func (f *quoteIdentFunction) Run(ctx context.Context, req function.RunRequest, r
 }
 
 // NewQuoteLiteralFunction returns the quote_literal function.
-func NewQuoteLiteralFunction() function.Function { return &quoteLiteralFunction{} }
-
-type quoteLiteralFunction struct{}
-
-func (f *quoteLiteralFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
-	resp.Name = "quote_literal"
-}
-
-func (f *quoteLiteralFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
-	resp.Definition = function.Definition{
+func NewQuoteLiteralFunction() function.Function {
+	return &providerFunction{name: "quote_literal", run: runQuoteLiteral, definition: function.Definition{
 		Summary: "Quotes a string as a PostgreSQL string literal the way the provider does",
 		Description: "Returns value as a PostgreSQL string constant in single quotes, with every single quote doubled, exactly as the " +
 			"provider writes literals. Backslashes are kept as they are (no E'' form): the result is correct when " +
@@ -93,10 +72,10 @@ func (f *quoteLiteralFunction) Definition(_ context.Context, _ function.Definiti
 			},
 		},
 		Return: function.StringReturn{},
-	}
+	}}
 }
 
-func (f *quoteLiteralFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+func runQuoteLiteral(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
 	var value string
 	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &value))
 	if resp.Error != nil {

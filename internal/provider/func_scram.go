@@ -12,19 +12,9 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
 
-var _ function.Function = (*scramSHA256VerifierFunction)(nil)
-
 // NewScramSHA256VerifierFunction returns the scram_sha256_verifier function.
-func NewScramSHA256VerifierFunction() function.Function { return &scramSHA256VerifierFunction{} }
-
-type scramSHA256VerifierFunction struct{}
-
-func (f *scramSHA256VerifierFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
-	resp.Name = "scram_sha256_verifier"
-}
-
-func (f *scramSHA256VerifierFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
-	resp.Definition = function.Definition{
+func NewScramSHA256VerifierFunction() function.Function {
+	return &providerFunction{name: "scram_sha256_verifier", run: runScramSHA256Verifier, definition: function.Definition{
 		Summary: "Computes the SCRAM-SHA-256 password verifier PostgreSQL stores for a password",
 		Description: "Returns the SCRAM-SHA-256 verifier SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey> that PostgreSQL " +
 			"stores in pg_authid.rolpassword for password, computed locally with the given base64 salt and iteration count, " +
@@ -63,10 +53,10 @@ func (f *scramSHA256VerifierFunction) Definition(_ context.Context, _ function.D
 			},
 		},
 		Return: function.StringReturn{},
-	}
+	}}
 }
 
-func (f *scramSHA256VerifierFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+func runScramSHA256Verifier(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
 	var password, salt string
 	var iterations int64
 	resp.Error = function.ConcatFuncErrors(resp.Error, req.Arguments.Get(ctx, &password, &salt, &iterations))

@@ -22,3 +22,25 @@ func (p *pgProvider) Functions(_ context.Context) []func() function.Function {
 		NewScramSHA256VerifierFunction,
 	}
 }
+
+// providerFunction is a provider-defined function: its name, its definition
+// and what it computes.
+type providerFunction struct {
+	name       string
+	definition function.Definition
+	run        func(ctx context.Context, req function.RunRequest, resp *function.RunResponse)
+}
+
+var _ function.Function = (*providerFunction)(nil)
+
+func (f *providerFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
+	resp.Name = f.name
+}
+
+func (f *providerFunction) Definition(_ context.Context, _ function.DefinitionRequest, resp *function.DefinitionResponse) {
+	resp.Definition = f.definition
+}
+
+func (f *providerFunction) Run(ctx context.Context, req function.RunRequest, resp *function.RunResponse) {
+	f.run(ctx, req, resp)
+}

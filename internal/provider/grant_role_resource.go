@@ -120,7 +120,7 @@ func (r *grantRoleResource) planChange(ctx context.Context, _ resource.ModifyPla
 
 func (r *grantRoleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeGrantRoleV0),
+		0: upgradeFromV0(upgradeGrantRoleV0, "inherit_option", "set_option"),
 	}
 }
 

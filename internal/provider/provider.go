@@ -92,34 +92,14 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 				Optional:            true,
 				MarkdownDescription: "Path of a PEM file with the certificate authorities that sign the server's certificate (`verify-ca`, `verify-full`). Defaults to `PGSSLROOTCERT`.",
 			},
-			"connect_timeout": schema.Int64Attribute{
-				Optional:            true,
-				MarkdownDescription: "Seconds to wait for a connection; `0` waits indefinitely. Defaults to `PGCONNECT_TIMEOUT`, then `180`.",
-				Validators:          []validator.Int64{int64validator.AtLeast(0)},
-			},
-			"max_retry_duration": schema.Int64Attribute{
-				Optional: true,
-				MarkdownDescription: "Seconds an operation keeps retrying after losing its connection (a terminated backend, a server restart or failover, a reset socket, a server still starting up) before it fails. " +
-					"Reads, and writes that were not sent or whose transaction had not reached `COMMIT`, are retried on a fresh connection with a growing backoff; see the provider page for what happens when the outcome of a write is unknown. " +
-					"Defaults to `PGTF_MAX_RETRY_DURATION`, then `120`. `0` disables retries after connection failures.",
-				Validators: []validator.Int64{int64validator.AtLeast(0)},
-			},
-			"statement_timeout": schema.Int64Attribute{
-				Optional:            true,
-				MarkdownDescription: "Seconds any statement of the provider may run before the server cancels it (`statement_timeout` of the provider's sessions); `0` means no limit. Defaults to `0`.",
-				Validators:          []validator.Int64{int64validator.AtLeast(0)},
-			},
-			"lock_timeout": schema.Int64Attribute{
-				Optional: true,
-				MarkdownDescription: "Seconds a statement of the provider waits for a lock held by another session (a long transaction, a migration, a `LOCK TABLE`) before failing with an error naming the sessions holding strong locks (`lock_timeout` of the provider's sessions); `0` waits forever. " +
-					"Defaults to `60`.",
-				Validators: []validator.Int64{int64validator.AtLeast(0)},
-			},
-			"max_connections": schema.Int64Attribute{
-				Optional:            true,
-				MarkdownDescription: "Most server connections the provider holds at once, across all databases; `0` means unlimited. Defaults to `20`.",
-				Validators:          []validator.Int64{int64validator.AtLeast(0)},
-			},
+			"connect_timeout": nonNegativeInt64("Seconds to wait for a connection; `0` waits indefinitely. Defaults to `PGCONNECT_TIMEOUT`, then `180`."),
+			"max_retry_duration": nonNegativeInt64("Seconds an operation keeps retrying after losing its connection (a terminated backend, a server restart or failover, a reset socket, a server still starting up) before it fails. " +
+				"Reads, and writes that were not sent or whose transaction had not reached `COMMIT`, are retried on a fresh connection with a growing backoff; see the provider page for what happens when the outcome of a write is unknown. " +
+				"Defaults to `PGTF_MAX_RETRY_DURATION`, then `120`. `0` disables retries after connection failures."),
+			"statement_timeout": nonNegativeInt64("Seconds any statement of the provider may run before the server cancels it (`statement_timeout` of the provider's sessions); `0` means no limit. Defaults to `0`."),
+			"lock_timeout": nonNegativeInt64("Seconds a statement of the provider waits for a lock held by another session (a long transaction, a migration, a `LOCK TABLE`) before failing with an error naming the sessions holding strong locks (`lock_timeout` of the provider's sessions); `0` waits forever. " +
+				"Defaults to `60`."),
+			"max_connections": nonNegativeInt64("Most server connections the provider holds at once, across all databases; `0` means unlimited. Defaults to `20`."),
 			"superuser": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Whether the provider may use superuser-only features. Set `false` on managed services (AWS RDS, Cloud SQL, Azure) where the admin role is not superuser. " +
@@ -432,5 +412,15 @@ func (p *pgProvider) DataSources(_ context.Context) []func() datasource.DataSour
 		NewSchemasDataSource,
 		NewSequencesDataSource,
 		NewTablesDataSource,
+	}
+}
+
+// nonNegativeInt64 is an optional provider argument of a count or a number of
+// seconds (0 or more).
+func nonNegativeInt64(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{
+		Optional:            true,
+		MarkdownDescription: desc,
+		Validators:          []validator.Int64{int64validator.AtLeast(0)},
 	}
 }

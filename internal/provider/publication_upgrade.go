@@ -5,36 +5,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// publicationModelV0 is the state layout of cyrilgdn/postgresql 1.26's postgresql_publication.
-type publicationModelV0 struct {
-	ID                           types.String `tfsdk:"id"`
-	Name                         types.String `tfsdk:"name"`
-	Database                     types.String `tfsdk:"database"`
-	Owner                        types.String `tfsdk:"owner"`
-	Tables                       types.Set    `tfsdk:"tables"`
-	AllTables                    types.Bool   `tfsdk:"all_tables"`
-	PublishParam                 types.List   `tfsdk:"publish_param"`
-	PublishViaPartitionRootParam types.Bool   `tfsdk:"publish_via_partition_root_param"`
-	DropCascade                  types.Bool   `tfsdk:"drop_cascade"`
-}
-
-// upgradePublicationV0 reads cyrilgdn's layout. It repairs the id that
+// upgradePublicationV0 reads cyrilgdn/postgresql 1.26's
+// postgresql_publication, whose layout is publicationModel's less oid,
+// schemas and publish_generated_columns_param. It repairs the id that
 // cyrilgdn's import leaves as "<database>." and fills what import left null.
-func upgradePublicationV0(old publicationModelV0) publicationModel {
-	m := publicationModel{
-		OID:                          types.Int64Null(), // filled by the next refresh
-		Name:                         old.Name,
-		Database:                     old.Database,
-		Owner:                        old.Owner,
-		Tables:                       old.Tables,
-		Schemas:                      types.SetValueMust(types.StringType, []attr.Value{}), // cyrilgdn had no schemas
-		AllTables:                    boolOr(old.AllTables, false),
-		PublishParam:                 old.PublishParam,
-		PublishViaPartitionRootParam: boolOr(old.PublishViaPartitionRootParam, false),
-		// cyrilgdn had no publish_generated_columns; the next refresh reads it (Computed)
-		PublishGeneratedColumnsParam: types.StringNull(),
-		DropCascade:                  boolOr(old.DropCascade, false),
-	}
+func upgradePublicationV0(m publicationModel) publicationModel {
+	m.OID = types.Int64Null()                                        // filled by the next refresh
+	m.Schemas = types.SetValueMust(types.StringType, []attr.Value{}) // cyrilgdn had no schemas
+	m.AllTables = boolOr(m.AllTables, false)
+	m.PublishViaPartitionRootParam = boolOr(m.PublishViaPartitionRootParam, false)
+	// cyrilgdn had no publish_generated_columns; the next refresh reads it (Computed)
+	m.PublishGeneratedColumnsParam = types.StringNull()
+	m.DropCascade = boolOr(m.DropCascade, false)
 	if !isKnown(m.Database) {
 		m.Database = types.StringNull()
 	}

@@ -43,16 +43,12 @@ func (a *reassignOwnedAction) Schema(_ context.Context, _ action.SchemaRequest, 
 				Validators:          names,
 			},
 			"new_role": requiredActionName("The role receiving the objects."),
-			"database": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The database to reassign the objects in; defaults to the provider's database. Conflicts with `databases`.",
-				Validators:          []validator.String{validators.Name()},
-			},
+			"database": optionalActionName("The database to reassign the objects in; defaults to the provider's database. Conflicts with `databases`."),
 			"databases": schema.ListAttribute{
 				ElementType:         types.StringType,
 				Optional:            true,
 				MarkdownDescription: "Run `REASSIGN OWNED` in each of these databases, in this order (one transaction each: a failure stops there, the databases before it keep their change). Conflicts with `database`.",
-				Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(validators.Name())},
+				Validators:          names,
 			},
 		},
 	}
@@ -72,8 +68,7 @@ func (a *reassignOwnedAction) ValidateConfig(ctx context.Context, req action.Val
 
 func (a *reassignOwnedAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m reassignOwnedModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.ready(&resp.Diagnostics) {
+	if !a.configured(ctx, req, resp, &m) {
 		return
 	}
 	var oldRoles, dbs []string

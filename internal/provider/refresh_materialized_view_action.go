@@ -36,8 +36,7 @@ func (a *refreshMaterializedViewAction) Schema(_ context.Context, _ action.Schem
 
 func (a *refreshMaterializedViewAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m refreshMaterializedViewModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.ready(&resp.Diagnostics) {
+	if !a.configured(ctx, req, resp, &m) {
 		return
 	}
 	db, schemaName, name := a.database(m.Database), actionValueOr(m.Schema, "public"), m.Name.ValueString()

@@ -41,14 +41,7 @@ func NewRoleDataSource() datasource.DataSource {
 		lookup: (*pg.Client).ReadRole,
 		fill: func(ctx context.Context, m *roleDataSourceModel, r *pg.Role, diags *diag.Diagnostics) {
 			m.OID = types.Int64Value(int64(r.OID))
-			m.Superuser = types.BoolValue(r.Superuser)
-			m.CreateDatabase = types.BoolValue(r.CreateDB)
-			m.CreateRole = types.BoolValue(r.CreateRole)
-			m.Inherit = types.BoolValue(r.Inherit)
-			m.Login = types.BoolValue(r.Login)
-			m.Replication = types.BoolValue(r.Replication)
-			m.BypassRLS = types.BoolValue(r.BypassRLS)
-			m.ConnectionLimit = types.Int64Value(r.ConnLimit)
+			m.read(r)
 			m.ValidUntil = types.StringValue(r.ValidUntil)
 			var d diag.Diagnostics
 			m.Roles, d = types.SetValueFrom(ctx, types.StringType, append([]string{}, r.MemberOf...))
@@ -65,15 +58,8 @@ func NewRoleDataSource() datasource.DataSource {
 
 type roleDataSourceModel struct {
 	namedObjectBase
-	Superuser       types.Bool   `tfsdk:"superuser"`
-	CreateDatabase  types.Bool   `tfsdk:"create_database"`
-	CreateRole      types.Bool   `tfsdk:"create_role"`
-	Inherit         types.Bool   `tfsdk:"inherit"`
-	Login           types.Bool   `tfsdk:"login"`
-	Replication     types.Bool   `tfsdk:"replication"`
-	BypassRLS       types.Bool   `tfsdk:"bypass_row_level_security"`
-	ConnectionLimit types.Int64  `tfsdk:"connection_limit"`
-	ValidUntil      types.String `tfsdk:"valid_until"`
-	Roles           types.Set    `tfsdk:"roles"`
-	SearchPath      types.List   `tfsdk:"search_path"`
+	roleAttributes
+	ValidUntil types.String `tfsdk:"valid_until"`
+	Roles      types.Set    `tfsdk:"roles"`
+	SearchPath types.List   `tfsdk:"search_path"`
 }

@@ -217,7 +217,7 @@ func (r *roleResource) isConnectedRole(ctx context.Context, name string) bool {
 
 func (r *roleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeRoleV0),
+		0: upgradeFromV0(upgradeRoleV0, "oid"),
 	}
 }
 
@@ -304,14 +304,7 @@ func (r *roleResource) read(ctx context.Context, c *call, m *roleModel) (bool, d
 	m.ID = types.StringValue(role.Name)
 	m.OID = types.Int64Value(int64(role.OID))
 	m.Name = types.StringValue(role.Name)
-	m.Superuser = types.BoolValue(role.Superuser)
-	m.CreateDatabase = types.BoolValue(role.CreateDB)
-	m.CreateRole = types.BoolValue(role.CreateRole)
-	m.Inherit = types.BoolValue(role.Inherit)
-	m.Login = types.BoolValue(role.Login)
-	m.Replication = types.BoolValue(role.Replication)
-	m.BypassRLS = types.BoolValue(role.BypassRLS)
-	m.ConnectionLimit = types.Int64Value(role.ConnLimit)
+	m.read(role)
 	if m.ValidUntil.IsNull() || m.ValidUntil.IsUnknown() {
 		m.ValidUntil = types.StringValue(role.ValidUntil)
 	} else if m.ValidUntil.ValueString() != role.ValidUntil {
@@ -449,18 +442,35 @@ func (m *roleModel) spec(ctx context.Context, config *roleModel) (pg.RoleSpec, d
 	return s, diags
 }
 
+// roleAttributes are the attributes of a role that the catalog reports as
+// they are, the same in the postgresql_role resource and data source.
+type roleAttributes struct {
+	Superuser       types.Bool  `tfsdk:"superuser"`
+	CreateDatabase  types.Bool  `tfsdk:"create_database"`
+	CreateRole      types.Bool  `tfsdk:"create_role"`
+	Inherit         types.Bool  `tfsdk:"inherit"`
+	Login           types.Bool  `tfsdk:"login"`
+	Replication     types.Bool  `tfsdk:"replication"`
+	BypassRLS       types.Bool  `tfsdk:"bypass_row_level_security"`
+	ConnectionLimit types.Int64 `tfsdk:"connection_limit"`
+}
+
+func (a *roleAttributes) read(r *pg.Role) {
+	a.Superuser = types.BoolValue(r.Superuser)
+	a.CreateDatabase = types.BoolValue(r.CreateDB)
+	a.CreateRole = types.BoolValue(r.CreateRole)
+	a.Inherit = types.BoolValue(r.Inherit)
+	a.Login = types.BoolValue(r.Login)
+	a.Replication = types.BoolValue(r.Replication)
+	a.BypassRLS = types.BoolValue(r.BypassRLS)
+	a.ConnectionLimit = types.Int64Value(r.ConnLimit)
+}
+
 type roleModel struct {
-	ID                              types.String `tfsdk:"id"`
-	OID                             types.Int64  `tfsdk:"oid"`
-	Name                            types.String `tfsdk:"name"`
-	Superuser                       types.Bool   `tfsdk:"superuser"`
-	CreateDatabase                  types.Bool   `tfsdk:"create_database"`
-	CreateRole                      types.Bool   `tfsdk:"create_role"`
-	Inherit                         types.Bool   `tfsdk:"inherit"`
-	Login                           types.Bool   `tfsdk:"login"`
-	Replication                     types.Bool   `tfsdk:"replication"`
-	BypassRLS                       types.Bool   `tfsdk:"bypass_row_level_security"`
-	ConnectionLimit                 types.Int64  `tfsdk:"connection_limit"`
+	ID   types.String `tfsdk:"id"`
+	OID  types.Int64  `tfsdk:"oid"`
+	Name types.String `tfsdk:"name"`
+	roleAttributes
 	EncryptedPassword               types.Bool   `tfsdk:"encrypted_password"`
 	Encrypted                       types.String `tfsdk:"encrypted"`
 	Password                        types.String `tfsdk:"password"`

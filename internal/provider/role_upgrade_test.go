@@ -28,10 +28,13 @@ func strList(v ...string) types.List {
 func roleDefaults(name string) roleModel {
 	return roleModel{
 		ID: types.StringValue(name), OID: types.Int64Null(), Name: types.StringValue(name),
-		Superuser: types.BoolValue(false), CreateDatabase: types.BoolValue(false), CreateRole: types.BoolValue(false),
-		Inherit: types.BoolValue(true), Login: types.BoolValue(false), Replication: types.BoolValue(false),
-		BypassRLS: types.BoolValue(false), ConnectionLimit: types.Int64Value(-1), EncryptedPassword: types.BoolValue(true),
-		Encrypted: types.StringNull(), Password: types.StringNull(), PasswordWO: types.StringNull(),
+		roleAttributes: roleAttributes{
+			Superuser: types.BoolValue(false), CreateDatabase: types.BoolValue(false), CreateRole: types.BoolValue(false),
+			Inherit: types.BoolValue(true), Login: types.BoolValue(false), Replication: types.BoolValue(false),
+			BypassRLS: types.BoolValue(false), ConnectionLimit: types.Int64Value(-1),
+		},
+		EncryptedPassword: types.BoolValue(true),
+		Encrypted:         types.StringNull(), Password: types.StringNull(), PasswordWO: types.StringNull(),
 		PasswordWOVersion: types.StringNull(), Roles: types.SetNull(types.StringType), SearchPath: strList(),
 		ValidUntil: types.StringValue("infinity"), SkipDropRole: types.BoolValue(false), SkipReassignOwned: types.BoolValue(false),
 		StatementTimeout: types.Int64Value(0), IdleInTransactionSessionTimeout: types.Int64Value(0), AssumeRole: types.StringValue(""),
@@ -98,7 +101,7 @@ func TestUpgradeRoleV0Fixtures(t *testing.T) {
 				}
 				var got roleModel
 				runUpgrader(t, NewRoleResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
+				if d := cmp.Diff(exp, got, cmp.AllowUnexported(roleModel{})); d != "" {
 					t.Errorf("upgraded state differs (-want +got):\n%s", d)
 				}
 			})

@@ -3,31 +3,46 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // upgradeFromV0 is the version-0 state upgrader of a resource: it reads a
 // state in cyrilgdn/postgresql 1.26's layout into Old and writes what convert
-// makes of it. The prior schema is derived from Old (see priorSchema).
-func upgradeFromV0[Old, New any](convert func(Old) New) resource.StateUpgrader {
+// makes of it. The prior schema is derived from Old (see priorSchema), less
+// the attributes named in added: those this provider added to cyrilgdn's
+// layout, which Old reads as null. So Old is the resource's own model
+// wherever cyrilgdn's layout is that model's attributes or a subset of them.
+func upgradeFromV0[Old, New any](convert func(Old) New, added ...string) resource.StateUpgrader {
 	return upgradeFromV0Diag(func(_ context.Context, old Old) (New, diag.Diagnostics) {
 		return convert(old), nil
-	})
+	}, added...)
 }
 
 // upgradeFromV0Diag is upgradeFromV0 for conversions that need a context or
 // can fail.
-func upgradeFromV0Diag[Old, New any](convert func(context.Context, Old) (New, diag.Diagnostics)) resource.StateUpgrader {
+func upgradeFromV0Diag[Old, New any](convert func(context.Context, Old) (New, diag.Diagnostics), added ...string) resource.StateUpgrader {
+	full := priorSchema(reflect.TypeFor[Old]())
 	return resource.StateUpgrader{
-		PriorSchema: priorSchema(reflect.TypeFor[Old]()),
+		PriorSchema: priorSchema(reflect.TypeFor[Old](), added...),
 		StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+			state := *req.State
+			if len(added) > 0 {
+				var err error
+				if state, err = withNullAttributes(ctx, state, full); err != nil {
+					resp.Diagnostics.AddError("Unreadable prior state", err.Error())
+					return
+				}
+			}
 			var old Old
-			resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
+			resp.Diagnostics.Append(state.Get(ctx, &old)...)
 			if resp.Diagnostics.HasError() {
 				return
 			}
@@ -41,14 +56,36 @@ func upgradeFromV0Diag[Old, New any](convert func(context.Context, Old) (New, di
 	}
 }
 
+// withNullAttributes is state in schema s, a superset of state's own: the
+// attributes state lacks are null.
+func withNullAttributes(ctx context.Context, state tfsdk.State, s *schema.Schema) (tfsdk.State, error) {
+	var vals map[string]tftypes.Value
+	if err := state.Raw.As(&vals); err != nil {
+		return state, err
+	}
+	for name, a := range s.Attributes {
+		if _, ok := vals[name]; !ok {
+			vals[name] = tftypes.NewValue(a.GetType().TerraformType(ctx), nil)
+		}
+	}
+	return tfsdk.State{Schema: *s, Raw: tftypes.NewValue(s.Type().TerraformType(ctx), vals)}, nil
+}
+
 // priorSchema derives the schema of a prior state layout from the model that
 // reads it. Reading a prior state needs only the types, so every attribute is
 // optional: types.String, types.Bool and types.Int64 fields are attributes of
 // those types; types.Set, types.List and types.Map fields hold strings (every
 // collection of cyrilgdn's layouts does); a slice of structs is a nested
-// block, a list unless the field is tagged `prior:"set"`.
-func priorSchema(t reflect.Type) *schema.Schema {
+// block, a list unless the field is tagged `prior:"set"`. The attributes
+// named in without are left out (each must be one of t's).
+func priorSchema(t reflect.Type, without ...string) *schema.Schema {
 	attrs, blocks := priorFields(t)
+	for _, name := range without {
+		if _, ok := attrs[name]; !ok {
+			panic(fmt.Sprintf("priorSchema: %s has no attribute %q", t.Name(), name))
+		}
+		delete(attrs, name)
+	}
 	return &schema.Schema{Attributes: attrs, Blocks: blocks}
 }
 
@@ -58,6 +95,12 @@ func priorFields(t reflect.Type) (map[string]schema.Attribute, map[string]schema
 	for i := range t.NumField() {
 		f := t.Field(i)
 		name := f.Tag.Get("tfsdk")
+		if name == "" && f.Anonymous && f.Type.Kind() == reflect.Struct {
+			// an embedded struct: its attributes are the model's (as tfsdk reads them)
+			embedded, _ := priorFields(f.Type)
+			maps.Copy(attrs, embedded)
+			continue
+		}
 		if name == "" || name == "-" {
 			continue
 		}

@@ -104,7 +104,7 @@ func (r *subscriptionResource) planChange(_ context.Context, _ resource.ModifyPl
 
 func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeSubscriptionV0),
+		0: upgradeFromV0(upgradeSubscriptionV0, "oid", "enabled"),
 	}
 }
 

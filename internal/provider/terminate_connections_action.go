@@ -7,11 +7,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
-	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var (
@@ -34,16 +32,8 @@ func (a *terminateConnectionsAction) Schema(_ context.Context, _ action.SchemaRe
 			"A progress message names each session terminated and the last one gives the count. A superuser may terminate any session; another role needs " +
 			"the privileges of the session's role or of `pg_signal_backend` (which never reaches a superuser's sessions).",
 		Attributes: map[string]schema.Attribute{
-			"database": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Terminate the sessions connected to this database.",
-				Validators:          []validator.String{validators.Name()},
-			},
-			"role": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Terminate the sessions of this role (its login name, as `pg_stat_activity.usename`).",
-				Validators:          []validator.String{validators.Name()},
-			},
+			"database": optionalActionName("Terminate the sessions connected to this database."),
+			"role":     optionalActionName("Terminate the sessions of this role (its login name, as `pg_stat_activity.usename`)."),
 		},
 	}
 }
@@ -63,8 +53,7 @@ func (a *terminateConnectionsAction) ValidateConfig(ctx context.Context, req act
 
 func (a *terminateConnectionsAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m terminateConnectionsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.ready(&resp.Diagnostics) {
+	if !a.configured(ctx, req, resp, &m) {
 		return
 	}
 	db, role := m.Database.ValueString(), m.Role.ValueString()

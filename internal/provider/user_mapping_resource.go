@@ -100,7 +100,7 @@ func (r *userMappingResource) planChange(_ context.Context, _ resource.ModifyPla
 
 func (r *userMappingResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeUserMappingV0),
+		0: upgradeFromV0(upgradeUserMappingV0, "oid", "database"),
 	}
 }
 

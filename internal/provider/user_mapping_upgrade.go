@@ -4,25 +4,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// userMappingModelV0 is the state layout of cyrilgdn/postgresql 1.26's postgresql_user_mapping.
-type userMappingModelV0 struct {
-	ID         types.String `tfsdk:"id"`
-	ServerName types.String `tfsdk:"server_name"`
-	UserName   types.String `tfsdk:"user_name"`
-	Options    types.Map    `tfsdk:"options"`
-}
-
-// upgradeUserMappingV0 reads cyrilgdn's layout (id `<user_name>.<server_name>`,
-// options null after apply and {} after a refresh, both kept: the plan treats
-// them alike). The mapping lives in the provider's database, which the next
-// refresh records, as it does the OID.
-func upgradeUserMappingV0(old userMappingModelV0) userMappingModel {
-	return userMappingModel{
-		ID:         types.StringValue(old.UserName.ValueString() + "." + old.ServerName.ValueString()),
-		OID:        types.Int64Null(),
-		Database:   types.StringNull(),
-		ServerName: old.ServerName,
-		UserName:   old.UserName,
-		Options:    old.Options,
-	}
+// upgradeUserMappingV0 reads cyrilgdn/postgresql 1.26's
+// postgresql_user_mapping, whose layout is userMappingModel's less oid and
+// database (id `<user_name>.<server_name>`, options null after apply and {}
+// after a refresh, both kept: the plan treats them alike). The mapping lives
+// in the provider's database, which the next refresh records, as it does the
+// OID.
+func upgradeUserMappingV0(m userMappingModel) userMappingModel {
+	m.ID = types.StringValue(m.UserName.ValueString() + "." + m.ServerName.ValueString())
+	m.OID = types.Int64Null()
+	m.Database = types.StringNull()
+	return m
 }

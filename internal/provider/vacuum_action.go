@@ -22,26 +22,22 @@ func (a *vacuumAction) Schema(_ context.Context, _ action.SchemaRequest, resp *a
 		MarkdownDescription: "Vacuums (`VACUUM`) one table, or every table of a schema that the provider's role may vacuum, one statement per table " +
 			"(outside any transaction, as PostgreSQL requires), with a progress message for each. A role may vacuum a table it owns (or whose owner's " +
 			"privileges it has), every table of a database it owns, and, on PostgreSQL 17+, a table it holds `MAINTAIN` on; a superuser may vacuum any.",
-		Attributes: map[string]schema.Attribute{
-			"database": actionDatabaseAttribute("holding the tables"),
-			"schema":   actionSchemaAttribute("holding the tables"),
-			"table":    maintainedTableAttribute("vacuum"),
+		Attributes: maintainAttributes("vacuum", map[string]schema.Attribute{
 			"full": actionBool("`VACUUM FULL`: rewrite each table into a new file, giving space back to the operating system. " +
 				"It holds an `ACCESS EXCLUSIVE` lock on the table while it runs and needs room for a second copy."),
 			"analyze": actionBool("`VACUUM ANALYZE`: also collect planner statistics."),
 			"freeze":  actionBool("`VACUUM FREEZE`: freeze every row version (as a vacuum with `vacuum_freeze_min_age` and `vacuum_freeze_table_age` zero)."),
-		},
+		}),
 	}
 }
 
 func (a *vacuumAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m vacuumModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.ready(&resp.Diagnostics) {
+	if !a.configured(ctx, req, resp, &m) {
 		return
 	}
 	opts := pg.VacuumOptions{Full: m.Full.ValueBool(), Analyze: m.Analyze.ValueBool(), Freeze: m.Freeze.ValueBool()}
-	maintainTables(ctx, a.client, resp, a.database(m.Database), actionValueOr(m.Schema, "public"), m.Table, "vacuum", func(db, schemaName, table string) error {
+	a.maintainTables(ctx, resp, m.Database, m.Schema, m.Table, "vacuum", func(db, schemaName, table string) error {
 		return a.client.Vacuum(ctx, db, schemaName, table, opts)
 	})
 }
