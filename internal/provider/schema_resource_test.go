@@ -103,10 +103,8 @@ resource "postgresql_schema" "plain" {
 				},
 			},
 			{ // rename and new owner in place
-				Config: config(db, renamed, "  owner = postgresql_role.owner.name"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				Config:           config(db, renamed, "  owner = postgresql_role.owner.name"),
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(db+"."+renamed)),
@@ -171,17 +169,13 @@ resource "postgresql_schema" "plain" {
 				},
 			},
 			{ // moving to another existing database replaces the schema
-				Config: config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				Config:           config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 			},
 			{ // dropped behind Terraform's back: created again
-				PreConfig: acctest.ExecFunc(t, "postgres", `DROP SCHEMA `+acctest.QI(renamed)),
-				Config:    config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, "postgres", `DROP SCHEMA `+acctest.QI(renamed)),
+				Config:           config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
 		},
 	})
@@ -223,10 +217,8 @@ resource "postgresql_schema" "test" {
 				},
 			},
 			{
-				Config: config(true, "b"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				Config:           config(true, "b"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				Check: func(*terraform.State) error {
 					if schemaExists(t, a, "moving") || !schemaExists(t, b, "moving") {
 						return fmt.Errorf("the schema was not moved from %s to %s", a, b)
