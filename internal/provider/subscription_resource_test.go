@@ -289,7 +289,6 @@ func TestAccSubscription_enabled(t *testing.T) {
 			return nil
 		}
 	}
-	update := expectUpdate(addr)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
@@ -307,7 +306,7 @@ func TestAccSubscription_enabled(t *testing.T) {
 			},
 			{ // a slot change keeps it disabled
 				Config:           cfg(slot+"_2", "enabled = false"),
-				ConfigPlanChecks: update,
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
@@ -316,7 +315,7 @@ func TestAccSubscription_enabled(t *testing.T) {
 			},
 			{ // enabled by default, in place
 				Config:           cfg(slot+"_2", ""),
-				ConfigPlanChecks: update,
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
@@ -343,7 +342,7 @@ func TestAccSubscription_enabled(t *testing.T) {
 			},
 			{ // disabled in place, back on the first slot
 				Config:            cfg(slot, "enabled = false"),
-				ConfigPlanChecks:  update,
+				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 				Check:             serverEnabled(false),
 			},
