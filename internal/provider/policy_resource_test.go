@@ -109,13 +109,8 @@ resource "postgresql_policy" "test" {
 				},
 			},
 			{ // rename, roles and expression in place; force on
-				Config: cfg("force = true", step2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(rls, plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:           cfg("force = true", step2),
+				ConfigPlanChecks: expectUpdate(addr, rls),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(r1), knownvalue.StringExact(r2)})),
@@ -150,13 +145,8 @@ resource "postgresql_policy" "test" {
 				PreConfig: acctest.ExecFunc(t, db,
 					"ALTER POLICY "+pg.QuoteIdent(renamed)+" ON "+qt+" TO PUBLIC USING (tenant = 2)",
 					"ALTER TABLE "+qt+" NO FORCE ROW LEVEL SECURITY"),
-				Config: cfg("force = true", step2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(rls, plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:            cfg("force = true", step2),
+				ConfigPlanChecks:  expectUpdate(addr, rls),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 			},
 			{ // command and permissiveness replace the policy; RLS disabled in place

@@ -130,13 +130,8 @@ resource "postgresql_schema" "plain" {
 					acctest.Exec(t, db, `ALTER SCHEMA `+acctest.QI(renamed)+` OWNER TO `+acctest.QI(acctest.AdminUser()))
 					acctest.Exec(t, "postgres", `REVOKE USAGE ON SCHEMA `+acctest.QI(plain)+` FROM PUBLIC`)
 				},
-				Config: config(db, renamed, "  owner = postgresql_role.owner.name"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(plainAddr, plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:            config(db, renamed, "  owner = postgresql_role.owner.name"),
+				ConfigPlanChecks:  expectUpdate(addr, plainAddr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 			},
 			{ // rename the database holding the schema and a table: the schema is kept
@@ -144,14 +139,8 @@ resource "postgresql_schema" "plain" {
 					`CREATE TABLE `+acctest.QI(renamed)+`.keep (id int)`,
 					`INSERT INTO `+acctest.QI(renamed)+`.keep VALUES (1), (2), (3)`,
 					`CREATE TABLE public.words (w citext)`, `INSERT INTO public.words VALUES ('Keep')`),
-				Config: config(dbRenamed, renamed, "  owner = postgresql_role.owner.name\n  drop_cascade = true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("postgresql_database.db", plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction("postgresql_extension.citext", plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:           config(dbRenamed, renamed, "  owner = postgresql_role.owner.name\n  drop_cascade = true"),
+				ConfigPlanChecks: expectUpdate("postgresql_database.db", addr, "postgresql_extension.citext"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					sameExtOID.AddStateValue("postgresql_extension.citext", tfjsonpath.New("oid")),

@@ -102,13 +102,8 @@ resource "postgresql_security_label" "schema" {
 				},
 			},
 			{ // the label changes in place
-				Config: cfg("unclassified", table, "unclassified"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addrRole, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:           cfg("unclassified", table, "unclassified"),
+				ConfigPlanChecks: expectUpdate(addrRole, addrTable),
 				Check: func(*terraform.State) error {
 					if got := labelOf(db, tableLabelQ, qt); got != "unclassified" {
 						return fmt.Errorf("table label = %q", got)

@@ -91,10 +91,8 @@ resource "postgresql_schema" "s" {
 				PreConfig: func() {
 					acctest.Exec(t, db, "DROP SCHEMA s0 CASCADE")
 				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addrSchema(0), plancheck.ResourceActionCreate),
-				}},
+				Config:           cfg,
+				ConfigPlanChecks: expectAction(addrSchema(0), plancheck.ResourceActionCreate),
 			},
 		},
 	})

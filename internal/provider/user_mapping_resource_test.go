@@ -98,13 +98,8 @@ resource "postgresql_user_mapping" "pub" {
 				Check: checkOpts(role, srv, "password=s3cret-'1,user=remote_user"),
 			},
 			{ // options SET/ADD/DROP in place; the server and the role renamed: the mappings follow
-				Config: cfg(srv+"_renamed", role+"_renamed", "postgresql_role.local.name", opts2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(pub, plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:           cfg(srv+"_renamed", role+"_renamed", "postgresql_role.local.name", opts2),
+				ConfigPlanChecks: expectUpdate(addr, pub),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					samePubOID.AddStateValue(pub, tfjsonpath.New("oid")),
