@@ -215,25 +215,25 @@ func ExecFunc(t *testing.T, db string, stmts ...string) func() {
 // QueryString runs a query returning one text value as the superuser.
 func QueryString(t *testing.T, db, query string, args ...any) string {
 	t.Helper()
-	var s string
-	withSession(t, db, superUser(), superPassword(), func(conn *pgx.Conn) {
-		if err := conn.QueryRow(context.Background(), query, args...).Scan(&s); err != nil {
-			t.Fatalf("query %q: %v", query, err)
-		}
-	})
-	return s
+	return queryRow[string](t, db, query, args...)
 }
 
 // QueryBool runs a query returning one boolean as the superuser.
 func QueryBool(t *testing.T, db, query string, args ...any) bool {
 	t.Helper()
-	var b bool
+	return queryRow[bool](t, db, query, args...)
+}
+
+// queryRow runs a query returning one value as the superuser.
+func queryRow[T any](t *testing.T, db, query string, args ...any) T {
+	t.Helper()
+	var v T
 	withSession(t, db, superUser(), superPassword(), func(conn *pgx.Conn) {
-		if err := conn.QueryRow(context.Background(), query, args...).Scan(&b); err != nil {
+		if err := conn.QueryRow(context.Background(), query, args...).Scan(&v); err != nil {
 			t.Fatalf("query %q: %v", query, err)
 		}
 	})
-	return b
+	return v
 }
 
 // QuoteHCL renders s as an HCL string literal (escapes quotes, backslashes and

@@ -122,10 +122,8 @@ resource "postgresql_comment" "schema" {
 				PlanOnly: true,
 			},
 			{ // the comment changes in place
-				Config: cfg(table, "second", "a role"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionUpdate)},
-				},
+				Config:            cfg(table, "second", "a role"),
+				ConfigPlanChecks:  expectUpdate(addrTable),
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(addrTable, tfjsonpath.New("id"))},
 				Check: func(*terraform.State) error {
 					if got := commentOf(db, tableQ, qt); got != "second" {
@@ -171,11 +169,9 @@ resource "postgresql_comment" "schema" {
 				ImportStateVerify: true,
 			},
 			{ // drift made with SQL is repaired in place
-				PreConfig: acctest.ExecFunc(t, db, "COMMENT ON TABLE "+qt+" IS 'drifted'"),
-				Config:    cfg(table, "second", "a role"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionUpdate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, db, "COMMENT ON TABLE "+qt+" IS 'drifted'"),
+				Config:           cfg(table, "second", "a role"),
+				ConfigPlanChecks: expectUpdate(addrTable),
 				Check: func(*terraform.State) error {
 					if got := commentOf(db, tableQ, qt); got != "second" {
 						return fmt.Errorf("table comment = %q", got)
@@ -184,19 +180,15 @@ resource "postgresql_comment" "schema" {
 				},
 			},
 			{ // the comment removed behind Terraform's back: set again
-				PreConfig: acctest.ExecFunc(t, "", "COMMENT ON ROLE "+pg.QuoteIdent(role)+" IS NULL"),
-				Config:    cfg(table, "second", "a role"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrRole, plancheck.ResourceActionCreate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, "", "COMMENT ON ROLE "+pg.QuoteIdent(role)+" IS NULL"),
+				Config:           cfg(table, "second", "a role"),
+				ConfigPlanChecks: expectAction(addrRole, plancheck.ResourceActionCreate),
 			},
 			{ // the column dropped and added again (its comment gone with it): set again
 				PreConfig: acctest.ExecFunc(t, db, "ALTER TABLE "+qt+" DROP COLUMN "+pg.QuoteIdent(column),
 					"ALTER TABLE "+qt+" ADD COLUMN "+pg.QuoteIdent(column)+" int"),
-				Config: cfg(table, "second", "a role"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrCol, plancheck.ResourceActionCreate)},
-				},
+				Config:           cfg(table, "second", "a role"),
+				ConfigPlanChecks: expectAction(addrCol, plancheck.ResourceActionCreate),
 				Check: func(*terraform.State) error {
 					got := commentOf(db, "SELECT col_description($1::regclass, (SELECT attnum FROM pg_attribute WHERE attrelid = $1::regclass AND attname = $2))", qt, column)
 					if got != "it's a column" {
@@ -206,10 +198,8 @@ resource "postgresql_comment" "schema" {
 				},
 			},
 			{ // another object: replaced, the old comment removed
-				Config: cfg("other", "second", "a role"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionReplace)},
-				},
+				Config:           cfg("other", "second", "a role"),
+				ConfigPlanChecks: expectAction(addrTable, plancheck.ResourceActionReplace),
 				Check: func(*terraform.State) error {
 					if got := commentOf(db, tableQ, qt); got != "<none>" {
 						return fmt.Errorf("comment of the old table = %q", got)

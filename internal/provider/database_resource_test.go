@@ -66,10 +66,8 @@ resource "postgresql_database" "test" {
 				PreConfig: acctest.ExecFunc(t, name, `CREATE SCHEMA old_owner_s`, `CREATE TABLE old_owner_s.t (id int)`,
 					`ALTER SCHEMA old_owner_s OWNER TO `+acctest.QI(acctest.AdminUser()),
 					`ALTER TABLE old_owner_s.t OWNER TO `+acctest.QI(acctest.AdminUser())),
-				Config: cfgRenamed(""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				Config:           cfgRenamed(""),
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(renamed)),
@@ -106,11 +104,9 @@ FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 
 				ImportStateKind: resource.ImportBlockWithID,
 			},
 			{ // drift made with SQL is repaired
-				PreConfig: acctest.ExecFunc(t, "", `ALTER DATABASE `+acctest.QI(renamed)+` WITH CONNECTION LIMIT 1 ALLOW_CONNECTIONS false`),
-				Config:    cfgRenamed(""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, "", `ALTER DATABASE `+acctest.QI(renamed)+` WITH CONNECTION LIMIT 1 ALLOW_CONNECTIONS false`),
+				Config:           cfgRenamed(""),
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("connection_limit"), knownvalue.Int64Exact(5)),
@@ -118,11 +114,9 @@ FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 
 				},
 			},
 			{ // a different collation must replace; force_drop disconnects a session still connected
-				PreConfig: acctest.HoldConnectionFunc(t, renamed),
-				Config:    cfgRenamed(`  lc_collate = "C"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				PreConfig:        acctest.HoldConnectionFunc(t, renamed),
+				Config:           cfgRenamed(`  lc_collate = "C"`),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("lc_collate"), knownvalue.StringExact("C")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("lc_ctype"), knownvalue.StringExact("C.UTF-8")),
@@ -132,9 +126,7 @@ FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 
 				PreConfig: acctest.DropDatabaseFunc(t, renamed),
 				Config: cfgRenamed(`  lc_collate = "C"
   is_template = true`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_template"), knownvalue.Bool(true)),
 				},
@@ -216,7 +208,7 @@ resource "postgresql_database" "test" {
 					release()
 				},
 				Config:           cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks: expectEmpty(),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_template"), knownvalue.Bool(true)),
 				},

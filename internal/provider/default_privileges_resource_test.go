@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
@@ -72,13 +71,6 @@ FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = $1::regclass AND a.grantee
 			return nil
 		}
 	}
-	update := func(names ...string) resource.ConfigPlanChecks {
-		var checks []plancheck.PlanCheck
-		for _, n := range names {
-			checks = append(checks, plancheck.ExpectResourceAction("postgresql_default_privileges."+n, plancheck.ResourceActionUpdate))
-		}
-		return resource.ConfigPlanChecks{PreApply: checks}
-	}
 	second := config(`["SELECT", "INSERT"]`, true, `[]`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t); setup() },
@@ -102,7 +94,7 @@ FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = $1::regclass AND a.grantee
 			},
 			{
 				Config:           second,
-				ConfigPlanChecks: update("tables", "public_functions"),
+				ConfigPlanChecks: expectUpdate("postgresql_default_privileges.tables", "postgresql_default_privileges.public_functions"),
 				Check: resource.ComposeAggregateTestCheckFunc(newTablePrivs("INSERT*,SELECT*"), func(*terraform.State) error {
 					if !acctest.QueryBool(t, "", `SELECT exists(SELECT 1 FROM pg_default_acl d WHERE d.defaclrole = $1::regrole AND d.defaclnamespace = 0 AND d.defaclobjtype = 'f'
   AND NOT exists(SELECT 1 FROM aclexplode(d.defaclacl) a WHERE a.grantee = 0))`, acctest.QI(owner)) {
@@ -118,7 +110,7 @@ FROM pg_class c, aclexplode(c.relacl) a WHERE c.oid = $1::regclass AND a.grantee
 					"ALTER DEFAULT PRIVILEGES FOR ROLE "+acctest.QI(owner)+" REVOKE USAGE ON SEQUENCES FROM "+acctest.QI(grantee),
 				),
 				Config:           second,
-				ConfigPlanChecks: update("tables", "public_functions", "sequences"),
+				ConfigPlanChecks: expectUpdate("postgresql_default_privileges.tables", "postgresql_default_privileges.public_functions", "postgresql_default_privileges.sequences"),
 				Check:            newTablePrivs("INSERT*,SELECT*"),
 			},
 			{Config: second, ResourceName: "postgresql_default_privileges.tables", ImportState: true, ImportStateVerify: true},

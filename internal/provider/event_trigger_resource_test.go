@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -45,6 +44,12 @@ resource "postgresql_event_trigger" "test" {
   tags     = ["create table", "ALTER TABLE"]
   function = "log_ddl"
   function_schema = "Audit"`
+	// another function and event, no tags
+	other := cfg(renamed, `
+  event           = "sql_drop"
+  function        = "other"
+  function_schema = "Audit"
+  enabled         = "REPLICA"`)
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
@@ -73,19 +78,15 @@ resource "postgresql_event_trigger" "test" {
 				},
 			},
 			{ // another letter case of the same tags: no change, neither replace nor update
-				Config: cfg(name, strings.Replace(base, `["create table", "ALTER TABLE"]`, `["CREATE TABLE", "alter  table"]`, 1)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:            cfg(name, strings.Replace(base, `["create table", "ALTER TABLE"]`, `["CREATE TABLE", "alter  table"]`, 1)),
+				ConfigPlanChecks:  expectEmpty(),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 			},
 			{ // rename, firing mode and owner in place
 				Config: cfg(renamed, base+`
   enabled = "ALWAYS"
   owner   = postgresql_role.owner.name`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.StringExact("ALWAYS")),
@@ -111,35 +112,21 @@ resource "postgresql_event_trigger" "test" {
 				Config: cfg(renamed, base+`
   enabled = "ALWAYS"
   owner   = postgresql_role.owner.name`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 			},
 			{ // another function, event and no tags: replaced
-				Config: cfg(renamed, `
-  event           = "sql_drop"
-  function        = "other"
-  function_schema = "Audit"
-  enabled         = "REPLICA"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				Config:           other,
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tags"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.StringExact("REPLICA")),
 				},
 			},
 			{ // dropped behind Terraform's back: created again
-				PreConfig: acctest.ExecFunc(t, db, "DROP EVENT TRIGGER "+pg.QuoteIdent(renamed)),
-				Config: cfg(renamed, `
-  event           = "sql_drop"
-  function        = "other"
-  function_schema = "Audit"
-  enabled         = "REPLICA"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, db, "DROP EVENT TRIGGER "+pg.QuoteIdent(renamed)),
+				Config:           other,
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
 		},
 	})
@@ -147,24 +134,17 @@ resource "postgresql_event_trigger" "test" {
 
 func TestSameTags(t *testing.T) {
 	ctx := context.Background()
-	set := func(tags ...string) types.Set {
-		v := make([]attr.Value, len(tags))
-		for i, s := range tags {
-			v[i] = types.StringValue(s)
-		}
-		return types.SetValueMust(types.StringType, v)
-	}
 	for _, c := range []struct {
 		a, b types.Set
 		want bool
 	}{
-		{set("create table"), set("CREATE TABLE"), true},
-		{set("Create  Table", "ALTER TABLE"), set("alter table", "CREATE TABLE"), true},
-		{set("create table"), set("CREATE TABLE", "ALTER TABLE"), false},
-		{set("create table"), set("CREATE TABLES"), false},
-		{set("create table"), types.SetNull(types.StringType), false},
+		{strSet("create table"), strSet("CREATE TABLE"), true},
+		{strSet("Create  Table", "ALTER TABLE"), strSet("alter table", "CREATE TABLE"), true},
+		{strSet("create table"), strSet("CREATE TABLE", "ALTER TABLE"), false},
+		{strSet("create table"), strSet("CREATE TABLES"), false},
+		{strSet("create table"), types.SetNull(types.StringType), false},
 		{types.SetNull(types.StringType), types.SetNull(types.StringType), false},
-		{set("create table"), types.SetUnknown(types.StringType), false},
+		{strSet("create table"), types.SetUnknown(types.StringType), false},
 	} {
 		if got := sameTags(ctx, c.a, c.b); got != c.want {
 			t.Errorf("sameTags(%v, %v) = %v, want %v", c.a, c.b, got, c.want)

@@ -71,6 +71,8 @@ JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1), 'none')`, n
 	if acctest.QueryBool(t, "", "SELECT NOT EXISTS (SELECT 1 FROM pg_available_extension_versions WHERE name = 'hstore' AND version = '1.8')") {
 		hstoreOld, hstoreNew = "1.6", "1.7"
 	}
+	hstoreInSchema := config(`  name = "hstore"
+  schema = postgresql_schema.ext.name`)
 	steps := []resource.TestStep{
 		{
 			Config:      acctest.Config(`resource "postgresql_extension" "test" { name = %q }`, strings.Repeat("e", 64)),
@@ -91,66 +93,52 @@ JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1), 'none')`, n
 			Config: config(`  name = "hstore"
   version = "` + hstoreNew + `"
   schema = postgresql_schema.ext.name`),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-			},
+			ConfigPlanChecks:  expectUpdate(addr),
 			ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 			Check:             installed("hstore", "ext ü", hstoreNew),
 		},
 		{ // version unset: follows the installed one without a diff
-			Config: config(`  name = "hstore"
-  schema = postgresql_schema.ext.name`),
+			Config:   hstoreInSchema,
 			PlanOnly: true,
 		},
 		{
-			Config: config(`  name = "hstore"
-  schema = postgresql_schema.ext.name`),
+			Config:            hstoreInSchema,
 			ResourceName:      addr,
 			ImportState:       true,
 			ImportStateId:     db + ".hstore",
 			ImportStateVerify: true,
 		},
 		{ // the database name quoted, as in SQL (it holds a double quote)
-			Config: config(`  name = "hstore"
-  schema = postgresql_schema.ext.name`),
+			Config:            hstoreInSchema,
 			ResourceName:      addr,
 			ImportState:       true,
 			ImportStateId:     `"` + strings.ReplaceAll(db, `"`, `""`) + `".hstore`,
 			ImportStateVerify: true,
 		},
 		{
-			Config: config(`  name = "hstore"
-  schema = postgresql_schema.ext.name`),
+			Config:          hstoreInSchema,
 			ResourceName:    addr,
 			ImportState:     true,
 			ImportStateId:   db + ".hstore",
 			ImportStateKind: resource.ImportBlockWithID,
 		},
 		{ // dropped behind Terraform's back: created again
-			PreConfig: acctest.ExecFunc(t, db, `DROP EXTENSION hstore`),
-			Config: config(`  name = "hstore"
-  schema = postgresql_schema.ext.name`),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-			},
+			PreConfig:        acctest.ExecFunc(t, db, `DROP EXTENSION hstore`),
+			Config:           hstoreInSchema,
+			ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 		},
 		{ // another extension: replacement
-			Config: config(`  name = "citext"`),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-			},
+			Config:           config(`  name = "citext"`),
+			ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 			// the server's default version of citext (1.6 on PostgreSQL 13 to 17, 1.8 on 18)
 			Check: resource.ComposeTestCheckFunc(installed("hstore", "none", ""), installedDefault("citext", "public")),
 		},
 	}
 	if !acctest.Managed() {
 		steps = append(steps[:6], append([]resource.TestStep{{ // drift: moved behind Terraform's back
-			PreConfig: acctest.ExecFunc(t, db, `ALTER EXTENSION hstore SET SCHEMA public`),
-			Config: config(`  name = "hstore"
-  schema = postgresql_schema.ext.name`),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-			},
+			PreConfig:         acctest.ExecFunc(t, db, `ALTER EXTENSION hstore SET SCHEMA public`),
+			Config:            hstoreInSchema,
+			ConfigPlanChecks:  expectUpdate(addr),
 			ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 			Check:             installed("hstore", "ext ü", hstoreNew),
 		}}, steps[6:]...)...)
@@ -159,10 +147,8 @@ JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1), 'none')`, n
 		t.Log("skipping the postgres_fdw steps: postgres_fdw is not a trusted extension, only a superuser can install it")
 	} else {
 		steps = append(steps, resource.TestStep{
-			Config: config(`  name = "postgres_fdw"`),
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-			},
+			Config:           config(`  name = "postgres_fdw"`),
+			ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 			// the server's default version (1.1 on PostgreSQL 13 to 17, 1.2 on 18)
 			Check: installedDefault("postgres_fdw", "public"),
 		})

@@ -23,12 +23,7 @@ import (
 )
 
 func checkFunctionGone(t *testing.T, db, name string) func(*terraform.State) error {
-	return func(*terraform.State) error {
-		if acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_proc WHERE proname = $1)", name) {
-			return fmt.Errorf("function %q still exists in %q", name, db)
-		}
-		return nil
-	}
+	return acctest.CheckGone(t, db, "function", "SELECT exists(SELECT 1 FROM pg_proc WHERE proname = $1)", name)
 }
 
 func TestAccFunction_lifecycle(t *testing.T) {
@@ -96,9 +91,7 @@ resource "postgresql_function" "test" {
   strict           = true
   parallel         = "SAFE"
   security_definer = true`, "int4", "SELECT a * b"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("strict"), knownvalue.Bool(true)),
@@ -119,19 +112,15 @@ resource "postgresql_function" "test" {
   strict           = true
   parallel         = "SAFE"
   security_definer = true`, "int4", "SELECT a * b"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(db+".s2."+name+"_r(integer,int4)")),
 				},
 			},
 			{ // argument type change: replace
-				Config: cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				Config:           cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				Check: func(*terraform.State) error {
 					if acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_proc WHERE proname = $1)", name+"_r") {
 						return fmt.Errorf("old function still exists")
@@ -168,18 +157,14 @@ removed {
 				PlanOnly: true,
 			},
 			{ // drift: body and volatility changed behind Terraform's back
-				PreConfig: acctest.ExecFunc(t, db, "CREATE OR REPLACE FUNCTION s2."+pg.QuoteIdent(name)+"(a integer, b bigint DEFAULT '7') RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 0'"),
-				Config:    cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, db, "CREATE OR REPLACE FUNCTION s2."+pg.QuoteIdent(name)+"(a integer, b bigint DEFAULT '7') RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 0'"),
+				Config:           cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
+				ConfigPlanChecks: expectUpdate(addr),
 			},
 			{ // dropped out of band: recreated
-				PreConfig: acctest.ExecFunc(t, db, "DROP FUNCTION s2."+pg.QuoteIdent(name)+"(integer, bigint)"),
-				Config:    cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, db, "DROP FUNCTION s2."+pg.QuoteIdent(name)+"(integer, bigint)"),
+				Config:           cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
 		},
 	})
@@ -298,9 +283,7 @@ resource "postgresql_function" "tbl" {
   returns = "TABLE(a bigint, b text)"
   body    = "SELECT n::bigint, 'x'::text"
 }`, strings.Split(name, `"`)[0]),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("postgresql_function.tbl", plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				ConfigPlanChecks: expectAction("postgresql_function.tbl", plancheck.ResourceActionDestroyBeforeCreate),
 			},
 		},
 	})
@@ -459,10 +442,8 @@ removed {
 				ImportStatePersist: true,
 			},
 			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				Config:           cfg,
+				ConfigPlanChecks: expectEmpty(),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
 				},
@@ -573,10 +554,8 @@ resource "postgresql_function" "test" {
 					checkOnlyReads(t, statementsSince(t, offset, db))
 					offset = logOffset(t)
 				},
-				Config: cfg("bigint", "IN", "integer"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				Config:           cfg("bigint", "IN", "integer"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 			},
 		},
 	})

@@ -167,13 +167,6 @@ func TestAccGrant_basic(t *testing.T) {
 	f := newGrantFixture()
 	first := grantCfg{tablePrivs: `["select", "UPDATE"]`, tableObjects: `["t1", "Odd \"Tbl"]`, cols: `["a"]`, dbPrivs: `["CONNECT", "TEMPORARY"]`}
 	second := grantCfg{tablePrivs: `["SELECT", "INSERT"]`, tableObjects: `["t1", "t2"]`, cols: `["a", "b"]`, dbPrivs: `["CONNECT"]`, schemaWGO: true}
-	update := func(names ...string) resource.ConfigPlanChecks {
-		var checks []plancheck.PlanCheck
-		for _, n := range names {
-			checks = append(checks, plancheck.ExpectResourceAction("postgresql_grant."+n, plancheck.ResourceActionUpdate))
-		}
-		return resource.ConfigPlanChecks{PreApply: checks}
-	}
 	imp := func(name string, ignore ...string) resource.TestStep {
 		return resource.TestStep{
 			Config: f.config(second), ResourceName: "postgresql_grant." + name, ImportState: true, ImportStateVerify: true,
@@ -215,7 +208,7 @@ FROM pg_proc p WHERE p.pronamespace = $1::regnamespace AND p.proname IN ('f1', '
 			},
 			{
 				Config:           f.config(second),
-				ConfigPlanChecks: update("tables", "cols", "schema", "db"),
+				ConfigPlanChecks: expectUpdate("postgresql_grant.tables", "postgresql_grant.cols", "postgresql_grant.schema", "postgresql_grant.db"),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					expectACL(t, "t1", func() string { return f.relACL(t, "t1") }, "INSERT,SELECT"),
 					expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "INSERT,SELECT"),
@@ -247,7 +240,7 @@ FROM pg_proc p WHERE p.pronamespace = $1::regnamespace AND p.proname IN ('f1', '
 					)
 				},
 				Config:           f.config(second),
-				ConfigPlanChecks: update("tables", "cols", "seq_all", "func_all", "db"),
+				ConfigPlanChecks: expectUpdate("postgresql_grant.tables", "postgresql_grant.cols", "postgresql_grant.seq_all", "postgresql_grant.func_all", "postgresql_grant.db"),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					expectACL(t, "t1", func() string { return f.relACL(t, "t1") }, "INSERT,SELECT"),
 					expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "INSERT,SELECT"),
@@ -501,18 +494,14 @@ func TestAccGrant_regressionEmptyObjectsWithEmptyState(t *testing.T) {
 			{Config: empty, PlanOnly: true},
 			// naming objects and going back to "every table" stays an in-place update
 			{
-				Config: f.emptyCollectionsConfig(`["t1"]`, "[]"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("postgresql_grant.all_tables", plancheck.ResourceActionUpdate),
-				}},
-				Check: expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, ""),
+				Config:           f.emptyCollectionsConfig(`["t1"]`, "[]"),
+				ConfigPlanChecks: expectUpdate("postgresql_grant.all_tables"),
+				Check:            expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, ""),
 			},
 			{
-				Config: unset,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("postgresql_grant.all_tables", plancheck.ResourceActionUpdate),
-				}},
-				Check: expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "SELECT"),
+				Config:           unset,
+				ConfigPlanChecks: expectUpdate("postgresql_grant.all_tables"),
+				Check:            expectACL(t, "t2", func() string { return f.relACL(t, "t2") }, "SELECT"),
 			},
 			{Config: empty, PlanOnly: true},
 		},

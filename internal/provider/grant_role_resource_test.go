@@ -68,19 +68,19 @@ FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.roleid WHERE m.member = (SEL
 			},
 			{
 				Config:           config(true, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+				ConfigPlanChecks: expectUpdate(addr),
 				Check:            membership(builtin + "," + group + "*"),
 			},
 			{ // admin option removed behind Terraform's back
 				PreConfig:        acctest.ExecFunc(t, "", "REVOKE ADMIN OPTION FOR "+acctest.QI(group)+" FROM "+acctest.QI(member)+grantedBy),
 				Config:           config(true, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+				ConfigPlanChecks: expectUpdate(addr),
 				Check:            membership(builtin + "," + group + "*"),
 			},
 			{ // membership revoked behind Terraform's back: granted again
 				PreConfig:        acctest.ExecFunc(t, "", "REVOKE "+acctest.QI(group)+" FROM "+acctest.QI(member)+grantedBy),
 				Config:           config(true, ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)}},
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 				Check:            membership(builtin + "," + group + "*"),
 			},
 			{Config: config(true, ""), ResourceName: addr, ImportState: true, ImportStateVerify: true},
@@ -161,13 +161,13 @@ resource "postgresql_grant_role" "adopted" {
 		},
 		{
 			Config:           config(true, false),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+			ConfigPlanChecks: expectUpdate(addr),
 			Check:            expectRows(group, admin+":admin=f,inherit=t,set=f"),
 		},
 		{ // options changed behind Terraform's back, on the provider's row
 			PreConfig:        acctest.ExecFunc(t, "", "GRANT "+acctest.QI(group)+" TO "+acctest.QI(member)+" WITH INHERIT FALSE, SET TRUE GRANTED BY "+acctest.QI(admin)),
 			Config:           config(true, false),
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+			ConfigPlanChecks: expectUpdate(addr),
 			Check:            expectRows(group, admin+":admin=f,inherit=t,set=f"),
 		},
 		{Config: config(true, false), ResourceName: addr, ImportState: true, ImportStateVerify: true},

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -110,13 +109,8 @@ resource "postgresql_policy" "test" {
 				},
 			},
 			{ // rename, roles and expression in place; force on
-				Config: cfg("force = true", step2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(rls, plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:           cfg("force = true", step2),
+				ConfigPlanChecks: expectUpdate(addr, rls),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("roles"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(r1), knownvalue.StringExact(r2)})),
@@ -151,13 +145,8 @@ resource "postgresql_policy" "test" {
 				PreConfig: acctest.ExecFunc(t, db,
 					"ALTER POLICY "+pg.QuoteIdent(renamed)+" ON "+qt+" TO PUBLIC USING (tenant = 2)",
 					"ALTER TABLE "+qt+" NO FORCE ROW LEVEL SECURITY"),
-				Config: cfg("force = true", step2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(rls, plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:            cfg("force = true", step2),
+				ConfigPlanChecks:  expectUpdate(addr, rls),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 			},
 			{ // command and permissiveness replace the policy; RLS disabled in place
@@ -175,23 +164,27 @@ resource "postgresql_policy" "test" {
 				},
 			},
 			{ // dropped behind Terraform's back: created again
-				PreConfig: acctest.ExecFunc(t, db, "DROP POLICY "+pg.QuoteIdent(renamed)+" ON "+qt),
-				Config:    cfg("enabled = false", step5),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, db, "DROP POLICY "+pg.QuoteIdent(renamed)+" ON "+qt),
+				Config:           cfg("enabled = false", step5),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
 			{ // removing an expression replaces the policy (ALTER POLICY cannot drop it)
-				Config: cfg("enabled = false", strings.Replace(step5, `using      = "tenant > 0"`, "", 1)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				Config:           cfg("enabled = false", strings.Replace(step5, `using      = "tenant > 0"`, "", 1)),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("using"), knownvalue.Null()),
 				},
 			},
 		},
 	})
+}
+
+// policyItemsDatabase creates database db with table public.items (id, owner)
+// owned by the admin; it is dropped when the test ends.
+func policyItemsDatabase(t *testing.T, db string) {
+	t.Helper()
+	qt := pg.QuoteQualified("public", "items")
+	acctest.TempDatabase(t, db, "CREATE TABLE "+qt+" (id int, owner text)", "ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()))
 }
 
 // A policy expression is spliced into CREATE/ALTER POLICY. It used to go over
@@ -202,7 +195,6 @@ resource "postgresql_policy" "test" {
 func TestAccPolicy_regressionSmuggledStatementInUsing(t *testing.T) {
 	db := acctest.RandName("polsmdb")
 	victim := acctest.RandName("polvictim")
-	qt := pg.QuoteQualified("public", "items")
 	victimExists := func() error {
 		if !acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", victim) {
 			return fmt.Errorf("role %q was dropped by the policy expression", victim)
@@ -226,10 +218,8 @@ resource "postgresql_policy" "test" {
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			// created by the admin, so that the admin could drop it if a smuggled statement ever ran
-			acctest.AdminExec(t, "", "CREATE ROLE "+pg.QuoteIdent(victim))
-			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(victim)) })
-			acctest.TempDatabase(t, db, "CREATE TABLE "+qt+" (id int, owner text)",
-				"ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()))
+			acctest.OwnerRole(t, victim)
+			policyItemsDatabase(t, db)
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             func(*terraform.State) error { return victimExists() },
@@ -280,10 +270,8 @@ resource "postgresql_policy" "test" {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			acctest.Exec(t, "", "CREATE ROLE "+pg.QuoteIdent(other))
-			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(other)) })
-			acctest.TempDatabase(t, db, "CREATE TABLE "+qt+" (id int, owner text)",
-				"ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()))
+			acctest.ForeignOwnerRole(t, other)
+			policyItemsDatabase(t, db)
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -393,23 +381,16 @@ func TestPolicyExpr_regressionNoRecordKeepsLexicallySameSpelling(t *testing.T) {
 
 func TestSamePolicyRoles(t *testing.T) {
 	ctx := context.Background()
-	set := func(roles ...string) types.Set {
-		v := make([]attr.Value, len(roles))
-		for i, s := range roles {
-			v[i] = types.StringValue(s)
-		}
-		return types.SetValueMust(types.StringType, v)
-	}
 	for _, c := range []struct {
 		a, b types.Set
 		want bool
 	}{
-		{set("PUBLIC"), set("public"), true},
-		{set("Public", "app"), set("app", "public"), true},
-		{set("App"), set("app"), false}, // role names are case-sensitive
-		{set("public"), set("public", "app"), false},
-		{set("public"), types.SetNull(types.StringType), false},
-		{set("public"), types.SetUnknown(types.StringType), false},
+		{strSet("PUBLIC"), strSet("public"), true},
+		{strSet("Public", "app"), strSet("app", "public"), true},
+		{strSet("App"), strSet("app"), false}, // role names are case-sensitive
+		{strSet("public"), strSet("public", "app"), false},
+		{strSet("public"), types.SetNull(types.StringType), false},
+		{strSet("public"), types.SetUnknown(types.StringType), false},
 	} {
 		if got := samePolicyRoles(ctx, c.a, c.b); got != c.want {
 			t.Errorf("samePolicyRoles(%v, %v) = %v, want %v", c.a, c.b, got, c.want)

@@ -111,22 +111,23 @@ func TestResolveConfigInvalidEnv(t *testing.T) {
 func TestRegistrySorted(t *testing.T) {
 	ctx := context.Background()
 	p := &pgProvider{}
+	sortedOnce := func(what string, names []string) {
+		if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+			t.Errorf("%s not sorted or duplicated: %v", what, names)
+		}
+	}
 	var names []string
 	for _, f := range p.Resources(ctx) {
 		var resp resource.MetadataResponse
 		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "postgresql"}, &resp)
 		names = append(names, resp.TypeName)
 	}
-	if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
-		t.Errorf("resources not sorted or duplicated: %v", names)
-	}
+	sortedOnce("resources", names)
 	names = nil
 	for _, f := range p.DataSources(ctx) {
 		var resp datasource.MetadataResponse
 		f().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "postgresql"}, &resp)
 		names = append(names, resp.TypeName)
 	}
-	if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
-		t.Errorf("data sources not sorted or duplicated: %v", names)
-	}
+	sortedOnce("data sources", names)
 }

@@ -36,14 +36,7 @@ func publicationTestDatabase(t *testing.T, db string) {
 }
 
 func checkPublicationGone(t *testing.T, db string, names ...string) func(*terraform.State) error {
-	return func(*terraform.State) error {
-		for _, n := range names {
-			if acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_publication WHERE pubname = $1)", n) {
-				return fmt.Errorf("publication %q still exists", n)
-			}
-		}
-		return nil
-	}
+	return acctest.CheckGone(t, db, "publication", "SELECT exists(SELECT 1 FROM pg_publication WHERE pubname = $1)", names...)
 }
 
 func TestAccPublication_lifecycle(t *testing.T) {
@@ -120,10 +113,8 @@ resource "postgresql_publication" "test" {
 				PlanOnly: true,
 			},
 			{ // tables, options, owner, name: in place
-				Config: cfg(full),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				Config:           cfg(full),
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("owner"), knownvalue.StringExact(owner)),
@@ -149,18 +140,14 @@ resource "postgresql_publication" "test" {
 			{ // drift: a table removed and an option changed by SQL; apply repairs in place
 				PreConfig: acctest.ExecFunc(t, db, "ALTER PUBLICATION "+pg.QuoteIdent(name+"_r")+" DROP TABLE public.t1",
 					"ALTER PUBLICATION "+pg.QuoteIdent(name+"_r")+" SET (publish = 'insert')"),
-				Config: cfg(full),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				Config:            cfg(full),
+				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 			},
 			{ // dropped out of band: recreated
-				PreConfig: acctest.ExecFunc(t, db, "DROP PUBLICATION "+pg.QuoteIdent(name+"_r")),
-				Config:    cfg(full),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, db, "DROP PUBLICATION "+pg.QuoteIdent(name+"_r")),
+				Config:           cfg(full),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
 			{ // before PostgreSQL 15, schemas is a plan-time error naming the version
 				SkipFunc: func() (bool, error) { return major >= 15, nil },
@@ -173,9 +160,7 @@ resource "postgresql_publication" "test" {
 				SkipFunc: func() (bool, error) { return acctest.Managed() || major < 15, nil },
 				Config: cfg(strings.Replace(full, `tables                           = ["public.t1", "app.t2", "public.m", "app.\"Odd.Tbl ü\""]`,
 					`tables = ["public.t1"]`+"\n"+`schemas = ["app"]`, 1)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("schemas"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("app")})),
 				},
@@ -185,9 +170,7 @@ resource "postgresql_publication" "test" {
 				Config: cfg(strings.NewReplacer(
 					`tables                           = ["public.t1", "app.t2", "public.m", "app.\"Odd.Tbl ü\""]`, "all_tables = true",
 					fmt.Sprintf("owner                            = %q", owner), `owner = "postgres"`).Replace(full)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tables"), knownvalue.SetExact([]knownvalue.Check{
 						knownvalue.StringExact(`app."Odd.Tbl ü"`), knownvalue.StringExact("app.t2"), knownvalue.StringExact("public.m"), knownvalue.StringExact("public.t1")})),
@@ -264,24 +247,22 @@ resource "postgresql_publication" "test" {
 				Check:             gencols("n"),
 			},
 			{ // drift made with SQL: apply repairs it in place
-				PreConfig: drift,
-				Config:    cfg(`publish_generated_columns_param = "none"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-				}},
+				PreConfig:         drift,
+				Config:            cfg(`publish_generated_columns_param = "none"`),
+				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid")), gencolsValue("none")},
 				Check:             gencols("n"),
 			},
 			{ResourceName: addr, ImportState: true, ImportStateId: db + "." + name, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"drop_cascade"}},
 			{ // unset: not managed, no diff
 				Config:            cfg(""),
-				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks:  expectEmpty(),
 				ConfigStateChecks: []statecheck.StateCheck{gencolsValue("none")},
 			},
 			{ // unset and changed with SQL: the refresh reports it, still no diff
 				PreConfig:         drift,
 				Config:            cfg(""),
-				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigPlanChecks:  expectEmpty(),
 				ConfigStateChecks: []statecheck.StateCheck{gencolsValue("stored")},
 				Check:             gencols("s"),
 			},

@@ -27,14 +27,7 @@ func skipUnlessReplication(t *testing.T) {
 }
 
 func checkSlotsGone(t *testing.T, names ...string) func(*terraform.State) error {
-	return func(*terraform.State) error {
-		for _, n := range names {
-			if acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_replication_slots WHERE slot_name = $1)", n) {
-				return fmt.Errorf("slot %q still exists", n)
-			}
-		}
-		return nil
-	}
+	return acctest.CheckGone(t, "", "slot", "SELECT exists(SELECT 1 FROM pg_replication_slots WHERE slot_name = $1)", names...)
 }
 
 func TestAccReplicationSlot_lifecycle(t *testing.T) {
@@ -102,10 +95,8 @@ resource "postgresql_physical_replication_slot" "test" {
 				PreConfig: acctest.ExecFunc(t, db,
 					fmt.Sprintf("SELECT pg_drop_replication_slot('%s')", logical),
 					fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s', 'pgoutput')", logical)),
-				Config: cfg("test_decoding", physical+"_2"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("postgresql_replication_slot.test", plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				Config:           cfg("test_decoding", physical+"_2"),
+				ConfigPlanChecks: expectAction("postgresql_replication_slot.test", plancheck.ResourceActionDestroyBeforeCreate),
 			},
 			{ // dropped out of band: recreated
 				PreConfig: acctest.ExecFunc(t, "",

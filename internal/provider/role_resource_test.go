@@ -33,8 +33,13 @@ func checkRoleGone(t *testing.T, names ...string) func(*terraform.State) error {
 	}
 }
 
-func expectUpdate(addr string) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}}
+// expectUpdate: the plan updates each of addrs in place.
+func expectUpdate(addrs ...string) resource.ConfigPlanChecks {
+	checks := make([]plancheck.PlanCheck, len(addrs))
+	for i, a := range addrs {
+		checks[i] = plancheck.ExpectResourceAction(a, plancheck.ResourceActionUpdate)
+	}
+	return resource.ConfigPlanChecks{PreApply: checks}
 }
 
 func expectAction(addr string, a plancheck.ResourceActionType) resource.ConfigPlanChecks {

@@ -82,14 +82,14 @@ resource "postgresql_role_setting" "db" {
 			{Config: config("work_mem", "64MB"), PlanOnly: true},
 			{ // a new value changes the setting in place
 				Config:            config("work_mem", "128MB"),
-				ConfigPlanChecks:  tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(all, plancheck.ResourceActionUpdate)}},
+				ConfigPlanChecks:  expectUpdate(all),
 				Check:             expectRoleSettings(t, role, "", "work_mem=128MB"),
 				ConfigStateChecks: []statecheck.StateCheck{sameID.AddStateValue(all, tfjsonpath.New("id"))},
 			},
 			{ // changed behind Terraform's back: set back
 				PreConfig:        acctest.ExecFunc(t, "", "ALTER ROLE "+acctest.QI(role)+" SET work_mem = '1MB'"),
 				Config:           config("work_mem", "128MB"),
-				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(all, plancheck.ResourceActionUpdate)}},
+				ConfigPlanChecks: expectUpdate(all),
 				Check:            expectRoleSettings(t, role, "", "work_mem=128MB"),
 			},
 			{ // reset behind Terraform's back: set again
@@ -107,7 +107,7 @@ resource "postgresql_role_setting" "db" {
 			{Config: config("work_mem", "128MB"), ResourceName: inDB, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"value"}},
 			{ // another parameter is another setting: replaced, the old one reset
 				Config:           config("maintenance_work_mem", "256MB"),
-				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(all, plancheck.ResourceActionReplace)}},
+				ConfigPlanChecks: expectAction(all, plancheck.ResourceActionReplace),
 				Check:            expectRoleSettings(t, role, "", "maintenance_work_mem=256MB"),
 			},
 			{ // PostgreSQL checks the value when it is set

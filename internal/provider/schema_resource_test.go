@@ -103,10 +103,8 @@ resource "postgresql_schema" "plain" {
 				},
 			},
 			{ // rename and new owner in place
-				Config: config(db, renamed, "  owner = postgresql_role.owner.name"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				Config:           config(db, renamed, "  owner = postgresql_role.owner.name"),
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(db+"."+renamed)),
@@ -132,13 +130,8 @@ resource "postgresql_schema" "plain" {
 					acctest.Exec(t, db, `ALTER SCHEMA `+acctest.QI(renamed)+` OWNER TO `+acctest.QI(acctest.AdminUser()))
 					acctest.Exec(t, "postgres", `REVOKE USAGE ON SCHEMA `+acctest.QI(plain)+` FROM PUBLIC`)
 				},
-				Config: config(db, renamed, "  owner = postgresql_role.owner.name"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(plainAddr, plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:            config(db, renamed, "  owner = postgresql_role.owner.name"),
+				ConfigPlanChecks:  expectUpdate(addr, plainAddr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 			},
 			{ // rename the database holding the schema and a table: the schema is kept
@@ -146,14 +139,8 @@ resource "postgresql_schema" "plain" {
 					`CREATE TABLE `+acctest.QI(renamed)+`.keep (id int)`,
 					`INSERT INTO `+acctest.QI(renamed)+`.keep VALUES (1), (2), (3)`,
 					`CREATE TABLE public.words (w citext)`, `INSERT INTO public.words VALUES ('Keep')`),
-				Config: config(dbRenamed, renamed, "  owner = postgresql_role.owner.name\n  drop_cascade = true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction("postgresql_database.db", plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction("postgresql_extension.citext", plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:           config(dbRenamed, renamed, "  owner = postgresql_role.owner.name\n  drop_cascade = true"),
+				ConfigPlanChecks: expectUpdate("postgresql_database.db", addr, "postgresql_extension.citext"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					sameExtOID.AddStateValue("postgresql_extension.citext", tfjsonpath.New("oid")),
@@ -171,17 +158,13 @@ resource "postgresql_schema" "plain" {
 				},
 			},
 			{ // moving to another existing database replaces the schema
-				Config: config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				Config:           config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 			},
 			{ // dropped behind Terraform's back: created again
-				PreConfig: acctest.ExecFunc(t, "postgres", `DROP SCHEMA `+acctest.QI(renamed)),
-				Config:    config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, "postgres", `DROP SCHEMA `+acctest.QI(renamed)),
+				Config:           config(dbRenamed, renamed, "#postgres\n  owner = postgresql_role.owner.name\n  drop_cascade = true"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
 		},
 	})
@@ -223,10 +206,8 @@ resource "postgresql_schema" "test" {
 				},
 			},
 			{
-				Config: config(true, "b"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				Config:           config(true, "b"),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				Check: func(*terraform.State) error {
 					if schemaExists(t, a, "moving") || !schemaExists(t, b, "moving") {
 						return fmt.Errorf("the schema was not moved from %s to %s", a, b)

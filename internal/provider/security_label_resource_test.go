@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -21,9 +20,7 @@ import (
 // label provider "dummy" (testdata/seclabel, preloaded by scripts/testdb once built).
 func skipWithoutDummyLabelProvider(t *testing.T) {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		t.Skip("acceptance test: set TF_ACC (make testacc)")
-	}
+	acctest.PreCheck(t)
 	if !strings.Contains(acctest.QueryString(t, "", "SELECT current_setting('shared_preload_libraries')"), "dummy_seclabel") {
 		major := acctest.ServerMajor(t)
 		t.Skipf("the security label provider \"dummy\" is not loaded: it is built with `make -C testdata/seclabel` against the "+
@@ -105,13 +102,8 @@ resource "postgresql_security_label" "schema" {
 				},
 			},
 			{ // the label changes in place
-				Config: cfg("unclassified", table, "unclassified"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addrRole, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:           cfg("unclassified", table, "unclassified"),
+				ConfigPlanChecks: expectUpdate(addrRole, addrTable),
 				Check: func(*terraform.State) error {
 					if got := labelOf(db, tableLabelQ, qt); got != "unclassified" {
 						return fmt.Errorf("table label = %q", got)
@@ -138,24 +130,18 @@ resource "postgresql_security_label" "schema" {
 				ImportStateVerify: true,
 			},
 			{ // drift made with SQL is repaired in place
-				PreConfig: acctest.ExecFunc(t, db, "SECURITY LABEL FOR dummy ON TABLE "+qt+" IS 'classified'"),
-				Config:    cfg("unclassified", table, "unclassified"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionUpdate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, db, "SECURITY LABEL FOR dummy ON TABLE "+qt+" IS 'classified'"),
+				Config:           cfg("unclassified", table, "unclassified"),
+				ConfigPlanChecks: expectUpdate(addrTable),
 			},
 			{ // removed behind Terraform's back: set again
-				PreConfig: acctest.ExecFunc(t, "", "SECURITY LABEL FOR dummy ON ROLE "+pg.QuoteIdent(role)+" IS NULL"),
-				Config:    cfg("unclassified", table, "unclassified"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrRole, plancheck.ResourceActionCreate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, "", "SECURITY LABEL FOR dummy ON ROLE "+pg.QuoteIdent(role)+" IS NULL"),
+				Config:           cfg("unclassified", table, "unclassified"),
+				ConfigPlanChecks: expectAction(addrRole, plancheck.ResourceActionCreate),
 			},
 			{ // another object: replaced, the old label removed
-				Config: cfg("unclassified", "other", "unclassified"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addrTable, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				Config:           cfg("unclassified", "other", "unclassified"),
+				ConfigPlanChecks: expectAction(addrTable, plancheck.ResourceActionDestroyBeforeCreate),
 				Check: func(*terraform.State) error {
 					if got := labelOf(db, tableLabelQ, qt); got != "<none>" {
 						return fmt.Errorf("label of the old table = %q", got)

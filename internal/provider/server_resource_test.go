@@ -19,14 +19,7 @@ import (
 )
 
 func checkServersGone(t *testing.T, db string, names ...string) func(*terraform.State) error {
-	return func(*terraform.State) error {
-		for _, n := range names {
-			if acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_foreign_server WHERE srvname = $1)", n) {
-				return fmt.Errorf("foreign server %q still exists", n)
-			}
-		}
-		return nil
-	}
+	return acctest.CheckGone(t, db, "foreign server", "SELECT exists(SELECT 1 FROM pg_foreign_server WHERE srvname = $1)", names...)
 }
 
 func TestAccServer_basic(t *testing.T) {
@@ -120,10 +113,8 @@ resource "postgresql_server" "test" {
 			{ // drift made with SQL is repaired in place
 				PreConfig: acctest.ExecFunc(t, db,
 					"ALTER SERVER "+pg.QuoteIdent(renamed)+" VERSION '9' OPTIONS (SET host 'drift.example', ADD fetch_size '10')"),
-				Config: cfg(renamed, full),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				Config:            cfg(renamed, full),
+				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 				Check: func(*terraform.State) error {
 					got := acctest.QueryString(t, db, "SELECT array_to_string(srvoptions, ',') || ' ' || srvversion FROM pg_foreign_server WHERE srvname = $1", renamed)
@@ -137,9 +128,7 @@ resource "postgresql_server" "test" {
 				Config: cfg(renamed, `
   fdw_name    = "file_fdw"
   server_type = "files"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("server_type"), knownvalue.StringExact("files")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("options"), knownvalue.Null()),
@@ -151,9 +140,7 @@ resource "postgresql_server" "test" {
 				Config: cfg(renamed, `
   fdw_name    = "file_fdw"
   server_type = "files"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
 			{ // options = {} means no options, like unset
 				Config: cfg(renamed, `

@@ -60,13 +60,6 @@ resource "postgresql_schema" "s" {
 
 %[3]s`, base, db, grants)
 	role := func(i int) string { return acctest.QI(fmt.Sprintf("%s_r%d", base, i)) }
-	updates := func(addrs ...string) resource.ConfigPlanChecks {
-		var checks []plancheck.PlanCheck
-		for _, a := range addrs {
-			checks = append(checks, plancheck.ExpectResourceAction(a, plancheck.ResourceActionUpdate))
-		}
-		return resource.ConfigPlanChecks{PreApply: checks}
-	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -79,7 +72,7 @@ resource "postgresql_schema" "s" {
 						"CREATE TABLE s0.t (a int)", "ALTER TABLE s0.t OWNER TO "+role(0)) // without the SELECT granted on all tables of s0
 				},
 				Config:           cfg,
-				ConfigPlanChecks: updates(addrRole(2), addrSchema(1), addrGrant(2), addrSelect(0)),
+				ConfigPlanChecks: expectUpdate(addrRole(2), addrSchema(1), addrGrant(2), addrSelect(0)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addrRole(2), tfjsonpath.New("connection_limit"), knownvalue.Int64Exact(1)),
 					statecheck.ExpectKnownValue(addrSchema(1), tfjsonpath.New("owner"), knownvalue.StringExact(base+"_r1")),
@@ -92,16 +85,14 @@ resource "postgresql_schema" "s" {
 					acctest.Exec(t, db, "REVOKE USAGE ON SCHEMA s1 FROM "+role(2), "REVOKE SELECT ON s0.t FROM "+role(1))
 				},
 				Config:           cfg,
-				ConfigPlanChecks: updates(addrRole(1), addrGrant(1), addrSelect(0)),
+				ConfigPlanChecks: expectUpdate(addrRole(1), addrGrant(1), addrSelect(0)),
 			},
 			{ // dropped with SQL: planned to be created again
 				PreConfig: func() {
 					acctest.Exec(t, db, "DROP SCHEMA s0 CASCADE")
 				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addrSchema(0), plancheck.ResourceActionCreate),
-				}},
+				Config:           cfg,
+				ConfigPlanChecks: expectAction(addrSchema(0), plancheck.ResourceActionCreate),
 			},
 		},
 	})

@@ -78,10 +78,8 @@ resource "postgresql_subscription" "test" {
 				},
 			},
 			{ // publications: in place
-				Config: cfg(name, conn, `"pub_a", "pub_b"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				Config:            cfg(name, conn, `"pub_a", "pub_b"`),
+				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 				Check: func(*terraform.State) error {
 					if got := acctest.QueryString(t, subDB, "SELECT array_to_string(subpublications, ',') FROM pg_subscription WHERE subname = $1", name); got != "pub_a,pub_b" {
@@ -91,10 +89,8 @@ resource "postgresql_subscription" "test" {
 				},
 			},
 			{ // connection and name: in place
-				Config: cfg(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				Config:            cfg(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 				Check: func(*terraform.State) error {
 					if got := acctest.QueryString(t, subDB, "SELECT subconninfo FROM pg_subscription WHERE subname = $1", name+"_r"); !strings.HasSuffix(got, "connect_timeout=10") {
@@ -104,10 +100,8 @@ resource "postgresql_subscription" "test" {
 				},
 			},
 			{ // slot name: in place (disable, set, enable)
-				Config: cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				Config:            cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 				Check: func(*terraform.State) error {
 					if !acctest.QueryBool(t, subDB, "SELECT subslotname = $2 AND subenabled FROM pg_subscription WHERE subname = $1", name+"_r", slot+"_2") {
@@ -142,21 +136,17 @@ removed {
 			},
 			subscriptionAfterImport(addr, cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`)),
 			{ // drift: a publication removed by SQL; apply repairs in place
-				PreConfig: acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" SET PUBLICATION pub_a WITH (refresh = false)"),
-				Config:    cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" SET PUBLICATION pub_a WITH (refresh = false)"),
+				Config:           cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ConfigPlanChecks: expectUpdate(addr),
 			},
 			{ // dropped out of band (keeping the slot): recreated
 				PreConfig: acctest.ExecFunc(t, subDB,
 					"ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" DISABLE",
 					"ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" SET (slot_name = NONE)",
 					"DROP SUBSCRIPTION "+pg.QuoteIdent(name+"_r")),
-				Config: cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
+				Config:           cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
 		},
 	})
@@ -191,10 +181,8 @@ func subscriptionImportIgnore() []string {
 func subscriptionAfterImport(addr, config string) resource.TestStep {
 	if acctest.Managed() {
 		return resource.TestStep{
-			Config: config,
-			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-			}},
+			Config:           config,
+			ConfigPlanChecks: expectUpdate(addr),
 		}
 	}
 	return resource.TestStep{Config: config, PlanOnly: true}
@@ -270,11 +258,9 @@ END $$`, "CREATE EVENT TRIGGER refuse_slot_change ON ddl_command_end WHEN TAG IN
 					enabledWithSlot(slot)()
 					acctest.Exec(t, subDB, "DROP EVENT TRIGGER refuse_slot_change")
 				},
-				Config: cfg(slot + "_2"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
-				Check: func(*terraform.State) error { enabledWithSlot(slot + "_2")(); return nil },
+				Config:           cfg(slot + "_2"),
+				ConfigPlanChecks: expectUpdate(addr),
+				Check:            func(*terraform.State) error { enabledWithSlot(slot + "_2")(); return nil },
 			},
 			{
 				Config:   cfg(slot + "_2"),
@@ -303,7 +289,6 @@ func TestAccSubscription_enabled(t *testing.T) {
 			return nil
 		}
 	}
-	update := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
@@ -321,7 +306,7 @@ func TestAccSubscription_enabled(t *testing.T) {
 			},
 			{ // a slot change keeps it disabled
 				Config:           cfg(slot+"_2", "enabled = false"),
-				ConfigPlanChecks: update,
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
@@ -330,7 +315,7 @@ func TestAccSubscription_enabled(t *testing.T) {
 			},
 			{ // enabled by default, in place
 				Config:           cfg(slot+"_2", ""),
-				ConfigPlanChecks: update,
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
@@ -357,7 +342,7 @@ func TestAccSubscription_enabled(t *testing.T) {
 			},
 			{ // disabled in place, back on the first slot
 				Config:            cfg(slot, "enabled = false"),
-				ConfigPlanChecks:  update,
+				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 				Check:             serverEnabled(false),
 			},

@@ -98,13 +98,8 @@ resource "postgresql_user_mapping" "pub" {
 				Check: checkOpts(role, srv, "password=s3cret-'1,user=remote_user"),
 			},
 			{ // options SET/ADD/DROP in place; the server and the role renamed: the mappings follow
-				Config: cfg(srv+"_renamed", role+"_renamed", "postgresql_role.local.name", opts2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectResourceAction(pub, plancheck.ResourceActionUpdate),
-					},
-				},
+				Config:           cfg(srv+"_renamed", role+"_renamed", "postgresql_role.local.name", opts2),
+				ConfigPlanChecks: expectUpdate(addr, pub),
 				ConfigStateChecks: []statecheck.StateCheck{
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 					samePubOID.AddStateValue(pub, tfjsonpath.New("oid")),
@@ -154,21 +149,17 @@ resource "postgresql_user_mapping" "pub" {
 				),
 			},
 			{ // the mapping moves to another role: updated (drop and create in one transaction)
-				Config: cfg(srv+"_renamed", role+"_renamed", "postgresql_role.other.name", opts2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-				},
+				Config:           cfg(srv+"_renamed", role+"_renamed", "postgresql_role.other.name", opts2),
+				ConfigPlanChecks: expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(other+"."+srv+"_renamed")),
 				},
 				Check: checkOpts(other, srv+"_renamed", "password=s3cret-'2"),
 			},
 			{ // dropped behind Terraform's back: created again
-				PreConfig: acctest.ExecFunc(t, db, "DROP USER MAPPING FOR "+pg.QuoteIdent(other)+" SERVER "+pg.QuoteIdent(srv+"_renamed")),
-				Config:    cfg(srv+"_renamed", role+"_renamed", "postgresql_role.other.name", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
+				PreConfig:        acctest.ExecFunc(t, db, "DROP USER MAPPING FOR "+pg.QuoteIdent(other)+" SERVER "+pg.QuoteIdent(srv+"_renamed")),
+				Config:           cfg(srv+"_renamed", role+"_renamed", "postgresql_role.other.name", ""),
+				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("options"), knownvalue.Null()),
 				},
