@@ -2,7 +2,6 @@ package pg
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -98,39 +97,6 @@ func emptyNil(s []string) any {
 		return nil
 	}
 	return s
-}
-
-// DatabaseFacts are the attributes of an existing database (data source).
-type DatabaseFacts struct {
-	OID              uint32
-	Name             string
-	Owner            string
-	Encoding         string
-	LCCollate        string
-	LCCtype          string
-	IsTemplate       bool
-	AllowConnections bool
-	ConnectionLimit  int64
-	Tablespace       string
-}
-
-// ReadDatabaseFacts reads database name from pg_database; nil if it does not exist.
-func (c *Client) ReadDatabaseFacts(ctx context.Context, name string) (*DatabaseFacts, error) {
-	var d DatabaseFacts
-	err := c.ReadTx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
-		return tx.QueryRow(ctx, `
-SELECT d.oid, d.datname, pg_get_userbyid(d.datdba), pg_encoding_to_char(d.encoding), d.datcollate, d.datctype,
-       d.datistemplate, d.datallowconn, d.datconnlimit, t.spcname
-FROM pg_database d JOIN pg_tablespace t ON t.oid = d.dattablespace WHERE d.datname = $1`, name).Scan(
-			&d.OID, &d.Name, &d.Owner, &d.Encoding, &d.LCCollate, &d.LCCtype, &d.IsTemplate, &d.AllowConnections, &d.ConnectionLimit, &d.Tablespace)
-	})
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading database %q: %w", name, err)
-	}
-	return &d, nil
 }
 
 // ListRoleNames lists the roles matching f, sorted. PostgreSQL's predefined

@@ -19,10 +19,9 @@ const (
 	CodeDuplicateSchema   = "42P06"
 )
 
-// Database is a database as pg_database describes it.
-type Database struct {
-	OID        uint32
-	Name       string
+// DatabaseSettings are what pg_database records of a database besides its
+// name and OID, the same in what is read and what is asked for.
+type DatabaseSettings struct {
 	Owner      string
 	Encoding   string // e.g. "UTF8"
 	Collate    string
@@ -33,20 +32,20 @@ type Database struct {
 	IsTemplate bool
 }
 
+// Database is a database as pg_database describes it.
+type Database struct {
+	OID  uint32
+	Name string
+	DatabaseSettings
+}
+
 // DatabaseSpec is what a database should look like. Template, Encoding,
 // Collate, Ctype and Tablespace may be empty (server default); Owner empty
 // means the connected role.
 type DatabaseSpec struct {
-	Name       string
-	Owner      string
-	Template   string
-	Encoding   string
-	Collate    string
-	Ctype      string
-	Tablespace string
-	ConnLimit  int64
-	AllowConn  bool
-	IsTemplate bool
+	Name     string
+	Template string
+	DatabaseSettings
 }
 
 const databaseSelect = `

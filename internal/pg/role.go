@@ -23,10 +23,9 @@ const (
 	ClassProc      = 1255 // pg_proc
 )
 
-// Role is a role as the catalog describes it.
-type Role struct {
-	OID         uint32
-	Name        string
+// RoleOptions are the options of CREATE ROLE that the catalog reports as
+// they are, the same in what is read and what is asked for.
+type RoleOptions struct {
 	Superuser   bool
 	CreateDB    bool
 	CreateRole  bool
@@ -35,6 +34,13 @@ type Role struct {
 	Replication bool
 	BypassRLS   bool
 	ConnLimit   int64
+}
+
+// Role is a role as the catalog describes it.
+type Role struct {
+	OID  uint32
+	Name string
+	RoleOptions
 	// ValidUntil is the server's text for rolvaliduntil, "infinity" when unset.
 	ValidUntil string
 	// MemberOf lists the roles this role is a member of, sorted.
@@ -45,16 +51,9 @@ type Role struct {
 
 // RoleSpec is what a role should look like.
 type RoleSpec struct {
-	Name        string
-	Superuser   bool
-	CreateDB    bool
-	CreateRole  bool
-	Inherit     bool
-	Login       bool
-	Replication bool
-	BypassRLS   bool
-	ConnLimit   int64
-	ValidUntil  string // "" or "infinity" = no expiry
+	Name string
+	RoleOptions
+	ValidUntil string // "" or "infinity" = no expiry
 	// MemberOf, when non-nil, is the exact set of roles this role must be a member of.
 	MemberOf []string
 	// Settings, for each key present: the value to SET (already rendered as

@@ -13,7 +13,7 @@ import (
 
 // NewDatabaseDataSource is the constructor of the postgresql_database data source.
 func NewDatabaseDataSource() datasource.DataSource {
-	return &namedObjectDataSource[databaseDataSourceModel, *databaseDataSourceModel, pg.DatabaseFacts]{
+	return &namedObjectDataSource[databaseDataSourceModel, *databaseDataSourceModel, pg.Database]{
 		kind:        "database",
 		description: "The attributes of an existing database, by name (from `pg_database`). Reading a database that does not exist is an error.",
 		attributes: map[string]schema.Attribute{
@@ -26,16 +26,16 @@ func NewDatabaseDataSource() datasource.DataSource {
 			"connection_limit":  schema.Int64Attribute{Computed: true, MarkdownDescription: "Maximum concurrent connections; `-1` means no limit."},
 			"tablespace_name":   schema.StringAttribute{Computed: true, MarkdownDescription: "The default tablespace of the database."},
 		},
-		lookup: (*pg.Client).ReadDatabaseFacts,
-		fill: func(_ context.Context, m *databaseDataSourceModel, db *pg.DatabaseFacts, _ *diag.Diagnostics) {
+		lookup: (*pg.Client).ReadDatabase,
+		fill: func(_ context.Context, m *databaseDataSourceModel, db *pg.Database, _ *diag.Diagnostics) {
 			m.OID = types.Int64Value(int64(db.OID))
 			m.Owner = types.StringValue(db.Owner)
 			m.Encoding = types.StringValue(db.Encoding)
-			m.LCCollate = types.StringValue(db.LCCollate)
-			m.LCCtype = types.StringValue(db.LCCtype)
+			m.LCCollate = types.StringValue(db.Collate)
+			m.LCCtype = types.StringValue(db.Ctype)
 			m.IsTemplate = types.BoolValue(db.IsTemplate)
-			m.AllowConnections = types.BoolValue(db.AllowConnections)
-			m.ConnectionLimit = types.Int64Value(db.ConnectionLimit)
+			m.AllowConnections = types.BoolValue(db.AllowConn)
+			m.ConnectionLimit = types.Int64Value(db.ConnLimit)
 			m.Tablespace = types.StringValue(db.Tablespace)
 		},
 	}

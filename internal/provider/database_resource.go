@@ -305,16 +305,18 @@ func (r *databaseResource) read(ctx context.Context, _ *call, m *databaseModel) 
 
 func (m *databaseModel) spec() pg.DatabaseSpec {
 	return pg.DatabaseSpec{
-		Name:       m.Name.ValueString(),
-		Owner:      m.Owner.ValueString(),
-		Template:   m.Template.ValueString(),
-		Encoding:   m.Encoding.ValueString(),
-		Collate:    m.LCCollate.ValueString(),
-		Ctype:      m.LCCtype.ValueString(),
-		Tablespace: m.TablespaceName.ValueString(),
-		ConnLimit:  m.ConnectionLimit.ValueInt64(),
-		AllowConn:  m.AllowConnections.ValueBool(),
-		IsTemplate: m.IsTemplate.ValueBool(),
+		Name:     m.Name.ValueString(),
+		Template: m.Template.ValueString(),
+		DatabaseSettings: pg.DatabaseSettings{
+			Owner:      m.Owner.ValueString(),
+			Encoding:   m.Encoding.ValueString(),
+			Collate:    m.LCCollate.ValueString(),
+			Ctype:      m.LCCtype.ValueString(),
+			Tablespace: m.TablespaceName.ValueString(),
+			ConnLimit:  m.ConnectionLimit.ValueInt64(),
+			AllowConn:  m.AllowConnections.ValueBool(),
+			IsTemplate: m.IsTemplate.ValueBool(),
+		},
 	}
 }
 

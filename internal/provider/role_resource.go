@@ -396,14 +396,7 @@ func (m *roleModel) spec(ctx context.Context, config *roleModel) (pg.RoleSpec, d
 	var diags diag.Diagnostics
 	s := pg.RoleSpec{
 		Name:        m.Name.ValueString(),
-		Superuser:   m.Superuser.ValueBool(),
-		CreateDB:    m.CreateDatabase.ValueBool(),
-		CreateRole:  m.CreateRole.ValueBool(),
-		Inherit:     m.Inherit.ValueBool(),
-		Login:       m.Login.ValueBool(),
-		Replication: m.Replication.ValueBool(),
-		BypassRLS:   m.BypassRLS.ValueBool(),
-		ConnLimit:   m.ConnectionLimit.ValueInt64(),
+		RoleOptions: m.options(),
 		ValidUntil:  m.ValidUntil.ValueString(),
 		Settings:    map[string]*string{},
 	}
@@ -464,6 +457,20 @@ func (a *roleAttributes) read(r *pg.Role) {
 	a.Replication = types.BoolValue(r.Replication)
 	a.BypassRLS = types.BoolValue(r.BypassRLS)
 	a.ConnectionLimit = types.Int64Value(r.ConnLimit)
+}
+
+// options are the role options a asks for.
+func (a *roleAttributes) options() pg.RoleOptions {
+	return pg.RoleOptions{
+		Superuser:   a.Superuser.ValueBool(),
+		CreateDB:    a.CreateDatabase.ValueBool(),
+		CreateRole:  a.CreateRole.ValueBool(),
+		Inherit:     a.Inherit.ValueBool(),
+		Login:       a.Login.ValueBool(),
+		Replication: a.Replication.ValueBool(),
+		BypassRLS:   a.BypassRLS.ValueBool(),
+		ConnLimit:   a.ConnectionLimit.ValueInt64(),
+	}
 }
 
 type roleModel struct {
