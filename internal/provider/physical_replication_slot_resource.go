@@ -7,12 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ managedResource = (*physicalReplicationSlotResource)(nil)
@@ -38,13 +33,8 @@ func physicalReplicationSlotSchemaV1() schema.Schema {
 			"Once a client has used it, the server keeps the WAL the client has not received, so an abandoned slot makes WAL pile up. " +
 			"Slots cannot be altered: a new name replaces the slot. Creating a slot needs superuser or the `REPLICATION` attribute.",
 		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("The slot name."),
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The slot name, unique in the cluster. PostgreSQL allows only lower-case letters, digits and underscores. Changing it replaces the slot.",
-				Validators:          []validator.String{validators.Name(), slotNameValidator()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":   idAttribute("The slot name."),
+			"name": slotNameAttribute(),
 		},
 	}
 }

@@ -39,13 +39,8 @@ func replicationSlotSchemaV1() schema.Schema {
 			"so an unused slot makes WAL pile up on the server. Slots cannot be altered: any change replaces the slot, and its position is lost. " +
 			"Creating a slot needs superuser or the `REPLICATION` attribute; an active slot (a consumer is connected) cannot be dropped.",
 		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("`<database>.<name>`."),
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The slot name, unique in the cluster. PostgreSQL allows only lower-case letters, digits and underscores. Changing it replaces the slot.",
-				Validators:          []validator.String{validators.Name(), slotNameValidator()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":   idAttribute("`<database>.<name>`."),
+			"name": slotNameAttribute(),
 			"plugin": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The output plugin that decodes the WAL for the consumer, e.g. `pgoutput` (logical replication) or `test_decoding`. Changing it replaces the slot.",
@@ -129,6 +124,16 @@ func (r *replicationSlotResource) read(ctx context.Context, _ *call, m *replicat
 	m.Database = types.StringValue(s.Database)
 	m.ID = types.StringValue(s.Database + "." + s.Name)
 	return true, nil
+}
+
+// slotNameAttribute is the name of a replication slot, logical or physical.
+func slotNameAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		Required:            true,
+		MarkdownDescription: "The slot name, unique in the cluster. PostgreSQL allows only lower-case letters, digits and underscores. Changing it replaces the slot.",
+		Validators:          []validator.String{validators.Name(), slotNameValidator()},
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+	}
 }
 
 // replaceOnly is the update of an object whose every attribute replaces it:
