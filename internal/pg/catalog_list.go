@@ -18,17 +18,11 @@ type NameFilter struct {
 }
 
 func (f NameFilter) args() []any {
-	nilIfEmpty := func(s []string) any {
-		if len(s) == 0 {
-			return nil
-		}
-		return s
-	}
 	var re any
 	if f.Regex != "" {
 		re = f.Regex
 	}
-	return []any{nilIfEmpty(f.LikeAny), nilIfEmpty(f.LikeAll), nilIfEmpty(f.NotLikeAll), re}
+	return []any{emptyNil(f.LikeAny), emptyNil(f.LikeAll), emptyNil(f.NotLikeAll), re}
 }
 
 // nameFilterSQL is the WHERE fragment for column col using parameters $1..$4.
@@ -49,21 +43,26 @@ WHERE `+nameFilterSQL("nspname::text")+`
 ORDER BY 1`, append(f.args(), includeSystem)...)
 }
 
-// TableInfo is one row of the postgresql_tables data source.
-type TableInfo struct {
+// SchemaObject is one row of the postgresql_tables and _sequences data
+// sources: an object in a schema, and its kind (what that is depends on the
+// list: a table's information_schema table_type, a sequence's data type).
+type SchemaObject struct {
 	Schema string
 	Name   string
-	Type   string // information_schema table_type: BASE TABLE, VIEW, FOREIGN, LOCAL TEMPORARY
+	Kind   string
+}
+
+func scanSchemaObject(r pgx.CollectableRow) (SchemaObject, error) {
+	var o SchemaObject
+	return o, r.Scan(&o.Schema, &o.Name, &o.Kind)
 }
 
 // ListTables lists the tables of database db (those information_schema.tables
 // shows the connected role) matching f, in the given schemas (all but the
 // system schemas when empty) and of the given table types (all when empty).
-func (c *Client) ListTables(ctx context.Context, db string, f NameFilter, schemas, tableTypes []string) ([]TableInfo, error) {
-	return listRows(ctx, c, db, func(r pgx.CollectableRow) (TableInfo, error) {
-		var t TableInfo
-		return t, r.Scan(&t.Schema, &t.Name, &t.Type)
-	}, `
+// Their kind is the table type: BASE TABLE, VIEW, FOREIGN, LOCAL TEMPORARY.
+func (c *Client) ListTables(ctx context.Context, db string, f NameFilter, schemas, tableTypes []string) ([]SchemaObject, error) {
+	return listRows(ctx, c, db, scanSchemaObject, `
 SELECT table_schema::text, table_name::text, table_type::text FROM information_schema.tables
 WHERE `+nameFilterSQL("table_name::text")+`
   AND (CASE WHEN $5::text[] IS NULL THEN table_schema NOT IN ('pg_catalog', 'information_schema') ELSE table_schema = ANY ($5::text[]) END)
@@ -71,21 +70,11 @@ WHERE `+nameFilterSQL("table_name::text")+`
 ORDER BY 1, 2`, append(f.args(), emptyNil(schemas), emptyNil(tableTypes))...)
 }
 
-// SequenceInfo is one row of the postgresql_sequences data source.
-type SequenceInfo struct {
-	Schema   string
-	Name     string
-	DataType string
-}
-
 // ListSequences lists the sequences of database db (those
 // information_schema.sequences shows the connected role) matching f, in the
-// given schemas (all when empty).
-func (c *Client) ListSequences(ctx context.Context, db string, f NameFilter, schemas []string) ([]SequenceInfo, error) {
-	return listRows(ctx, c, db, func(r pgx.CollectableRow) (SequenceInfo, error) {
-		var s SequenceInfo
-		return s, r.Scan(&s.Schema, &s.Name, &s.DataType)
-	}, `
+// given schemas (all when empty). Their kind is the data type.
+func (c *Client) ListSequences(ctx context.Context, db string, f NameFilter, schemas []string) ([]SchemaObject, error) {
+	return listRows(ctx, c, db, scanSchemaObject, `
 SELECT sequence_schema::text, sequence_name::text, data_type::text FROM information_schema.sequences
 WHERE `+nameFilterSQL("sequence_name::text")+`
   AND ($5::text[] IS NULL OR sequence_schema = ANY ($5::text[]))

@@ -143,11 +143,33 @@ func dataSourceDatabase(v types.String, client *pg.Client) types.String {
 	return types.StringValue(client.DefaultDatabase())
 }
 
-// objectList is the list of objects of type t, one per row.
-func objectList[R any](t types.ObjectType, rows []R, attrs func(R) map[string]attr.Value) types.List {
+// schemaObjectType is the element type of the lists of postgresql_tables and
+// _sequences: object_name, schema_name and the object's kind, named kind
+// (e.g. `table_type`).
+func schemaObjectType(kind string) types.ObjectType {
+	return types.ObjectType{AttrTypes: map[string]attr.Type{
+		"object_name": types.StringType, "schema_name": types.StringType, kind: types.StringType,
+	}}
+}
+
+// listInSchemas is the list of schemaObjectType(kind) that list finds in the
+// configured schemas; what (e.g. "tables") names them in the error.
+func listInSchemas(ctx context.Context, schemas types.List, kind, what string, diags *diag.Diagnostics, list func(schemas []string) ([]pg.SchemaObject, error)) types.List {
+	t := schemaObjectType(kind)
+	names := listStrings(ctx, schemas, diags)
+	if diags.HasError() {
+		return types.ListNull(t)
+	}
+	rows, err := list(names)
+	if err != nil {
+		diags.AddError("Could not list "+what, err.Error())
+		return types.ListNull(t)
+	}
 	elems := make([]attr.Value, len(rows))
-	for i, r := range rows {
-		elems[i] = types.ObjectValueMust(t.AttrTypes, attrs(r))
+	for i, o := range rows {
+		elems[i] = types.ObjectValueMust(t.AttrTypes, map[string]attr.Value{
+			"object_name": types.StringValue(o.Name), "schema_name": types.StringValue(o.Schema), kind: types.StringValue(o.Kind),
+		})
 	}
 	return types.ListValueMust(t, elems)
 }
