@@ -291,45 +291,54 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 		}
 		return def, nil
 	}
-	port, cerr := intVal("port", m.Port, "PGPORT", 5432)
-	if cerr != nil {
-		return cfg, cerr
+	seconds := func(d *time.Duration) func(int64) *configError {
+		return func(n int64) *configError {
+			*d = time.Duration(n) * time.Second
+			return nil
+		}
 	}
-	if port < 1 || port > 65535 {
-		return cfg, &configError{path.Root("port"), "Invalid port", fmt.Sprintf("port %d (from PGPORT) must be between 1 and 65535.", port)}
+	// The whole-number settings, in the order their errors are reported:
+	// set checks the value and stores it in cfg.
+	for _, s := range []struct {
+		name string
+		v    types.Int64
+		env  string
+		def  int64
+		set  func(n int64) *configError
+	}{
+		{"port", m.Port, "PGPORT", 5432, func(port int64) *configError {
+			if port < 1 || port > 65535 {
+				return &configError{path.Root("port"), "Invalid port", fmt.Sprintf("port %d (from PGPORT) must be between 1 and 65535.", port)}
+			}
+			cfg.Port = int(port)
+			return nil
+		}},
+		{"connect_timeout", m.ConnectTimeout, "PGCONNECT_TIMEOUT", 180, seconds(&cfg.ConnectTimeout)},
+		{"max_connections", m.MaxConnections, "", 20, func(n int64) *configError {
+			cfg.MaxConnections = int(n)
+			return nil
+		}},
+		{"max_retry_duration", m.MaxRetryDuration, "PGTF_MAX_RETRY_DURATION", int64(pg.DefaultMaxRetryDuration / time.Second), func(retrySecs int64) *configError {
+			if retrySecs < 0 {
+				return &configError{path.Root("max_retry_duration"), "Invalid max_retry_duration", fmt.Sprintf("max_retry_duration %d (from PGTF_MAX_RETRY_DURATION) must be 0 or more.", retrySecs)}
+			}
+			cfg.MaxRetryDuration = time.Duration(retrySecs) * time.Second
+			if retrySecs == 0 {
+				cfg.MaxRetryDuration = -1 // no retries after connection failures
+			}
+			return nil
+		}},
+		{"statement_timeout", m.StatementTimeout, "", 0, seconds(&cfg.StatementTimeout)},
+		{"lock_timeout", m.LockTimeout, "", 60, seconds(&cfg.LockTimeout)},
+	} {
+		n, cerr := intVal(s.name, s.v, s.env, s.def)
+		if cerr == nil {
+			cerr = s.set(n)
+		}
+		if cerr != nil {
+			return cfg, cerr
+		}
 	}
-	cfg.Port = int(port)
-	timeout, cerr := intVal("connect_timeout", m.ConnectTimeout, "PGCONNECT_TIMEOUT", 180)
-	if cerr != nil {
-		return cfg, cerr
-	}
-	cfg.ConnectTimeout = time.Duration(timeout) * time.Second
-	maxConns, cerr := intVal("max_connections", m.MaxConnections, "", 20)
-	if cerr != nil {
-		return cfg, cerr
-	}
-	cfg.MaxConnections = int(maxConns)
-	retrySecs, cerr := intVal("max_retry_duration", m.MaxRetryDuration, "PGTF_MAX_RETRY_DURATION", int64(pg.DefaultMaxRetryDuration/time.Second))
-	if cerr != nil {
-		return cfg, cerr
-	}
-	if retrySecs < 0 {
-		return cfg, &configError{path.Root("max_retry_duration"), "Invalid max_retry_duration", fmt.Sprintf("max_retry_duration %d (from PGTF_MAX_RETRY_DURATION) must be 0 or more.", retrySecs)}
-	}
-	cfg.MaxRetryDuration = time.Duration(retrySecs) * time.Second
-	if retrySecs == 0 {
-		cfg.MaxRetryDuration = -1 // no retries after connection failures
-	}
-	stmtSecs, cerr := intVal("statement_timeout", m.StatementTimeout, "", 0)
-	if cerr != nil {
-		return cfg, cerr
-	}
-	cfg.StatementTimeout = time.Duration(stmtSecs) * time.Second
-	lockSecs, cerr := intVal("lock_timeout", m.LockTimeout, "", 60)
-	if cerr != nil {
-		return cfg, cerr
-	}
-	cfg.LockTimeout = time.Duration(lockSecs) * time.Second
 	cfg.MaxConnIdleTime = maxConnIdleTime
 	// As libpq: PGAPPNAME names the provider's sessions in pg_stat_activity.
 	cfg.ApplicationName = getenv("PGAPPNAME")
