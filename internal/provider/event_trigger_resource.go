@@ -63,13 +63,8 @@ func eventTriggerSchemaV1() schema.Schema {
 				// the state's spelling first, so that a difference of letter case is no change
 				PlanModifiers: []planmodifier.Set{tagsKeepStateSpelling{}, setplanmodifier.RequiresReplace()},
 			},
-			"function": nameAttribute("The function the trigger executes: it takes no arguments and returns `event_trigger`. Changing it replaces the trigger.", stringplanmodifier.RequiresReplace()),
-			"function_schema": schema.StringAttribute{
-				Optional: true, Computed: true, Default: stringdefault.StaticString("public"),
-				MarkdownDescription: "The schema of `function` (default `public`). Changing it replaces the trigger.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"function":        nameAttribute("The function the trigger executes: it takes no arguments and returns `event_trigger`. Changing it replaces the trigger.", stringplanmodifier.RequiresReplace()),
+			"function_schema": publicSchemaAttribute("The schema of `function` (default `public`). Changing it replaces the trigger.", stringplanmodifier.RequiresReplace()),
 			"enabled": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("ORIGIN"),
 				MarkdownDescription: "When the trigger fires, depending on `session_replication_role`: `ORIGIN` (the default; in origin and local sessions), " +

@@ -48,14 +48,10 @@ func functionSchemaV1() schema.Schema {
 			"change in place with `CREATE OR REPLACE FUNCTION`; name and schema change in place with `ALTER FUNCTION ... RENAME TO / SET SCHEMA`. " +
 			"A change to the arguments or the result type, which PostgreSQL cannot make in place, replaces the function.",
 		Attributes: map[string]schema.Attribute{
-			"id":   idAttribute("`<database>.<schema>.<name>(<input argument types>)`, e.g. `postgres.public.add(integer,integer)`; OUT arguments are not listed."),
-			"oid":  oidAttribute("The function's OID. `CREATE OR REPLACE`, renames and schema moves keep it; a replacement gets a new one."),
-			"name": nameAttribute("The function name (1 to 63 bytes, always quoted). Changing it renames the function in place."),
-			"schema": schema.StringAttribute{
-				Optional: true, Computed: true, Default: stringdefault.StaticString("public"),
-				MarkdownDescription: "The schema of the function; `public` by default. Changing it moves the function in place (`ALTER FUNCTION ... SET SCHEMA`).",
-				Validators:          []validator.String{validators.Name()},
-			},
+			"id":       idAttribute("`<database>.<schema>.<name>(<input argument types>)`, e.g. `postgres.public.add(integer,integer)`; OUT arguments are not listed."),
+			"oid":      oidAttribute("The function's OID. `CREATE OR REPLACE`, renames and schema moves keep it; a replacement gets a new one."),
+			"name":     nameAttribute("The function name (1 to 63 bytes, always quoted). Changing it renames the function in place."),
+			"schema":   publicSchemaAttribute("The schema of the function; `public` by default. Changing it moves the function in place (`ALTER FUNCTION ... SET SCHEMA`)."),
 			"database": optionalDatabaseAttribute("The database of the function; the provider's `database` when not set. Changing it replaces the function."),
 			"returns": schema.StringAttribute{
 				Optional: true, Computed: true,

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -82,6 +83,13 @@ func nameAttribute(description string, modifiers ...planmodifier.String) schema.
 func optionalNameAttribute(description string, modifiers ...planmodifier.String) schema.StringAttribute {
 	a := nameAttribute(description, modifiers...)
 	a.Required, a.Optional = false, true
+	return a
+}
+
+// publicSchemaAttribute is an optional schema name that defaults to `public`.
+func publicSchemaAttribute(description string, modifiers ...planmodifier.String) schema.StringAttribute {
+	a := optionalNameAttribute(description, modifiers...)
+	a.Computed, a.Default = true, stringdefault.StaticString("public")
 	return a
 }
 

@@ -57,13 +57,8 @@ func policySchemaV1() schema.Schema {
 			"oid":      oidAttribute("The policy's OID; it never changes for the life of the policy, renames included."),
 			"name":     nameAttribute("The policy name, unique per table. Changing it renames the policy in place."),
 			"database": databaseAttribute("policy"),
-			"schema": schema.StringAttribute{
-				Optional: true, Computed: true, Default: stringdefault.StaticString("public"),
-				MarkdownDescription: "The schema of the table (default `public`). Changing it replaces the policy.",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"table": nameAttribute("The table the policy applies to. Changing it replaces the policy (renaming the table itself keeps the policy).", stringplanmodifier.RequiresReplace()),
+			"schema":   publicSchemaAttribute("The schema of the table (default `public`). Changing it replaces the policy.", stringplanmodifier.RequiresReplace()),
+			"table":    nameAttribute("The table the policy applies to. Changing it replaces the policy (renaming the table itself keeps the policy).", stringplanmodifier.RequiresReplace()),
 			"command": schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("ALL"),
 				MarkdownDescription: "The command the policy applies to: `ALL` (the default), `SELECT`, `INSERT`, `UPDATE` or `DELETE`. Changing it replaces the policy.",

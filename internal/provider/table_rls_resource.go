@@ -8,14 +8,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ managedResource = (*tableRLSResource)(nil)
@@ -44,13 +39,8 @@ func tableRLSSchemaV1() schema.Schema {
 			"id":       idAttribute("`<database>.<schema>.<table>`."),
 			"oid":      oidAttribute("The table's OID."),
 			"database": databaseAttribute("table"),
-			"schema": schema.StringAttribute{
-				Optional: true, Computed: true, Default: stringdefault.StaticString("public"),
-				MarkdownDescription: "The schema of the table (default `public`). Changing it means another table (replacement).",
-				Validators:          []validator.String{validators.Name()},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"table": nameAttribute("The table (ordinary or partitioned). Changing it means another table (replacement).", stringplanmodifier.RequiresReplace()),
+			"schema":   publicSchemaAttribute("The schema of the table (default `public`). Changing it means another table (replacement).", stringplanmodifier.RequiresReplace()),
+			"table":    nameAttribute("The table (ordinary or partitioned). Changing it means another table (replacement).", stringplanmodifier.RequiresReplace()),
 			"enabled": defaultedBool(true, "Whether row-level security is enabled (default `true`): rows are then visible and changeable only as the table's policies allow, "+
 				"except to the table's owner, superusers and roles with `BYPASSRLS`."),
 			"force": defaultedBool(false, "Whether the policies also apply to the table's owner (`FORCE ROW LEVEL SECURITY`; default `false`)."),
