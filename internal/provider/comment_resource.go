@@ -32,6 +32,7 @@ func NewCommentResource() resource.Resource {
 type commentResource struct {
 	lifecycle[commentModel]
 	withClient
+	noPriorLayout // cyrilgdn/postgresql has no postgresql_comment
 }
 
 const commentImportUsage = "`<object_type>.<object_name>`, `<object_type>.<schema>.<object_name>`, `column.<table>.<column_name>` or " +
@@ -277,12 +278,6 @@ func (r *commentResource) importState(ctx context.Context, req resource.ImportSt
 func (r *commentResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[commentModel]) {
 	planDatabase(p, r.client, func(m *commentModel) *types.String { return &m.Database })
 	p.plan.ID = p.plan.computeID()
-}
-
-// UpgradeState has no upgraders: cyrilgdn/postgresql has no postgresql_comment,
-// so no state of an earlier schema version exists.
-func (r *commentResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{}
 }
 
 type commentModel struct {

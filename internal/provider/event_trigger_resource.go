@@ -34,6 +34,7 @@ func NewEventTriggerResource() resource.Resource {
 type eventTriggerResource struct {
 	lifecycle[eventTriggerModel]
 	withClient
+	noPriorLayout // cyrilgdn/postgresql has no postgresql_event_trigger
 }
 
 func eventTriggerSchemaV1() schema.Schema {
@@ -100,12 +101,6 @@ func (r *eventTriggerResource) planChange(_ context.Context, _ resource.ModifyPl
 	keepUnset(p, func(m *eventTriggerModel) *types.String { return &m.Owner })
 	planDatabase(p, r.client, func(m *eventTriggerModel) *types.String { return &m.Database })
 	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
-}
-
-// UpgradeState: postgresql_event_trigger is new (cyrilgdn/postgresql has no
-// such type), so there is no prior layout to upgrade from.
-func (r *eventTriggerResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{}
 }
 
 func (r *eventTriggerResource) describe(m *eventTriggerModel) string {

@@ -39,6 +39,7 @@ func NewPolicyResource() resource.Resource {
 type policyResource struct {
 	lifecycle[policyModel]
 	withClient
+	noPriorLayout // cyrilgdn/postgresql has no postgresql_policy
 }
 
 func policySchemaV1() schema.Schema {
@@ -208,12 +209,6 @@ func (r *policyResource) planChange(ctx context.Context, _ resource.ModifyPlanRe
 	}
 	planDatabase(p, r.client, func(m *policyModel) *types.String { return &m.Database })
 	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table, plan.Name)
-}
-
-// UpgradeState: postgresql_policy is new (cyrilgdn/postgresql has no such
-// type), so there is no prior layout to upgrade from.
-func (r *policyResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{}
 }
 
 func (m *policyModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.PolicySpec {

@@ -32,6 +32,7 @@ func NewRoleSettingResource() resource.Resource {
 type roleSettingResource struct {
 	lifecycle[roleSettingModel]
 	withClient
+	noPriorLayout // cyrilgdn/postgresql has no postgresql_role_setting
 }
 
 // parameterNameRe is a configuration parameter's name as PostgreSQL stores
@@ -124,12 +125,6 @@ func (r *roleSettingResource) planChange(_ context.Context, _ resource.ModifyPla
 	} else {
 		plan.ID = types.StringValue(plan.id())
 	}
-}
-
-// UpgradeState: postgresql_role_setting is new (cyrilgdn/postgresql has no
-// such type), so there is no prior layout to upgrade from.
-func (r *roleSettingResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{}
 }
 
 func (r *roleSettingResource) describe(m *roleSettingModel) string {

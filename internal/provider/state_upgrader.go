@@ -14,6 +14,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
+// noPriorLayout is the UpgradeState of a resource type that is new:
+// cyrilgdn/postgresql has no such type, so no state of an earlier schema
+// version exists and there is nothing to upgrade from.
+type noPriorLayout struct{}
+
+func (noPriorLayout) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{}
+}
+
 // upgradeFromV0 is the version-0 state upgrader of a resource: it reads a
 // state in cyrilgdn/postgresql 1.26's layout into Old and writes what convert
 // makes of it. The prior schema is derived from Old (see priorSchema), less

@@ -26,6 +26,7 @@ func NewTableRLSResource() resource.Resource {
 type tableRLSResource struct {
 	lifecycle[tableRLSModel]
 	withClient
+	noPriorLayout // cyrilgdn/postgresql has no postgresql_table_rls
 }
 
 func tableRLSSchemaV1() schema.Schema {
@@ -128,12 +129,6 @@ func (r *tableRLSResource) planDestroy(ctx context.Context, _ resource.ModifyPla
 		fmt.Sprintf("Destroying this resource disables row-level security on table %s.%s, which has %d %s now: "+
 			"those left in place stop filtering rows, and every role with table privileges sees all rows.",
 			state.Schema.ValueString(), state.Table.ValueString(), n, map[bool]string{true: "policy", false: "policies"}[n == 1]))
-}
-
-// UpgradeState: postgresql_table_rls is new (cyrilgdn/postgresql has no such
-// type), so there is no prior layout to upgrade from.
-func (r *tableRLSResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{}
 }
 
 type tableRLSModel struct {
