@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
@@ -15,6 +16,40 @@ import (
 // Database-scoped resources (schema, extension) record the OID of their
 // database in database_oid, so that a renamed database is recognised as the
 // same database and its objects are updated in place instead of replaced.
+
+// planTrackedDatabase plans `database` and `database_oid` of an object that
+// follows its database across renames (pick gives the addresses of the
+// database name, database OID and object OID in a model): on create the
+// configured database, else the provider's; on update the configured or the
+// state's database with the state's OID, and a change of database name
+// replaces the object (its OIDs then unknown) unless the new name is the same
+// database renamed (databaseChangeReplaces). It reports whether it replaces.
+func planTrackedDatabase[M any](ctx context.Context, c *pg.Client, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[M],
+	pick func(*M) (db *types.String, dbOID, oid *types.Int64),
+) bool {
+	planDB, planDBOID, planOID := pick(&p.plan)
+	configDB, _, _ := pick(&p.config)
+	if p.creating() {
+		if configDB.IsNull() && c != nil {
+			*planDB = types.StringValue(c.DefaultDatabase())
+		}
+		return false
+	}
+	stateDB, stateDBOID, _ := pick(p.state)
+	*planDBOID = *stateDBOID
+	*planDB = defaultedDatabase(*configDB, *stateDB, c)
+	if !planDB.IsUnknown() && planDB.ValueString() == stateDB.ValueString() {
+		return false
+	}
+	pos, havePos := readXactPos(ctx, req.Private)
+	replace, diags := databaseChangeReplaces(ctx, c, *planDB, *stateDBOID, pos, havePos)
+	resp.Diagnostics.Append(diags...)
+	if replace {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))
+		*planOID, *planDBOID = types.Int64Unknown(), types.Int64Unknown()
+	}
+	return replace
+}
 
 // currentDatabase returns the database recorded as (name, oid), following a
 // rename through the OID, or nil when it is gone.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -87,31 +86,12 @@ func (r *extensionResource) importState(ctx context.Context, req resource.Import
 }
 
 func (r *extensionResource) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[extensionModel]) {
-	plan, config, state := &p.plan, &p.config, p.state
-	if p.creating() {
-		if config.Database.IsNull() && r.client != nil {
-			plan.Database = types.StringValue(r.client.DefaultDatabase())
-		}
-	} else {
-		plan.DatabaseOID = state.DatabaseOID
-		plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
-		if plan.Database.IsUnknown() || plan.Database.ValueString() != state.Database.ValueString() {
-			pos, havePos := readXactPos(ctx, req.Private)
-			replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID, pos, havePos)
-			resp.Diagnostics.Append(diags...)
-			if replace {
-				resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))
-				plan.OID, plan.DatabaseOID = types.Int64Unknown(), types.Int64Unknown()
-			}
-		}
-		if config.Schema.IsNull() {
-			plan.Schema = state.Schema
-		}
-		if config.Version.IsNull() {
-			plan.Version = state.Version
-		}
-	}
-	plan.ID = joinedID(plan.Database, plan.Name)
+	planTrackedDatabase(ctx, r.client, req, resp, p, func(m *extensionModel) (*types.String, *types.Int64, *types.Int64) {
+		return &m.Database, &m.DatabaseOID, &m.OID
+	})
+	keepUnset(p, func(m *extensionModel) *types.String { return &m.Schema })
+	keepUnset(p, func(m *extensionModel) *types.String { return &m.Version })
+	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
 }
 
 func (r *extensionResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *extensionModel) {

@@ -138,38 +138,17 @@ func (r *schemaResource) importState(ctx context.Context, req resource.ImportSta
 }
 
 func (r *schemaResource) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[schemaModel]) {
-	plan, config, state := &p.plan, &p.config, p.state
-	if !config.Policy.IsNull() && len(config.Policy.Elements()) > 0 {
+	if !p.config.Policy.IsNull() && len(p.config.Policy.Elements()) > 0 {
 		resp.Diagnostics.AddAttributeWarning(path.Root("policy"), "policy is deprecated",
 			"The policy blocks of postgresql_schema are applied as GRANT/REVOKE on the schema; manage them with postgresql_grant (object_type = \"schema\") instead.")
 	}
-	if !p.creating() {
-		plan.Database = defaultedDatabase(config.Database, state.Database, r.client)
-		if config.Owner.IsNull() {
-			plan.Owner = state.Owner
-		}
-		plan.DatabaseOID = state.DatabaseOID
-		if plan.Database.IsUnknown() || plan.Database.ValueString() != state.Database.ValueString() {
-			r.planDatabaseChange(ctx, plan, state, req, resp)
-		}
-	} else if config.Database.IsNull() && r.client != nil {
-		plan.Database = types.StringValue(r.client.DefaultDatabase())
+	if planTrackedDatabase(ctx, r.client, req, resp, p, func(m *schemaModel) (*types.String, *types.Int64, *types.Int64) {
+		return &m.Database, &m.DatabaseOID, &m.OID
+	}) {
+		r.warnDrop(ctx, p.state, resp, true)
 	}
-	plan.ID = joinedID(plan.Database, plan.Name)
-}
-
-// planDatabaseChange decides between an in-place update (the same database,
-// renamed) and a replacement (another database).
-func (r *schemaResource) planDatabaseChange(ctx context.Context, plan, state *schemaModel, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	pos, havePos := readXactPos(ctx, req.Private)
-	replace, diags := databaseChangeReplaces(ctx, r.client, plan.Database, state.DatabaseOID, pos, havePos)
-	resp.Diagnostics.Append(diags...)
-	if replace {
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("database"))
-		plan.OID = types.Int64Unknown()
-		plan.DatabaseOID = types.Int64Unknown()
-		r.warnDrop(ctx, state, resp, true)
-	}
+	keepUnset(p, func(m *schemaModel) *types.String { return &m.Owner })
+	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
 }
 
 func (r *schemaResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *schemaModel) {
