@@ -19,7 +19,16 @@ import (
 
 // The objects of the comment tests belong to a role the admin created but is
 // not a member of (acctest.OwnerRole): in managed mode, COMMENT ON borrows
-// the owner's privileges.
+// the owner's privileges. commentFixture checks the cluster, makes that role
+// and the test's database (the admin's), and returns the role's quoted name.
+func commentFixture(t *testing.T, db, owner string) string {
+	t.Helper()
+	acctest.PreCheck(t)
+	acctest.OwnerRole(t, owner) // no databases: db is dropped first, with what the role owns in it
+	acctest.Database(t, db, acctest.AdminUser())
+	return acctest.QI(owner)
+}
+
 func TestAccComment_basic(t *testing.T) {
 	db := acctest.RandName("cmdb")
 	owner := acctest.RandName("cmowner")
@@ -28,40 +37,14 @@ func TestAccComment_basic(t *testing.T) {
 	addrTable, addrCol, addrRole, addrDB, addrSchema := "postgresql_comment.table", "postgresql_comment.col", "postgresql_comment.role",
 		"postgresql_comment.db", "postgresql_comment.schema"
 	cfg := func(tableName, tableComment, roleComment string) string {
-		return acctest.Config(`
-resource "postgresql_role" "r" { name = %[1]q }
-resource "postgresql_comment" "role" {
-  object_type = "role"
-  object_name = postgresql_role.r.name
-  comment     = %[2]q
-}
-resource "postgresql_comment" "table" {
-  database    = %[3]q
-  object_type = "table"
-  schema      = %[4]s
-  object_name = %[5]s
-  comment     = %[6]q
-}
-resource "postgresql_comment" "col" {
-  database    = %[3]q
-  object_type = "column"
-  schema      = %[4]s
-  object_name = %[7]s
-  column_name = %[8]s
-  comment     = "it's a column"
-}
-resource "postgresql_comment" "db" {
-  object_type = "database"
-  object_name = %[3]q
-  comment     = "the test's database"
-}
-resource "postgresql_comment" "schema" {
-  database    = %[3]q
-  object_type = "SCHEMA"
-  object_name = %[4]s
-  comment     = "a schema"
-}`, role, roleComment, db, acctest.QuoteHCL(schemaName), acctest.QuoteHCL(tableName), tableComment,
-			acctest.QuoteHCL(table), acctest.QuoteHCL(column))
+		d, s, q := acctest.QuoteHCL(db), acctest.QuoteHCL(schemaName), acctest.QuoteHCL
+		return acctest.Config(`resource "postgresql_role" "r" { name = %q }`+"\n", role) +
+			acctest.Resource("postgresql_comment", "role", "object_type", `"role"`, "object_name", "postgresql_role.r.name", "comment", q(roleComment)) +
+			acctest.Resource("postgresql_comment", "table", "database", d, "object_type", `"table"`, "schema", s, "object_name", q(tableName), "comment", q(tableComment)) +
+			acctest.Resource("postgresql_comment", "col", "database", d, "object_type", `"column"`, "schema", s, "object_name", q(table),
+				"column_name", q(column), "comment", `"it's a column"`) +
+			acctest.Resource("postgresql_comment", "db", "object_type", `"database"`, "object_name", d, "comment", `"the test's database"`) +
+			acctest.Resource("postgresql_comment", "schema", "database", d, "object_type", `"SCHEMA"`, "object_name", s, "comment", `"a schema"`)
 	}
 	qt := pg.QuoteQualified(schemaName, table)
 	commentOf := func(dbname, query string, args ...any) string {
@@ -74,10 +57,7 @@ resource "postgresql_comment" "schema" {
 	sameID := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
-			acctest.PreCheck(t)
-			acctest.OwnerRole(t, owner) // no databases: db is dropped first, with what the role owns in it
-			acctest.Database(t, db, acctest.AdminUser())
-			o := acctest.QI(owner)
+			o := commentFixture(t, db, owner)
 			acctest.Exec(t, db,
 				"CREATE SCHEMA "+pg.QuoteIdent(schemaName)+" AUTHORIZATION "+o,
 				"CREATE TABLE "+qt+" ("+pg.QuoteIdent(column)+" int)", "ALTER TABLE "+qt+" OWNER TO "+o,
@@ -243,25 +223,16 @@ func TestAccComment_objectTypes(t *testing.T) {
 	}
 	config := acctest.Config("")
 	for i, o := range objs {
-		schemaLine := ""
+		schema := ""
 		if o.schema != "" {
-			schemaLine = fmt.Sprintf("schema = %q\n", o.schema)
+			schema = acctest.QuoteHCL(o.schema)
 		}
-		config += fmt.Sprintf(`
-resource "postgresql_comment" "o%d" {
-  database    = %q
-  object_type = %q
-  %sobject_name = %q
-  comment     = "comment %d"
-}
-`, i, db, o.typ, schemaLine, o.name, i)
+		config += acctest.Resource("postgresql_comment", fmt.Sprintf("o%d", i), "database", acctest.QuoteHCL(db), "object_type", acctest.QuoteHCL(o.typ),
+			"schema", schema, "object_name", acctest.QuoteHCL(o.name), "comment", fmt.Sprintf(`"comment %d"`, i))
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
-			acctest.PreCheck(t)
-			acctest.OwnerRole(t, owner) // no databases: db is dropped first, with what the role owns in it
-			acctest.Database(t, db, acctest.AdminUser())
-			o := acctest.QI(owner)
+			o := commentFixture(t, db, owner)
 			acctest.Exec(t, db,
 				"CREATE SCHEMA s AUTHORIZATION "+o,
 				"CREATE TABLE s.tab (id int PRIMARY KEY)", "ALTER TABLE s.tab OWNER TO "+o,

@@ -175,89 +175,72 @@ func TestAccDatabase_managedOwnerNotGrantable(t *testing.T) {
 	})
 }
 
-// Destroying a template database used to run ALTER DATABASE ... IS_TEMPLATE
-// false before DROP DATABASE and leave it so when the drop failed (here:
-// another session is connected and force_drop is false). The change is now
-// undone: the database is left as it was, and the error says why.
-func TestAccDatabase_regressionFailedDropKeepsTemplate(t *testing.T) {
-	name := acctest.RandName("dbtpl")
-	addr := "postgresql_database.test"
-	cfg := acctest.Config(`
-resource "postgresql_database" "test" {
-  name        = %q
-  is_template = true
-}`, name)
-	var release func()
+// testAccFailedDropKeepsTemplate creates the template database name, makes its
+// destroy fail (block; the error must match failure), and runs the last step
+// after checking that the database is still a template that allows
+// connections and letting unblock remove the cause.
+func testAccFailedDropKeepsTemplate(t *testing.T, name string, forceDrop bool, block func(), failure *regexp.Regexp, unblock func(), last resource.TestStep) {
+	force := "" // left out
+	if forceDrop {
+		force = "true"
+	}
+	cfg := acctest.Config("%s", acctest.Resource("postgresql_database", "test", "name", acctest.QuoteHCL(name), "is_template", "true", "force_drop", force))
+	last.Config = cfg
+	last.PreConfig = func() {
+		if !acctest.QueryBool(t, "", "SELECT datistemplate AND datallowconn FROM pg_database WHERE datname = $1", name) {
+			t.Errorf("database %s is no longer a template or no longer allows connections after the failed drop", name)
+		}
+		unblock()
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, name) },
 		Steps: []resource.TestStep{
 			{Config: cfg},
-			{ // the drop fails: a session is connected
-				PreConfig:   func() { release = acctest.HoldConnection(t, name) },
-				Config:      cfg,
-				Destroy:     true,
-				ExpectError: regexp.MustCompile(`other\s+sessions\s+are\s+connected\s+to\s+it`),
-			},
-			{ // still a template that allows connections: the plan is empty
-				PreConfig: func() {
-					if !acctest.QueryBool(t, "", "SELECT datistemplate AND datallowconn FROM pg_database WHERE datname = $1", name) {
-						t.Errorf("database %s is no longer a template or no longer allows connections after the failed drop", name)
-					}
-					release()
-				},
-				Config:           cfg,
-				ConfigPlanChecks: expectEmpty(),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_template"), knownvalue.Bool(true)),
-				},
-			},
+			{PreConfig: block, Config: cfg, Destroy: true, ExpectError: failure},
+			last,
 		},
 	})
 }
 
+// Destroying a template database used to run ALTER DATABASE ... IS_TEMPLATE
+// false before DROP DATABASE and leave it so when the drop failed (here:
+// another session is connected and force_drop is false). The change is now
+// undone: the database is left as it was, and the error says why; with the
+// session gone the plan is empty.
+func TestAccDatabase_regressionFailedDropKeepsTemplate(t *testing.T) {
+	name := acctest.RandName("dbtpl")
+	var release func()
+	testAccFailedDropKeepsTemplate(t, name, false,
+		func() { release = acctest.HoldConnection(t, name) }, regexp.MustCompile(`other\s+sessions\s+are\s+connected\s+to\s+it`),
+		func() { release() },
+		resource.TestStep{
+			ConfigPlanChecks: expectEmpty(),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("postgresql_database.test", tfjsonpath.New("is_template"), knownvalue.Bool(true)),
+			},
+		})
+}
+
 // The same with force_drop = true, where sessions are disconnected: a
 // subscription in the database makes the drop fail (PostgreSQL refuses to
-// drop a database that subscriptions belong to).
+// drop a database that subscriptions belong to). With the subscription gone
+// the plan is empty, and the destroy succeeds.
 func TestAccDatabase_regressionFailedForceDropKeepsTemplate(t *testing.T) {
 	name := acctest.RandName("dbtplf")
 	sub := strings.ReplaceAll(name, "-", "_") + "_sub"
-	cfg := acctest.Config(`
-resource "postgresql_database" "test" {
-  name        = %q
-  is_template = true
-  force_drop  = true
-}`, name)
 	t.Cleanup(func() { // if a step fails, the subscription would keep the database
 		if accEnabled() && acctest.DatabaseExists(t, name) {
 			acctest.Exec(t, name, "DROP SUBSCRIPTION IF EXISTS "+acctest.QI(sub))
 			acctest.DropDatabaseFunc(t, name)()
 		}
 	})
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, name) },
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			{ // the drop fails: a subscription belongs to the database (created as superuser, never connecting)
-				PreConfig: acctest.ExecFunc(t, name, "CREATE SUBSCRIPTION "+acctest.QI(sub)+
-					" CONNECTION 'dbname=none' PUBLICATION p WITH (connect = false, enabled = false, create_slot = false, slot_name = NONE)"),
-				Config:      cfg,
-				Destroy:     true,
-				ExpectError: regexp.MustCompile(`(?s)dropping\s+database\s+.*subscription`),
-			},
-			{ // still a template: the plan is empty, and with the subscription gone the destroy succeeds
-				PreConfig: func() {
-					if !acctest.QueryBool(t, "", "SELECT datistemplate AND datallowconn FROM pg_database WHERE datname = $1", name) {
-						t.Errorf("database %s is no longer a template or no longer allows connections after the failed drop", name)
-					}
-					acctest.Exec(t, name, "DROP SUBSCRIPTION "+acctest.QI(sub))
-				},
-				Config:   cfg,
-				PlanOnly: true,
-			},
-		},
-	})
+	testAccFailedDropKeepsTemplate(t, name, true,
+		// a subscription created as superuser, never connecting
+		acctest.ExecFunc(t, name, "CREATE SUBSCRIPTION "+acctest.QI(sub)+
+			" CONNECTION 'dbname=none' PUBLICATION p WITH (connect = false, enabled = false, create_slot = false, slot_name = NONE)"),
+		regexp.MustCompile(`(?s)dropping\s+database\s+.*subscription`),
+		acctest.ExecFunc(t, name, "DROP SUBSCRIPTION "+acctest.QI(sub)),
+		resource.TestStep{PlanOnly: true})
 }

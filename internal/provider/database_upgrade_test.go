@@ -3,7 +3,6 @@ package provider
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -41,21 +40,7 @@ func TestUpgradeDatabaseV0Fixtures(t *testing.T) {
 		"schema/import/terraform.tfstate":            {"db": upgradedDatabase("fx_sch_imp_db", "postgres")},
 		"extension/schema_version/terraform.tfstate": {"db": upgradedDatabase("fx_ext_db", "postgres")},
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_database") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got databaseModel
-				runUpgrader(t, NewDatabaseResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewDatabaseResource(), "postgresql_database", want)
 }
 
 func TestDatabaseSpellingEquality(t *testing.T) {

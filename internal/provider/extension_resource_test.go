@@ -17,25 +17,24 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
 
+// scratchDatabaseConfig is a database postgresql_database.db, dropped with its
+// sessions, and in it a resource of type typ whose name is the HCL expression
+// objectName, dropped with what depends on it.
+func scratchDatabaseConfig(db, typ, name, objectName string) string {
+	return acctest.Resource("postgresql_database", "db", "name", acctest.QuoteHCL(db), "force_drop", "true") +
+		acctest.Resource(typ, name, "name", objectName, "database", "postgresql_database.db.name", "drop_cascade", "true")
+}
+
 func TestAccExtension_lifecycle(t *testing.T) {
 	db := acctest.RandName("edb") + ` "ü`
 	addr := "postgresql_extension.test"
 	sameOID := statecheck.CompareValue(compare.ValuesSame())
 	config := func(ext string) string {
-		return acctest.Config(`
-resource "postgresql_database" "db" {
-  name       = %s
-  force_drop = true
-}
-resource "postgresql_schema" "ext" {
-  name         = "ext ü"
-  database     = postgresql_database.db.name
-  drop_cascade = true
-}
+		return acctest.Config("%s", scratchDatabaseConfig(db, "postgresql_schema", "ext", `"ext ü"`)) + fmt.Sprintf(`
 resource "postgresql_extension" "test" {
   database = postgresql_database.db.name
 %s
-}`, acctest.QuoteHCL(db), ext)
+}`, ext)
 	}
 	installed := func(name, schema, version string) resource.TestCheckFunc {
 		return func(*terraform.State) error {

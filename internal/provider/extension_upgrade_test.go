@@ -3,7 +3,6 @@ package provider
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -24,19 +23,5 @@ func TestUpgradeExtensionV0Fixtures(t *testing.T) {
 		"extension/minimal/terraform.tfstate":        {"pgcrypto": upgradedExtension("postgres", "pgcrypto", "public", "1.3")},
 		"extension/schema_version/terraform.tfstate": {"hstore": upgradedExtension("fx_ext_db", "hstore", "extensions", "1.7")},
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_extension") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got extensionModel
-				runUpgrader(t, NewExtensionResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewExtensionResource(), "postgresql_extension", want)
 }

@@ -26,6 +26,23 @@ func checkFunctionGone(t *testing.T, db, name string) func(*terraform.State) err
 	return acctest.CheckGone(t, db, "function", "SELECT exists(SELECT 1 FROM pg_proc WHERE proname = $1)", name)
 }
 
+// testAccFunctionInPostgres runs steps on a function named name in the
+// postgres database, in parallel with the other tests, and checks at the end
+// that no function of that name is left.
+func testAccFunctionInPostgres(t *testing.T, name string, steps []resource.TestStep) {
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkFunctionGone(t, "postgres", name),
+		Steps:                    steps,
+	})
+}
+
+// preApply is the plan checks of a step, run before it applies.
+func preApply(checks ...plancheck.PlanCheck) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: checks}
+}
+
 func TestAccFunction_lifecycle(t *testing.T) {
 	acctest.RequireCLIFeature(t, acctest.FeatureRemovedBlocks)
 	db := acctest.RandName("fndb")
@@ -174,23 +191,19 @@ func TestAccFunction_plpgsqlDefaults(t *testing.T) {
 	name := acctest.RandName("fn") + `_"Ünï"`
 	addr := "postgresql_function.test"
 	body := "BEGIN\n  label := upper(label);\n  SELECT sum(v) INTO total FROM unnest(vals) AS v;\nEND;\n"
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkFunctionGone(t, "postgres", name),
-		Steps: []resource.TestStep{
-			{
-				Config:      acctest.Config("resource \"postgresql_function\" \"test\" {\n name = %q\n body = \"x\"\n}", strings.Repeat("f", 64)),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`at\s+most\s+63\s+bytes`),
-			},
-			{
-				Config:      acctest.Config("resource \"postgresql_function\" \"test\" {\n name = \"x\"\n body = \"x\"\n volatility = \"sometimes\"\n}"),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`volatility`),
-			},
-			{
-				Config: acctest.Config(`
+	testAccFunctionInPostgres(t, name, []resource.TestStep{
+		{
+			Config:      acctest.Config("resource \"postgresql_function\" \"test\" {\n name = %q\n body = \"x\"\n}", strings.Repeat("f", 64)),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`at\s+most\s+63\s+bytes`),
+		},
+		{
+			Config:      acctest.Config("resource \"postgresql_function\" \"test\" {\n name = \"x\"\n body = \"x\"\n volatility = \"sometimes\"\n}"),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`volatility`),
+		},
+		{
+			Config: acctest.Config(`
 resource "postgresql_function" "noop" {
   name = "%[1]s_noop"
   body = <<-EOT
@@ -231,48 +244,48 @@ resource "postgresql_function" "test" {
   drop_cascade = true
   body         = %[3]s
 }`, strings.Split(name, `"`)[0], acctest.QuoteHCL(name), acctest.QuoteHCL(body)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("returns"), knownvalue.StringExact("void")),
-					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("arg"), knownvalue.ListSizeExact(0)),
-					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("database"), knownvalue.StringExact("postgres")),
-					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("schema"), knownvalue.StringExact("public")),
-					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("language"), knownvalue.StringExact("plpgsql")),
-					statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("id"), knownvalue.StringExact("postgres.public."+strings.Split(name, `"`)[0]+"_noop()")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("postgres.public."+name+"(text,integer[])")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("mode"), knownvalue.StringExact("out")),
-				},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("returns"), knownvalue.StringExact("void")),
+				statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("arg"), knownvalue.ListSizeExact(0)),
+				statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("database"), knownvalue.StringExact("postgres")),
+				statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("schema"), knownvalue.StringExact("public")),
+				statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("language"), knownvalue.StringExact("plpgsql")),
+				statecheck.ExpectKnownValue("postgresql_function.noop", tfjsonpath.New("id"), knownvalue.StringExact("postgres.public."+strings.Split(name, `"`)[0]+"_noop()")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("postgres.public."+name+"(text,integer[])")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("mode"), knownvalue.StringExact("out")),
 			},
-			{
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateId:     "postgres.public." + name + "(text,integer[])",
-				ImportStateVerify: true,
-				// mode "out" is read back as "OUT" on import; drop_cascade exists only in configuration
-				ImportStateVerifyIgnore: []string{"arg.1.mode", "drop_cascade"},
-			},
-			{ // the same, with the name quoted as in SQL
-				ResourceName:            addr,
-				ImportState:             true,
-				ImportStateId:           "postgres.public." + pg.QuoteIdent(name) + "(text,integer[])",
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"arg.1.mode", "drop_cascade"},
-			},
-			{
-				ResourceName:      "postgresql_function.tbl",
-				ImportState:       true,
-				ImportStateId:     "postgres.public." + strings.Split(name, `"`)[0] + "_tbl(integer)",
-				ImportStateVerify: true,
-				// read back as TABLE(a integer, b text)
-				ImportStateVerifyIgnore: []string{"returns"},
-			},
-			{
-				ResourceName:      "postgresql_function.noop",
-				ImportState:       true,
-				ImportStateId:     "postgres.public." + strings.Split(name, `"`)[0] + "_noop()",
-				ImportStateVerify: true,
-			},
-			{ // RETURNS TABLE changed: replace
-				Config: acctest.Config(`
+		},
+		{
+			ResourceName:      addr,
+			ImportState:       true,
+			ImportStateId:     "postgres.public." + name + "(text,integer[])",
+			ImportStateVerify: true,
+			// mode "out" is read back as "OUT" on import; drop_cascade exists only in configuration
+			ImportStateVerifyIgnore: []string{"arg.1.mode", "drop_cascade"},
+		},
+		{ // the same, with the name quoted as in SQL
+			ResourceName:            addr,
+			ImportState:             true,
+			ImportStateId:           "postgres.public." + pg.QuoteIdent(name) + "(text,integer[])",
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: []string{"arg.1.mode", "drop_cascade"},
+		},
+		{
+			ResourceName:      "postgresql_function.tbl",
+			ImportState:       true,
+			ImportStateId:     "postgres.public." + strings.Split(name, `"`)[0] + "_tbl(integer)",
+			ImportStateVerify: true,
+			// read back as TABLE(a integer, b text)
+			ImportStateVerifyIgnore: []string{"returns"},
+		},
+		{
+			ResourceName:      "postgresql_function.noop",
+			ImportState:       true,
+			ImportStateId:     "postgres.public." + strings.Split(name, `"`)[0] + "_noop()",
+			ImportStateVerify: true,
+		},
+		{ // RETURNS TABLE changed: replace
+			Config: acctest.Config(`
 resource "postgresql_function" "tbl" {
   name     = "%[1]s_tbl"
   language = "sql"
@@ -283,8 +296,7 @@ resource "postgresql_function" "tbl" {
   returns = "TABLE(a bigint, b text)"
   body    = "SELECT n::bigint, 'x'::text"
 }`, strings.Split(name, `"`)[0]),
-				ConfigPlanChecks: expectAction("postgresql_function.tbl", plancheck.ResourceActionDestroyBeforeCreate),
-			},
+			ConfigPlanChecks: expectAction("postgresql_function.tbl", plancheck.ResourceActionDestroyBeforeCreate),
 		},
 	})
 }
@@ -383,70 +395,63 @@ resource "postgresql_function" "test" {
   }
   body = "SELECT a + length(b)"
 }`, name)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkFunctionGone(t, "postgres", name),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
-						plancheck.ExpectUnknownValue(addr, tfjsonpath.New("returns")),
-					},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("returns"), knownvalue.StringExact("integer")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(0).AtMapKey("type"), knownvalue.StringExact("int")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(0).AtMapKey("mode"), knownvalue.StringExact("in")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("type"), knownvalue.StringExact("varchar(10)")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("default"), knownvalue.StringExact("'x'")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(2).AtMapKey("type"), knownvalue.StringExact("timestamptz")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(3).AtMapKey("mode"), knownvalue.StringExact("out")),
-				},
-				Check: func(*terraform.State) error {
-					if got := acctest.QueryString(t, "postgres", "SELECT public."+pg.QuoteIdent(name)+"(1)::text"); got != "2" {
-						return fmt.Errorf("f(1) = %s", got)
-					}
-					return nil
-				},
+	testAccFunctionInPostgres(t, name, []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigPlanChecks: preApply(
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+				plancheck.ExpectUnknownValue(addr, tfjsonpath.New("returns")),
+			),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("returns"), knownvalue.StringExact("integer")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(0).AtMapKey("type"), knownvalue.StringExact("int")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(0).AtMapKey("mode"), knownvalue.StringExact("in")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("type"), knownvalue.StringExact("varchar(10)")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("default"), knownvalue.StringExact("'x'")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(2).AtMapKey("type"), knownvalue.StringExact("timestamptz")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(3).AtMapKey("mode"), knownvalue.StringExact("out")),
 			},
-			{
-				Config:   cfg,
-				PlanOnly: true,
+			Check: func(*terraform.State) error {
+				if got := acctest.QueryString(t, "postgres", "SELECT public."+pg.QuoteIdent(name)+"(1)::text"); got != "2" {
+					return fmt.Errorf("f(1) = %s", got)
+				}
+				return nil
 			},
-			{
-				ResourceName:      addr,
-				ImportState:       true,
-				ImportStateId:     id,
-				ImportStateVerify: true,
-				// read back as PostgreSQL renders them; the steps below prove they mean the same
-				ImportStateVerifyIgnore: []string{"arg.0.mode", "arg.1.default", "arg.3.mode", "arg.3.type"},
-			},
-			{ // forget it, then import it for real: the configuration means what was imported
-				Config: acctest.Config(`
+		},
+		{
+			Config:   cfg,
+			PlanOnly: true,
+		},
+		{
+			ResourceName:      addr,
+			ImportState:       true,
+			ImportStateId:     id,
+			ImportStateVerify: true,
+			// read back as PostgreSQL renders them; the steps below prove they mean the same
+			ImportStateVerifyIgnore: []string{"arg.0.mode", "arg.1.default", "arg.3.mode", "arg.3.type"},
+		},
+		{ // forget it, then import it for real: the configuration means what was imported
+			Config: acctest.Config(`
 removed {
   from = postgresql_function.test
   lifecycle {
     destroy = false
   }
 }`),
-			},
-			{
-				Config:             cfg,
-				ResourceName:       addr,
-				ImportState:        true,
-				ImportStateId:      id,
-				ImportStatePersist: true,
-			},
-			{
-				Config:           cfg,
-				ConfigPlanChecks: expectEmpty(),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
-				},
+		},
+		{
+			Config:             cfg,
+			ResourceName:       addr,
+			ImportState:        true,
+			ImportStateId:      id,
+			ImportStatePersist: true,
+		},
+		{
+			Config:           cfg,
+			ConfigPlanChecks: expectEmpty(),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
 			},
 		},
 	})
@@ -680,28 +685,21 @@ resource "postgresql_function" "test" {
   body = "SELECT a + length(b)"
   returns = "int"
 }`, name)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkFunctionGone(t, "postgres", name),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectUnknownValue(addr, tfjsonpath.New("arg")),
-						plancheck.ExpectUnknownValue(addr, tfjsonpath.New("id")),
-					},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("postgres.public."+name+"(int,text)")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("type"), knownvalue.StringExact("text")),
-				},
+	testAccFunctionInPostgres(t, name, []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigPlanChecks: preApply(
+				plancheck.ExpectUnknownValue(addr, tfjsonpath.New("arg")),
+				plancheck.ExpectUnknownValue(addr, tfjsonpath.New("id")),
+			),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("postgres.public."+name+"(int,text)")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(1).AtMapKey("type"), knownvalue.StringExact("text")),
 			},
-			{
-				Config:   cfg,
-				PlanOnly: true,
-			},
+		},
+		{
+			Config:   cfg,
+			PlanOnly: true,
 		},
 	})
 }

@@ -47,21 +47,7 @@ func TestUpgradeFunctionV0Fixtures(t *testing.T) {
 		"function/plpgsql_minimal/terraform.tfstate":           {"noop": noop},
 		"function/sql_with_args/terraform.tfstate":             {"add": add},
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_function") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got functionModel
-				runUpgrader(t, NewFunctionResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewFunctionResource(), "postgresql_function", want)
 }
 
 func TestParseFunctionID(t *testing.T) {

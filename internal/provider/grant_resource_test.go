@@ -82,85 +82,68 @@ type grantCfg struct {
 	schemaWGO                               bool
 }
 
-func (f grantFixture) config(c grantCfg) string {
-	return acctest.Config(`
-locals {
-  db     = %[1]s
-  schema = %[2]s
+// grantBlock is one postgresql_grant of a test configuration: HCL
+// expressions, rendered by acctest.Resource (empty ones left out).
+type grantBlock struct {
+	name, role, database, schema, objectType, objects, columns, privileges, withGrantOption string
 }
-resource "postgresql_role" "g" { name = %[3]s }
 
-resource "postgresql_grant" "tables" {
-  role        = postgresql_role.g.name
-  database    = local.db
-  schema      = local.schema
-  object_type = "table"
-  objects     = %[4]s
-  privileges  = %[5]s
+func (g grantBlock) String() string {
+	return acctest.Resource("postgresql_grant", g.name, "role", g.role, "database", g.database, "schema", g.schema,
+		"object_type", acctest.QuoteHCL(g.objectType), "objects", g.objects, "columns", g.columns, "privileges", g.privileges,
+		"with_grant_option", g.withGrantOption)
 }
-resource "postgresql_grant" "cols" {
-  role        = postgresql_role.g.name
-  database    = local.db
-  schema      = local.schema
-  object_type = "column"
-  objects     = ["t1"]
-  columns     = %[6]s
-  privileges  = ["UPDATE"]
+
+// grantBlocks renders blocks after the configuration prefix.
+func grantBlocks(prefix string, blocks ...grantBlock) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	for _, g := range blocks {
+		b.WriteString(g.String())
+	}
+	return b.String()
 }
-resource "postgresql_grant" "seq_all" {
-  role        = postgresql_role.g.name
-  database    = local.db
-  schema      = local.schema
-  object_type = "sequence"
-  privileges  = ["ALL"]
+
+// onFixture places a grant in the fixture's database (through local.db) and, but
+// for database grants, its schema (local.schema); the grantee is the test
+// role unless one is named.
+func (g grantBlock) onFixture() grantBlock {
+	if g.role == "" {
+		g.role = "postgresql_role.g.name"
+	}
+	g.database = "local.db"
+	if g.objectType != "database" {
+		g.schema = "local.schema"
+	}
+	return g
 }
-resource "postgresql_grant" "func_all" {
-  role              = postgresql_role.g.name
-  database          = local.db
-  schema            = local.schema
-  object_type       = "function"
-  privileges        = ["EXECUTE"]
-  with_grant_option = true
+
+func (f grantFixture) config(c grantCfg) string {
+	blocks := []grantBlock{
+		{name: "tables", objectType: "table", objects: c.tableObjects, privileges: c.tablePrivs},
+		{name: "cols", objectType: "column", objects: `["t1"]`, columns: c.cols, privileges: `["UPDATE"]`},
+		{name: "seq_all", objectType: "sequence", privileges: `["ALL"]`},
+		{name: "func_all", objectType: "function", privileges: `["EXECUTE"]`, withGrantOption: "true"},
+		{name: "proc", objectType: "procedure", objects: `["p1"]`, privileges: `["execute"]`},
+		{name: "schema", objectType: "schema", privileges: `["USAGE", "CREATE"]`, withGrantOption: fmt.Sprint(c.schemaWGO)},
+		{name: "db", objectType: "database", privileges: c.dbPrivs},
+		{name: "public_routines", role: `"public"`, objectType: "routine", objects: `["f1(integer)", "p1"]`, privileges: "[]"},
+		{name: "public_view", role: `"public"`, objectType: "table", objects: `["v1"]`, privileges: `["SELECT"]`},
+	}
+	for i := range blocks {
+		blocks[i] = blocks[i].onFixture()
+	}
+	return grantBlocks(f.roleConfig()+fmt.Sprintf(`
+locals {
+  db     = %s
+  schema = %s
 }
-resource "postgresql_grant" "proc" {
-  role        = postgresql_role.g.name
-  database    = local.db
-  schema      = local.schema
-  object_type = "procedure"
-  objects     = ["p1"]
-  privileges  = ["execute"]
+`, acctest.QuoteHCL(f.db), acctest.QuoteHCL(f.schema)), blocks...)
 }
-resource "postgresql_grant" "schema" {
-  role              = postgresql_role.g.name
-  database          = local.db
-  schema            = local.schema
-  object_type       = "schema"
-  privileges        = ["USAGE", "CREATE"]
-  with_grant_option = %[7]t
-}
-resource "postgresql_grant" "db" {
-  role        = postgresql_role.g.name
-  database    = local.db
-  object_type = "database"
-  privileges  = %[8]s
-}
-resource "postgresql_grant" "public_routines" {
-  role        = "public"
-  database    = local.db
-  schema      = local.schema
-  object_type = "routine"
-  objects     = ["f1(integer)", "p1"]
-  privileges  = []
-}
-resource "postgresql_grant" "public_view" {
-  role        = "public"
-  database    = local.db
-  schema      = local.schema
-  object_type = "table"
-  objects     = ["v1"]
-  privileges  = ["SELECT"]
-}
-`, acctest.QuoteHCL(f.db), acctest.QuoteHCL(f.schema), acctest.QuoteHCL(f.grantee), c.tableObjects, c.tablePrivs, c.cols, c.schemaWGO, c.dbPrivs)
+
+// roleConfig is the grantee, postgresql_role.g (with the provider block).
+func (f grantFixture) roleConfig() string {
+	return acctest.Config(`resource "postgresql_role" "g" { name = %s }`+"\n", acctest.QuoteHCL(f.grantee))
 }
 
 func TestAccGrant_basic(t *testing.T) {
@@ -263,33 +246,19 @@ FROM pg_proc p WHERE p.pronamespace = $1::regnamespace AND p.proname IN ('f1', '
 				ExpectError: regexp.MustCompile(`needs\s+schema`),
 			},
 			{
-				Config: f.config(second) + fmt.Sprintf(`
-resource "postgresql_grant" "x" {
-  role        = %q
-  database    = "postgres"
-  object_type = "database"
-  privileges  = []
-}`, strings.Repeat("r", 64)),
+				Config:      f.config(second) + grantBlock{name: "x", role: fmt.Sprintf("%q", strings.Repeat("r", 64)), database: `"postgres"`, objectType: "database", privileges: "[]"}.String(),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`64\s+bytes`),
 			},
 			{ // managed mode: an object owned by a superuser cannot be granted on; the error names the missing grant
-				SkipFunc:  func() (bool, error) { return !acctest.Managed(), nil },
-				PreConfig: acctest.ExecFunc(t, f.db, "CREATE TABLE "+acctest.QQ(f.schema, "su_owned")+" (a int)"),
-				Config: f.config(second) + `
-resource "postgresql_grant" "su_owned" {
-  role        = postgresql_role.g.name
-  database    = local.db
-  schema      = local.schema
-  object_type = "table"
-  objects     = ["su_owned"]
-  privileges  = ["SELECT"]
-}`,
+				SkipFunc:    func() (bool, error) { return !acctest.Managed(), nil },
+				PreConfig:   acctest.ExecFunc(t, f.db, "CREATE TABLE "+acctest.QQ(f.schema, "su_owned")+" (a int)"),
+				Config:      f.config(second) + grantBlock{name: "su_owned", objectType: "table", objects: `["su_owned"]`, privileges: `["SELECT"]`}.onFixture().String(),
 				ExpectError: regexp.MustCompile(`needs\s+the\s+privileges\s+of\s+role\s+"postgres"[\s\S]*GRANT\s+"postgres"\s+TO`),
 			},
 			{ // objects dropped behind Terraform's back, then the grants destroyed: succeeds and revokes everything
 				PreConfig: acctest.ExecFunc(t, f.db, "DROP PROCEDURE "+acctest.QQ(f.schema, "p1")+"()", "DROP TABLE "+acctest.QQ(f.schema, "t2")),
-				Config:    acctest.Config(`resource "postgresql_role" "g" { name = %s }`, acctest.QuoteHCL(f.grantee)),
+				Config:    f.roleConfig(),
 				Check: func(*terraform.State) error {
 					n := acctest.QueryString(t, f.db, `SELECT count(*)::text FROM (
   SELECT 1 FROM pg_class c, aclexplode(c.relacl) a WHERE c.relacl IS NOT NULL AND a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $1)
@@ -327,43 +296,17 @@ func TestAccGrant_foreignAndParameter(t *testing.T) {
 	// system: only a superuser can grant on them.
 	super := !acctest.Managed()
 	config := func(wgo bool, paramPrivs string) string {
-		c := acctest.Config(`
-resource "postgresql_role" "g" { name = %[1]s }
-resource "postgresql_grant" "server" {
-  role              = postgresql_role.g.name
-  database          = %[2]s
-  object_type       = "foreign_server"
-  objects           = [%[3]s]
-  privileges        = ["USAGE"]
-  with_grant_option = %[4]t
-}
-resource "postgresql_grant" "public_server" {
-  role        = "PUBLIC"
-  database    = %[2]s
-  object_type = "foreign_server"
-  objects     = [%[3]s]
-  privileges  = ["usage"]
-}
-`, acctest.QuoteHCL(f.grantee), acctest.QuoteHCL(f.db), acctest.QuoteHCL(srv), wgo)
-		if super {
-			c += fmt.Sprintf(`
-resource "postgresql_grant" "fdw" {
-  role        = postgresql_role.g.name
-  database    = %[1]s
-  object_type = "foreign_data_wrapper"
-  objects     = ["postgres_fdw"]
-  privileges  = ["USAGE"]
-}
-resource "postgresql_grant" "param" {
-  role        = postgresql_role.g.name
-  database    = %[1]s
-  object_type = "parameter"
-  objects     = ["work_mem", "log_min_duration_statement"]
-  privileges  = %[2]s
-}
-`, acctest.QuoteHCL(f.db), paramPrivs)
+		db, role, server := acctest.QuoteHCL(f.db), "postgresql_role.g.name", "["+acctest.QuoteHCL(srv)+"]"
+		blocks := []grantBlock{
+			{name: "server", role: role, database: db, objectType: "foreign_server", objects: server, privileges: `["USAGE"]`, withGrantOption: fmt.Sprint(wgo)},
+			{name: "public_server", role: `"PUBLIC"`, database: db, objectType: "foreign_server", objects: server, privileges: `["usage"]`},
 		}
-		return c
+		if super {
+			blocks = append(blocks,
+				grantBlock{name: "fdw", role: role, database: db, objectType: "foreign_data_wrapper", objects: `["postgres_fdw"]`, privileges: `["USAGE"]`},
+				grantBlock{name: "param", role: role, database: db, objectType: "parameter", objects: `["work_mem", "log_min_duration_statement"]`, privileges: paramPrivs})
+		}
+		return grantBlocks(f.roleConfig(), blocks...)
 	}
 	updates := []plancheck.PlanCheck{plancheck.ExpectResourceAction("postgresql_grant.server", plancheck.ResourceActionUpdate)}
 	if super {
@@ -412,23 +355,10 @@ resource "postgresql_grant" "param" {
 // emptyCollectionsConfig is one table grant on every table of the fixture's
 // schema, with objects and columns spelled as given ("" leaves them out).
 func (f grantFixture) emptyCollectionsConfig(objects, columns string) string {
-	extra := ""
-	if objects != "" {
-		extra += "\n  objects     = " + objects
-	}
-	if columns != "" {
-		extra += "\n  columns     = " + columns
-	}
-	return acctest.Config(`
-resource "postgresql_role" "g" { name = %[1]s }
-resource "postgresql_grant" "all_tables" {
-  role        = postgresql_role.g.name
-  database    = %[2]s
-  schema      = %[3]s
-  object_type = "table"
-  privileges  = ["SELECT"]%[4]s
-}
-`, acctest.QuoteHCL(f.grantee), acctest.QuoteHCL(f.db), acctest.QuoteHCL(f.schema), extra)
+	return grantBlocks(f.roleConfig(), grantBlock{
+		name: "all_tables", role: "postgresql_role.g.name", database: acctest.QuoteHCL(f.db), schema: acctest.QuoteHCL(f.schema),
+		objectType: "table", objects: objects, columns: columns, privileges: `["SELECT"]`,
+	})
 }
 
 // Unset objects/columns and `[]` mean the same ("every table", "no column"):
@@ -441,12 +371,11 @@ func TestAccGrant_regressionEmptyObjectsWithNullState(t *testing.T) {
 	f := newGrantFixture()
 	unset := f.emptyCollectionsConfig("", "")
 	empty := f.emptyCollectionsConfig("[]", "[]")
-	forget := acctest.Config(`
-resource "postgresql_role" "g" { name = %s }
+	forget := f.roleConfig() + `
 removed {
   from = postgresql_grant.all_tables
   lifecycle { destroy = false }
-}`, acctest.QuoteHCL(f.grantee))
+}`
 	id := canonicalID(map[string]any{"role": f.grantee, "database": f.db, "schema": f.schema, "object_type": "table", "objects": []string{}, "columns": []string{}})
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t); f.setup(t) },
@@ -533,17 +462,10 @@ func TestAccGrant_managedOwnerNotManageable(t *testing.T) {
 FROM pg_auth_members m JOIN pg_roles g ON g.oid = m.grantor
 WHERE m.roleid = (SELECT oid FROM pg_roles WHERE rolname = $1) AND m.member = (SELECT oid FROM pg_roles WHERE rolname = $2)`, f.owner, admin)
 	}
-	config := acctest.Config(`
-resource "postgresql_role" "g" { name = %[1]s }
-resource "postgresql_grant" "t" {
-  role        = postgresql_role.g.name
-  database    = %[2]s
-  schema      = %[3]s
-  object_type = "table"
-  objects     = ["t1"]
-  privileges  = ["SELECT"]
-}
-`, acctest.QuoteHCL(f.grantee), acctest.QuoteHCL(f.db), acctest.QuoteHCL(f.schema))
+	config := grantBlocks(f.roleConfig(), grantBlock{
+		name: "t", role: "postgresql_role.g.name", database: acctest.QuoteHCL(f.db), schema: acctest.QuoteHCL(f.schema),
+		objectType: "table", objects: `["t1"]`, privileges: `["SELECT"]`,
+	})
 	fix := fmt.Sprintf("GRANT %s TO %s WITH ADMIN OPTION, INHERIT FALSE, SET FALSE", acctest.QI(f.owner), acctest.QI(admin))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -5,7 +5,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -64,21 +63,7 @@ func TestUpgradeGrantV0Fixtures(t *testing.T) {
 		"grant/table_objects_all_tables/terraform.tfstate":           tables,
 		"grant/table_objects_all_tables/terraform.refreshed.tfstate": tables,
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_grant") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got grantModel
-				runUpgrader(t, NewGrantResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewGrantResource(), "postgresql_grant", want)
 }
 
 // cyrilgdn stores an unset objects/columns as null, and `objects = []` as null
@@ -133,26 +118,10 @@ func TestUpgradeDefaultPrivilegesV0Fixtures(t *testing.T) {
 		"sequences": dp("fx_dp_reader", "fx_dp_owner", "app", "sequence", []string{"SELECT", "USAGE"}, true),
 		"tables":    dp("fx_dp_reader", "fx_dp_owner", "app", "table", []string{"SELECT"}, false),
 	}
-	want := map[string]map[string]defaultPrivilegesModel{}
-	for c, exp := range map[string]map[string]defaultPrivilegesModel{"no_schema": noSchema, "public_schema_type": publicSchema, "with_schema": withSchema} {
-		want["default_privileges/"+c+"/terraform.tfstate"] = exp
-		want["default_privileges/"+c+"/terraform.refreshed.tfstate"] = exp
-	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_default_privileges") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got defaultPrivilegesModel
-				runUpgrader(t, NewDefaultPrivilegesResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	want := inBothStates(map[string]map[string]defaultPrivilegesModel{
+		"default_privileges/no_schema": noSchema, "default_privileges/public_schema_type": publicSchema, "default_privileges/with_schema": withSchema,
+	})
+	checkFixtureUpgrades(t, NewDefaultPrivilegesResource(), "postgresql_default_privileges", want)
 }
 
 func TestUpgradeGrantRoleV0Fixtures(t *testing.T) {
@@ -164,25 +133,6 @@ func TestUpgradeGrantRoleV0Fixtures(t *testing.T) {
 	}
 	basic := map[string]grantRoleModel{"basic": gr("fx_gro_member", "fx_gro_group", false), "builtin": gr("fx_gro_member", "pg_read_all_data", false)}
 	admin := map[string]grantRoleModel{"admin": gr("fx_gro_admin_member", "fx_gro_admin_group", true), "monitor": gr("fx_gro_admin_member", "pg_monitor", false)}
-	want := map[string]map[string]grantRoleModel{
-		"grant_role/basic/terraform.tfstate":                       basic,
-		"grant_role/basic/terraform.refreshed.tfstate":             basic,
-		"grant_role/with_admin_option/terraform.tfstate":           admin,
-		"grant_role/with_admin_option/terraform.refreshed.tfstate": admin,
-	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_grant_role") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got grantRoleModel
-				runUpgrader(t, NewGrantRoleResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	want := inBothStates(map[string]map[string]grantRoleModel{"grant_role/basic": basic, "grant_role/with_admin_option": admin})
+	checkFixtureUpgrades(t, NewGrantRoleResource(), "postgresql_grant_role", want)
 }

@@ -187,6 +187,21 @@ func policyItemsDatabase(t *testing.T, db string) {
 	acctest.TempDatabase(t, db, "CREATE TABLE "+qt+" (id int, owner text)", "ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()))
 }
 
+// testAccPolicyItemsSteps runs steps in parallel with the other tests on the
+// database db of policyItemsDatabase, made after role has made the test's role.
+func testAccPolicyItemsSteps(t *testing.T, db string, role func(), checkDestroy resource.TestCheckFunc, steps []resource.TestStep) {
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			role()
+			policyItemsDatabase(t, db)
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkDestroy,
+		Steps:                    steps,
+	})
+}
+
 // A policy expression is spliced into CREATE/ALTER POLICY. It used to go over
 // the simple query protocol, so `true); DROP ROLE x; SELECT (1` ran three
 // statements and dropped role x. It is now refused at validate time (the
@@ -214,35 +229,26 @@ resource "postgresql_policy" "test" {
 	smuggled := acctest.QuoteHCL("true); DROP ROLE " + pg.QuoteIdent(victim) + "; SELECT (1")
 	// unknown until apply: the role's OID is computed
 	smuggledLate := `"true); DROP ROLE ` + strings.ReplaceAll(pg.QuoteIdent(victim), `"`, `\"`) + `; SELECT (${postgresql_role.r.oid}"`
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck: func() {
-			acctest.PreCheck(t)
-			// created by the admin, so that the admin could drop it if a smuggled statement ever ran
-			acctest.OwnerRole(t, victim)
-			policyItemsDatabase(t, db)
+	// the victim is created by the admin, so that the admin could drop it if a smuggled statement ever ran
+	testAccPolicyItemsSteps(t, db, func() { acctest.OwnerRole(t, victim) }, func(*terraform.State) error { return victimExists() }, []resource.TestStep{
+		{
+			Config:      cfg(smuggled),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+expression.*using\s*=.*semicolon\s+outside\s+quotes`),
 		},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             func(*terraform.State) error { return victimExists() },
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg(smuggled),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+expression.*using\s*=.*semicolon\s+outside\s+quotes`),
-			},
-			{
-				Config:      cfg(smuggled),
-				ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+expression.*using\s*=.*semicolon\s+outside\s+quotes`),
-			},
-			{
-				Config:      cfg(smuggledLate),
-				ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+expression.*with\s+postgresql_policy\.test,.*semicolon\s+outside\s+quotes`),
-			},
-			{
-				Config: cfg(`"owner = 'a;b'"`),
-				Check:  func(*terraform.State) error { return victimExists() },
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("postgresql_policy.test", tfjsonpath.New("using"), knownvalue.StringExact("owner = 'a;b'")),
-				},
+		{
+			Config:      cfg(smuggled),
+			ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+expression.*using\s*=.*semicolon\s+outside\s+quotes`),
+		},
+		{
+			Config:      cfg(smuggledLate),
+			ExpectError: regexp.MustCompile(`(?s)Invalid\s+SQL\s+expression.*with\s+postgresql_policy\.test,.*semicolon\s+outside\s+quotes`),
+		},
+		{
+			Config: cfg(`"owner = 'a;b'"`),
+			Check:  func(*terraform.State) error { return victimExists() },
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("postgresql_policy.test", tfjsonpath.New("using"), knownvalue.StringExact("owner = 'a;b'")),
 			},
 		},
 	})
@@ -267,57 +273,49 @@ resource "postgresql_policy" "test" {
   using      = "owner=current_user"
   with_check = "id>0"
 }`, db)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck: func() {
-			acctest.PreCheck(t)
-			acctest.ForeignOwnerRole(t, other)
-			policyItemsDatabase(t, db)
+	testAccPolicyItemsSteps(t, db, func() { acctest.ForeignOwnerRole(t, other) }, nil, []resource.TestStep{
+		{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("using"), knownvalue.StringExact("owner=current_user")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("with_check"), knownvalue.StringExact("id>0")),
+			},
 		},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("using"), knownvalue.StringExact("owner=current_user")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("with_check"), knownvalue.StringExact("id>0")),
+		{ // the table changes hands: reading the policy still keeps the spelling
+			PreConfig: acctest.ExecFunc(t, db, "ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(other)),
+			Config:    cfg,
+			PlanOnly:  true,
+		},
+		{ // import has no record of a spelling: the server's rendering
+			ResourceName:  addr,
+			ImportState:   true,
+			ImportStateId: db + ".public.items.p",
+			ImportStateCheck: func(s []*terraform.InstanceState) error {
+				if len(s) != 1 || s[0].Attributes["using"] != "(owner = CURRENT_USER)" || s[0].Attributes["with_check"] != "(id > 0)" {
+					return fmt.Errorf("imported expressions: %v", s)
+				}
+				return nil
+			},
+		},
+		{ // changed outside Terraform: the server's rendering is shown and repaired
+			PreConfig: acctest.ExecFunc(t, db,
+				"ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()),
+				"ALTER POLICY p ON "+qt+" USING (owner = 'x')"),
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(addr, tfjsonpath.New("using"), knownvalue.StringExact("owner=current_user")),
 				},
 			},
-			{ // the table changes hands: reading the policy still keeps the spelling
-				PreConfig: acctest.ExecFunc(t, db, "ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(other)),
-				Config:    cfg,
-				PlanOnly:  true,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("using"), knownvalue.StringExact("owner=current_user")),
 			},
-			{ // import has no record of a spelling: the server's rendering
-				ResourceName:  addr,
-				ImportState:   true,
-				ImportStateId: db + ".public.items.p",
-				ImportStateCheck: func(s []*terraform.InstanceState) error {
-					if len(s) != 1 || s[0].Attributes["using"] != "(owner = CURRENT_USER)" || s[0].Attributes["with_check"] != "(id > 0)" {
-						return fmt.Errorf("imported expressions: %v", s)
-					}
-					return nil
-				},
-			},
-			{ // changed outside Terraform: the server's rendering is shown and repaired
-				PreConfig: acctest.ExecFunc(t, db,
-					"ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()),
-					"ALTER POLICY p ON "+qt+" USING (owner = 'x')"),
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("using"), knownvalue.StringExact("owner=current_user")),
-					},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("using"), knownvalue.StringExact("owner=current_user")),
-				},
-				Check: func(*terraform.State) error {
-					if got := acctest.QueryString(t, db, "SELECT pg_get_expr(polqual, polrelid) FROM pg_policy WHERE polname = 'p'"); got != "(owner = CURRENT_USER)" {
-						return fmt.Errorf("USING on the server = %q", got)
-					}
-					return nil
-				},
+			Check: func(*terraform.State) error {
+				if got := acctest.QueryString(t, db, "SELECT pg_get_expr(polqual, polrelid) FROM pg_policy WHERE polname = 'p'"); got != "(owner = CURRENT_USER)" {
+					return fmt.Errorf("USING on the server = %q", got)
+				}
+				return nil
 			},
 		},
 	})

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -170,9 +171,7 @@ func awsEnv(t *testing.T, extra map[string]string) map[string]string {
 		"AWS_EC2_METADATA_DISABLED": "true", "AWS_PROFILE": "", "AWS_REGION": "", "AWS_DEFAULT_REGION": "",
 		"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "", "AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_STS": "",
 	}
-	for k, v := range extra {
-		env[k] = v
-	}
+	maps.Copy(env, extra)
 	return env
 }
 
@@ -433,9 +432,7 @@ func (g *googleStandIn) serve(w http.ResponseWriter, r *http.Request) {
 
 func googleEnv(keyFile string, extra map[string]string) map[string]string {
 	env := map[string]string{"GOOGLE_APPLICATION_CREDENTIALS": keyFile, "GOOGLE_CREDENTIALS": "", "PGTF_GCP_IAM_CREDENTIALS_ENDPOINT": ""}
-	for k, v := range extra {
-		env[k] = v
-	}
+	maps.Copy(env, extra)
 	return env
 }
 

@@ -3,7 +3,6 @@ package provider
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -33,19 +32,5 @@ func TestUpgradePublicationV0Fixtures(t *testing.T) {
 		"publication/import/terraform.tfstate":      {"imp": imp},
 		"publication/tables_list/terraform.tfstate": {"some": some, "empty": pub("postgres", "fx_pub_empty", "postgres")},
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_publication") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got publicationModel
-				runUpgrader(t, NewPublicationResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewPublicationResource(), "postgresql_publication", want)
 }

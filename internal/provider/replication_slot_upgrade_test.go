@@ -3,7 +3,6 @@ package provider
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -16,17 +15,7 @@ func TestUpgradeReplicationSlotV0Fixtures(t *testing.T) {
 		"replication_slot/pgoutput_in_database/terraform.tfstate":     {"pgoutput": slot("fx_rs_db", "fx_slot_pgoutput", "pgoutput")},
 		"replication_slot/test_decoding_default_db/terraform.tfstate": {"td": slot("postgres", "fx_slot_test_decoding", "test_decoding")},
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_replication_slot") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				var got replicationSlotModel
-				runUpgrader(t, NewReplicationSlotResource(), inst, &got)
-				if d := cmp.Diff(byName[inst.Name], got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewReplicationSlotResource(), "postgresql_replication_slot", want)
 	phys := func(name string) physicalReplicationSlotModel {
 		return physicalReplicationSlotModel{ID: types.StringValue(name), Name: types.StringValue(name)}
 	}
@@ -34,15 +23,5 @@ func TestUpgradeReplicationSlotV0Fixtures(t *testing.T) {
 		"physical_replication_slot/basic/terraform.tfstate":  {"a": phys("fx_phys_a"), "b": phys("fx_phys_b")},
 		"physical_replication_slot/import/terraform.tfstate": {"imp": phys("fx_phys_imp")},
 	}
-	for file, byName := range wantPhys {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_physical_replication_slot") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				var got physicalReplicationSlotModel
-				runUpgrader(t, NewPhysicalReplicationSlotResource(), inst, &got)
-				if d := cmp.Diff(byName[inst.Name], got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewPhysicalReplicationSlotResource(), "postgresql_physical_replication_slot", wantPhys)
 }

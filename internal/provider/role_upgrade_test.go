@@ -92,19 +92,5 @@ func TestUpgradeRoleV0Fixtures(t *testing.T) {
 		"role/password_wo/terraform.tfstate": {"wo": wo, "nopass": nopass},
 		"role/import/terraform.tfstate":      {"imp": imp, "group": roleDefaults("fx_role_imp_group")},
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_role") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got roleModel
-				runUpgrader(t, NewRoleResource(), inst, &got)
-				if d := cmp.Diff(exp, got, cmp.AllowUnexported(roleModel{})); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewRoleResource(), "postgresql_role", want, cmp.AllowUnexported(roleModel{}))
 }

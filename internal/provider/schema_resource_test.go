@@ -42,15 +42,7 @@ func TestAccSchema_lifecycle(t *testing.T) {
 		}
 		return acctest.Config(`
 resource "postgresql_role" "owner" { name = %q }
-resource "postgresql_database" "db" {
-  name       = %q
-  force_drop = true
-}
-resource "postgresql_extension" "citext" {
-  name         = "citext"
-  database     = postgresql_database.db.name
-  drop_cascade = true
-}
+%s
 resource "postgresql_schema" "test" {
   name     = %s
   database = %s
@@ -66,7 +58,7 @@ resource "postgresql_schema" "plain" {
     usage_with_grant  = true
     role              = postgresql_role.owner.name
   }
-}`, owner, dbName, acctest.QuoteHCL(schemaName), schemaDB, extra, plain)
+}`, owner, scratchDatabaseConfig(dbName, "postgresql_extension", "citext", `"citext"`), acctest.QuoteHCL(schemaName), schemaDB, extra, plain)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },

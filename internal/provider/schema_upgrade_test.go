@@ -3,7 +3,6 @@ package provider
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -43,19 +42,5 @@ func TestUpgradeSchemaV0Fixtures(t *testing.T) {
 		"schema/import/terraform.tfstate":            {"imp": upgradedSchema("fx_sch_imp_db", "fx_sch_imp", "fx_sch_imp_owner")},
 		"extension/schema_version/terraform.tfstate": {"ext": upgradedSchema("fx_ext_db", "extensions", "postgres")},
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_schema") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got schemaModel
-				runUpgrader(t, NewSchemaResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewSchemaResource(), "postgresql_schema", want)
 }

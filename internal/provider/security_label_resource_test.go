@@ -35,30 +35,17 @@ func TestAccSecurityLabel_basic(t *testing.T) {
 	schemaName, table := `Lbl "S"`, "t.1"
 	addrRole, addrTable, addrSchema := "postgresql_security_label.role", "postgresql_security_label.table", "postgresql_security_label.schema"
 	cfg := func(roleLabel, tableName, tableLabel string) string {
+		d, s, q := acctest.QuoteHCL(db), acctest.QuoteHCL(schemaName), acctest.QuoteHCL
 		return acctest.Config(`
 resource "postgresql_role" "r" { name = %[1]q }
 resource "postgresql_role" "r2" { name = "%[1]s_2" }
-resource "postgresql_security_label" "role" {
-  label_provider = "dummy"
-  object_type    = "role"
-  object_name    = postgresql_role.r.name
-  label          = %[2]q
-}
-resource "postgresql_security_label" "table" {
-  database       = %[3]q
-  label_provider = "dummy"
-  object_type    = "TABLE"
-  schema         = %[4]s
-  object_name    = %[5]s
-  label          = %[6]q
-}
-resource "postgresql_security_label" "schema" {
-  database       = %[3]q
-  label_provider = "dummy"
-  object_type    = "schema"
-  object_name    = %[4]s
-  label          = "unclassified"
-}`, role, roleLabel, db, acctest.QuoteHCL(schemaName), acctest.QuoteHCL(tableName), tableLabel)
+`, role) +
+			acctest.Resource("postgresql_security_label", "role", "label_provider", `"dummy"`, "object_type", `"role"`, "object_name", "postgresql_role.r.name",
+				"label", q(roleLabel)) +
+			acctest.Resource("postgresql_security_label", "table", "database", d, "label_provider", `"dummy"`, "object_type", `"TABLE"`, "schema", s,
+				"object_name", q(tableName), "label", q(tableLabel)) +
+			acctest.Resource("postgresql_security_label", "schema", "database", d, "label_provider", `"dummy"`, "object_type", `"schema"`, "object_name", s,
+				"label", `"unclassified"`)
 	}
 	qt := pg.QuoteQualified(schemaName, table)
 	labelOf := func(dbname, query string, args ...any) string {
@@ -157,6 +144,10 @@ resource "postgresql_security_label" "schema" {
 // (pg_get_object_address takes a type as one name and has no "domain").
 func TestAccSecurityLabel_typeAndDomain(t *testing.T) {
 	db := acctest.RandName("sltdb")
+	typeOrDomainLabel := func(typ, name, label string) string {
+		return acctest.Resource("postgresql_security_label", typ, "database", acctest.QuoteHCL(db), "label_provider", `"dummy"`, "object_type", acctest.QuoteHCL(typ),
+			"schema", `"s"`, "object_name", acctest.QuoteHCL(name), "label", acctest.QuoteHCL(label))
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
@@ -169,23 +160,7 @@ func TestAccSecurityLabel_typeAndDomain(t *testing.T) {
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: acctest.Config(`
-resource "postgresql_security_label" "type" {
-  database       = %[1]q
-  label_provider = "dummy"
-  object_type    = "type"
-  schema         = "s"
-  object_name    = "T.1"
-  label          = "classified"
-}
-resource "postgresql_security_label" "domain" {
-  database       = %[1]q
-  label_provider = "dummy"
-  object_type    = "domain"
-  schema         = "s"
-  object_name    = "d"
-  label          = "unclassified"
-}`, db),
+			Config: acctest.Config("") + typeOrDomainLabel("type", "T.1", "classified") + typeOrDomainLabel("domain", "d", "unclassified"),
 			Check: func(*terraform.State) error {
 				got := acctest.QueryString(t, db, `SELECT string_agg(label, ',' ORDER BY label) FROM pg_seclabel WHERE objoid IN ('s."T.1"'::regtype, 's.d'::regtype)`)
 				if got != "classified,unclassified" {

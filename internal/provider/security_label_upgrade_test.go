@@ -3,7 +3,6 @@ package provider
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -21,26 +20,7 @@ func TestUpgradeSecurityLabelV0Fixtures(t *testing.T) {
 		"role":   sl("role", "fx_sl_role2", "unclassified"),
 		"table":  sl("table", "fx_sl_t", "classified"),
 	}
-	want := map[string]map[string]securityLabelModel{
-		"security_label/role_label/terraform.tfstate":                   roleLabel,
-		"security_label/role_label/terraform.refreshed.tfstate":         roleLabel,
-		"security_label/schema_table_label/terraform.tfstate":           schemaTable,
-		"security_label/schema_table_label/terraform.refreshed.tfstate": schemaTable,
-	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_security_label") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got securityLabelModel
-				runUpgrader(t, NewSecurityLabelResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	want := inBothStates(map[string]map[string]securityLabelModel{"security_label/role_label": roleLabel, "security_label/schema_table_label": schemaTable})
+	checkFixtureUpgrades(t, NewSecurityLabelResource(), "postgresql_security_label", want)
 	checkImportFailedFixture(t, "security_label/import")
 }

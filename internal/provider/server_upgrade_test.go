@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
@@ -51,21 +50,7 @@ func TestUpgradeServerV0Fixtures(t *testing.T) {
 		"user_mapping/no_options/terraform.tfstate":             {"remote": umNoopt},
 		"user_mapping/no_options/terraform.refreshed.tfstate":   {"remote": umNooptRefreshed},
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_server") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got serverModel
-				runUpgrader(t, NewServerResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewServerResource(), "postgresql_server", want)
 	// The import case has no state: cyrilgdn's import failed (its Read ignored the ID).
 	checkImportFailedFixture(t, "server/import")
 }

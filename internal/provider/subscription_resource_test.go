@@ -205,6 +205,19 @@ func subscriptionFixture(t *testing.T, pubDB, subDB, name string) {
 	})
 }
 
+// testAccSubscriptionSteps runs steps in parallel with the other tests, on
+// the publication and subscriber databases of subscriptionFixture.
+func testAccSubscriptionSteps(t *testing.T, pubDB, subDB, name string, steps []resource.TestStep) {
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			subscriptionFixture(t, pubDB, subDB, name)
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+}
+
 // subscriptionSlotConfig is a subscription on pub_a (subscriptionFixture) using
 // an existing slot, with extra arguments appended.
 func subscriptionSlotConfig(name, db, conninfo, slot, extra string) string {
@@ -236,36 +249,29 @@ func TestAccSubscription_regressionSlotChangeLeavesDisabled(t *testing.T) {
 			}
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck: func() {
-			acctest.PreCheck(t)
-			subscriptionFixture(t, pubDB, subDB, name)
-		},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg(slot)},
-			{ // the slot change fails (an event trigger refuses SET (slot_name = ...))
-				PreConfig: acctest.ExecFunc(t, subDB, `
+	testAccSubscriptionSteps(t, pubDB, subDB, name, []resource.TestStep{
+		{Config: cfg(slot)},
+		{ // the slot change fails (an event trigger refuses SET (slot_name = ...))
+			PreConfig: acctest.ExecFunc(t, subDB, `
 CREATE FUNCTION refuse_slot_change() RETURNS event_trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF current_query() ILIKE '%slot_name%' THEN RAISE EXCEPTION 'slot change refused by the test'; END IF;
 END $$`, "CREATE EVENT TRIGGER refuse_slot_change ON ddl_command_end WHEN TAG IN ('ALTER SUBSCRIPTION') EXECUTE FUNCTION refuse_slot_change()"),
-				Config:      cfg(slot + "_2"),
-				ExpectError: regexp.MustCompile(`slot\s+change\s+refused\s+by\s+the\s+test`),
+			Config:      cfg(slot + "_2"),
+			ExpectError: regexp.MustCompile(`slot\s+change\s+refused\s+by\s+the\s+test`),
+		},
+		{ // nothing changed: still enabled, on the old slot; with the trigger gone the change goes through
+			PreConfig: func() {
+				enabledWithSlot(slot)()
+				acctest.Exec(t, subDB, "DROP EVENT TRIGGER refuse_slot_change")
 			},
-			{ // nothing changed: still enabled, on the old slot; with the trigger gone the change goes through
-				PreConfig: func() {
-					enabledWithSlot(slot)()
-					acctest.Exec(t, subDB, "DROP EVENT TRIGGER refuse_slot_change")
-				},
-				Config:           cfg(slot + "_2"),
-				ConfigPlanChecks: expectUpdate(addr),
-				Check:            func(*terraform.State) error { enabledWithSlot(slot + "_2")(); return nil },
-			},
-			{
-				Config:   cfg(slot + "_2"),
-				PlanOnly: true,
-			},
+			Config:           cfg(slot + "_2"),
+			ConfigPlanChecks: expectUpdate(addr),
+			Check:            func(*terraform.State) error { enabledWithSlot(slot + "_2")(); return nil },
+		},
+		{
+			Config:   cfg(slot + "_2"),
+			PlanOnly: true,
 		},
 	})
 }
@@ -289,67 +295,58 @@ func TestAccSubscription_enabled(t *testing.T) {
 			return nil
 		}
 	}
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck: func() {
-			acctest.PreCheck(t)
-			subscriptionFixture(t, pubDB, subDB, name)
+	// the step keeps the subscription (its OID), which the state records enabled or not
+	sameSubscription := func(enabled bool) []statecheck.StateCheck {
+		return []statecheck.StateCheck{
+			sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(enabled)),
+		}
+	}
+	testAccSubscriptionSteps(t, pubDB, subDB, name, []resource.TestStep{
+		{
+			Config:            cfg(slot, "enabled = false"),
+			ConfigStateChecks: sameSubscription(false),
+			Check:             serverEnabled(false),
 		},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg(slot, "enabled = false"),
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
-				},
-				Check: serverEnabled(false),
-			},
-			{ // a slot change keeps it disabled
-				Config:           cfg(slot+"_2", "enabled = false"),
-				ConfigPlanChecks: expectUpdate(addr),
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
-				},
-				Check: serverEnabled(false),
-			},
-			{ // enabled by default, in place
-				Config:           cfg(slot+"_2", ""),
-				ConfigPlanChecks: expectUpdate(addr),
-				ConfigStateChecks: []statecheck.StateCheck{
-					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
-				},
-				Check: serverEnabled(true),
-			},
-			{
-				Config:   cfg(slot+"_2", ""),
-				PlanOnly: true,
-			},
-			{ // drift: disabled with SQL; the plan shows it and apply enables it again
-				PreConfig: acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name)+" DISABLE"),
-				Config:    cfg(slot+"_2", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
-				}},
-				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
-				Check:             serverEnabled(true),
-			},
-			{
-				Config:   cfg(slot+"_2", ""),
-				PlanOnly: true,
-			},
-			{ // disabled in place, back on the first slot
-				Config:            cfg(slot, "enabled = false"),
-				ConfigPlanChecks:  expectUpdate(addr),
-				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
-				Check:             serverEnabled(false),
-			},
-			{
-				ResourceName: addr, ImportState: true, ImportStateId: subDB + "." + name, ImportStateVerify: true,
-				ImportStateVerifyIgnore: subscriptionImportIgnore(),
-			},
+		{ // a slot change keeps it disabled
+			Config:            cfg(slot+"_2", "enabled = false"),
+			ConfigPlanChecks:  expectUpdate(addr),
+			ConfigStateChecks: sameSubscription(false),
+			Check:             serverEnabled(false),
+		},
+		{ // enabled by default, in place
+			Config:            cfg(slot+"_2", ""),
+			ConfigPlanChecks:  expectUpdate(addr),
+			ConfigStateChecks: sameSubscription(true),
+			Check:             serverEnabled(true),
+		},
+		{
+			Config:   cfg(slot+"_2", ""),
+			PlanOnly: true,
+		},
+		{ // drift: disabled with SQL; the plan shows it and apply enables it again
+			PreConfig: acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name)+" DISABLE"),
+			Config:    cfg(slot+"_2", ""),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				plancheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+			}},
+			ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			Check:             serverEnabled(true),
+		},
+		{
+			Config:   cfg(slot+"_2", ""),
+			PlanOnly: true,
+		},
+		{ // disabled in place, back on the first slot
+			Config:            cfg(slot, "enabled = false"),
+			ConfigPlanChecks:  expectUpdate(addr),
+			ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			Check:             serverEnabled(false),
+		},
+		{
+			ResourceName: addr, ImportState: true, ImportStateId: subDB + "." + name, ImportStateVerify: true,
+			ImportStateVerifyIgnore: subscriptionImportIgnore(),
 		},
 	})
 }

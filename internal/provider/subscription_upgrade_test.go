@@ -3,7 +3,6 @@ package provider
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -25,15 +24,5 @@ func TestUpgradeSubscriptionV0Fixtures(t *testing.T) {
 		// cyrilgdn's import leaves create_slot and slot_name null; nothing here forces a replacement
 		"subscription/import/terraform.tfstate": {"imp": sub("fx_sub_imp", "fx_sub_imp_pub")},
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_subscription") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				var got subscriptionModel
-				runUpgrader(t, NewSubscriptionResource(), inst, &got)
-				if d := cmp.Diff(byName[inst.Name], got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewSubscriptionResource(), "postgresql_subscription", want)
 }

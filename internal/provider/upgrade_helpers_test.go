@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -91,5 +92,39 @@ func runUpgrader(t *testing.T, res resource.Resource, inst fixtureInstance, out 
 	}
 	if diags := resp.State.Get(ctx, out); diags.HasError() {
 		t.Fatalf("decoding upgraded %s.%s: %v", inst.Type, inst.Name, diags)
+	}
+}
+
+// inBothStates expects the same upgraded instances from the state of each
+// fixture directory and from its refreshed state.
+func inBothStates[M any](byDir map[string]map[string]M) map[string]map[string]M {
+	want := make(map[string]map[string]M, 2*len(byDir))
+	for dir, exp := range byDir {
+		want[dir+"/terraform.tfstate"] = exp
+		want[dir+"/terraform.refreshed.tfstate"] = exp
+	}
+	return want
+}
+
+// checkFixtureUpgrades runs res's upgrader, in a subtest each, over every
+// instance of resource type typ in the fixture states that want names (paths
+// under testdata/cyrilgdn), and compares the result with the expectation
+// want holds for the instance's name.
+func checkFixtureUpgrades[M any](t *testing.T, res resource.Resource, typ string, want map[string]map[string]M, opts ...cmp.Option) {
+	t.Helper()
+	for file, byName := range want {
+		for _, inst := range loadFixtureInstances(t, file, typ) {
+			t.Run(file+"/"+inst.Name, func(t *testing.T) {
+				exp, ok := byName[inst.Name]
+				if !ok {
+					t.Fatalf("no expectation for %s", inst.Name)
+				}
+				var got M
+				runUpgrader(t, res, inst, &got)
+				if d := cmp.Diff(exp, got, opts...); d != "" {
+					t.Errorf("upgraded state differs (-want +got):\n%s", d)
+				}
+			})
+		}
 	}
 }

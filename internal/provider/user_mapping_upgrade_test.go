@@ -3,7 +3,6 @@ package provider
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -27,20 +26,6 @@ func TestUpgradeUserMappingV0Fixtures(t *testing.T) {
 			"plain": um("fx_um_plain", "fx_um_noopt_srv", strMap()), "postgres": pgMap,
 		},
 	}
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, "postgresql_user_mapping") {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
-				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
-				}
-				var got userMappingModel
-				runUpgrader(t, NewUserMappingResource(), inst, &got)
-				if d := cmp.Diff(exp, got); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
-				}
-			})
-		}
-	}
+	checkFixtureUpgrades(t, NewUserMappingResource(), "postgresql_user_mapping", want)
 	checkImportFailedFixture(t, "user_mapping/import")
 }
