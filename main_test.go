@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	rdebug "runtime/debug"
+	"testing"
+)
 
 func TestQuietLogs(t *testing.T) {
 	run := func(env map[string]string) map[string]string {
@@ -18,5 +21,22 @@ func TestQuietLogs(t *testing.T) {
 	}
 	if got := run(map[string]string{"TF_LOG_SDK_PROTO": "TRACE"}); got["TF_LOG_SDK_PROTO"] != "" || len(got) != 3 {
 		t.Fatalf("a level set explicitly is kept: %v", got)
+	}
+}
+
+func TestCollectLessOften(t *testing.T) {
+	defer rdebug.SetGCPercent(rdebug.SetGCPercent(100))
+	collectLessOften(func(string) string { return "" })
+	if got := rdebug.SetGCPercent(100); got != gcPercent {
+		t.Errorf("GOGC unset: the GC target is %d, want %d", got, gcPercent)
+	}
+	collectLessOften(func(k string) string {
+		if k == "GOGC" {
+			return "50"
+		}
+		return ""
+	})
+	if got := rdebug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC set: the provider changed the GC target to %d", got)
 	}
 }

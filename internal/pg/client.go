@@ -250,8 +250,42 @@ func (c *Client) openPool(ctx context.Context, db string, readOnly bool) (*pgxpo
 		return nil, fmt.Errorf("configuring connection pool for database %q: %w", db, err)
 	}
 	pools[db] = p
+	if readOnly {
+		go c.warm(context.WithoutCancel(ctx), db, p)
+	}
 	return p, nil
 }
+
+// warm opens a second connection of a read-only pool while the pool's first
+// read opens its own: the next concurrent read of a refresh (typically the one
+// that loads a catalog snapshot, which the others then wait for) finds it
+// ready instead of setting one up after the first. Setting up a connection (a
+// TCP and maybe TLS handshake, a SCRAM exchange, a backend start) costs more
+// than a catalog query: about 30 ms with a local server, more across a network.
+// warm takes one of the database's read slots, so the reads of a pool still
+// open at most readConcurrency connections, and it never waits: without a free
+// slot or a connection permit to spare (max_connections) there is nothing to
+// warm.
+func (c *Client) warm(ctx context.Context, db string, p *pgxpool.Pool) {
+	slots := c.readSlotsOf(db)
+	if !slots.TryAcquire(1) {
+		return
+	}
+	defer slots.Release(1)
+	timeout := c.cfg.ConnectTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.WithValue(ctx, noPermitWait{}, true), timeout)
+	defer cancel()
+	if conn, err := p.Acquire(ctx); err == nil {
+		conn.Release()
+	}
+}
+
+// noPermitWait marks the context of a dial that gives up at once when no
+// connection permit is free (warm).
+type noPermitWait struct{}
 
 func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	kv := []string{
@@ -334,12 +368,22 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
 	d := &net.Dialer{KeepAlive: 5 * time.Minute, Timeout: timeout}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		c.dials.Add(1)
-		if c.sem != nil && !c.sem.TryAcquire(1) {
-			if err := c.awaitPermit(ctx, db); err != nil {
-				return nil, fmt.Errorf("waiting for a free connection slot (max_connections = %d): %w", c.cfg.MaxConnections, err)
+		if c.sem != nil {
+			switch {
+			case ctx.Value(noPermitWait{}) != nil:
+				// a warm-up (warm): only with a permit to spare, so that no
+				// dial of the pool ever waits for the one it holds
+				if !c.sem.TryAcquire(2) {
+					return nil, errors.New("no connection permit to spare")
+				}
+				c.sem.Release(1)
+			case !c.sem.TryAcquire(1):
+				if err := c.awaitPermit(ctx, db); err != nil {
+					return nil, fmt.Errorf("waiting for a free connection slot (max_connections = %d): %w", c.cfg.MaxConnections, err)
+				}
 			}
 		}
+		c.dials.Add(1)
 		release := func() {
 			c.open.Add(-1)
 			if c.sem != nil {
@@ -537,16 +581,7 @@ func (c *Client) readSlot(ctx context.Context, db string) (context.Context, func
 	if ctx.Value(readSlotKey{}) != nil {
 		return ctx, func() {}
 	}
-	if db == "" {
-		db = c.cfg.Database
-	}
-	c.mu.Lock()
-	s := c.readSlots[db]
-	if s == nil {
-		s = semaphore.NewWeighted(readConcurrency)
-		c.readSlots[db] = s
-	}
-	c.mu.Unlock()
+	s := c.readSlotsOf(db)
 	marked := context.WithValue(ctx, readSlotKey{}, true)
 	if s.TryAcquire(1) {
 		return marked, func() { s.Release(1) }
@@ -557,6 +592,21 @@ func (c *Client) readSlot(ctx context.Context, db string) (context.Context, func
 		return marked, func() {} // waited long enough: read on a connection of its own
 	}
 	return marked, func() { s.Release(1) }
+}
+
+// readSlotsOf returns the semaphore of the read slots of database db.
+func (c *Client) readSlotsOf(db string) *semaphore.Weighted {
+	if db == "" {
+		db = c.cfg.Database
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.readSlots[db]
+	if s == nil {
+		s = semaphore.NewWeighted(readConcurrency)
+		c.readSlots[db] = s
+	}
+	return s
 }
 
 // Conn runs fn on one dedicated read-write connection of database db (session

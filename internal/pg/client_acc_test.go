@@ -144,6 +144,49 @@ func TestAccClientCapabilitiesAndMissingRole(t *testing.T) {
 	}
 }
 
+// A read-only pool opens a connection in the background as soon as it is made
+// (beside its first read's own), so that the next concurrent read of a refresh
+// finds it ready instead of setting one up behind the first; with no permit to
+// spare under max_connections it opens none, and the pool's reads never wait
+// for it.
+func TestAccClient_readPoolWarmsSecondConnection(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		maxConns int
+		warmed   int64
+	}{{20, 1}, {1, 0}} {
+		c := testClient(t, tc.maxConns, "")
+		p, err := c.openPool(ctx, "", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// wait for the warmed connection to be idle in the pool (a minute at
+		// most on a loaded machine), or a moment when there is none to warm
+		wait := time.Minute
+		if tc.warmed == 0 {
+			wait = 300 * time.Millisecond
+		}
+		deadline := time.Now().Add(wait)
+		for time.Now().Before(deadline) && (tc.warmed == 0 || p.Stat().IdleConns() == 0) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if tc.warmed > 0 && p.Stat().IdleConns() == 0 {
+			t.Fatalf("max_connections %d: no warmed connection after %v", tc.maxConns, wait)
+		}
+		if got := c.ConnectionsOpened(); got != tc.warmed {
+			t.Errorf("max_connections %d: the warm-up opened %d connections, want %d", tc.maxConns, got, tc.warmed)
+		}
+		for i := 0; i < 3; i++ {
+			if _, err := c.ReadRole(ctx, "postgres"); err != nil {
+				t.Fatalf("max_connections %d: %v", tc.maxConns, err)
+			}
+		}
+		if got := c.ConnectionsOpened(); got != 1 {
+			t.Errorf("max_connections %d: three reads after the warm-up opened %d connections in all, want 1", tc.maxConns, got)
+		}
+	}
+}
+
 func TestClientUnknownArgumentsNeverConnect(t *testing.T) {
 	c := NewClient(Config{Host: "", Unknown: []string{"host"}})
 	_, err := c.Pool(context.Background(), "")
