@@ -3,6 +3,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"runtime/pprof"
 	"runtime/trace"
@@ -15,16 +16,19 @@ import (
 // (where reads wait: `go tool trace -pprof=net` or `-pprof=sync`); both end
 // when the provider stops.
 func startProfile() func() {
-	stopTrace := startTrace()
-	stopCPU := startCPUProfile()
+	stopTrace := record("PGTF_TRACE", trace.Start, trace.Stop)
+	stopCPU := record("PGTF_CPUPROFILE", pprof.StartCPUProfile, pprof.StopCPUProfile)
 	return func() {
 		stopCPU()
 		stopTrace()
 	}
 }
 
-func startTrace() func() {
-	path := os.Getenv("PGTF_TRACE")
+// record starts a recorder (start) into the file the environment variable env
+// names, with the process ID appended (Terraform starts several provider
+// processes); the function it returns stops it (stop) and closes the file.
+func record(env string, start func(io.Writer) error, stop func()) func() {
+	path := os.Getenv(env)
 	if path == "" {
 		return func() {}
 	}
@@ -32,31 +36,12 @@ func startTrace() func() {
 	if err != nil {
 		return func() {}
 	}
-	if err := trace.Start(f); err != nil {
+	if err := start(f); err != nil {
 		_ = f.Close()
 		return func() {}
 	}
 	return func() {
-		trace.Stop()
-		_ = f.Close()
-	}
-}
-
-func startCPUProfile() func() {
-	path := os.Getenv("PGTF_CPUPROFILE")
-	if path == "" {
-		return func() {}
-	}
-	f, err := os.Create(path + "." + strconv.Itoa(os.Getpid()))
-	if err != nil {
-		return func() {}
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		_ = f.Close()
-		return func() {}
-	}
-	return func() {
-		pprof.StopCPUProfile()
+		stop()
 		_ = f.Close()
 	}
 }
