@@ -417,6 +417,7 @@ func (p *pgProvider) resources() []func() resource.Resource {
 func (p *pgProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewDatabaseDataSource,
+		NewQueryDataSource,
 		NewRoleDataSource,
 		NewSchemasDataSource,
 		NewSequencesDataSource,
