@@ -237,6 +237,22 @@ var conformanceTypes = map[string]confType{
 		},
 		importID: jsonID("role", "database", "parameter"),
 	},
+	"postgresql_database_setting": {
+		setup:       func(t *testing.T, n confNames) { acctest.Database(t, n.P, acctest.AdminUser()) },
+		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",
+		// blocks without a role set the database's own setting: each its own parameter
+		body: "database = \"{{.P}}\"\nparameter = \"{{with .V.p}}{{.}}{{else}}work_mem{{end}}\"\nvalue = \"{{with .V.v}}{{.}}{{else}}64MB{{end}}\"",
+		attrs: map[string]confAttr{
+			"role": {variants: []confVariant{
+				{label: lUnset},
+				{label: lNull, hcl: "role = null", vars: map[string]string{"p": "maintenance_work_mem"}},
+				simpleV(lServer, "role = postgresql_role.{{.I}}.name"),
+				// PostgreSQL stores the parameter as DateStyle, and prints no other spelling of the value
+				{label: "lower_case_parameter", hcl: "role = postgresql_role.{{.I}}.name", vars: map[string]string{"p": "datestyle", "v": "iso, dmy"}},
+			}},
+		},
+		importID: jsonID("database", "role", "parameter"),
+	},
 	"postgresql_grant_role": {
 		prereqs:     preRole + `resource "postgresql_role" "group" { name = "{{.P}}_g" }` + "\n",
 		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",

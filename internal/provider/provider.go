@@ -392,6 +392,7 @@ func (p *pgProvider) resources() []func() resource.Resource {
 	return []func() resource.Resource{
 		NewCommentResource,
 		NewDatabaseResource,
+		NewDatabaseSettingResource,
 		NewDefaultPrivilegesResource,
 		NewEventTriggerResource,
 		NewExtensionResource,
