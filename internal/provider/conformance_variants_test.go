@@ -336,6 +336,38 @@ var conformanceTypes = map[string]confType{
 			nullToFalse(v0, "with_grant_option")
 		},
 	},
+	"postgresql_object_owner": {
+		setup: func(t *testing.T, n confNames) {
+			for _, db := range []string{n.P, n.P + "_d1", n.P + "_d2"} {
+				acctest.Database(t, db, acctest.AdminUser())
+			}
+			acctest.AdminExec(t, n.P, "CREATE SCHEMA app", "CREATE TABLE public.t0 (id int)", "CREATE TABLE public.t1 (id int)",
+				"CREATE TABLE public.t2 (id int)", "CREATE TABLE app.t3 (id int)")
+			// a new owner needs CREATE on the schema (public has none for PUBLIC from PostgreSQL 15)
+			acctest.Exec(t, n.P, "GRANT CREATE ON SCHEMA public, app TO PUBLIC")
+		},
+		prereqs: preRole,
+		body: "{{if .V.db}}object_type = \"database\"\nobject_name = \"{{.P}}_d{{.V.db}}\"{{else}}object_type = \"table\"\nobject_name = \"t{{.V.t}}\"{{end}}\n" +
+			"owner = postgresql_role.pre.name",
+		attrs: map[string]confAttr{
+			"database": {variants: []confVariant{
+				{label: lUnset, vars: map[string]string{"db": "1"}},
+				{label: lNull, hcl: "database = null", vars: map[string]string{"db": "2"}},
+				{label: lServer, hcl: `database = "{{.P}}"`, vars: map[string]string{"t": "0"}}}},
+			"schema": {variants: []confVariant{
+				{label: lUnset, hcl: `database = "{{.P}}"`, vars: map[string]string{"t": "0"}},
+				{label: lNull, hcl: "database = \"{{.P}}\"\nschema = null", vars: map[string]string{"t": "1"}},
+				{label: lServer, hcl: "database = \"{{.P}}\"\nschema = \"public\"", vars: map[string]string{"t": "2"}},
+				{label: "other_schema", hcl: "database = \"{{.P}}\"\nschema = \"app\"", vars: map[string]string{"t": "3"}}}},
+		},
+		// objects outside the provider's database are imported as <database>.<id>
+		importID: func(v map[string]any) string {
+			if db := cstr(v["database"]); db != "" && db != acctest.DefaultDatabase() {
+				return db + "." + cstr(v["id"])
+			}
+			return cstr(v["id"])
+		},
+	},
 	"postgresql_publication": {
 		setup: func(t *testing.T, n confNames) {
 			acctest.Database(t, n.P, acctest.AdminUser())

@@ -399,6 +399,7 @@ func (p *pgProvider) resources() []func() resource.Resource {
 		NewFunctionResource,
 		NewGrantResource,
 		NewGrantRoleResource,
+		NewObjectOwnerResource,
 		NewPhysicalReplicationSlotResource,
 		NewPolicyResource,
 		NewPublicationResource,
