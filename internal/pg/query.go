@@ -130,7 +130,7 @@ func firstKeyword(s string) string {
 // attempt is retried like any read: nothing it did survived its rollback.
 func (c *Client) RunReadOnlyQuery(ctx context.Context, db, query string, args []*string, timeout time.Duration, maxRows int) (*QueryResult, error) {
 	if err := CheckQuery(query); err != nil {
-		return nil, fmt.Errorf("the query %s", err)
+		return nil, fmt.Errorf("the query %w", err)
 	}
 	var out *QueryResult
 	err := c.onReadPool(ctx, db, func(ctx context.Context, p *pgxpool.Pool) error {

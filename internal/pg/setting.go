@@ -234,19 +234,18 @@ func parseSettingBool(v string) (bool, bool) {
 	if s == "" {
 		return false, false
 	}
-	switch {
-	case s == "1":
-		return true, true
-	case s == "0":
-		return false, true
-	case strings.HasPrefix("true", s), strings.HasPrefix("yes", s):
-		return true, true
-	case strings.HasPrefix("false", s), strings.HasPrefix("no", s):
-		return false, true
-	case len(s) >= 2 && strings.HasPrefix("on", s):
-		return true, true
-	case len(s) >= 2 && strings.HasPrefix("off", s):
-		return false, true
+	if s == "1" || s == "0" {
+		return s == "1", true
+	}
+	// s is a prefix of the word: "t", "tr", "true"; "on" and "off" need two letters
+	for _, w := range []struct {
+		word string
+		min  int
+		val  bool
+	}{{"true", 1, true}, {"yes", 1, true}, {"false", 1, false}, {"no", 1, false}, {"on", 2, true}, {"off", 2, false}} {
+		if len(s) >= w.min && len(s) <= len(w.word) && w.word[:len(s)] == s {
+			return w.val, true
+		}
 	}
 	return false, false
 }
