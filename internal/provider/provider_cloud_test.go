@@ -271,6 +271,8 @@ func TestResolveConfigCloudAuth(t *testing.T) {
 		m       providerModel
 		env     map[string]string
 		want    *pg.CloudAuth
+		sql     *pg.CloudSQL
+		pw      string
 		sslmode string
 		unknown []string
 		errHas  string
@@ -302,8 +304,43 @@ func TestResolveConfigCloudAuth(t *testing.T) {
 			name: "gcp impersonation", m: providerModel{Scheme: s("gcppostgres"), Host: s("/cloudsql/p:r:i"), GCPIAMImpersonateSA: s("sa@p.iam.gserviceaccount.com"), Password: s("pw")},
 			want: &pg.CloudAuth{Method: pg.AuthGCPIAM, GCPImpersonateServiceAccount: "sa@p.iam.gserviceaccount.com"}, sslmode: "require",
 		},
-		{name: "gcp connection name", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst")}, errHas: "connection name"},
-		{name: "gcp connection name with slashes", m: providerModel{Scheme: s("gcppostgres")}, env: map[string]string{"PGHOST": "proj/europe-west1/inst"}, errHas: "connection name"},
+		{
+			name: "gcp connection name: the connector, IAM login", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst")}, env: map[string]string{"PGPASSWORD": "pw"},
+			sql: &pg.CloudSQL{Instance: "proj:europe-west1:inst", IAMAuthN: true}, sslmode: "require",
+		},
+		{
+			name: "gcp connection name with slashes (cyrilgdn's other spelling)", m: providerModel{Scheme: s("gcppostgres"), GCPIPType: s("private")}, env: map[string]string{"PGHOST": "proj/europe-west1/inst"},
+			sql: &pg.CloudSQL{Instance: "proj:europe-west1:inst", IPType: "private", IAMAuthN: true}, sslmode: "require",
+		},
+		{
+			name: "gcp connection name, built-in user", m: providerModel{Scheme: s("gcppostgres"), Host: s("example.com:proj:europe-west1:inst"), Password: s("pw")},
+			env: map[string]string{"PGTF_GCP_SQLADMIN_API_ENDPOINT": "http://127.0.0.1:1/"},
+			sql: &pg.CloudSQL{Instance: "example.com:proj:europe-west1:inst", AdminAPIEndpoint: "http://127.0.0.1:1/"}, pw: "pw", sslmode: "require",
+		},
+		{
+			name: "gcp connection name, impersonation", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst"), Password: s("pw"), GCPIAMImpersonateSA: s("sa@p.iam.gserviceaccount.com")},
+			sql: &pg.CloudSQL{Instance: "proj:europe-west1:inst", IAMAuthN: true, ImpersonateServiceAccount: "sa@p.iam.gserviceaccount.com"}, sslmode: "require",
+		},
+		{name: "gcp connection name with a client certificate", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst"), ClientCert: []clientCertModel{{Cert: s("c"), Key: s("k")}}}, errHas: "Certificates"},
+		{name: "gcp bad connection name", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:inst")}, errHas: "not a Cloud SQL instance connection name"},
+		{name: "gcp host unknown", m: providerModel{Scheme: s("gcppostgres"), Host: types.StringUnknown()}, want: &pg.CloudAuth{Method: pg.AuthGCPIAM}, sslmode: "require", unknown: []string{"host"}},
+		{
+			name: "aws endpoint", m: providerModel{AWSRDSIAMAuth: b(true), AWSRDSIAMEndpoint: s("db.abc.eu-west-3.rds.amazonaws.com:5432")},
+			want: &pg.CloudAuth{Method: pg.AuthAWSRDSIAM, AWSEndpoint: "db.abc.eu-west-3.rds.amazonaws.com:5432"}, sslmode: "require",
+		},
+		{name: "aws bad endpoint", m: providerModel{AWSRDSIAMAuth: b(true), AWSRDSIAMEndpoint: s("db:99999")}, errHas: "aws_rds_iam_endpoint"},
+		{
+			name: "azure china", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t"), AzureEnvironment: s("china")}, env: map[string]string{"ARM_ENVIRONMENT": "usgovernment"},
+			want: &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: "t", AzureEnvironment: "china"}, sslmode: "require",
+		},
+		{
+			name: "azure environment from ARM_ENVIRONMENT", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t")}, env: map[string]string{"ARM_ENVIRONMENT": "USGovernment"},
+			want: &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: "t", AzureEnvironment: "usgovernment"}, sslmode: "require",
+		},
+		{
+			name: "azure: ARM_ENVIRONMENT of another cloud is not used", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t")}, env: map[string]string{"ARM_ENVIRONMENT": "german"},
+			want: &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: "t"}, sslmode: "require",
+		},
 		{name: "gcp IPv6", m: providerModel{Scheme: s("gcppostgres"), Host: s("fd00::3")}, want: &pg.CloudAuth{Method: pg.AuthGCPIAM}, sslmode: "require"},
 		{name: "scheme unknown", m: providerModel{Scheme: types.StringUnknown()}, sslmode: "prefer", unknown: []string{"scheme"}},
 	} {
@@ -320,6 +357,12 @@ func TestResolveConfigCloudAuth(t *testing.T) {
 		}
 		if diff := cmp.Diff(tc.want, cfg.CloudAuth); diff != "" {
 			t.Errorf("%s: CloudAuth (-want +got):\n%s", tc.name, diff)
+		}
+		if diff := cmp.Diff(tc.sql, cfg.CloudSQL); diff != "" {
+			t.Errorf("%s: CloudSQL (-want +got):\n%s", tc.name, diff)
+		}
+		if tc.sql != nil && cfg.Password != tc.pw {
+			t.Errorf("%s: password %q, want %q", tc.name, cfg.Password, tc.pw)
 		}
 		if cfg.SSLMode != tc.sslmode {
 			t.Errorf("%s: sslmode %q, want %q", tc.name, cfg.SSLMode, tc.sslmode)
@@ -580,7 +623,14 @@ func TestValidateCloudAuth(t *testing.T) {
 		{name: "gcp and aws", m: providerModel{Scheme: s("gcppostgres"), AWSRDSIAMAuth: b(true)}, errors: "Conflicting"},
 		{name: "azure without tenant", m: providerModel{AzureIdentityAuth: b(true)}, errors: "Missing azure_tenant_id"},
 		{name: "azure with unknown tenant", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: types.StringUnknown()}},
-		{name: "gcp connection name", m: providerModel{Scheme: s("gcppostgres"), Host: s("p:r:i")}, errors: "instance connection names"},
+		{name: "gcp connection name: the connector", m: providerModel{Scheme: s("gcppostgres"), Host: s("p:r:i")}},
+		{name: "gcp connection name with slashes", m: providerModel{Scheme: s("gcppostgres"), Host: s("p/r/i"), GCPIPType: s("psc")}},
+		{name: "gcp bad connection name", m: providerModel{Scheme: s("gcppostgres"), Host: s("p:i")}, errors: "Invalid Cloud SQL instance connection name"},
+		{name: "gcp connection name with sslrootcert", m: providerModel{Scheme: s("gcppostgres"), Host: s("p:r:i"), SSLRootCert: s("/ca.pem")}, errors: "sslrootcert with the Cloud SQL connector"},
+		{name: "connection name without gcppostgres", m: providerModel{Host: s("p:r:i")}, warning: "without the gcppostgres scheme"},
+		{name: "gcp_ip_type with an address", m: providerModel{Scheme: s("gcppostgres"), Host: s("10.0.0.5"), GCPIPType: s("private")}, warning: "Argument not used"},
+		{name: "azure_environment without azure", m: providerModel{AzureEnvironment: s("china")}, warning: "Argument not used"},
+		{name: "aws endpoint without a host", m: providerModel{AWSRDSIAMAuth: b(true), AWSRDSIAMEndpoint: s(":5432")}, errors: "Invalid aws_rds_iam_endpoint"},
 		{name: "gcp address", m: providerModel{Scheme: s("gcppostgres"), Host: s("10.0.0.5")}},
 		{name: "impersonation without gcppostgres", m: providerModel{GCPIAMImpersonateSA: s("sa@p.iam.gserviceaccount.com")}, warning: "Argument not used"},
 		{name: "password with aws", m: providerModel{AWSRDSIAMAuth: b(true), Password: s("x")}, warning: "Argument not used"},
