@@ -42,18 +42,18 @@ type Config struct {
 	// TargetSessionAttrs picks the server among several hosts, as libpq's
 	// target_session_attrs ("" = any).
 	TargetSessionAttrs string
-	Database         string
-	Username         string
-	Password         string
-	SSLMode          string
-	SSLRootCert      string
-	ClientCert       *ClientCert
-	ConnectTimeout   time.Duration
-	MaxConnections   int // 0 = unlimited
-	Superuser        bool
-	ExpectedVersion  string
-	DatabaseUsername string
-	ApplicationName  string
+	Database           string
+	Username           string
+	Password           string
+	SSLMode            string
+	SSLRootCert        string
+	ClientCert         *ClientCert
+	ConnectTimeout     time.Duration
+	MaxConnections     int // 0 = unlimited
+	Superuser          bool
+	ExpectedVersion    string
+	DatabaseUsername   string
+	ApplicationName    string
 	// MaxConnIdleTime closes a pooled connection idle this long (0: DefaultMaxConnIdleTime).
 	MaxConnIdleTime time.Duration
 	// MaxRetryDuration bounds how long an operation retries after connection
@@ -112,7 +112,7 @@ type clientCore struct {
 	sem     *semaphore.Weighted      // bounds server connections across all pools
 	// readSlots bounds the reads under way at once per database (readSlot)
 	readSlots map[string]*semaphore.Weighted
-	network   *netPath // SSH bastion or SOCKS5 proxy; nil: direct
+	network   *netPath           // SSH bastion or SOCKS5 proxy; nil: direct
 	cloudSQL  *cloudSQLConnector // the Cloud SQL connector; nil: none
 
 	capsMu sync.Mutex

@@ -1,9 +1,9 @@
 package pg
 
 import (
-	"net"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 
