@@ -145,7 +145,13 @@ func fixedAWSClock(t *testing.T) time.Time {
 // independently of the provider's code.
 func rdsToken(t *testing.T, user, region string, creds aws.Credentials, at time.Time) string {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, "https://127.0.0.1:"+os.Getenv("PGPORT"), nil)
+	return rdsTokenFor(t, "127.0.0.1:"+os.Getenv("PGPORT"), user, region, creds, at)
+}
+
+// rdsTokenFor is rdsToken for another endpoint (host:port).
+func rdsTokenFor(t *testing.T, endpoint, user, region string, creds aws.Credentials, at time.Time) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, "https://"+endpoint, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,6 +196,31 @@ func TestAccProvider_awsRDSIAMAuth(t *testing.T) {
 		`  aws_rds_iam_auth   = true
   aws_rds_iam_region = "eu-west-1"`,
 		awsEnv(t, map[string]string{"AWS_ACCESS_KEY_ID": creds.AccessKeyID, "AWS_SECRET_ACCESS_KEY": creds.SecretAccessKey}))
+}
+
+// TestAccProvider_awsRDSIAMEndpoint: aws_rds_iam_endpoint: the provider
+// connects through a tunnel (a local relay to the server: host and port are
+// the tunnel's) while the token is signed for the RDS endpoint named there,
+// whose host name also gives the region. A token signed for another port of
+// the endpoint is refused.
+func TestAccProvider_awsRDSIAMEndpoint(t *testing.T) {
+	login, role := acctest.RandName("rds_iam_ep"), acctest.RandName("role_rds_ep")
+	at := fixedAWSClock(t)
+	creds := aws.Credentials{AccessKeyID: "AKIDTFACCTUNNEL", SecretAccessKey: "tunnel/secret", Source: "test"}
+	tunnel := acctest.StartTunnel(t, "127.0.0.1:"+os.Getenv("PGPORT"))
+	const endpoint = "tfacc-db.c9akciq32abc.eu-central-1.rds.amazonaws.com"
+	token := rdsTokenFor(t, endpoint+":5432", login, "eu-central-1", creds, at)
+	testCloudLogin(t, login, token, role,
+		fmt.Sprintf(`  port                 = %d
+  aws_rds_iam_auth     = true
+  aws_rds_iam_endpoint = "%s:5432"`, tunnel.Port(), endpoint),
+		fmt.Sprintf(`  port                 = %d
+  aws_rds_iam_auth     = true
+  aws_rds_iam_endpoint = "%s:5433"`, tunnel.Port(), endpoint),
+		awsEnv(t, map[string]string{"AWS_ACCESS_KEY_ID": creds.AccessKeyID, "AWS_SECRET_ACCESS_KEY": creds.SecretAccessKey}))
+	if tunnel.Connections() == 0 {
+		t.Error("no connection went through the tunnel")
+	}
 }
 
 // TestAccProvider_awsRDSIAMProfile: aws_rds_iam_profile: the profile's

@@ -125,7 +125,7 @@ func TestAccProvider_multiHostNoPrimary(t *testing.T) {
 				}
 			},
 			// only the standby is reachable: the host list names it twice
-			Config: faultConfig(multiHostProvider(standby, standby, "  max_retry_duration = 3"), prefix, 1),
+			Config:      faultConfig(multiHostProvider(standby, standby, "  max_retry_duration = 3"), prefix, 1),
 			ExpectError: regexp.MustCompile(`(?s)no\s+server\s+among\s+127\.0\.0\.1:\d+,\s+127\.0\.0\.1:\d+\s+matches\s+target_session_attrs\s+=\s+"read-write"`),
 		}},
 	})
