@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -605,6 +606,100 @@ func TestAccProvider_azureIdentityAuth(t *testing.T) {
 		t.Error("the provider never asked the Entra ID stand-in for a token")
 	}
 }
+
+// TestAccProvider_azureEnvironment: azure_environment = "china" (without
+// AZURE_AUTHORITY_HOST): the credential asks Azure China's authority
+// (login.chinacloudapi.cn: its requests go to a local stand-in, which
+// records the host they named, answers instance discovery and OpenID
+// metadata, and issues a token per scope) for a token with Azure China's
+// PostgreSQL scope, which is the password. With azure_environment =
+// "usgovernment" it asks the US Government authority for that cloud's scope,
+// whose token the server refuses.
+func TestAccProvider_azureEnvironment(t *testing.T) {
+	login, role := acctest.RandName("azure_cn_login"), acctest.RandName("role_azure_cn")
+	const tenant, clientID, secret = "00000000-0000-0000-0000-00000000cccc", "tfacc-client-cn", "tfacc-secret-cn"
+	scopes := map[string]string{ // scope -> token
+		"https://ossrdbms-aad.database.chinacloudapi.cn/.default":  "eyJ.tfacc-china-" + acctest.RandName("azure"),
+		"https://ossrdbms-aad.database.usgovcloudapi.net/.default": "eyJ.tfacc-usgov-" + acctest.RandName("azure"),
+	}
+	var srv *httptest.Server
+	var mu sync.Mutex
+	var hosts []string
+	srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		// the host the credential asked for: its authority
+		authority := "https://" + r.Header.Get("X-Tfacc-Authority")
+		parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+		switch {
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/discovery/instance"):
+			host := strings.TrimPrefix(authority, "https://")
+			fmt.Fprintf(w, `{"tenant_discovery_endpoint":%q,"api-version":"1.1","metadata":[{"preferred_network":%q,"preferred_cache":%q,"aliases":[%q]}]}`,
+				authority+"/"+tenant+"/v2.0/.well-known/openid-configuration", host, host, host)
+		case parts[0] == tenant && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/v2.0/.well-known/openid-configuration"):
+			base := authority + "/" + tenant
+			fmt.Fprintf(w, `{"token_endpoint":%q,"authorization_endpoint":%q,"issuer":%q,"device_authorization_endpoint":%q}`,
+				base+"/oauth2/v2.0/token", base+"/oauth2/v2.0/authorize", base+"/v2.0", base+"/oauth2/v2.0/devicecode")
+		case parts[0] == tenant && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/oauth2/v2.0/token"):
+			_ = r.ParseForm()
+			var tok string
+			for _, sc := range strings.Fields(r.Form.Get("scope")) {
+				if v, ok := scopes[sc]; ok {
+					tok = v
+				}
+			}
+			if r.Form.Get("grant_type") != "client_credentials" || r.Form.Get("client_id") != clientID || r.Form.Get("client_secret") != secret || tok == "" {
+				t.Errorf("unexpected token request: %v", r.Form)
+				http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
+				return
+			}
+			fmt.Fprintf(w, `{"token_type":"Bearer","expires_in":3600,"ext_expires_in":3600,"access_token":%q}`, tok)
+		default:
+			t.Errorf("Entra ID stand-in: unexpected request %s %s", r.Method, r.URL)
+			http.Error(w, `{"error":"invalid_request"}`, http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		hosts = append(hosts, r.URL.Host)
+		mu.Unlock()
+		r = r.Clone(r.Context())
+		r.Header.Set("X-Tfacc-Authority", r.URL.Host)
+		r.URL.Scheme, r.URL.Host, r.Host = "https", strings.TrimPrefix(srv.URL, "https://"), ""
+		return srv.Client().Transport.RoundTrip(r)
+	})}
+	t.Cleanup(pg.SetCloudAuthTestHooks(nil, client))
+	testCloudLogin(t, login, scopes["https://ossrdbms-aad.database.chinacloudapi.cn/.default"], role,
+		fmt.Sprintf(`  azure_identity_auth = true
+  azure_tenant_id     = %q
+  azure_environment   = "china"`, tenant),
+		fmt.Sprintf(`  azure_identity_auth = true
+  azure_tenant_id     = %q
+  azure_environment   = "usgovernment"`, tenant),
+		map[string]string{
+			"AZURE_CLIENT_ID": clientID, "AZURE_CLIENT_SECRET": secret, "AZURE_TENANT_ID": tenant, "AZURE_AUTHORITY_HOST": "", "ARM_ENVIRONMENT": "",
+			"AZURE_ADDITIONALLY_ALLOWED_TENANTS": "", "AZURE_CLIENT_CERTIFICATE_PATH": "", "AZURE_USERNAME": "", "AZURE_TOKEN_CREDENTIALS": "",
+			"AZURE_FEDERATED_TOKEN_FILE": "", "IDENTITY_ENDPOINT": "", "MSI_ENDPOINT": "",
+		})
+	mu.Lock()
+	defer mu.Unlock()
+	seen := map[string]bool{}
+	for _, h := range hosts {
+		seen[h] = true
+	}
+	for _, want := range []string{"login.chinacloudapi.cn", "login.microsoftonline.us"} {
+		if !seen[want] {
+			t.Errorf("the credential never asked %s (it asked %v)", want, hosts)
+		}
+	}
+	if seen["login.microsoftonline.com"] {
+		t.Errorf("the credential asked the public cloud's authority: %v", hosts)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // TestAccProvider_cloudLoginNoTokenWithoutConnection: configuring the
 // provider never fetches a token: an apply that needs no connection makes no
