@@ -418,7 +418,7 @@ type googleStandIn struct {
 	key      *rsa.PrivateKey
 	email    string
 	tokens   map[string]string // scope -> access token of the service account
-	imp      map[string]string // impersonated account -> its token (sqlservice.login)
+	imp      map[string]string // impersonated account -> its token (sqlservice.login); account + " " + scope -> its token of another scope
 	impCalls atomic.Int32
 }
 
@@ -493,6 +493,11 @@ func (g *googleStandIn) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = json.NewDecoder(r.Body).Decode(&body)
 		tok, ok := g.imp[target]
+		if len(body.Scope) == 1 && body.Scope[0] != "https://www.googleapis.com/auth/sqlservice.login" {
+			// another scope (the Cloud SQL Admin API's): only when the test names it
+			tok, ok = g.imp[target+" "+body.Scope[0]]
+			body.Scope[0] = "https://www.googleapis.com/auth/sqlservice.login"
+		}
 		if !ok || r.Header.Get("Authorization") != "Bearer "+g.tokens["https://www.googleapis.com/auth/cloud-platform"] ||
 			len(body.Scope) != 1 || body.Scope[0] != "https://www.googleapis.com/auth/sqlservice.login" {
 			fail("generateAccessToken for %q with %q, scopes %v", target, r.Header.Get("Authorization"), body.Scope)
