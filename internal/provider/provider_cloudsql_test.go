@@ -531,4 +531,3 @@ resource "terraform_data" "x" { input = "no connection" }
 		t.Errorf("planning a create called Google (%d token requests, certificates %v, connections %v)", hits, calls, accepted)
 	}
 }
-
