@@ -139,7 +139,7 @@ func (c *cloudSQLConnector) load(ctx context.Context) {
 	ctx = context.WithoutCancel(ctx) // the dialer outlives the operation that first needed it
 	api, login, err := c.tokenSources(ctx)
 	if err != nil {
-		c.err = &setupError{fmt.Errorf("Cloud SQL connector: %w", err)}
+		c.err = &setupError{fmt.Errorf("the Cloud SQL connector: %w", err)}
 		return
 	}
 	opts := []cloudsqlconn.Option{
@@ -169,7 +169,7 @@ func (c *cloudSQLConnector) load(ctx context.Context) {
 	}
 	c.d, c.err = cloudsqlconn.NewDialer(ctx, opts...)
 	if c.err != nil {
-		c.err = &setupError{fmt.Errorf("Cloud SQL connector: %w", c.err)}
+		c.err = &setupError{fmt.Errorf("the Cloud SQL connector: %w", c.err)}
 	}
 }
 
@@ -208,7 +208,7 @@ func (c *cloudSQLConnector) dial(ctx context.Context) (net.Conn, error) {
 	closed := c.closed
 	c.mu.Unlock()
 	if closed {
-		return nil, &setupError{errors.New("Cloud SQL connector: the client is closed")}
+		return nil, &setupError{errors.New("the Cloud SQL connector: the client is closed")}
 	}
 	conn, err := c.d.Dial(ctx, c.cfg.Instance)
 	if err != nil {
