@@ -381,15 +381,16 @@ func newCloudSQLFixture(t *testing.T) (*googleStandIn, *cloudSQLStandIn, string)
 	return g, newCloudSQLStandIn(t, inst, apiToken), inst
 }
 
-// TestAccProvider_cloudSQLConnectorBuiltInUser: cyrilgdn's documented
-// configuration, unchanged: scheme = "gcppostgres", host = the instance
+// TestAccProvider_regressionCloudSQLConnectionNameRefused: cyrilgdn's
+// documented configuration, unchanged, was refused at validate time (the
+// instance connection name as host); it now connects through the connector: scheme = "gcppostgres", host = the instance
 // connection name, port, username and password of a built-in user. The
 // connector asks the Admin API for the instance (with the Application
 // Default Credentials' token), gets an ephemeral certificate without an IAM
 // token, dials the instance's public IP (it has one: auto) and the server
 // checks the password; a wrong password is refused. cyrilgdn's other
 // spelling, project/region/instance, connects the same way.
-func TestAccProvider_cloudSQLConnectorBuiltInUser(t *testing.T) {
+func TestAccProvider_regressionCloudSQLConnectionNameRefused(t *testing.T) {
 	g, s, inst := newCloudSQLFixture(t)
 	login, role := acctest.RandName("csql_builtin"), acctest.RandName("role_csql")
 	password := "tfacc-" + acctest.RandName("pw")
