@@ -224,6 +224,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	resp.DataSourceData = client
 	resp.ListResourceData = client
 	resp.ActionData = client
+	resp.EphemeralResourceData = client
 }
 
 // configureConfig is resolveConfig with the tests' connection bound
