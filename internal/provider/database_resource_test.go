@@ -244,3 +244,79 @@ func TestAccDatabase_regressionFailedForceDropKeepsTemplate(t *testing.T) {
 		acctest.ExecFunc(t, name, "DROP SUBSCRIPTION "+acctest.QI(sub)),
 		resource.TestStep{PlanOnly: true})
 }
+
+// `DEFAULT` for template, encoding, lc_collate, lc_ctype and tablespace_name
+// means the server's default, as cyrilgdn/postgresql documents it: CREATE
+// DATABASE no longer fails on `TEMPLATE "DEFAULT"` / `ENCODING 'DEFAULT'`, and
+// neither a refresh, an import nor a changed spelling plans a change.
+func TestAccDatabase_regressionDefaultKeyword(t *testing.T) {
+	name := acctest.RandName("dbdef")
+	addr := "postgresql_database.test"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(template, keyword string) string {
+		return acctest.Config(`
+resource "postgresql_database" "test" {
+  name            = %q
+%s
+  encoding        = %q
+  lc_collate      = %q
+  lc_ctype        = %q
+  tablespace_name = %q
+}`, name, template, keyword, keyword, keyword, keyword)
+	}
+	// the server's choice: template1's settings
+	same := func(*terraform.State) error {
+		q := `SELECT encoding::text || ' ' || datcollate::text || ' ' || datctype::text || ' ' || dattablespace::text FROM pg_database WHERE datname = $1`
+		got, want := acctest.QueryString(t, "", q, name), acctest.QueryString(t, "", q, "template1")
+		if got != want {
+			return fmt.Errorf("database %s has encoding, collation, ctype and tablespace %q, template1 %q", name, got, want)
+		}
+		return nil
+	}
+	// after a refresh the state records what the server chose
+	recorded := func(s *terraform.State) error {
+		attrs := s.RootModule().Resources[addr].Primary.Attributes
+		for attr, q := range map[string]string{
+			"encoding":        `SELECT pg_encoding_to_char(encoding) FROM pg_database WHERE datname = $1`,
+			"lc_collate":      `SELECT datcollate::text FROM pg_database WHERE datname = $1`,
+			"lc_ctype":        `SELECT datctype::text FROM pg_database WHERE datname = $1`,
+			"tablespace_name": `SELECT t.spcname::text FROM pg_database d JOIN pg_tablespace t ON t.oid = d.dattablespace WHERE datname = $1`,
+		} {
+			if want := acctest.QueryString(t, "", q, name); attrs[attr] != want {
+				return fmt.Errorf("%s = %q in the state, %q on the server", attr, attrs[attr], want)
+			}
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, name) },
+		Steps: []resource.TestStep{
+			{
+				Config: config(`  template = "DEFAULT"`, "DEFAULT"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("template"), knownvalue.StringExact("DEFAULT")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("encoding"), knownvalue.StringExact("DEFAULT")),
+				},
+				Check: same,
+			},
+			{Config: config(`  template = "DEFAULT"`, "DEFAULT"), PlanOnly: true},
+			{ // another spelling, and the template's name: no change; the refresh records what the server chose
+				Config:            config(`  template = "template1"`, "default"),
+				ConfigPlanChecks:  expectEmpty(),
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+				Check:             recorded,
+			},
+			{ // import: the plan after import is empty (PostgreSQL does not record the template)
+				Config:          config("", "DEFAULT"),
+				ResourceName:    addr,
+				ImportState:     true,
+				ImportStateId:   name,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
+			{Config: config("", "DEFAULT"), PlanOnly: true},
+		},
+	})
+}
