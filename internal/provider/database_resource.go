@@ -201,11 +201,36 @@ func (r *databaseResource) planDestroy(ctx context.Context, _ resource.ModifyPla
 	r.warnDrop(ctx, state, resp, false)
 }
 
-// warnDrop warns about what dropping the database of state loses and whether it will succeed.
+// warnDrop warns about what dropping the database of state loses, and
+// refuses the plan when the drop will fail: other sessions are connected and
+// the provider will not (force_drop false) or may not (another role's or a
+// superuser's session) terminate them, or prepared transactions hold it.
 func (r *databaseResource) warnDrop(ctx context.Context, state *databaseModel, resp *resource.ModifyPlanResponse, replacing bool) {
 	name := state.Name.ValueString()
 	act, err := r.client.ReadDatabaseActivity(ctx, name)
 	if err != nil {
+		return
+	}
+	verb := "destroy"
+	if replacing {
+		verb = "replace"
+	}
+	var blocked []string
+	switch {
+	case act.Blocking > 0 && !state.ForceDrop.ValueBool():
+		blocked = append(blocked, fmt.Sprintf("other sessions are connected to it (%d) and force_drop is false. Disconnect them, or set force_drop = true "+
+			"and apply that first to have the provider terminate them", act.Blocking))
+	case act.Unterminable > 0:
+		blocked = append(blocked, fmt.Sprintf("other sessions are connected to it that the provider's role may not terminate (%d: a superuser's, or another role's "+
+			"without the privileges of pg_signal_backend), although force_drop is true. Disconnect them first", act.Unterminable))
+	}
+	if act.PreparedXacts > 0 {
+		blocked = append(blocked, fmt.Sprintf("prepared transactions hold it (%d). Commit or roll them back first (COMMIT PREPARED / ROLLBACK PREPARED)", act.PreparedXacts))
+	}
+	if len(blocked) > 0 {
+		resp.Diagnostics.AddError("Database cannot be dropped",
+			fmt.Sprintf("Cannot %s database %q: DROP DATABASE would fail after the rest of the plan had been applied, because %s. Nothing was changed.",
+				verb, name, strings.Join(blocked, "; and ")))
 		return
 	}
 	size := "unknown size (no privilege to read it)"
@@ -221,12 +246,8 @@ func (r *databaseResource) warnDrop(ctx context.Context, state *databaseModel, r
 		msg += fmt.Sprintf(", plus %d of Terraform providers (this provider closes its own before the drop)", act.OwnConnections)
 	}
 	msg += "."
-	if act.Connections > 0 {
-		if state.ForceDrop.ValueBool() {
-			msg += " force_drop is true: those sessions will be disconnected."
-		} else {
-			msg += " The drop will fail while they stay connected: disconnect them, or set force_drop = true (and apply it) to have the provider terminate them."
-		}
+	if act.Connections > 0 && state.ForceDrop.ValueBool() {
+		msg += " force_drop is true: those sessions will be disconnected."
 	}
 	resp.Diagnostics.AddWarning("Database will be dropped", msg)
 }

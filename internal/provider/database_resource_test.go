@@ -206,9 +206,10 @@ func testAccFailedDropKeepsTemplate(t *testing.T, name string, forceDrop bool, b
 
 // Destroying a template database used to run ALTER DATABASE ... IS_TEMPLATE
 // false before DROP DATABASE and leave it so when the drop failed (here:
-// another session is connected and force_drop is false). The change is now
-// undone: the database is left as it was, and the error says why; with the
-// session gone the plan is empty.
+// another session is connected and force_drop is false). The database is left
+// as it was, and the error says why (since the destroy plan sees the session,
+// it refuses before anything runs; the undo at apply is exercised by the
+// force_drop case below); with the session gone the plan is empty.
 func TestAccDatabase_regressionFailedDropKeepsTemplate(t *testing.T) {
 	name := acctest.RandName("dbtpl")
 	var release func()
@@ -317,6 +318,47 @@ resource "postgresql_database" "test" {
 				ImportStateKind: resource.ImportBlockWithID,
 			},
 			{Config: config("", "DEFAULT"), PlanOnly: true},
+		},
+	})
+}
+
+// A destroy whose DROP DATABASE the plan knows will fail (another session is
+// connected and force_drop is false) is refused at plan time: the role
+// destroyed with it is left alone. Once the session is gone, it goes through.
+func TestAccDatabase_regressionDestroyHalfAppliedWhenDropWillFail(t *testing.T) {
+	name := acctest.RandName("dbbusy")
+	role := acctest.RandName("dbbusy_r")
+	cfg := acctest.Config(`
+resource "postgresql_role" "r" { name = %q }
+resource "postgresql_database" "test" { name = %q }`, role, name)
+	var release func()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if err := acctest.CheckDatabasesGone(t, name); err != nil {
+				return err
+			}
+			return checkRoleGone(t, role)(s)
+		},
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig:   func() { release = acctest.HoldConnection(t, name) },
+				Config:      cfg,
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`(?s)Cannot destroy database.*other\s+sessions\s+are\s+connected\s+to\s+it.*force_drop\s+=\s+true`),
+			},
+			{
+				PreConfig: func() {
+					if !roleExists(t, role) || !acctest.DatabaseExists(t, name) {
+						t.Errorf("the refused destroy dropped role %s or database %s", role, name)
+					}
+					release()
+				},
+				Config:   cfg,
+				PlanOnly: true,
+			},
 		},
 	})
 }

@@ -566,3 +566,43 @@ func TestAccRole_passwordIsSCRAMWithoutMD5Warning(t *testing.T) {
 		}},
 	})
 }
+
+// With skip_reassign_owned = true, a role owning a table (which no resource
+// of this provider drops) cannot be dropped: the destroy plan now says so
+// instead of warning, and nothing of the destroy runs. Once the table is
+// gone, the destroy goes through.
+func TestAccRole_regressionDestroyHalfAppliedWhenDropWillFail(t *testing.T) {
+	owner := acctest.RandName("rowns")
+	other := acctest.RandName("rowns_other")
+	table := acctest.QQ("public", owner+"_t")
+	cfg := acctest.Config(`
+resource "postgresql_role" "other" { name = %q }
+resource "postgresql_role" "owner" {
+  name                = %q
+  skip_reassign_owned = true
+}`, other, owner)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, owner, other),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig:   acctest.ExecFunc(t, "postgres", "CREATE TABLE "+table+" (id int)", "ALTER TABLE "+table+" OWNER TO "+acctest.QI(owner)),
+				Config:      cfg,
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`(?s)Cannot destroy role.*table\s+public\..*skip_reassign_owned\s+=\s+false`),
+			},
+			{
+				PreConfig: func() {
+					if !roleExists(t, other) || !roleExists(t, owner) {
+						t.Errorf("the refused destroy dropped role %s or %s", other, owner)
+					}
+					acctest.Exec(t, "postgres", "DROP TABLE "+table)
+				},
+				Config:   cfg,
+				PlanOnly: true,
+			},
+		},
+	})
+}

@@ -184,7 +184,9 @@ func (r *schemaResource) planDestroy(ctx context.Context, _ resource.ModifyPlanR
 }
 
 // warnDrop warns when dropping the schema of state (destroy or replacement)
-// takes objects with it or will fail because of them.
+// takes objects with it, and refuses the plan when the drop will fail: the
+// schema holds objects that nothing else in the destroy can drop first
+// (tables, ...: pg.SchemaContents.Lasting) and drop_cascade is false.
 func (r *schemaResource) warnDrop(ctx context.Context, state *schemaModel, resp *resource.ModifyPlanResponse, replacing bool) {
 	if state.OID.IsNull() || state.OID.IsUnknown() || r.client == nil || r.client.Ready() != nil {
 		return
@@ -219,9 +221,32 @@ func (r *schemaResource) warnDrop(ctx context.Context, state *schemaModel, resp 
 				state.Name.ValueString(), db, how, sc.Objects, ext))
 		return
 	}
+	if sc.Lasting > 0 {
+		// Certain to fail: refuse the plan, so that nothing else of this
+		// destroy (grants revoked, roles dropped...) runs before the failure.
+		what := "destroy"
+		if replacing {
+			what = "replace"
+		}
+		resp.Diagnostics.AddError("Schema is not empty",
+			fmt.Sprintf("Cannot %s schema %q in database %q: it holds %d object(s) that nothing in this plan drops (%s%s) and drop_cascade is false, so DROP SCHEMA would fail "+
+				"after the rest of the plan had been applied. Nothing was changed. Set drop_cascade = true and apply that first to drop them with the schema, "+
+				"or drop or move them yourself.%s",
+				what, state.Name.ValueString(), db, sc.Lasting, strings.Join(sc.LastingNames, ", "), more(sc.Lasting, len(sc.LastingNames)), ext))
+		return
+	}
 	resp.Diagnostics.AddWarning("Schema is not empty",
-		fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (tables, views, sequences, functions, types) and drop_cascade is false: the drop will fail. "+
+		fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (views, functions, types...) and drop_cascade is false: the drop will fail unless resources of this plan "+
+			"drop them first (a postgresql_function, or a postgresql_extension they depend on with drop_cascade). "+
 			"Drop or move the objects first, or set drop_cascade = true (and apply it) to drop them with the schema.%s", state.Name.ValueString(), db, how, sc.Objects, ext))
+}
+
+// more is ", ..." when fewer names (shown) than objects (n) are listed.
+func more(n, shown int) string {
+	if n > shown {
+		return ", ..."
+	}
+	return ""
 }
 
 func (r *schemaResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {

@@ -363,3 +363,70 @@ FROM pg_namespace n, aclexplode(n.nspacl) a WHERE n.nspname = $1 AND a.grantee =
 		},
 	})
 }
+
+// The destroy plan knew that DROP SCHEMA would fail (a table in it, no
+// drop_cascade) and only warned: `destroy` then revoked every grant and
+// dropped the roles before failing on the schema. The plan now refuses, and
+// nothing is touched.
+func TestAccSchema_regressionDestroyHalfAppliedWhenDropWillFail(t *testing.T) {
+	p := acctest.RandName("sales")
+	schemaName := p + "_sales"
+	roles := []string{p + "_r1", p + "_r2", p + "_r3"}
+	config := func(extra string) string {
+		var b strings.Builder
+		for i, r := range roles {
+			fmt.Fprintf(&b, `
+resource "postgresql_role" "r%d" { name = %q }
+resource "postgresql_grant" "g%d" {
+  role        = postgresql_role.r%d.name
+  database    = "postgres"
+  schema      = postgresql_schema.sales.name
+  object_type = "schema"
+  privileges  = ["USAGE"]
+}`, i, r, i, i)
+		}
+		return acctest.Config(`%s
+resource "postgresql_schema" "sales" {
+  name = %q
+%s
+}`, b.String(), schemaName, extra)
+	}
+	untouched := func() {
+		for _, r := range roles {
+			if !roleExists(t, r) {
+				t.Errorf("role %s was dropped by the refused destroy", r)
+				continue
+			}
+			if !acctest.QueryBool(t, "postgres", "SELECT has_schema_privilege($1, $2, 'USAGE')", r, schemaName) {
+				t.Errorf("the grant of USAGE on schema %s to %s was revoked by the refused destroy", schemaName, r)
+			}
+		}
+		if !schemaExists(t, "postgres", schemaName) {
+			t.Errorf("schema %s is gone", schemaName)
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if schemaExists(t, "postgres", schemaName) {
+				return fmt.Errorf("schema %q still exists", schemaName)
+			}
+			return checkRoleGone(t, roles...)(s)
+		},
+		Steps: []resource.TestStep{
+			{Config: config("")},
+			{
+				PreConfig:   acctest.ExecFunc(t, "postgres", `CREATE TABLE `+acctest.QQ(schemaName, "orders")+` (id int)`),
+				Config:      config(""),
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`(?s)Cannot destroy schema.*table\s+orders.*drop_cascade\s+=\s+true`),
+			},
+			{ // nothing was revoked nor dropped; with drop_cascade the destroy goes through
+				PreConfig:        untouched,
+				Config:           config("  drop_cascade = true"),
+				ConfigPlanChecks: expectUpdate("postgresql_schema.sales"),
+			},
+		},
+	})
+}
