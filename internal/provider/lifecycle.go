@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync/atomic"
@@ -361,6 +362,38 @@ type destroyPlanner[M any] interface {
 // the proposed plan equals the refreshed state: planChange may have to plan
 // a change back from drift (e.g. options a mapping should not have).
 func (l lifecycle[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	l.modifyPlan(ctx, req, resp)
+	if !resp.Diagnostics.HasError() {
+		checkExpectedVersion(ctx, l.obj, req, resp)
+	}
+}
+
+// checkExpectedVersion refuses a plan that changes an object (create,
+// update, destroy) when the server is older than the provider's
+// expected_version, which only the apply found out before. It asks the
+// server (once per provider) only when expected_version is set and the
+// provider configuration is known.
+func checkExpectedVersion(ctx context.Context, obj any, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	cu, ok := obj.(clientUser)
+	if !ok {
+		return
+	}
+	c := cu.pgClient()
+	if c == nil || c.Ready() != nil || !c.ExpectsVersion() {
+		return
+	}
+	if !req.State.Raw.IsNull() && !resp.Plan.Raw.IsNull() && resp.Plan.Raw.Equal(req.State.Raw) {
+		return // no change
+	}
+	var ve *pg.VersionError
+	if _, err := c.Capabilities(ctx); errors.As(err, &ve) {
+		resp.Diagnostics.AddError("Server older than expected_version",
+			fmt.Sprintf("The server runs PostgreSQL %s, but the provider's expected_version is %s: this plan would fail when applied. "+
+				"Connect the provider to a server of that version or later, or change expected_version.", ve.Server, ve.Expected))
+	}
+}
+
+func (l lifecycle[M]) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		dp, ok := l.obj.(destroyPlanner[M])
 		if !ok || req.State.Raw.IsNull() {

@@ -606,3 +606,53 @@ resource "postgresql_role" "owner" {
 		},
 	})
 }
+
+// SUPERUSER, REPLICATION and BYPASSRLS, which a non-superuser admin (managed
+// services; the provider's `superuser = false`) may not give, used to plan
+// fine and fail at apply with PostgreSQL's "must be superuser" after the rest
+// of the apply ran. The plan now refuses them, on the attribute; a superuser
+// admin creates them.
+func TestAccRole_regressionReservedAttributesFailAtApply(t *testing.T) {
+	other := acctest.RandName("rres_other")
+	names := map[string]string{}
+	for _, a := range []string{"superuser", "replication", "bypass_row_level_security"} {
+		names[a] = acctest.RandName("rres_" + a[:5])
+	}
+	cfg := func(attr string) string {
+		return acctest.Config(`
+resource "postgresql_role" "other" { name = %q }
+resource "postgresql_role" "r" {
+  name = %q
+  %s = true
+}`, other, names[attr], attr)
+	}
+	var steps []resource.TestStep
+	for _, attr := range []string{"superuser", "replication", "bypass_row_level_security"} {
+		if !acctest.Managed() {
+			steps = append(steps, resource.TestStep{Config: cfg(attr), ConfigStateChecks: []statecheck.StateCheck{boolean("postgresql_role.r", attr, true)}})
+			continue
+		}
+		steps = append(steps, resource.TestStep{
+			Config:      cfg(attr),
+			ExpectError: regexp.MustCompile(`(?s)needs\s+a\s+superuser.*` + attr + `\s+=\s+true`),
+		}, resource.TestStep{
+			PreConfig: func() {
+				if roleExists(t, other) || roleExists(t, names[attr]) {
+					t.Errorf("the refused plan (%s = true) was applied in part", attr)
+				}
+			},
+			Config:   acctest.ProviderBlock,
+			PlanOnly: true,
+		})
+	}
+	all := []string{other}
+	for _, n := range names {
+		all = append(all, n)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, all...),
+		Steps:                    steps,
+	})
+}
