@@ -350,7 +350,7 @@ type DatabaseActivity struct {
 	Unterminable int
 	// PreparedXacts counts the prepared transactions in the database, which
 	// make DROP DATABASE fail (nothing the provider does ends them).
-	PreparedXacts int
+	PreparedXacts  int
 	SizeBytes      int64
 	SizePretty     string
 	SizeKnown      bool
