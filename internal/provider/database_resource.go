@@ -111,6 +111,9 @@ func databaseSchemaV1() schema.Schema {
 	}
 }
 
+// importIDAttributes: the import ID is its name (see alreadyExists).
+func (r *databaseResource) importIDAttributes() []string { return []string{"name"} }
+
 // importState takes the database name.
 func (r *databaseResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "database")
@@ -278,12 +281,7 @@ func (r *databaseResource) create(ctx context.Context, _ *call, plan *databaseMo
 	spec := plan.spec()
 	created, err := r.client.CreateDatabase(ctx, spec)
 	if !created {
-		msg := err.Error()
-		if pg.SQLState(err) == pg.CodeDuplicateDatabase {
-			msg += fmt.Sprintf("\n\nThe database already exists. To manage it with this resource, import it: terraform import <address> %s", spec.Name)
-		}
-		diags.AddError("Could not create database", msg)
-		return diags
+		return failed("Could not create database", err) // the skeleton tells how to import one that exists
 	}
 	if err != nil {
 		// The database exists: record it, so the next apply does not try to create it again.

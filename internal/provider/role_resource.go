@@ -144,6 +144,9 @@ func (r *roleResource) ValidateConfig(ctx context.Context, req resource.Validate
 	}
 }
 
+// importIDAttributes: the import ID is its name (see alreadyExists).
+func (r *roleResource) importIDAttributes() []string { return []string{"name"} }
+
 // importState takes the role name.
 func (r *roleResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "role")
