@@ -451,46 +451,27 @@ GROUP BY 1`, roleOID)
 	return out, err
 }
 
-// OwnedLasting lists, per database, the first few objects role roleOID owns
-// that stay whatever else a destroy drops (lastingObjects: tables, standalone
-// sequences, enum types), in schemas and databases the role does not own
-// (those a destroy drops before the role, their contents with them), and
-// counts them. Databases the provider cannot read are left out.
-func (c *Client) OwnedLasting(ctx context.Context, roleOID uint32) (map[string][]string, int, error) {
-	var dbs []string
+// OwnedLasting counts the objects role roleOID owns in the provider's
+// database that stay whatever else a destroy drops, and names the first few:
+// tables, standalone sequences and enum types (lastingObjects) in schemas the
+// role does not own, when it does not own the database. The provider never
+// drops its own database; a schema or database the role owns is dropped
+// before the role (its owner), its contents with it. Other databases are left
+// out: a destroy may drop them first, in no set order.
+func (c *Client) OwnedLasting(ctx context.Context, roleOID uint32) (int, []string, error) {
+	var n int
+	var names []string
 	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
-		rows, err := q.Query(ctx, `
-SELECT DISTINCT d.datname::text FROM pg_shdepend s JOIN pg_database d ON d.oid = s.dbid
-WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND s.deptype = 'o'
-  AND s.classid IN ('pg_class'::regclass, 'pg_type'::regclass) AND d.datdba <> $1 AND d.datallowconn
-ORDER BY 1`, roleOID)
-		if err != nil {
+		var ownsDB bool
+		if err := q.QueryRow(ctx, "SELECT datdba = $1 FROM pg_database WHERE datname = current_database()", roleOID).Scan(&ownsDB); err != nil || ownsDB {
 			return err
 		}
-		dbs, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		var err error
+		n, names, err = lastingSummary(ctx, q, lastingObjects(
+			"AND c.relowner = $1 AND (SELECT nspowner FROM pg_namespace WHERE oid = c.relnamespace) <> $1"), true, roleOID)
 		return err
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	out := map[string][]string{}
-	total := 0
-	for _, db := range dbs {
-		var n int
-		var names []string
-		err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
-			var err error
-			n, names, err = lastingSummary(ctx, q, lastingObjects(
-				"AND c.relowner = $1 AND (SELECT nspowner FROM pg_namespace WHERE oid = c.relnamespace) <> $1"), true, roleOID)
-			return err
-		})
-		if err != nil || n == 0 {
-			continue // not readable here (no CONNECT): not known to stay
-		}
-		out[db] = names
-		total += n
-	}
-	return out, total, nil
+	return n, names, err
 }
 
 // DropRole drops a role. Unless skipReassignOwned, it first runs REASSIGN

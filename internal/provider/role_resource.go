@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -272,31 +270,18 @@ func (r *roleResource) planDestroy(ctx context.Context, _ resource.ModifyPlanReq
 	if state.SkipReassignOwned.ValueBool() {
 		// Certain to fail when some of them stay whatever else this destroy
 		// drops: refuse the plan, so that nothing of it runs before the failure.
-		if lasting, n, err := r.client.OwnedLasting(ctx, uint32(state.OID.ValueInt64())); err == nil && n > 0 {
-			var names []string
-			for _, db := range slices.Sorted(maps.Keys(lasting)) {
-				names = append(names, fmt.Sprintf("in database %q: %s", db, strings.Join(lasting[db], ", ")))
-			}
+		if n, names, err := r.client.OwnedLasting(ctx, uint32(state.OID.ValueInt64())); err == nil && n > 0 {
 			resp.Diagnostics.AddError("Role owns objects",
-				fmt.Sprintf("Cannot destroy role %q: it owns %d object(s) that nothing in this plan drops (%s%s) and skip_reassign_owned is true, so DROP ROLE would fail "+
+				fmt.Sprintf("Cannot destroy role %q: it owns %d object(s) in database %q that nothing in this plan drops (%s%s) and skip_reassign_owned is true, so DROP ROLE would fail "+
 					"after the rest of the plan had been applied. Nothing was changed. Set skip_reassign_owned = false and apply that first to have them reassigned "+
 					"to the provider's role (REASSIGN OWNED), or drop them or give them to another role yourself.",
-					name, n, strings.Join(names, "; "), more(n, countNames(lasting))))
+					name, n, r.client.DefaultDatabase(), strings.Join(names, ", "), more(n, len(names))))
 			return
 		}
 		what = "skip_reassign_owned is true, so the drop will fail unless they are removed first (by resources of this plan, or yourself)."
 	}
 	resp.Diagnostics.AddWarning("Role owns objects",
 		fmt.Sprintf("Role %q owns %d object(s) (%s). %s", name, total, strings.Join(where, ", "), what))
-}
-
-// countNames counts the names listed in lists.
-func countNames(lists map[string][]string) int {
-	n := 0
-	for _, l := range lists {
-		n += len(l)
-	}
-	return n
 }
 
 func (r *roleResource) isConnectedRole(ctx context.Context, name string) bool {
