@@ -46,6 +46,13 @@ var migrationCases = []struct {
 	// database/full uses the en_US.UTF-8 locale; C.UTF-8 exists everywhere and exercises the same path.
 	{dir: "database/full", replace: map[string]string{"en_US.UTF-8": "C.UTF-8"}},
 	{dir: "database/minimal"}, {dir: "database/template_flags"},
+	// `DEFAULT` (the server's default, as cyrilgdn documents it): cyrilgdn
+	// records template as configured and the other four as the server has them.
+	{dir: "database/minimal", variant: "default_keyword", replace: map[string]string{
+		`name = "fx_db_min"`: "name = \"fx_db_min\"\n  template = \"DEFAULT\"\n  encoding = \"DEFAULT\"\n  lc_collate = \"DEFAULT\"\n" +
+			"  lc_ctype = \"default\"\n  tablespace_name = \"DEFAULT\"",
+		`"template": "template0"`: `"template": "DEFAULT"`,
+	}},
 	{dir: "schema/owner_in_database"}, {dir: "schema/policy_deprecated"}, {dir: "schema/quoted_cascade"},
 	{dir: "extension/schema_version"}, {dir: "extension/minimal"}, {dir: "extension/cascade"},
 	{dir: "grant/database_schema"}, {dir: "grant/table_objects_all_tables"}, {dir: "grant/sequence_function_column"}, {dir: "grant/fdw_server_revoke"},
