@@ -47,12 +47,13 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 			"role":     nameAttribute("The grantee: a role name, or `public`. Changing it replaces the resource.", replace...),
 			"database": nameAttribute("The database the default privileges apply in. Changing it replaces the resource.", replace...),
 			"owner":    nameAttribute("The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to join it temporarily (managed services). Changing it replaces the resource.", replace...),
-			"schema":   optionalNameAttribute("Limit the entry to objects created in this schema (`IN SCHEMA`); unset means every schema. Not allowed for `object_type = \"schema\"`. Changing it replaces the resource.", replace...),
+			"schema":   optionalNameAttribute("Limit the entry to objects created in this schema (`IN SCHEMA`); unset means every schema. Not allowed for `object_type = \"schema\"` and `\"large_object\"`. Changing it replaces the resource.", replace...),
 			"object_type": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The kind of future objects: `table`, `sequence`, `function`, `routine` (PostgreSQL treats functions and routines alike here), `type` or `schema`. Changing it replaces the resource.",
-				Validators:          []validator.String{stringvalidator.OneOf(pg.DefaultPrivilegesObjectTypes...)},
-				PlanModifiers:       replace,
+				Required: true,
+				MarkdownDescription: "The kind of future objects: `table`, `sequence`, `function`, `routine` (PostgreSQL treats functions and routines alike here), `type` (types and domains), " +
+					"`schema` or `large_object` (PostgreSQL 18 and later). `schema` and `large_object` take no `schema`. Changing it replaces the resource.",
+				Validators:    []validator.String{stringvalidator.OneOf(pg.DefaultPrivilegesObjectTypes...)},
+				PlanModifiers: replace,
 			},
 			"privileges": schema.SetAttribute{
 				ElementType: types.StringType,
@@ -72,8 +73,9 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 		return
 	}
 	ot := m.ObjectType.ValueString()
-	if ot == "schema" && !m.Schema.IsNull() && !m.Schema.IsUnknown() {
-		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema", "Default privileges on schemas cannot be limited to a schema; leave schema unset.")
+	if slices.Contains(pg.UnqualifiedDefaultPrivilegesTypes, ot) && !m.Schema.IsNull() && !m.Schema.IsUnknown() {
+		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema",
+			fmt.Sprintf("Default privileges on %ss cannot be limited to a schema; leave schema unset.", strings.ReplaceAll(ot, "_", " ")))
 	}
 	if !m.Privileges.IsUnknown() {
 		validatePrivileges(ctx, m.Privileges, pg.DefaultPrivileges(ot, 0), ot, &resp.Diagnostics)
@@ -138,7 +140,13 @@ func (r *defaultPrivilegesResource) importState(ctx context.Context, req resourc
 
 func (r *defaultPrivilegesResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[defaultPrivilegesModel]) {
 	plan := &p.plan
-	planPrivileges(ctx, serverMajor(ctx, r.client), p, plan.ObjectType, func(m *defaultPrivilegesModel) *types.Set { return &m.Privileges },
+	major := serverMajor(ctx, r.client)
+	if ot := plan.ObjectType.ValueString(); major > 0 && major < pg.DefaultPrivilegesMinMajor[ot] {
+		resp.Diagnostics.AddAttributeError(path.Root("object_type"), "Unsupported object type",
+			fmt.Sprintf("Default privileges on %ss need PostgreSQL %d or later; the server runs PostgreSQL %d.", strings.ReplaceAll(ot, "_", " "), pg.DefaultPrivilegesMinMajor[ot], major))
+		return
+	}
+	planPrivileges(ctx, major, p, plan.ObjectType, func(m *defaultPrivilegesModel) *types.Set { return &m.Privileges },
 		pg.DefaultPrivileges, pg.ExpandDefaultPrivileges, &resp.Diagnostics)
 	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Owner.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() {
 		plan.ID = types.StringUnknown()

@@ -285,8 +285,8 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 					"owner": {Optional: true, MarkdownDescription: "Keep the entries of this owner (`FOR ROLE`).", Validators: []validator.String{validators.Name()}},
 					"schema": {Optional: true, MarkdownDescription: "Keep the entries limited to this schema (`IN SCHEMA`); global entries are left out when set.",
 						Validators: []validator.String{validators.Name()}},
-					"object_type": {Optional: true, MarkdownDescription: "Keep the entries for this kind of object: `table`, `sequence`, `function`, `type` or `schema`.",
-						Validators: []validator.String{stringvalidator.OneOf("table", "sequence", "function", "type", "schema")}},
+					"object_type": {Optional: true, MarkdownDescription: "Keep the entries for this kind of object: `table`, `sequence`, `function`, `type`, `schema` or `large_object`.",
+						Validators: []validator.String{stringvalidator.OneOf("table", "sequence", "function", "type", "schema", "large_object")}},
 				},
 				display: func(m map[string]string) string {
 					where := ""
