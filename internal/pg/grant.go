@@ -842,3 +842,46 @@ func lockJoining(ctx context.Context, tx pgx.Tx, superuser bool, owners map[uint
 	}
 	return join, LockObjects(ctx, tx, keys)
 }
+
+// GrantObjectNames lists the names a grant of objectType can name in its
+// objects: the tables, sequences or routines (their names, without
+// arguments) of schema in database db, the foreign data wrappers or servers
+// of db, or the configuration parameters; for a column grant, the columns of
+// table. Read-only (import resolves cyrilgdn/postgresql's IDs with it).
+func (c *Client) GrantObjectNames(ctx context.Context, db, schema, objectType, table string) ([]string, error) {
+	var query string
+	args := []any{schema}
+	switch objectType {
+	case ObjTable, ObjSequence:
+		kinds := "'r','v','m','f','p'"
+		if objectType == ObjSequence {
+			kinds = "'S'"
+		}
+		query = `SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relkind IN (` + kinds + `)`
+	case ObjFunction, ObjProcedure, ObjRoutine:
+		kinds := map[string]string{ObjFunction: "'f','a','w'", ObjProcedure: "'p'", ObjRoutine: "'f','a','w','p'"}[objectType]
+		query = `SELECT DISTINCT p.proname::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname = $1 AND p.prokind IN (` + kinds + `)`
+	case ObjColumn:
+		query = `SELECT a.attname::text FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r','v','m','f','p') AND a.attnum > 0 AND NOT a.attisdropped`
+		args = append(args, table)
+	case ObjFDW:
+		query, args = `SELECT fdwname::text FROM pg_foreign_data_wrapper`, nil
+	case ObjServer:
+		query, args = `SELECT srvname::text FROM pg_foreign_server`, nil
+	case ObjParameter:
+		caps, err := c.Capabilities(ctx)
+		if err != nil {
+			return nil, err
+		}
+		query, args, db = `SELECT name::text FROM pg_settings`, nil, ""
+		if caps.AtLeast(15) {
+			query += ` UNION SELECT parname::text FROM pg_parameter_acl`
+		}
+	default:
+		return nil, nil
+	}
+	return c.listNames(ctx, db, query+` ORDER BY 1`, args...)
+}

@@ -309,14 +309,8 @@ var conformanceTypes = map[string]confType{
 			return string(b)
 		},
 		v0: func(v0, v1 map[string]any) {
-			parts := []string{cstr(v1["role"]), cstr(v1["database"])}
-			if s := cstr(v1["schema"]); s != "" {
-				parts = append(parts, s)
-			}
-			parts = append(parts, cstr(v1["object_type"]))
-			parts = append(parts, sortedStrings(v1["objects"])...)
-			parts = append(parts, sortedStrings(v1["columns"])...)
-			v0["id"] = strings.Join(parts, "_")
+			v0["id"] = grantID(cstr(v1["role"]), cstr(v1["database"]), cstr(v1["schema"]), cstr(v1["object_type"]),
+				sortedStrings(v1["objects"]), sortedStrings(v1["columns"]))
 			nullToFalse(v0, "with_grant_option")
 		},
 	},

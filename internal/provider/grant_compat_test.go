@@ -1,0 +1,264 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+// The regressions of issue 30 ("drop-in for the estates users really
+// have") on grants, default privileges and memberships.
+
+// idCompatFixture is a database owned by the admin with a schema `app` of two
+// tables and a sequence, and a grantee and a group role (created by the configuration).
+type idCompatFixture struct {
+	p, db, grantee, group, owner string
+}
+
+func newIDCompatFixture(t *testing.T) idCompatFixture {
+	p := acctest.RandName("gid")
+	f := idCompatFixture{p: p, db: p + "_db", grantee: p + "_r", group: p + "_g", owner: acctest.AdminUser()}
+	return f
+}
+
+func (f idCompatFixture) setup(t *testing.T) {
+	acctest.Database(t, f.db, f.owner)
+	acctest.AdminExec(t, f.db, "CREATE SCHEMA app", "CREATE TABLE app.t1 (id int, name text)", "CREATE TABLE app.t2 (a int)", "CREATE SEQUENCE app.s1")
+}
+
+func (f idCompatFixture) config() string {
+	return acctest.Config(`
+resource "postgresql_role" "r" { name = %[1]q }
+resource "postgresql_role" "g" { name = %[2]q }
+
+resource "postgresql_grant" "tables" {
+  role        = postgresql_role.r.name
+  database    = %[3]q
+  schema      = "app"
+  object_type = "table"
+  objects     = ["t2", "t1"]
+  privileges  = ["SELECT"]
+}
+
+resource "postgresql_grant" "cols" {
+  role        = postgresql_role.r.name
+  database    = %[3]q
+  schema      = "app"
+  object_type = "column"
+  objects     = ["t1"]
+  columns     = ["name", "id"]
+  privileges  = ["UPDATE"]
+}
+
+resource "postgresql_grant" "all_sequences" {
+  role        = postgresql_role.r.name
+  database    = %[3]q
+  schema      = "app"
+  object_type = "sequence"
+  privileges  = ["SELECT"]
+}
+
+resource "postgresql_grant" "db" {
+  role        = postgresql_role.r.name
+  database    = %[3]q
+  object_type = "database"
+  privileges  = ["CONNECT"]
+}
+
+resource "postgresql_default_privileges" "app_tables" {
+  role        = postgresql_role.r.name
+  database    = %[3]q
+  owner       = %[4]q
+  schema      = "app"
+  object_type = "table"
+  privileges  = ["SELECT"]
+}
+
+resource "postgresql_default_privileges" "sequences" {
+  role        = postgresql_role.r.name
+  database    = %[3]q
+  owner       = %[4]q
+  object_type = "sequence"
+  privileges  = ["SELECT"]
+}
+
+resource "postgresql_grant_role" "m" {
+  role              = postgresql_role.r.name
+  grant_role        = postgresql_role.g.name
+  with_admin_option = true
+}
+`, f.grantee, f.group, f.db, f.owner)
+}
+
+// cyrilgdnIDs are the ids cyrilgdn/postgresql computes for the fixture's
+// resources (objects and columns in its set order: t1 before t2, name before id).
+func (f idCompatFixture) cyrilgdnIDs() map[string]string {
+	r, db := f.grantee, f.db
+	return map[string]string{
+		"postgresql_grant.tables":                  r + "_" + db + "_app_table_t1_t2",
+		"postgresql_grant.cols":                    r + "_" + db + "_app_column_t1_name_id",
+		"postgresql_grant.all_sequences":           r + "_" + db + "_app_sequence",
+		"postgresql_grant.db":                      r + "_" + db + "_database",
+		"postgresql_default_privileges.app_tables": r + "_" + db + "_app_" + f.owner + "_table",
+		"postgresql_default_privileges.sequences":  r + "_" + db + "_noschema_" + f.owner + "_sequence",
+		"postgresql_grant_role.m":                  r + "_" + f.group + "_true",
+	}
+}
+
+// Before the fix postgresql_grant, postgresql_default_privileges and
+// postgresql_grant_role stored a JSON object as their id where cyrilgdn stores
+// its underscore-joined string, so whatever referenced `.id` changed after the
+// migration, and the JSON flooded plan and apply output. The id must be
+// cyrilgdn's; it is also an import ID (here the names, with their
+// underscores, still name one object each), and a state written by this
+// provider with the JSON id (schema version 1) upgrades to it without a
+// change planned.
+func TestAccGrant_regressionIDDiffersFromCyrilgdn(t *testing.T) {
+	f := newIDCompatFixture(t)
+	ids := f.cyrilgdnIDs()
+	var checks []statecheck.StateCheck
+	steps := []resource.TestStep{{Config: f.config()}}
+	for _, addr := range slices.Sorted(maps.Keys(ids)) {
+		id := ids[addr]
+		checks = append(checks, statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)))
+		// the state's id, cyrilgdn's form, is the import ID
+		steps = append(steps, resource.TestStep{Config: f.config(), ResourceName: addr, ImportState: true, ImportStateVerify: true})
+	}
+	steps[0].ConfigStateChecks = append(checks, jsonIDStateCheck{t: t, config: f.config(), ids: ids})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); f.setup(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps:                    steps,
+	})
+}
+
+// jsonIDStateCheck seeds a copy of the state in which the grants, default
+// privileges and memberships have the JSON id and schema version 1 that this
+// provider wrote before, and expects a real `terraform plan` over it to plan
+// no change and to hold cyrilgdn's ids (ids, by address) after the upgrade.
+type jsonIDStateCheck struct {
+	t      *testing.T
+	config string
+	ids    map[string]string
+}
+
+func (c jsonIDStateCheck) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	t := c.t
+	versions := map[string]int64{}
+	for _, sr := range servedResources(t) {
+		versions[sr.typeName] = sr.schema.Version
+	}
+	var rs []stateResource
+	for _, r := range req.State.Values.RootModule.Resources {
+		if r.Mode != tfjson.ManagedResourceMode {
+			continue
+		}
+		attrs, ver := map[string]any{}, versions[r.Type]
+		for k, v := range r.AttributeValues {
+			attrs[k] = v
+		}
+		str := func(k string) string { s, _ := attrs[k].(string); return s }
+		strs := func(k string) []string {
+			var out []string
+			l, _ := attrs[k].([]any)
+			for _, e := range l {
+				out = append(out, e.(string))
+			}
+			return out
+		}
+		switch r.Type {
+		case "postgresql_grant":
+			ver, attrs["id"] = 1, canonicalID(map[string]any{"role": str("role"), "database": str("database"), "schema": str("schema"),
+				"object_type": str("object_type"), "objects": strs("objects"), "columns": strs("columns")})
+		case "postgresql_default_privileges":
+			ver, attrs["id"] = 1, canonicalID(map[string]any{"role": str("role"), "database": str("database"), "owner": str("owner"),
+				"schema": str("schema"), "object_type": str("object_type")})
+		case "postgresql_grant_role":
+			ver, attrs["id"] = 1, canonicalID(map[string]any{"role": str("role"), "grant_role": str("grant_role")})
+		}
+		rs = append(rs, stateResource{Mode: "managed", Type: r.Type, Name: r.Name,
+			Provider:  `provider["registry.terraform.io/pgtf/postgresql"]`,
+			Instances: []stateInstance{{SchemaVersion: ver, Attributes: attrs, SensitiveAttributes: []any{}}}})
+	}
+	b, err := json.MarshalIndent(map[string]any{
+		"version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "00000000-0000-0000-0000-0000000001d5",
+		"outputs": map[string]any{}, "resources": rs,
+	}, "", "  ")
+	if err != nil {
+		resp.Error = err
+		return
+	}
+	changed, prior, text, err := acctest.PlanWithPriorState(t, strings.TrimPrefix(c.config, acctest.ProviderBlock), string(b))
+	switch {
+	case err != nil:
+		resp.Error = fmt.Errorf("plan over the version-1 state: %w\n%s", err, text)
+		return
+	case len(changed) > 0:
+		resp.Error = fmt.Errorf("plan over the version-1 state (JSON ids) changes %s:\n%s", strings.Join(changed, ", "), text)
+		return
+	}
+	var errs []string
+	for addr, want := range c.ids {
+		if got := prior[addr]["id"]; got != want {
+			errs = append(errs, fmt.Sprintf("%s: id %v after the upgrade, want %q", addr, got, want))
+		}
+	}
+	if len(errs) > 0 {
+		resp.Error = fmt.Errorf("%s", strings.Join(errs, "\n"))
+	}
+}
+
+// An underscore-joined import ID whose names contain underscores can name
+// two memberships (`x_a` in `b_x`, `x` in `a_b_x`): the import says so and
+// points at the JSON import ID, which imports either.
+func TestAccGrantRole_importAmbiguousUnderscoreID(t *testing.T) {
+	x := acctest.RandName("amb")
+	xa, bx, ax, abx := x+"_a", "b_"+x, x, "a_b_"+x
+	config := acctest.Config(`
+resource "postgresql_role" "xa" { name = %[1]q }
+resource "postgresql_role" "bx" { name = %[2]q }
+resource "postgresql_role" "x" { name = %[3]q }
+resource "postgresql_role" "abx" { name = %[4]q }
+resource "postgresql_grant_role" "one" {
+  role       = postgresql_role.xa.name
+  grant_role = postgresql_role.bx.name
+}
+resource "postgresql_grant_role" "two" {
+  role       = postgresql_role.x.name
+  grant_role = postgresql_role.abx.name
+}
+`, xa, bx, ax, abx)
+	id := xa + "_" + bx + "_false" // = x_a_b_x_false, also ax + "_" + abx + "_false"
+	a, bc := xa, bx
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("postgresql_grant_role.one", tfjsonpath.New("id"), knownvalue.StringExact(id)),
+					statecheck.ExpectKnownValue("postgresql_grant_role.two", tfjsonpath.New("id"), knownvalue.StringExact(id)),
+				},
+			},
+			{Config: config, ResourceName: "postgresql_grant_role.one", ImportState: true, ImportStateId: id,
+				ExpectError: regexp.MustCompile(`(?s)Ambiguous import ID.*names 2 existing memberships.*JSON import ID`)},
+			{Config: config, ResourceName: "postgresql_grant_role.one", ImportState: true, ImportStateVerify: true,
+				ImportStateId: fmt.Sprintf(`{"role":%q,"grant_role":%q}`, a, bc)},
+		},
+	})
+}
