@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
@@ -259,6 +260,122 @@ resource "postgresql_grant_role" "two" {
 				ExpectError: regexp.MustCompile(`(?s)Ambiguous import ID.*names 2 existing memberships.*JSON import ID`)},
 			{Config: config, ResourceName: "postgresql_grant_role.one", ImportState: true, ImportStateVerify: true,
 				ImportStateId: fmt.Sprintf(`{"role":%q,"grant_role":%q}`, a, bc)},
+		},
+	})
+}
+
+// Before the fix a routine named with its argument types in `objects` was
+// matched as text against the catalog's spelling of them, so the aliases
+// users write (`f(text, char)`, `f(int, varchar)`) were "function object(s)
+// not found" at apply, and the plan kept trying. The types are resolved on
+// the server; the state keeps the configuration's spelling, and a respelling
+// of the same routine revokes nothing.
+func TestAccGrant_regressionRoutineSignatureAliases(t *testing.T) {
+	f := newIDCompatFixture(t)
+	setup := func() {
+		f.setup(t)
+		acctest.AdminExec(t, f.db,
+			"CREATE FUNCTION app.f(text, character) RETURNS int LANGUAGE sql AS 'SELECT 1'",
+			"CREATE FUNCTION app.f(integer) RETURNS int LANGUAGE sql AS 'SELECT 2'",
+			"CREATE FUNCTION app.g(integer, character varying, timestamp with time zone, integer[]) RETURNS int LANGUAGE sql AS 'SELECT 1'",
+			"CREATE FUNCTION app.h(a integer, OUT b text) LANGUAGE sql AS 'SELECT ''x'''",
+			"CREATE PROCEDURE app.p(bigint, double precision) LANGUAGE sql AS 'SELECT 1'",
+			"REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA app FROM PUBLIC",
+			"REVOKE EXECUTE ON ALL PROCEDURES IN SCHEMA app FROM PUBLIC")
+	}
+	config := func(functions, procedures string) string {
+		return acctest.Config(`
+resource "postgresql_role" "r" { name = %[1]q }
+
+resource "postgresql_grant" "functions" {
+  role        = postgresql_role.r.name
+  database    = %[2]q
+  schema      = "app"
+  object_type = "function"
+  objects     = %[3]s
+  privileges  = ["EXECUTE"]
+}
+
+resource "postgresql_grant" "procedures" {
+  role        = postgresql_role.r.name
+  database    = %[2]q
+  schema      = "app"
+  object_type = "procedure"
+  objects     = %[4]s
+  privileges  = ["EXECUTE"]
+}
+`, f.grantee, f.db, functions, procedures)
+	}
+	functions := `["f(text, char)", "g(int, varchar, timestamptz, int4[])", "h(IN a int, OUT b text)"]`
+	procedures := `["p(int8, float8)"]`
+	acl := func(sig string) string {
+		return acctest.QueryString(t, f.db, `SELECT coalesce(string_agg(a.privilege_type, ','), '')
+FROM pg_proc p, aclexplode(p.proacl) a WHERE p.oid = $1::regprocedure AND a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $2)`, sig, f.grantee)
+	}
+	granted := func(want map[string]string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			for sig, w := range want {
+				if got := acl(sig); got != w {
+					return fmt.Errorf("%s: privileges %q, want %q", sig, got, w)
+				}
+			}
+			return nil
+		}
+	}
+	all := map[string]string{
+		"app.f(text, character)": "EXECUTE", "app.f(integer)": "",
+		"app.g(integer, character varying, timestamp with time zone, integer[])": "EXECUTE",
+		"app.h(integer)": "EXECUTE", "app.p(bigint, double precision)": "EXECUTE",
+	}
+	// the row versions of the routines' catalog rows: a GRANT or REVOKE writes them
+	procXmin := func() string {
+		return acctest.QueryString(t, f.db, "SELECT string_agg(xmin::text, ',' ORDER BY oid) FROM pg_proc WHERE pronamespace = 'app'::regnamespace")
+	}
+	var xmin string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); setup() },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps: []resource.TestStep{
+			{
+				Config: config(functions, procedures),
+				Check:  granted(all),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("postgresql_grant.functions", tfjsonpath.New("objects"), knownvalue.SetExact([]knownvalue.Check{
+						knownvalue.StringExact("f(text, char)"), knownvalue.StringExact("g(int, varchar, timestamptz, int4[])"), knownvalue.StringExact("h(IN a int, OUT b text)"),
+					})),
+					statecheck.ExpectKnownValue("postgresql_grant.procedures", tfjsonpath.New("id"), knownvalue.StringExact(f.grantee+"_"+f.db+"_app_procedure_p(int8, float8)")),
+				},
+			},
+			{Config: config(functions, procedures), PlanOnly: true},
+			// drift on a routine named with aliases is seen and repaired
+			{
+				PreConfig: func() {
+					acctest.AdminExec(t, f.db, "REVOKE EXECUTE ON FUNCTION app.f(text, character) FROM "+acctest.QI(f.grantee))
+				},
+				Config:             config(functions, procedures),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{Config: config(functions, procedures), Check: granted(all)},
+			// the same routines spelt the catalog's way: an update that revokes
+			// nothing (and grants nothing: no ACL is written)
+			{
+				PreConfig:        func() { xmin = procXmin() },
+				Config:           config(`["f(text, character)", "g(integer, character varying, timestamp with time zone, integer[])", "h(integer)"]`, `["p(bigint, double precision)"]`),
+				ConfigPlanChecks: expectUpdate("postgresql_grant.functions", "postgresql_grant.procedures"),
+				Check: resource.ComposeAggregateTestCheckFunc(granted(all), func(*terraform.State) error {
+					if got := procXmin(); got != xmin {
+						return fmt.Errorf("the ACLs were rewritten (xmin %s, was %s): the respelt routines were revoked and granted again", got, xmin)
+					}
+					return nil
+				}),
+			},
+			// a signature that names no routine is refused at apply, naming it
+			{
+				Config:      config(`["f(text, char)", "f(text, text)"]`, procedures),
+				ExpectError: regexp.MustCompile(`function object\(s\) not found: f\(text, text\)`),
+			},
 		},
 	})
 }

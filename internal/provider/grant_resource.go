@@ -64,7 +64,7 @@ func grantSchemaV1() schema.Schema {
 			"objects": schema.SetAttribute{
 				ElementType: types.StringType,
 				Optional:    true, Computed: true, Default: emptySetDefault(),
-				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type, type)` for one, with the types as PostgreSQL prints them: `integer`, not `int`), " +
+				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type, type)` for one: the argument types in any spelling PostgreSQL accepts, such as `int`, `varchar`, `char` or `timestamptz`, with argument names and modes allowed as in `GRANT`, are matched by the types they name and kept as written), " +
 					"the table of a `column` grant (exactly one), or the foreign data wrappers, servers or parameters. " +
 					"Unset or empty for `table`, `sequence`, `function`, `procedure` and `routine` means every object of that type in the schema, read again at each refresh " +
 					"(an object that lost a privilege shows as drift and is repaired); unset and `[]` are the same and switching between them is no change (the state records `[]`). " +
@@ -188,6 +188,18 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 				removedObjects = append(removedObjects, o)
 			}
 		}
+	}
+	if len(removedObjects) > 0 && isRoutineType(newT.ObjectType) {
+		// a routine spelt another way (`f(int)` for `f(integer)`) stays granted
+		t := newT
+		t.Objects = append(slices.Clone(removedObjects), newT.Objects...)
+		keys, err := r.client.ResolveRoutineSignatures(ctx, t)
+		if err != nil {
+			return failed("Could not read privileges", err)
+		}
+		removedObjects = slices.DeleteFunc(removedObjects, func(o string) bool {
+			return keys[o] != "" && slices.ContainsFunc(newT.Objects, func(n string) bool { return keys[n] == keys[o] })
+		})
 	}
 	for _, c := range oldT.Columns {
 		if !slices.Contains(newT.Columns, c) {
