@@ -260,7 +260,8 @@ var conformanceTypes = map[string]confType{
 		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",
 		body:        "role = postgresql_role.{{.I}}.name\ndatabase = \"{{.P}}\"\nowner = \"{{.Admin}}\"\nobject_type = \"table\"\nprivileges = [\"SELECT\"]",
 		attrs: map[string]confAttr{
-			"schema":            {variants: strAttr("schema", `"app"`)},
+			// "" is a global entry, as cyrilgdn read it
+			"schema":            {variants: append(strAttr("schema", `"app"`), simpleV(lEmpty, `schema = ""`))},
 			"with_grant_option": {variants: boolAttr("with_grant_option")},
 		},
 		importID: jsonID("role", "database", "owner", "schema", "object_type"),
@@ -285,7 +286,10 @@ var conformanceTypes = map[string]confType{
 			"schema": {variants: []confVariant{
 				{label: lUnset, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]", vars: map[string]string{"notype": "1"}},
 				{label: lNull, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = null", vars: map[string]string{"notype": "1"}},
-				{label: lServer}}},
+				{label: lServer},
+				// cyrilgdn accepted (and ignored) a schema on the types that take none, and read "" as unset
+				{label: "ignored", hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = \"public\"", vars: map[string]string{"notype": "1"}},
+				{label: lEmpty, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = \"\"", vars: map[string]string{"notype": "1"}}}},
 			"objects": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "objects = null"), simpleV(lServer, `objects = ["t1"]`),
 				{label: lEmpty, hcl: "objects = []"}}},
 			"columns": {variants: []confVariant{

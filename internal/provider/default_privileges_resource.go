@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ validatedResource = (*defaultPrivilegesResource)(nil)
@@ -48,7 +49,13 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 			"role":     nameAttribute("The grantee: a role name, or `public`. Changing it replaces the resource.", replace...),
 			"database": nameAttribute("The database the default privileges apply in. Changing it replaces the resource.", replace...),
 			"owner":    nameAttribute("The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to join it temporarily (managed services). Changing it replaces the resource.", replace...),
-			"schema":   optionalNameAttribute("Limit the entry to objects created in this schema (`IN SCHEMA`); unset means every schema. Not allowed for `object_type = \"schema\"`. Changing it replaces the resource.", replace...),
+			"schema": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Limit the entry to objects created in this schema (`IN SCHEMA`); unset (or `\"\"`, as cyrilgdn/postgresql read it) means every schema. " +
+					"Not allowed for `object_type = \"schema\"`. Changing it replaces the resource (switching between unset and `\"\"` does not).",
+				Validators:    []validator.String{validators.NameOrEmpty()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(defaultPrivilegesSchemaReplaces, defaultPrivilegesSchemaReplacesDescription, defaultPrivilegesSchemaReplacesDescription)},
+			},
 			"object_type": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The kind of future objects: `table`, `sequence`, `function`, `routine` (PostgreSQL treats functions and routines alike here), `type` or `schema`. Changing it replaces the resource.",
@@ -73,7 +80,7 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 		return
 	}
 	ot := m.ObjectType.ValueString()
-	if ot == "schema" && !m.Schema.IsNull() && !m.Schema.IsUnknown() {
+	if ot == "schema" && !m.Schema.IsUnknown() && m.Schema.ValueString() != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema", "Default privileges on schemas cannot be limited to a schema; leave schema unset.")
 	}
 	if !m.Privileges.IsUnknown() {
@@ -82,6 +89,14 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 	if !m.Role.IsUnknown() && strings.EqualFold(m.Role.ValueString(), pg.PublicGrantee) && m.WithGrantOption.ValueBool() {
 		resp.Diagnostics.AddAttributeError(path.Root("with_grant_option"), "Grant option for PUBLIC", "PostgreSQL does not allow granting privileges to PUBLIC WITH GRANT OPTION.")
 	}
+}
+
+const defaultPrivilegesSchemaReplacesDescription = "Changing the schema replaces the resource; unset and \"\" are the same (every schema)."
+
+// defaultPrivilegesSchemaReplaces replaces the entry when its schema changes;
+// unset and "" both mean every schema (cyrilgdn/postgresql's "noschema").
+func defaultPrivilegesSchemaReplaces(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = req.StateValue.ValueString() != req.PlanValue.ValueString() || req.PlanValue.IsUnknown()
 }
 
 func (r *defaultPrivilegesResource) describe(m *defaultPrivilegesModel) string {
@@ -145,7 +160,7 @@ func (r *defaultPrivilegesResource) importState(ctx context.Context, req resourc
 	}
 	m := defaultPrivilegesModel{
 		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Owner: types.StringValue(id.Owner),
-		Schema: strOrNull(id.Schema), ObjectType: types.StringValue(id.ObjectType),
+		Schema: importedString(req.ID, "schema", id.Schema), ObjectType: types.StringValue(id.ObjectType),
 		Privileges: types.SetNull(types.StringType), WithGrantOption: types.BoolNull(),
 	}
 	m.ID = types.StringValue(m.id())

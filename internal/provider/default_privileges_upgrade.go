@@ -11,7 +11,7 @@ import (
 // (the same text).
 func upgradeDefaultPrivilegesV0(m defaultPrivilegesModel) defaultPrivilegesModel {
 	m.WithGrantOption = boolOr(m.WithGrantOption, false)
-	if m.Schema.IsUnknown() || (!m.Schema.IsNull() && m.Schema.ValueString() == "") {
+	if m.Schema.IsUnknown() {
 		m.Schema = types.StringNull()
 	}
 	if m.Privileges.IsNull() || m.Privileges.IsUnknown() {

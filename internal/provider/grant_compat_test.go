@@ -379,3 +379,188 @@ FROM pg_proc p, aclexplode(p.proacl) a WHERE p.oid = $1::regprocedure AND a.gran
 		},
 	})
 }
+
+// Before the fix a schema on a grant whose object type takes none
+// (`database`, `foreign_data_wrapper`, `foreign_server`) was refused
+// ("object_type \"database\" does not take a schema") where cyrilgdn accepted
+// and ignored it, so modules that set one schema on every grant of a for_each
+// could not apply, and `schema = ""` (cyrilgdn's "none") was refused as an
+// invalid name. Both are accepted, the value is ignored with a warning, and
+// changing or removing it is an update that runs no SQL, never a
+// replacement (which would revoke and grant again).
+func TestAccGrant_regressionSchemaOnDatabaseGrant(t *testing.T) {
+	f := newIDCompatFixture(t)
+	config := func(schema, publicSchema string) string {
+		return acctest.Config(`
+resource "postgresql_role" "r" { name = %[1]q }
+
+resource "postgresql_grant" "db" {
+  role        = postgresql_role.r.name
+  database    = %[2]q
+  object_type = "database"
+  privileges  = ["CONNECT", "TEMPORARY"]
+  %[3]s
+}
+
+resource "postgresql_grant" "db_public" {
+  role        = "public"
+  database    = %[2]q
+  object_type = "database"
+  privileges  = ["CONNECT"]
+  %[4]s
+}
+`, f.grantee, f.db, schema, publicSchema)
+	}
+	acl := func() string {
+		return acctest.QueryString(t, "", `SELECT coalesce(string_agg(p, ',' ORDER BY p), '') FROM (
+  SELECT CASE WHEN a.grantee = 0 THEN 'public' ELSE 'r' END || ':' || a.privilege_type AS p
+  FROM pg_database d, aclexplode(d.datacl) a WHERE d.datname = $1 AND (a.grantee = 0 OR a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $2))) x`, f.db, f.grantee)
+	}
+	want := "public:CONNECT,r:CONNECT,r:TEMPORARY"
+	// the database's catalog row version: a GRANT or REVOKE on it writes the row
+	xmin := func() string {
+		return acctest.QueryString(t, "", "SELECT xmin::text FROM pg_database WHERE datname = $1", f.db)
+	}
+	var before string
+	unchanged := func(*terraform.State) error {
+		if got := acl(); got != want {
+			return fmt.Errorf("privileges %q, want %q", got, want)
+		}
+		if got := xmin(); got != before {
+			return fmt.Errorf("the database's ACL was rewritten (xmin %s, was %s): an ignored schema must run no SQL", got, before)
+		}
+		return nil
+	}
+	withSchema := config(`schema = "public"`, `schema = ""`)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); f.setup(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps: []resource.TestStep{
+			// where the type needs a schema, "" is none: refused as before
+			{
+				Config: withSchema + fmt.Sprintf(`
+resource "postgresql_grant" "tables" {
+  role        = postgresql_role.r.name
+  database    = %q
+  schema      = ""
+  object_type = "table"
+  privileges  = ["SELECT"]
+}
+`, f.db),
+				ExpectError: regexp.MustCompile(`object_type "table" needs schema`),
+			},
+			{
+				Config: withSchema,
+				Check:  expectACL(t, "database", acl, want),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("postgresql_grant.db", tfjsonpath.New("schema"), knownvalue.StringExact("public")),
+					statecheck.ExpectKnownValue("postgresql_grant.db", tfjsonpath.New("id"), knownvalue.StringExact(f.grantee+"_"+f.db+"_database")),
+					planWarns{t: t, config: withSchema, want: `(?s)Warning: Argument ignored.*object_type "database" takes no schema: schema = "public" has no effect`},
+				},
+			},
+			{Config: withSchema, PlanOnly: true},
+			{
+				PreConfig:        func() { before = xmin() },
+				Config:           config("", ""),
+				ConfigPlanChecks: expectUpdate("postgresql_grant.db", "postgresql_grant.db_public"),
+				Check:            unchanged,
+			},
+			{
+				PreConfig:        func() { before = xmin() },
+				Config:           config(`schema = "app"`, `schema = "public"`),
+				ConfigPlanChecks: expectUpdate("postgresql_grant.db", "postgresql_grant.db_public"),
+				Check:            unchanged,
+			},
+		},
+	})
+}
+
+// planWarns runs a real `terraform plan` of config (with no state) and
+// expects its output to match want: the warnings a configuration gets.
+type planWarns struct {
+	t            *testing.T
+	config, want string
+}
+
+func (c planWarns) CheckState(_ context.Context, _ statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	_, text, err := acctest.PlanChanges(c.t, strings.TrimPrefix(c.config, acctest.ProviderBlock), "")
+	if err != nil {
+		resp.Error = fmt.Errorf("plan: %w\n%s", err, text)
+		return
+	}
+	if !regexp.MustCompile(c.want).MatchString(text) {
+		resp.Error = fmt.Errorf("the plan does not warn %s:\n%s", c.want, text)
+	}
+}
+
+// Before the fix `schema = ""` on default privileges (cyrilgdn's spelling of
+// "every schema": it read an empty schema as unset, `noschema` in its id) was
+// refused as an invalid name. It is a global entry; switching between "" and
+// unset changes nothing on the server and never replaces the entry.
+func TestAccDefaultPrivileges_regressionEmptySchema(t *testing.T) {
+	f := newIDCompatFixture(t)
+	config := func(schema string) string {
+		return acctest.Config(`
+resource "postgresql_role" "r" { name = %[1]q }
+
+resource "postgresql_default_privileges" "tables" {
+  role        = postgresql_role.r.name
+  database    = %[2]q
+  owner       = %[3]q
+  object_type = "table"
+  privileges  = ["SELECT"]
+  %[4]s
+}
+
+resource "postgresql_default_privileges" "schemas" {
+  role        = postgresql_role.r.name
+  database    = %[2]q
+  owner       = %[3]q
+  object_type = "schema"
+  privileges  = ["USAGE"]
+  %[4]s
+}
+`, f.grantee, f.db, f.owner, schema)
+	}
+	entries := func() string {
+		return acctest.QueryString(t, f.db, `SELECT coalesce(string_agg(p, ',' ORDER BY p), '') FROM (
+  SELECT d.defaclobjtype::text || ':' || d.defaclnamespace::text || ':' || a.privilege_type AS p
+  FROM pg_default_acl d, aclexplode(d.defaclacl) a WHERE a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $1)) x`, f.grantee)
+	}
+	want := "n:0:USAGE,r:0:SELECT"
+	xmin := func() string {
+		return acctest.QueryString(t, f.db, "SELECT coalesce(string_agg(xmin::text, ',' ORDER BY oid), '') FROM pg_default_acl")
+	}
+	var before string
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); f.setup(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps: []resource.TestStep{
+			{
+				Config: config(`schema = ""`),
+				Check:  expectACL(t, "default privileges", entries, want),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("postgresql_default_privileges.tables", tfjsonpath.New("id"),
+						knownvalue.StringExact(f.grantee+"_"+f.db+"_noschema_"+f.owner+"_table")),
+				},
+			},
+			{Config: config(`schema = ""`), PlanOnly: true},
+			{
+				PreConfig:        func() { before = xmin() },
+				Config:           config(""),
+				ConfigPlanChecks: expectUpdate("postgresql_default_privileges.tables", "postgresql_default_privileges.schemas"),
+				Check: resource.ComposeAggregateTestCheckFunc(expectACL(t, "default privileges", entries, want), func(*terraform.State) error {
+					if got := xmin(); got != before {
+						return fmt.Errorf("pg_default_acl was rewritten (xmin %s, was %s)", got, before)
+					}
+					return nil
+				}),
+			},
+			{Config: config(`schema = ""`), ConfigPlanChecks: expectUpdate("postgresql_default_privileges.tables", "postgresql_default_privileges.schemas")},
+			{Config: config(`schema = ""`), ResourceName: "postgresql_default_privileges.tables", ImportState: true, ImportStateVerify: true,
+				ImportStateId: fmt.Sprintf(`{"role":%q,"database":%q,"owner":%q,"schema":"","object_type":"table"}`, f.grantee, f.db, f.owner)},
+		},
+	})
+}

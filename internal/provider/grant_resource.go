@@ -51,8 +51,14 @@ func grantSchemaV1() schema.Schema {
 				"It is also an import ID, unless underscores in the names make it ambiguous (see Import)."),
 			"role":     nameAttribute("The grantee: a role name, or `public` for every role (`PUBLIC`). Changing it replaces the resource.", replace...),
 			"database": nameAttribute("The database holding the objects (for `object_type = \"database\"`, the database itself). Changing it replaces the resource.", replace...),
-			"schema": optionalNameAttribute("The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`, "+
-				"not allowed for `database`, `foreign_data_wrapper`, `foreign_server` and `parameter`. Changing it replaces the resource.", replace...),
+			"schema": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`, where changing it replaces the resource. " +
+					"`database`, `foreign_data_wrapper`, `foreign_server` and `parameter` take none: a value there is ignored with a warning (cyrilgdn/postgresql ignored it silently), " +
+					"`\"\"` without one, and changing or removing it changes nothing on the server.",
+				Validators:    []validator.String{validators.NameOrEmpty()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(grantSchemaReplaces, grantSchemaReplacesDescription, grantSchemaReplacesDescription)},
+			},
 			"object_type": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The kind of object: `database`, `schema`, `table` (also views, materialized views, foreign and partitioned tables), `sequence`, " +
@@ -92,6 +98,19 @@ func grantSchemaV1() schema.Schema {
 
 var grantSchemaTypes = []string{pg.ObjSchema, pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine, pg.ObjColumn}
 
+const grantSchemaReplacesDescription = "Changing the schema replaces the grant, unless the object type takes no schema (then the value is ignored)."
+
+// grantSchemaReplaces replaces a grant whose schema changes, unless its
+// object type takes no schema: that value is ignored (as cyrilgdn/postgresql
+// ignored it), so changing or removing it must not revoke and grant again.
+func grantSchemaReplaces(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	var ot types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("object_type"), &ot)...)
+	if ot.IsUnknown() || slices.Contains(grantSchemaTypes, ot.ValueString()) {
+		resp.RequiresReplace = true
+	}
+}
+
 func (r *grantResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m grantModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -101,11 +120,15 @@ func (r *grantResource) ValidateConfig(ctx context.Context, req resource.Validat
 	ot := m.ObjectType.ValueString()
 	if !m.Schema.IsUnknown() {
 		needs := slices.Contains(grantSchemaTypes, ot)
-		if needs && m.Schema.IsNull() {
+		if needs && m.Schema.ValueString() == "" {
 			resp.Diagnostics.AddAttributeError(path.Root("schema"), "Missing schema", fmt.Sprintf("object_type %q needs schema.", ot))
 		}
-		if !needs && !m.Schema.IsNull() {
-			resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema", fmt.Sprintf("object_type %q does not take a schema.", ot))
+		if !needs && m.Schema.ValueString() != "" {
+			// cyrilgdn/postgresql accepted it and did nothing with it: modules set
+			// one schema on every grant of a for_each
+			resp.Diagnostics.AddAttributeWarning(path.Root("schema"), "Argument ignored",
+				fmt.Sprintf("object_type %q takes no schema: schema = %q has no effect (it is not part of the grant, and changing or removing it changes nothing on the server). Remove it.",
+					ot, m.Schema.ValueString()))
 		}
 	}
 	if !m.Objects.IsUnknown() {
@@ -157,7 +180,7 @@ func validatePrivileges(ctx context.Context, s types.Set, valid []string, object
 
 func (r *grantResource) describe(m *grantModel) string {
 	what := m.ObjectType.ValueString()
-	if !m.Schema.IsNull() {
+	if slices.Contains(grantSchemaTypes, what) && m.Schema.ValueString() != "" {
 		what += fmt.Sprintf(" in schema %q", m.Schema.ValueString())
 	}
 	return fmt.Sprintf("privileges of %q on %s in database %q", m.Role.ValueString(), what, m.Database.ValueString())
@@ -170,6 +193,11 @@ func (r *grantResource) create(ctx context.Context, _ *call, plan *grantModel) d
 // update first revokes the privileges on the objects or columns dropped from
 // the sets, then sets the privileges on those planned.
 func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantModel) diag.Diagnostics {
+	if !slices.Contains(grantSchemaTypes, plan.ObjectType.ValueString()) && plan.Role.Equal(state.Role) && plan.Database.Equal(state.Database) &&
+		plan.ObjectType.Equal(state.ObjectType) && plan.Objects.Equal(state.Objects) && plan.Columns.Equal(state.Columns) &&
+		plan.Privileges.Equal(state.Privileges) && plan.WithGrantOption.Equal(state.WithGrantOption) {
+		return nil // only the ignored schema changed: nothing to do on the server
+	}
 	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
 	var removedObjects, removedColumns []string
 	if len(newT.Objects) > 0 {
@@ -262,7 +290,7 @@ func (r *grantResource) importState(ctx context.Context, req resource.ImportStat
 		}
 	}
 	m := grantModel{
-		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Schema: strOrNull(id.Schema),
+		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Schema: importedString(req.ID, "schema", id.Schema),
 		ObjectType: types.StringValue(id.ObjectType), Objects: stringSet(id.Objects), Columns: stringSet(id.Columns),
 		Privileges: types.SetNull(types.StringType), WithGrantOption: types.BoolNull(),
 	}
@@ -419,10 +447,16 @@ func (r *grantResource) UpgradeState(context.Context) map[int64]resource.StateUp
 	}
 }
 
+// target is what m names; the schema of an object type that takes none is
+// ignored.
 func (r *grantResource) target(ctx context.Context, m *grantModel) pg.GrantTarget {
+	schema := m.Schema.ValueString()
+	if !slices.Contains(grantSchemaTypes, m.ObjectType.ValueString()) {
+		schema = ""
+	}
 	return pg.GrantTarget{
 		Database:   m.Database.ValueString(),
-		Schema:     m.Schema.ValueString(),
+		Schema:     schema,
 		ObjectType: m.ObjectType.ValueString(),
 		Objects:    setStrings(ctx, m.Objects),
 		Columns:    setStrings(ctx, m.Columns),

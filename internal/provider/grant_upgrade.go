@@ -17,7 +17,7 @@ func upgradeGrantV0(ctx context.Context, m grantModel) (grantModel, diag.Diagnos
 	m.Objects = emptyIfNull(m.Objects)
 	m.Columns = emptyIfNull(m.Columns)
 	m.WithGrantOption = boolOr(m.WithGrantOption, false)
-	if m.Schema.IsUnknown() || (!m.Schema.IsNull() && m.Schema.ValueString() == "") {
+	if m.Schema.IsUnknown() {
 		m.Schema = types.StringNull()
 	}
 	if m.Privileges.IsNull() || m.Privileges.IsUnknown() {
