@@ -138,7 +138,8 @@ func TestAccGrant_regressionIDDiffersFromCyrilgdn(t *testing.T) {
 		// the state's id, cyrilgdn's form, is the import ID
 		steps = append(steps, resource.TestStep{Config: f.config(), ResourceName: addr, ImportState: true, ImportStateVerify: true})
 	}
-	steps[0].ConfigStateChecks = append(checks, jsonIDStateCheck{t: t, config: f.config(), ids: ids})
+	checks = append(checks, jsonIDStateCheck{t: t, config: f.config(), ids: ids})
+	steps[0].ConfigStateChecks = checks
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t); f.setup(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -101,8 +101,8 @@ func namesAt(names []string, signatures bool) func(s string, at int) []int {
 				ends = append(ends, end)
 			}
 			if signatures && end < len(s) && s[end] == '(' {
-				if close := strings.IndexByte(s[end:], ')'); close > 0 {
-					e := end + close + 1
+				if paren := strings.IndexByte(s[end:], ')'); paren > 0 {
+					e := end + paren + 1
 					if e == len(s) || s[e] == '_' {
 						ends = append(ends, e)
 					}
