@@ -259,7 +259,8 @@ resource "postgresql_grant_role" "two" {
 			},
 			{Config: config, ResourceName: "postgresql_grant_role.one", ImportState: true, ImportStateId: id,
 				ExpectError: regexp.MustCompile(`(?s)Ambiguous import ID.*names 2 existing memberships.*JSON import ID`)},
-			{Config: config, ResourceName: "postgresql_grant_role.one", ImportState: true, ImportStateVerify: true,
+			// the two have one id: the imported state is matched by role
+			{Config: config, ResourceName: "postgresql_grant_role.one", ImportState: true, ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "role",
 				ImportStateId: fmt.Sprintf(`{"role":%q,"grant_role":%q}`, a, bc)},
 		},
 	})
