@@ -57,23 +57,74 @@ func (c *Client) ExtensionTrusted(ctx context.Context, db, name string) (bool, e
 
 // CreateExtension installs an extension in database db (CREATE EXTENSION IF
 // NOT EXISTS, so an installed one is adopted and then moved/updated to match).
+// A trusted extension needs CREATE on the database; a managed admin without
+// it borrows the privileges of the database's owner (extensionLenders).
 func (c *Client) CreateExtension(ctx context.Context, db string, s ExtensionSpec, cascade bool) error {
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		stmt := "CREATE EXTENSION IF NOT EXISTS " + QuoteIdent(s.Name)
-		if s.Schema != "" {
-			stmt += " SCHEMA " + QuoteIdent(s.Schema)
+		lenders, err := extensionLenders(ctx, tx, s, true)
+		if err != nil {
+			return err
 		}
-		if s.Version != "" {
-			stmt += " VERSION " + QuoteLiteral(s.Version)
-		}
-		if cascade {
-			stmt += " CASCADE"
-		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			return fmt.Errorf("creating extension %q in database %q: %w", s.Name, db, err)
-		}
-		return alterExtension(ctx, tx, s)
+		return withRoles(ctx, tx, lenders, func() error {
+			stmt := "CREATE EXTENSION IF NOT EXISTS " + QuoteIdent(s.Name)
+			if s.Schema != "" {
+				stmt += " SCHEMA " + QuoteIdent(s.Schema)
+			}
+			if s.Version != "" {
+				stmt += " VERSION " + QuoteLiteral(s.Version)
+			}
+			if cascade {
+				stmt += " CASCADE"
+			}
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("creating extension %q in database %q: %w", s.Name, db, err)
+			}
+			return alterExtension(ctx, tx, s)
+		})
 	})
+}
+
+// extensionLenders lists the roles whose privileges the connected role lacks
+// for creating (create) or changing extension s in the current database, so
+// that a managed admin borrows them (withRoles):
+//   - the owner of the database, when the connected role has no CREATE on it
+//     and the extension is trusted: its scripts then run as the bootstrap
+//     superuser, on behalf of a role with CREATE on the database (for an
+//     untrusted one nothing helps but a superuser, and PostgreSQL says so);
+//   - on a change, the owner of the extension (ALTER EXTENSION needs it);
+//   - the owner of the schema the extension goes to, when the connected role
+//     has no CREATE in it and the extension's scripts run as that role (an
+//     extension that needs no superuser) or it moves there.
+//
+// The owner pg_database_owner (of schema public since PostgreSQL 15) stands
+// for the database's owner. A superuser needs nobody's privileges.
+func extensionLenders(ctx context.Context, q Querier, s ExtensionSpec, create bool) ([]string, error) {
+	rows, err := q.Query(ctx, `
+WITH me AS (SELECT rolsuper FROM pg_roles WHERE rolname = current_user),
+     dbo AS (SELECT r.rolname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE d.datname = current_database()),
+     ext AS (SELECT e.extowner, e.extversion, e.extnamespace FROM pg_extension e WHERE e.extname = $1),
+     ver AS (SELECT v.superuser, v.trusted, v.schema FROM pg_available_extension_versions v
+             WHERE v.name = $1 AND v.version = coalesce(nullif($2, ''),
+               CASE WHEN $4 THEN (SELECT default_version FROM pg_available_extensions WHERE name = $1) ELSE (SELECT extversion FROM ext) END)),
+     target AS (SELECT n.oid, n.nspname, n.nspowner FROM pg_namespace n
+                WHERE n.nspname = coalesce(nullif($3, ''), CASE WHEN $4 THEN coalesce((SELECT schema FROM ver), (current_schemas(false))[1]) END)),
+     lender AS (
+       SELECT (SELECT rolname FROM dbo) AS role
+        WHERE NOT has_database_privilege(current_database(), 'CREATE')
+          AND coalesce((SELECT superuser AND trusted FROM ver), false)
+       UNION ALL
+       SELECT pg_get_userbyid(extowner) FROM ext WHERE NOT $4
+       UNION ALL
+       SELECT CASE WHEN pg_get_userbyid(t.nspowner) = 'pg_database_owner' THEN (SELECT rolname FROM dbo) ELSE pg_get_userbyid(t.nspowner) END
+         FROM target t
+        WHERE NOT has_schema_privilege(t.nspname, 'CREATE')
+          AND CASE WHEN $4 THEN NOT coalesce((SELECT superuser FROM ver), true)
+                   ELSE t.oid IS DISTINCT FROM (SELECT extnamespace FROM ext) END)
+SELECT DISTINCT role FROM lender WHERE role IS NOT NULL AND NOT (SELECT rolsuper FROM me) ORDER BY 1`, s.Name, s.Version, s.Schema, create)
+	if err != nil {
+		return nil, fmt.Errorf("finding whose privileges extension %q needs: %w", s.Name, err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 func alterExtension(ctx context.Context, tx pgx.Tx, s ExtensionSpec) error {
@@ -100,26 +151,41 @@ WHERE e.extname = $1`, s.Name).Scan(&schema, &version); err != nil {
 }
 
 // UpdateExtension moves an extension to another schema and/or updates it to
-// another version, in one transaction in database db.
+// another version, in one transaction in database db, with the privileges of
+// the extension's owner and, for a trusted extension's update scripts, of the
+// database's owner when the connected role lacks them (extensionLenders).
 func (c *Client) UpdateExtension(ctx context.Context, db string, s ExtensionSpec) error {
-	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error { return alterExtension(ctx, tx, s) })
+	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		lenders, err := extensionLenders(ctx, tx, s, false)
+		if err != nil {
+			return err
+		}
+		return withRoles(ctx, tx, lenders, func() error { return alterExtension(ctx, tx, s) })
+	})
 }
 
-// DropExtension drops an extension of database db; a missing extension or
+// DropExtension drops an extension of database db, with the privileges of
+// its owner when the connected role lacks them; a missing extension or
 // database is not an error.
 func (c *Client) DropExtension(ctx context.Context, db, name string, cascade bool) error {
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		stmt := "DROP EXTENSION IF EXISTS " + QuoteIdent(name)
-		if cascade {
-			stmt += " CASCADE"
+		var owner string
+		if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT pg_get_userbyid(extowner) FROM pg_extension WHERE extname = $1), '')`, name).Scan(&owner); err != nil {
+			return fmt.Errorf("reading the owner of extension %q: %w", name, err)
 		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			if SQLState(err) == CodeDependentObjects {
-				return fmt.Errorf("objects depend on extension %q in database %q; drop them first or set drop_cascade = true: %w", name, db, err)
+		return withRoles(ctx, tx, []string{owner}, func() error {
+			stmt := "DROP EXTENSION IF EXISTS " + QuoteIdent(name)
+			if cascade {
+				stmt += " CASCADE"
 			}
-			return fmt.Errorf("dropping extension %q in database %q: %w", name, db, err)
-		}
-		return nil
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				if SQLState(err) == CodeDependentObjects {
+					return fmt.Errorf("objects depend on extension %q in database %q; drop them first or set drop_cascade = true: %w", name, db, err)
+				}
+				return fmt.Errorf("dropping extension %q in database %q: %w", name, db, err)
+			}
+			return nil
+		})
 	})
 	if IsMissingDatabase(err) {
 		return nil
