@@ -147,10 +147,10 @@ func circularError(role, me string, direct, v16, inTx bool, err error) error {
 		msg += " through other roles, and PostgreSQL refuses circular memberships (the provider takes out only a direct membership " +
 			"while it works). Revoke the membership that makes it a member, or apply this change with a superuser"
 	case v16:
-		msg += fmt.Sprintf(" (e.g. postgresql_role.roles lists it), and PostgreSQL refuses circular memberships. Since PostgreSQL 16 only a role "+
-			"with ADMIN OPTION on %s (a superuser, or the service's own admin) can take that membership out, so the provider cannot do it "+
-			"for the duration as it does on older servers. Revoke it (REVOKE %s FROM %s) while this change is applied, or apply it with a superuser",
-			QuoteIdent(me), QuoteIdent(me), QuoteIdent(role))
+		msg += fmt.Sprintf(", and PostgreSQL refuses circular memberships. Since PostgreSQL 16 %s can neither take that membership out "+
+			"(only a role with ADMIN OPTION on %s can) nor grant itself %s (it holds no ADMIN OPTION on it: %s did not create it). "+
+			"Apply this change with a superuser, or have one revoke the membership (REVOKE %s FROM %s)",
+			QuoteIdent(me), QuoteIdent(me), QuoteIdent(role), QuoteIdent(me), QuoteIdent(me), QuoteIdent(role))
 	default: // !inTx
 		msg += " (e.g. postgresql_role.roles lists it), and PostgreSQL refuses circular memberships. The provider takes that membership out " +
 			"for the duration only inside a transaction, where no other session sees it gone, and PostgreSQL runs this statement outside one. " +
