@@ -57,6 +57,7 @@ func (e *TooManyConnectionsError) Unwrap() error { return e.Err }
 // limit is known, holds back dials beyond it. Connections are counted from the
 // first one on, before the limit is known.
 type connGate struct {
+	learn   sync.Mutex // held while the limit is looked up (learnDatabaseLimit)
 	mu      sync.Mutex
 	held    int
 	limit   int           // < 0: no limit
@@ -161,6 +162,11 @@ func (c *Client) learnDatabaseLimit(ctx context.Context, db string) error {
 	if _, known := g.state(); known {
 		return nil
 	}
+	g.learn.Lock() // one lookup, however many operations start on the database at once
+	defer g.learn.Unlock()
+	if _, known := g.state(); known {
+		return nil
+	}
 	caps, err := c.Capabilities(ctx)
 	if err != nil {
 		return err
@@ -169,13 +175,9 @@ func (c *Client) learnDatabaseLimit(ctx context.Context, db string) error {
 		g.setLimit(-1)
 		return nil
 	}
-	p, err := c.readOnlyPool(ctx, "")
-	if err != nil {
-		return err
-	}
 	limit := -1
-	err = c.retry(ctx, func() error {
-		return p.QueryRow(ctx, `SELECT coalesce((SELECT datconnlimit FROM pg_database WHERE datname = $1), -1)`, db).Scan(&limit)
+	err = c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `SELECT coalesce((SELECT datconnlimit FROM pg_database WHERE datname = $1), -1)`, db).Scan(&limit)
 	})
 	if err != nil {
 		return fmt.Errorf("reading the connection limit of database %q: %w", db, err)
