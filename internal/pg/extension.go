@@ -61,7 +61,7 @@ func (c *Client) ExtensionTrusted(ctx context.Context, db, name string) (bool, e
 // it borrows the privileges of the database's owner (extensionLenders).
 func (c *Client) CreateExtension(ctx context.Context, db string, s ExtensionSpec, cascade bool) error {
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		lenders, err := extensionLenders(ctx, tx, s, true)
+		lenders, err := extensionLenders(ctx, tx, s)
 		if err != nil {
 			return err
 		}
@@ -85,42 +85,47 @@ func (c *Client) CreateExtension(ctx context.Context, db string, s ExtensionSpec
 }
 
 // extensionLenders lists the roles whose privileges the connected role lacks
-// for creating (create) or changing extension s in the current database, so
-// that a managed admin borrows them (withRoles):
-//   - the owner of the database, when the connected role has no CREATE on it
-//     and the extension is trusted: its scripts then run as the bootstrap
-//     superuser, on behalf of a role with CREATE on the database (for an
+// for installing extension s in the current database, or for bringing an
+// installed one to s, so that a managed admin borrows them (withRoles):
+//   - the owner of the database, when the extension is trusted and is
+//     installed or updated while the connected role has no CREATE on the
+//     database: PostgreSQL runs a trusted extension's scripts as the bootstrap
+//     superuser on behalf of a role with CREATE on the database (for an
 //     untrusted one nothing helps but a superuser, and PostgreSQL says so);
-//   - on a change, the owner of the extension (ALTER EXTENSION needs it);
-//   - the owner of the schema the extension goes to, when the connected role
-//     has no CREATE in it and the extension's scripts run as that role (an
-//     extension that needs no superuser) or it moves there.
+//   - the owner of the extension, when it is updated or moved (ALTER
+//     EXTENSION needs it);
+//   - the owner of the schema it goes to, when the connected role has no
+//     CREATE there and the extension moves to it, or is installed by scripts
+//     that run as the connected role (an extension that needs no superuser).
 //
 // The owner pg_database_owner (of schema public since PostgreSQL 15) stands
-// for the database's owner. A superuser needs nobody's privileges.
-func extensionLenders(ctx context.Context, q Querier, s ExtensionSpec, create bool) ([]string, error) {
+// for the database's owner. A superuser needs nobody's privileges, and a
+// change that changes nothing needs none either.
+func extensionLenders(ctx context.Context, q Querier, s ExtensionSpec) ([]string, error) {
 	rows, err := q.Query(ctx, `
-WITH me AS (SELECT rolsuper FROM pg_roles WHERE rolname = current_user),
-     dbo AS (SELECT r.rolname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE d.datname = current_database()),
-     ext AS (SELECT e.extowner, e.extversion, e.extnamespace FROM pg_extension e WHERE e.extname = $1),
+WITH dbo AS (SELECT r.rolname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE d.datname = current_database()),
+     ext AS (SELECT e.extowner, e.extversion, n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1),
+     plan AS (SELECT NOT EXISTS (SELECT 1 FROM ext) AS installs,
+                     EXISTS (SELECT 1 FROM ext WHERE $2 <> '' AND extversion <> $2) AS updates,
+                     EXISTS (SELECT 1 FROM ext WHERE $3 <> '' AND nspname <> $3) AS moves),
      ver AS (SELECT v.superuser, v.trusted, v.schema FROM pg_available_extension_versions v
-             WHERE v.name = $1 AND v.version = coalesce(nullif($2, ''),
-               CASE WHEN $4 THEN (SELECT default_version FROM pg_available_extensions WHERE name = $1) ELSE (SELECT extversion FROM ext) END)),
-     target AS (SELECT n.oid, n.nspname, n.nspowner FROM pg_namespace n
-                WHERE n.nspname = coalesce(nullif($3, ''), CASE WHEN $4 THEN coalesce((SELECT schema FROM ver), (current_schemas(false))[1]) END)),
+             WHERE v.name = $1 AND v.version = coalesce(nullif($2, ''), (SELECT extversion FROM ext),
+                                                        (SELECT default_version FROM pg_available_extensions WHERE name = $1))),
+     target AS (SELECT n.oid, n.nspowner FROM pg_namespace n
+                WHERE n.nspname = coalesce(nullif($3, ''), (SELECT schema FROM ver), (current_schemas(false))[1])),
      lender AS (
-       SELECT (SELECT rolname FROM dbo) AS role
-        WHERE NOT has_database_privilege(current_database(), 'CREATE')
+       SELECT (SELECT rolname FROM dbo) AS role FROM plan
+        WHERE (installs OR updates) AND NOT has_database_privilege(current_database(), 'CREATE')
           AND coalesce((SELECT superuser AND trusted FROM ver), false)
        UNION ALL
-       SELECT pg_get_userbyid(extowner) FROM ext WHERE NOT $4
+       SELECT pg_get_userbyid(ext.extowner) FROM ext, plan WHERE updates OR moves
        UNION ALL
        SELECT CASE WHEN pg_get_userbyid(t.nspowner) = 'pg_database_owner' THEN (SELECT rolname FROM dbo) ELSE pg_get_userbyid(t.nspowner) END
-         FROM target t
-        WHERE NOT has_schema_privilege(t.nspname, 'CREATE')
-          AND CASE WHEN $4 THEN NOT coalesce((SELECT superuser FROM ver), true)
-                   ELSE t.oid IS DISTINCT FROM (SELECT extnamespace FROM ext) END)
-SELECT DISTINCT role FROM lender WHERE role IS NOT NULL AND NOT (SELECT rolsuper FROM me) ORDER BY 1`, s.Name, s.Version, s.Schema, create)
+         FROM target t, plan
+        WHERE NOT has_schema_privilege(t.oid, 'CREATE')
+          AND (moves OR installs AND NOT coalesce((SELECT superuser FROM ver), true)))
+SELECT DISTINCT role FROM lender
+WHERE role IS NOT NULL AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) ORDER BY 1`, s.Name, s.Version, s.Schema)
 	if err != nil {
 		return nil, fmt.Errorf("finding whose privileges extension %q needs: %w", s.Name, err)
 	}
@@ -156,7 +161,7 @@ WHERE e.extname = $1`, s.Name).Scan(&schema, &version); err != nil {
 // database's owner when the connected role lacks them (extensionLenders).
 func (c *Client) UpdateExtension(ctx context.Context, db string, s ExtensionSpec) error {
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		lenders, err := extensionLenders(ctx, tx, s, false)
+		lenders, err := extensionLenders(ctx, tx, s)
 		if err != nil {
 			return err
 		}
