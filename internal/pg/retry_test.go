@@ -166,11 +166,10 @@ func TestConnGate(t *testing.T) {
 	if ok, _, _ := g.tryAcquire(true); ok {
 		t.Fatal("a warm-up took the last permit")
 	}
-	ok, wait, _ := g.tryAcquire(false)
-	if !ok {
+	if ok, _, _ := g.tryAcquire(false); !ok {
 		t.Fatal("the freed permit was not handed out")
 	}
-	ok, wait, _ = g.tryAcquire(false)
+	ok, wait, _ := g.tryAcquire(false)
 	if ok {
 		t.Fatal("over the limit")
 	}
