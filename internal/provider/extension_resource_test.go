@@ -215,11 +215,11 @@ resource "postgresql_extension" "b" {
 // the extension's owner: here also an extension the owner installed itself).
 // An untrusted extension still fails, saying why.
 func TestAccExtension_regressionTrustedExtensionInDatabaseOfManagedRole(t *testing.T) {
+	acctest.PreCheck(t)
 	owner, db := acctest.RandName("ext_owner"), acctest.RandName("ext_db")
 	acctest.OwnerRole(t, owner)
 	acctest.Database(t, db, owner)
 	acctest.Exec(t, db, "CREATE SCHEMA app AUTHORIZATION "+acctest.QI(owner))
-	acctest.PreCheck(t)
 	hstoreOld, hstoreNew := "1.7", "1.8"
 	if acctest.QueryBool(t, "", "SELECT NOT EXISTS (SELECT 1 FROM pg_available_extension_versions WHERE name = 'hstore' AND version = '1.8')") {
 		hstoreOld, hstoreNew = "1.6", "1.7"

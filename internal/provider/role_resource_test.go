@@ -576,6 +576,7 @@ func TestAccRole_passwordIsSCRAMWithoutMD5Warning(t *testing.T) {
 // transaction and puts it back, for every change that borrows the role (here:
 // a schema it owns, and the drop, which reassigns a table it owns).
 func TestAccRole_regressionDropMemberOfAdminRole(t *testing.T) {
+	acctest.PreCheck(t)
 	if acctest.Managed() && acctest.ServerMajor(t) >= 16 {
 		t.Skip("PostgreSQL 16+: the managed admin manages only the roles it created, which hold its ADMIN OPTION membership, " +
 			"so none of them can also be a member of the admin's role (a circular membership): the case does not arise")
