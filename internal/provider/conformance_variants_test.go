@@ -287,7 +287,8 @@ var conformanceTypes = map[string]confType{
 		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",
 		body:        "role = postgresql_role.{{.I}}.name\ndatabase = \"{{.P}}\"\nowner = \"{{.Admin}}\"\nobject_type = \"table\"\nprivileges = [\"SELECT\"]",
 		attrs: map[string]confAttr{
-			"schema":            {variants: strAttr("schema", `"app"`)},
+			// "" is a global entry, as cyrilgdn read it
+			"schema":            {variants: append(strAttr("schema", `"app"`), simpleV(lEmpty, `schema = ""`))},
 			"with_grant_option": {variants: boolAttr("with_grant_option")},
 		},
 		importID: jsonID("role", "database", "owner", "schema", "object_type"),
@@ -312,7 +313,10 @@ var conformanceTypes = map[string]confType{
 			"schema": {variants: []confVariant{
 				{label: lUnset, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]", vars: map[string]string{"notype": "1"}},
 				{label: lNull, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = null", vars: map[string]string{"notype": "1"}},
-				{label: lServer}}},
+				{label: lServer},
+				// cyrilgdn accepted (and ignored) a schema on the types that take none, and read "" as unset
+				{label: "ignored", hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = \"public\"", vars: map[string]string{"notype": "1"}},
+				{label: lEmpty, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = \"\"", vars: map[string]string{"notype": "1"}}}},
 			"objects": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "objects = null"), simpleV(lServer, `objects = ["t1"]`),
 				{label: lEmpty, hcl: "objects = []"}}},
 			"columns": {variants: []confVariant{
@@ -336,14 +340,8 @@ var conformanceTypes = map[string]confType{
 			return string(b)
 		},
 		v0: func(v0, v1 map[string]any) {
-			parts := []string{cstr(v1["role"]), cstr(v1["database"])}
-			if s := cstr(v1["schema"]); s != "" {
-				parts = append(parts, s)
-			}
-			parts = append(parts, cstr(v1["object_type"]))
-			parts = append(parts, sortedStrings(v1["objects"])...)
-			parts = append(parts, sortedStrings(v1["columns"])...)
-			v0["id"] = strings.Join(parts, "_")
+			v0["id"] = grantID(cstr(v1["role"]), cstr(v1["database"]), cstr(v1["schema"]), cstr(v1["object_type"]),
+				sortedStrings(v1["objects"]), sortedStrings(v1["columns"]))
 			nullToFalse(v0, "with_grant_option")
 		},
 	},

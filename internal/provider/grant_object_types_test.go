@@ -105,12 +105,11 @@ WHERE t.oid = $1::regtype AND a.grantee = 0`, acctest.QQ(f.schema, "mood"))
 	}
 	// named wrong: refused at validation
 	bad := func(b grantBlock) resource.TestStep {
-		return resource.TestStep{Config: grantBlocks(f.roleConfig(), b), PlanOnly: true, ExpectError: regexp.MustCompile(`Missing schema|Invalid large object OID|Unexpected schema|Invalid privilege`)}
+		return resource.TestStep{Config: grantBlocks(f.roleConfig(), b), PlanOnly: true, ExpectError: regexp.MustCompile(`Missing schema|Invalid large object OID|Invalid privilege`)}
 	}
 	steps = append(steps,
 		bad(grantBlock{name: "x", role: "postgresql_role.g.name", database: acctest.QuoteHCL(f.db), objectType: "type", objects: `["mood"]`, privileges: `["USAGE"]`}),
 		bad(grantBlock{name: "x", role: "postgresql_role.g.name", database: acctest.QuoteHCL(f.db), objectType: "large_object", objects: `["lo1"]`, privileges: `["SELECT"]`}),
-		bad(grantBlock{name: "x", role: "postgresql_role.g.name", database: acctest.QuoteHCL(f.db), schema: `"public"`, objectType: "language", objects: `["plpgsql"]`, privileges: `["USAGE"]`}),
 		bad(grantBlock{name: "x", role: "postgresql_role.g.name", database: acctest.QuoteHCL(f.db), objectType: "tablespace", objects: `["pg_default"]`, privileges: `["USAGE"]`}),
 		// the last configuration is a valid one, for the destroy
 		resource.TestStep{Config: config(`["SELECT"]`, "true"), PlanOnly: true},

@@ -68,6 +68,14 @@ var migrationCases = []struct {
 		"privileges        = [\"SELECT\"]\n  with_grant_option = true": "objects           = []\n  columns           = []\n  privileges        = [\"SELECT\"]\n  with_grant_option = true",
 		`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`,
 	}},
+	// Modules set one schema on every grant of a for_each, database grants included, and
+	// "" for none: cyrilgdn ignored both there (and stored them); so must the upgrade and the plan.
+	{dir: "grant/database_schema", variant: "schema_ignored", replace: map[string]string{
+		"  object_type = \"database\"\n  privileges  = [\"CONNECT\", \"CREATE\", \"TEMPORARY\"]": "  object_type = \"database\"\n  schema      = \"public\"\n  privileges  = [\"CONNECT\", \"CREATE\", \"TEMPORARY\"]",
+		"  role        = \"public\"\n  object_type = \"database\"":                               "  role        = \"public\"\n  schema      = \"\"\n  object_type = \"database\"",
+		"\"role\": \"fx_gr_app\",\n            \"schema\": null,":                                "\"role\": \"fx_gr_app\",\n            \"schema\": \"public\",",
+		"\"role\": \"public\",\n            \"schema\": null,":                                   "\"role\": \"public\",\n            \"schema\": \"\",",
+	}},
 	{dir: "default_privileges/with_schema"}, {dir: "default_privileges/no_schema"}, {dir: "default_privileges/public_schema_type"},
 	{dir: "grant_role/basic", minMajor: 14, why: "it grants the predefined role pg_read_all_data"}, {dir: "grant_role/with_admin_option"},
 	{dir: "function/sql_with_args"}, {dir: "function/plpgsql_minimal"}, {dir: "function/out_args_security_definer"}, {dir: "function/import"},
