@@ -257,19 +257,19 @@ FROM pg_foreign_server WHERE srvname = ANY($2) AND ($1::text IS NULL OR true) AN
 		if objectType == ObjDomain {
 			kinds = "'d'"
 		}
-		return `SELECT t.oid, t.typname::text AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("t.typowner") + `, coalesce(t.typacl, acldefault('T', t.typowner)) AS acl
+		return `SELECT t.oid, t.typname::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("t.typowner") + `, coalesce(t.typacl, acldefault('T', t.typowner)) AS acl
 FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
 WHERE n.nspname = $1 AND t.typname = ANY($2) AND t.typtype IN (` + kinds + `)
   AND (t.typtype <> 'c' OR (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c')
   AND NOT (t.typcategory = 'A' AND t.typelem <> 0) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 1247
 	case ObjLanguage:
-		return `SELECT oid, lanname::text AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("lanowner") + `, coalesce(lanacl, acldefault('l', lanowner)) AS acl
+		return `SELECT oid, lanname::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("lanowner") + `, coalesce(lanacl, acldefault('l', lanowner)) AS acl
 FROM pg_language WHERE lanname = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 2612
 	case ObjTablespace:
-		return `SELECT oid, spcname::text AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("spcowner") + `, coalesce(spcacl, acldefault('t', spcowner)) AS acl
+		return `SELECT oid, spcname::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("spcowner") + `, coalesce(spcacl, acldefault('t', spcowner)) AS acl
 FROM pg_tablespace WHERE spcname = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 1213
 	case ObjLargeObj:
-		return `SELECT oid, oid::text AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("lomowner") + `, coalesce(lomacl, acldefault('L', lomowner)) AS acl
+		return `SELECT oid, oid::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("lomowner") + `, coalesce(lomacl, acldefault('L', lomowner)) AS acl
 FROM pg_largeobject_metadata WHERE oid::text = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 2613
 	case ObjParameter:
 		return `SELECT coalesce(pa.oid, 0::oid) AS oid, n.name, '' AS col, '' AS args, '' AS argoids, ` + owner("10::oid") + `,
