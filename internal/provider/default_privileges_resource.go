@@ -177,8 +177,14 @@ func (r *defaultPrivilegesResource) importUnderscoreID(ctx context.Context, id s
 		diags.AddError("Cannot import", "The provider must be configured (and able to connect) to import default privileges by their underscore-joined ID.")
 		return defaultPrivilegesImportID{}, diags
 	}
-	cut := strings.LastIndexByte(id, '_')
-	if cut < 0 || !slices.Contains(pg.DefaultPrivilegesObjectTypes, id[cut+1:]) {
+	// the object type ends the ID; large_object has an underscore of its own
+	cut := -1
+	for _, ot := range pg.DefaultPrivilegesObjectTypes {
+		if strings.HasSuffix(id, "_"+ot) && len(id)-len(ot)-1 > 0 && (cut < 0 || len(ot) > len(id)-cut-1) {
+			cut = len(id) - len(ot) - 1
+		}
+	}
+	if cut < 0 {
 		diags.AddError("Invalid import ID", fmt.Sprintf("The import ID %q is neither a JSON object (for example %s) nor cyrilgdn/postgresql's "+
 			"`<role>_<database>_<schema or noschema>_<owner>_<object_type>`, whose object type is one of %s.",
 			id, defaultPrivilegesImportExample, strings.Join(pg.DefaultPrivilegesObjectTypes, ", ")))
