@@ -46,16 +46,20 @@ func grantSchemaV1() schema.Schema {
 			"Table and column privileges are separate: a table grant never revokes column grants, and a column grant never revokes table grants. " +
 			"Changes to the same object's ACL are serialised with advisory locks, so any number of grants can be applied in parallel.",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("The import ID: a JSON object with `role`, `database`, `schema`, `object_type`, `objects` and `columns` (see Import)."),
-			"role":     nameAttribute("The grantee: a role name, or `public` for every role (`PUBLIC`). Changing it replaces the resource.", replace...),
-			"database": nameAttribute("The database holding the objects (for `object_type = \"database\"`, the database itself). Changing it replaces the resource.", replace...),
-			"schema": optionalNameAttribute("The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`, "+
-				"not allowed for `database`, `foreign_data_wrapper`, `foreign_server` and `parameter`. Changing it replaces the resource.", replace...),
+			"id": idAttribute("The import ID: a JSON object with `role`, `database`, `schema`, `object_type`, `objects` and `columns` (see Import)."),
+			"role": nameAttribute("The grantee: a role name, or `public` for every role (`PUBLIC`). " +
+				"Changes in place: renaming the role (`postgresql_role`) keeps its privileges (PostgreSQL records them by OID) and runs no `GRANT` or `REVOKE`; " +
+				"naming another role revokes the privileges from the old one and grants them to the new one in one transaction."),
+			"database": nameAttribute("The database holding the objects (for `object_type = \"database\"`, the database itself). " +
+				"Changes in place: renaming the database keeps the privileges; naming another database grants there and then revokes in the old one."),
+			"schema": optionalNameAttribute("The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`, " +
+				"not allowed for `database`, `foreign_data_wrapper`, `foreign_server` and `parameter`. " +
+				"Changes in place: renaming the schema keeps the privileges; naming another schema revokes in the old one and grants in the new one in one transaction."),
 			"object_type": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The kind of object: `database`, `schema`, `table` (also views, materialized views, foreign and partitioned tables), `sequence`, " +
 					"`function` (functions, aggregates and window functions, not procedures), `procedure`, `routine` (all of them), `foreign_data_wrapper`, " +
-					"`foreign_server`, `column`, or `parameter` (configuration parameters, PostgreSQL 15 and later). Changing it replaces the resource.",
+					"`foreign_server`, `column`, or `parameter` (configuration parameters, PostgreSQL 15 and later). Changing it replaces the resource (revokes, then grants).",
 				Validators:    []validator.String{stringvalidator.OneOf(pg.GrantObjectTypes...)},
 				PlanModifiers: replace,
 			},
@@ -97,6 +101,9 @@ func (r *grantResource) ValidateConfig(ctx context.Context, req resource.Validat
 		return
 	}
 	ot := m.ObjectType.ValueString()
+	if !slices.Contains(pg.GrantObjectTypes, ot) {
+		return // the object_type validator says so; nothing else can be checked against it
+	}
 	if !m.Schema.IsUnknown() {
 		needs := slices.Contains(grantSchemaTypes, ot)
 		if needs && m.Schema.IsNull() {
@@ -161,14 +168,33 @@ func (r *grantResource) describe(m *grantModel) string {
 	return fmt.Sprintf("privileges of %q on %s in database %q", m.Role.ValueString(), what, m.Database.ValueString())
 }
 
+// grantArguments are the arguments naming what a pg.NotFoundError is about.
+var grantArguments = map[pg.Missing]string{
+	pg.MissingDatabase: "database", pg.MissingSchema: "schema", pg.MissingGrantee: "role",
+	pg.MissingObjects: "objects", pg.MissingColumns: "columns",
+}
+
 func (r *grantResource) create(ctx context.Context, _ *call, plan *grantModel) diag.Diagnostics {
-	return failed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false))
+	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false), grantArguments)
 }
 
 // update first revokes the privileges on the objects or columns dropped from
-// the sets, then sets the privileges on those planned.
+// the sets, then sets the privileges on those planned. When the grantee,
+// database or schema changed, those that no longer exist under their old
+// names were renamed (the privileges followed them: nothing to revoke); when
+// one still exists, another was named, and the privileges move to it.
 func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantModel) diag.Diagnostics {
 	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
+	if !pg.SameGrant(oldT, newT) {
+		from, err := r.client.GrantFrom(ctx, oldT, newT)
+		if err != nil {
+			return failed("Could not read privileges", err)
+		}
+		if !pg.SameGrant(from, newT) {
+			return changeFailed("Could not move privileges", r.client.MoveGrant(ctx, from, r.spec(ctx, plan)), grantArguments)
+		}
+		oldT.Database, oldT.Schema, oldT.Grantee = newT.Database, newT.Schema, newT.Grantee
+	}
 	var removedObjects, removedColumns []string
 	if len(newT.Objects) > 0 {
 		oldObjects := oldT.Objects
@@ -206,7 +232,7 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 			return failed("Could not revoke privileges from removed columns", err)
 		}
 	}
-	return failed("Could not change privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false))
+	return changeFailed("Could not change privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false), grantArguments)
 }
 
 func (r *grantResource) drop(ctx context.Context, _ *call, state *grantModel) diag.Diagnostics {
@@ -250,6 +276,14 @@ func (r *grantResource) planChange(ctx context.Context, _ resource.ModifyPlanReq
 		resp.Diagnostics.AddAttributeError(path.Root("object_type"), "Unsupported object type", "Privileges on parameters need PostgreSQL 15 or later.")
 	}
 	planPrivileges(ctx, major, p, plan.ObjectType, func(m *grantModel) *types.Set { return &m.Privileges }, pg.GrantPrivileges, pg.ExpandPrivileges, &resp.Diagnostics)
+	if isKnown(plan.Database) && !plan.Schema.IsUnknown() && isKnown(plan.Role) && isKnown(plan.ObjectType) &&
+		(p.creating() || !plan.Database.Equal(p.state.Database) || !plan.Schema.Equal(p.state.Schema) || !plan.Role.Equal(p.state.Role)) {
+		n := pg.Names{Database: plan.Database.ValueString(), Roles: map[pg.Missing]string{pg.MissingGrantee: plan.Role.ValueString()}}
+		if slices.Contains(grantSchemaTypes, plan.ObjectType.ValueString()) {
+			n.Schema = plan.Schema.ValueString()
+		}
+		warnMissing(ctx, r.client, n, grantArguments, &resp.Diagnostics)
+	}
 	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() ||
 		plan.Objects.IsUnknown() || plan.Columns.IsUnknown() {
 		plan.ID = types.StringUnknown()

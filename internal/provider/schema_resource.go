@@ -149,6 +149,13 @@ func (r *schemaResource) planChange(ctx context.Context, req resource.ModifyPlan
 	}
 	keepUnset(p, func(m *schemaModel) *types.String { return &m.Owner })
 	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
+	if isKnown(p.plan.Database) {
+		var state *types.String
+		if !p.creating() && p.plan.Database.Equal(p.state.Database) {
+			state = &p.state.Name
+		}
+		notePlanned(r.client, pg.KindSchema, p.plan.Database.ValueString(), p.plan.Name, state)
+	}
 }
 
 func (r *schemaResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *schemaModel) {
