@@ -226,7 +226,7 @@ func (c *Client) DefaultPrivilegesFrom(ctx context.Context, from, t DefaultPrivi
 	if from.Owner != t.Owner && !ownerOK {
 		out.Owner = t.Owner
 	}
-	if from.Grantee != t.Grantee && !(from.isPublic() && t.isPublic()) && !granteeOK {
+	if from.Grantee != t.Grantee && (!from.isPublic() || !t.isPublic()) && !granteeOK {
 		out.Grantee = t.Grantee
 	}
 	if from.Schema != t.Schema && from.Schema != "" && t.Schema != "" {

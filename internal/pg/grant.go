@@ -363,7 +363,7 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 			})
 		}
 		objects, columns := missingObjects(t, objs)
-		st.Missing = append(objects, columns...)
+		st.Missing = slices.Concat(objects, columns)
 	}
 	// the privileges on schemas, tables and sequences from the snapshot of
 	// the database's ACLs of that kind

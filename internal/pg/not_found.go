@@ -51,11 +51,12 @@ func NotFound(err error) []*NotFoundError {
 		if err == nil {
 			return
 		}
-		if nf, ok := err.(*NotFoundError); ok {
+		// a walk of the whole tree: errors.As finds the first only
+		if nf, ok := err.(*NotFoundError); ok { //nolint:errorlint // see above
 			out = append(out, nf)
 			return
 		}
-		switch u := err.(type) {
+		switch u := err.(type) { //nolint:errorlint // see above
 		case interface{ Unwrap() []error }:
 			for _, e := range u.Unwrap() {
 				walk(e)
