@@ -633,18 +633,24 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 	})
 }
 
-// MoveGrant makes spec's grantee hold exactly spec's privileges and revokes
-// every privilege of the grant from, which the resource named before (another
-// grantee, schema or database that still exists under that name), in one
-// transaction when both are in the same database; otherwise spec is applied
-// first and from revoked afterwards, so that a failure leaves both in place.
-func (c *Client) MoveGrant(ctx context.Context, from GrantTarget, spec GrantSpec) error {
-	revoke := GrantSpec{Target: from}
-	if c.grantDatabase(from) != c.grantDatabase(spec.Target) {
+// ChangeGrant revokes every privilege of each grant in revoke (what the
+// resource named before and no longer does: objects or columns dropped from
+// its sets, or another grantee, schema or database that still exists under
+// that name) and makes spec hold (SetGrant), in one transaction when all are
+// in the same database; otherwise spec is applied first and the others
+// revoked afterwards, so that a failure leaves the old privileges in place.
+func (c *Client) ChangeGrant(ctx context.Context, spec GrantSpec, revoke ...GrantTarget) error {
+	db := c.grantDatabase(spec.Target)
+	if slices.ContainsFunc(revoke, func(t GrantTarget) bool { return c.grantDatabase(t) != db }) {
 		if err := c.SetGrant(ctx, spec, false); err != nil {
 			return err
 		}
-		return c.SetGrant(ctx, revoke, true)
+		for _, t := range revoke {
+			if err := c.SetGrant(ctx, GrantSpec{Target: t}, true); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if err := c.checkDatabase(ctx, spec.Target.Database); err != nil {
 		return err
@@ -653,9 +659,11 @@ func (c *Client) MoveGrant(ctx context.Context, from GrantTarget, spec GrantSpec
 	if err != nil {
 		return err
 	}
-	return c.Tx(ctx, c.grantDatabase(spec.Target), func(ctx context.Context, tx pgx.Tx) error {
-		if err := setGrant(ctx, tx, superuser, revoke, true); err != nil {
-			return err
+	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		for _, t := range revoke {
+			if err := setGrant(ctx, tx, superuser, GrantSpec{Target: t}, true); err != nil {
+				return err
+			}
 		}
 		return setGrant(ctx, tx, superuser, spec, false)
 	})

@@ -140,6 +140,13 @@ func TestAccGrant_regressionNotFoundGarblesNames(t *testing.T) {
 				ExpectError: onAttribute("Columns not found", `column "nope" of table "app"."t" in database `+qdb+` does not exist`, "columns", `["a", "nope"]`),
 			},
 			{Config: f.config(), PlanOnly: true},
+			// an update naming a missing object changes nothing: t keeps its privileges
+			{Config: grant("schema", `"app"`, "object_type", `"table"`, "objects", `["t"]`, "privileges", `["SELECT"]`)},
+			{
+				Config:      grant("schema", `"app"`, "object_type", `"table"`, "objects", `["no_such_table"]`, "privileges", `["SELECT"]`),
+				ExpectError: onAttribute("Objects not found", `table "app"."no_such_table" in database `+qdb+` does not exist`, "objects", `["no_such_table"]`),
+			},
+			{Config: grant("schema", `"app"`, "object_type", `"table"`, "objects", `["t"]`, "privileges", `["SELECT"]`), PlanOnly: true},
 		},
 	})
 }

@@ -178,11 +178,12 @@ func (r *grantResource) create(ctx context.Context, _ *call, plan *grantModel) d
 	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false), grantArguments)
 }
 
-// update first revokes the privileges on the objects or columns dropped from
-// the sets, then sets the privileges on those planned. When the grantee,
-// database or schema changed, those that no longer exist under their old
-// names were renamed (the privileges followed them: nothing to revoke); when
-// one still exists, another was named, and the privileges move to it.
+// update revokes the privileges on the objects or columns dropped from the
+// sets and sets the privileges on those planned, in one transaction. When
+// the grantee, database or schema changed, those that no longer exist under
+// their old names were renamed (the privileges followed them: nothing to
+// revoke); when one still exists, another was named, and the privileges move
+// to the new one.
 func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantModel) diag.Diagnostics {
 	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
 	if !pg.SameGrant(oldT, newT) {
@@ -191,11 +192,11 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 			return failed("Could not read privileges", err)
 		}
 		if !pg.SameGrant(from, newT) {
-			return changeFailed("Could not move privileges", r.client.MoveGrant(ctx, from, r.spec(ctx, plan)), grantArguments)
+			return changeFailed("Could not move privileges", r.client.ChangeGrant(ctx, r.spec(ctx, plan), from), grantArguments)
 		}
 		oldT.Database, oldT.Schema, oldT.Grantee = newT.Database, newT.Schema, newT.Grantee
 	}
-	var removedObjects, removedColumns []string
+	var revoke []pg.GrantTarget
 	if len(newT.Objects) > 0 {
 		oldObjects := oldT.Objects
 		if len(oldObjects) == 0 {
@@ -207,32 +208,30 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 				oldObjects = append(oldObjects, o.Name)
 			}
 		}
+		var removed []string
 		for _, o := range oldObjects {
-			if !slices.Contains(newT.Objects, o) {
-				removedObjects = append(removedObjects, o)
+			if !slices.Contains(newT.Objects, o) && !slices.Contains(removed, o) {
+				removed = append(removed, o)
 			}
 		}
+		if len(removed) > 0 {
+			t := oldT
+			t.Objects = removed
+			revoke = append(revoke, t)
+		}
 	}
+	var removedColumns []string
 	for _, c := range oldT.Columns {
 		if !slices.Contains(newT.Columns, c) {
 			removedColumns = append(removedColumns, c)
 		}
 	}
-	if len(removedObjects) > 0 {
-		t := oldT
-		t.Objects = slices.Compact(removedObjects)
-		if err := r.client.SetGrant(ctx, pg.GrantSpec{Target: t}, true); err != nil {
-			return failed("Could not revoke privileges from removed objects", err)
-		}
-	}
 	if len(removedColumns) > 0 {
 		t := oldT
 		t.Columns = removedColumns
-		if err := r.client.SetGrant(ctx, pg.GrantSpec{Target: t}, true); err != nil {
-			return failed("Could not revoke privileges from removed columns", err)
-		}
+		revoke = append(revoke, t)
 	}
-	return changeFailed("Could not change privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false), grantArguments)
+	return changeFailed("Could not change privileges", r.client.ChangeGrant(ctx, r.spec(ctx, plan), revoke...), grantArguments)
 }
 
 func (r *grantResource) drop(ctx context.Context, _ *call, state *grantModel) diag.Diagnostics {
