@@ -143,14 +143,81 @@ func MigrationPlanEmpty(t *testing.T, caseDir string, opts MigrationOptions) {
 		t.Run(f, func(t *testing.T) {
 			// a plan persists nothing: the file is the fixture's as seeded
 			writeFile(t, filepath.Join(work, "terraform.tfstate"), states[i])
-			out, err := runTerraform(tf, work, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false", spawnedParallelism)
+			out, err := runTerraform(tf, work, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false", "-out=tfplan", spawnedParallelism)
 			if err != nil {
 				if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() == 2 {
 					t.Fatalf("terraform plan over the upgraded cyrilgdn state %s of %s shows changes:\n%s", f, caseDir, out)
 				}
 				t.Fatalf("terraform plan failed: %v\n%s", err, out)
 			}
+			checkIDsKept(t, tf, work, states[i])
 		})
+	}
+}
+
+// checkIDsKept compares the id of every resource instance of the plan in
+// work (tfplan, after the upgrade and refresh) with the one in the seeded
+// cyrilgdn state: anything that references an id (an output, a
+// terraform_data trigger) must see no change after the migration.
+func checkIDsKept(t *testing.T, tf, work, state string) {
+	t.Helper()
+	js, err := runTerraform(tf, work, nil, "show", "-json", "-no-color", "tfplan")
+	if err != nil {
+		t.Fatalf("terraform show -json: %v\n%s", err, js)
+	}
+	if i := strings.Index(js, `{"format_version"`); i > 0 { // stderr (the dev_overrides warning) comes first
+		js = js[i:]
+	}
+	if j := strings.LastIndex(js, "}"); j >= 0 {
+		js = js[:j+1]
+	}
+	var plan struct {
+		PriorState struct {
+			Values struct {
+				RootModule struct {
+					Resources []struct {
+						Address string         `json:"address"`
+						Values  map[string]any `json:"values"`
+					} `json:"resources"`
+				} `json:"root_module"`
+			} `json:"values"`
+		} `json:"prior_state"`
+	}
+	if err := json.Unmarshal([]byte(js), &plan); err != nil {
+		t.Fatalf("decoding the plan: %v", err)
+	}
+	var seeded struct {
+		Resources []struct {
+			Mode      string `json:"mode"`
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Instances []struct {
+				IndexKey   any            `json:"index_key"`
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(state), &seeded); err != nil {
+		t.Fatalf("decoding the seeded state: %v", err)
+	}
+	want := map[string]any{}
+	for _, r := range seeded.Resources {
+		if r.Mode != "managed" || !strings.HasPrefix(r.Type, "postgresql_") {
+			continue
+		}
+		for _, i := range r.Instances {
+			addr := r.Type + "." + r.Name
+			if i.IndexKey != nil {
+				k, _ := json.Marshal(i.IndexKey)
+				addr += "[" + string(k) + "]"
+			}
+			want[addr] = i.Attributes["id"]
+		}
+	}
+	for _, r := range plan.PriorState.Values.RootModule.Resources {
+		if w, ok := want[r.Address]; ok && r.Values["id"] != w {
+			t.Errorf("%s: id %v after the upgrade and refresh, cyrilgdn's was %v", r.Address, r.Values["id"], w)
+		}
 	}
 }
 

@@ -117,6 +117,9 @@ type clientCore struct {
 
 	capsMu sync.Mutex
 	caps   *Capabilities
+	// capsErr is a detection error that asking again cannot change (the
+	// server is older than expected_version).
+	capsErr error
 
 	tokens *tokenCache // cloud login tokens (nil: none)
 

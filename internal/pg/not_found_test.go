@@ -28,13 +28,13 @@ func TestNotFoundMessages(t *testing.T) {
 		{target(ObjColumn, []string{"t"}, []string{"a"}), nil, `table "App"."t" in database "shop" does not exist`, MissingObjects},
 		{target(ObjServer, []string{"s"}, nil), nil, `server "s" in database "shop" does not exist`, MissingObjects},
 	} {
-		err := missingError(c.t, c.objs)
+		err := missingError(c.t, c.objs, nil)
 		nf := NotFound(fmt.Errorf("wrapped: %w", errors.Join(errors.New("other"), err)))
 		if err == nil || err.Error() != c.want || len(nf) != 1 || nf[0].What != c.what {
 			t.Errorf("%s %v %v: got %v (%v), want %q (%d)", c.t.ObjectType, c.t.Objects, c.t.Columns, err, nf, c.want, c.what)
 		}
 	}
-	if err := missingError(target(ObjTable, nil, nil), nil); err != nil {
+	if err := missingError(target(ObjTable, nil, nil), nil, nil); err != nil {
 		t.Errorf("every table of a schema: no object is named, none is missing: %v", err)
 	}
 }

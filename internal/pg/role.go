@@ -451,6 +451,29 @@ GROUP BY 1`, roleOID)
 	return out, err
 }
 
+// OwnedLasting counts the objects role roleOID owns in the provider's
+// database that stay whatever else a destroy drops, and names the first few:
+// tables, standalone sequences and enum types (lastingObjects) in schemas the
+// role does not own, when it does not own the database. The provider never
+// drops its own database; a schema or database the role owns is dropped
+// before the role (its owner), its contents with it. Other databases are left
+// out: a destroy may drop them first, in no set order.
+func (c *Client) OwnedLasting(ctx context.Context, roleOID uint32) (int, []string, error) {
+	var n int
+	var names []string
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		var ownsDB bool
+		if err := q.QueryRow(ctx, "SELECT datdba = $1 FROM pg_database WHERE datname = current_database()", roleOID).Scan(&ownsDB); err != nil || ownsDB {
+			return err
+		}
+		var err error
+		n, names, err = lastingSummary(ctx, q, lastingObjects(
+			"AND c.relowner = $1 AND (SELECT nspowner FROM pg_namespace WHERE oid = c.relnamespace) <> $1"), true, roleOID)
+		return err
+	})
+	return n, names, err
+}
+
 // DropRole drops a role. Unless skipReassignOwned, it first runs REASSIGN
 // OWNED (to the connected role) and DROP OWNED in every database where the
 // role owns objects or holds privileges. A missing role is not an error.

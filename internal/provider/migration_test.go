@@ -46,6 +46,13 @@ var migrationCases = []struct {
 	// database/full uses the en_US.UTF-8 locale; C.UTF-8 exists everywhere and exercises the same path.
 	{dir: "database/full", replace: map[string]string{"en_US.UTF-8": "C.UTF-8"}},
 	{dir: "database/minimal"}, {dir: "database/template_flags"},
+	// `DEFAULT` (the server's default, as cyrilgdn documents it): cyrilgdn
+	// records template as configured and the other four as the server has them.
+	{dir: "database/minimal", variant: "default_keyword", replace: map[string]string{
+		`name = "fx_db_min"`: "name = \"fx_db_min\"\n  template = \"DEFAULT\"\n  encoding = \"DEFAULT\"\n  lc_collate = \"DEFAULT\"\n" +
+			"  lc_ctype = \"default\"\n  tablespace_name = \"DEFAULT\"",
+		`"template": "template0"`: `"template": "DEFAULT"`,
+	}},
 	{dir: "schema/owner_in_database"}, {dir: "schema/policy_deprecated"}, {dir: "schema/quoted_cascade"},
 	{dir: "extension/schema_version"}, {dir: "extension/minimal"}, {dir: "extension/cascade"},
 	{dir: "grant/database_schema"}, {dir: "grant/table_objects_all_tables"}, {dir: "grant/sequence_function_column"}, {dir: "grant/fdw_server_revoke"},
@@ -60,6 +67,14 @@ var migrationCases = []struct {
 	{dir: "grant/table_objects_all_tables", variant: "objects_and_state_empty", replace: map[string]string{
 		"privileges        = [\"SELECT\"]\n  with_grant_option = true": "objects           = []\n  columns           = []\n  privileges        = [\"SELECT\"]\n  with_grant_option = true",
 		`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`,
+	}},
+	// Modules set one schema on every grant of a for_each, database grants included, and
+	// "" for none: cyrilgdn ignored both there (and stored them); so must the upgrade and the plan.
+	{dir: "grant/database_schema", variant: "schema_ignored", replace: map[string]string{
+		"  object_type = \"database\"\n  privileges  = [\"CONNECT\", \"CREATE\", \"TEMPORARY\"]": "  object_type = \"database\"\n  schema      = \"public\"\n  privileges  = [\"CONNECT\", \"CREATE\", \"TEMPORARY\"]",
+		"  role        = \"public\"\n  object_type = \"database\"":                               "  role        = \"public\"\n  schema      = \"\"\n  object_type = \"database\"",
+		"\"role\": \"fx_gr_app\",\n            \"schema\": null,":                                "\"role\": \"fx_gr_app\",\n            \"schema\": \"public\",",
+		"\"role\": \"public\",\n            \"schema\": null,":                                   "\"role\": \"public\",\n            \"schema\": \"\",",
 	}},
 	{dir: "default_privileges/with_schema"}, {dir: "default_privileges/no_schema"}, {dir: "default_privileges/public_schema_type"},
 	{dir: "grant_role/basic", minMajor: 14, why: "it grants the predefined role pg_read_all_data"}, {dir: "grant_role/with_admin_option"},

@@ -566,3 +566,93 @@ func TestAccRole_passwordIsSCRAMWithoutMD5Warning(t *testing.T) {
 		}},
 	})
 }
+
+// With skip_reassign_owned = true, a role owning a table (which no resource
+// of this provider drops) cannot be dropped: the destroy plan now says so
+// instead of warning, and nothing of the destroy runs. Once the table is
+// gone, the destroy goes through.
+func TestAccRole_regressionDestroyHalfAppliedWhenDropWillFail(t *testing.T) {
+	owner := acctest.RandName("rowns")
+	other := acctest.RandName("rowns_other")
+	table := acctest.QQ("public", owner+"_t")
+	cfg := acctest.Config(`
+resource "postgresql_role" "other" { name = %q }
+resource "postgresql_role" "owner" {
+  name                = %q
+  skip_reassign_owned = true
+}`, other, owner)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, owner, other),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig:   acctest.ExecFunc(t, "postgres", "CREATE TABLE "+table+" (id int)", "ALTER TABLE "+table+" OWNER TO "+acctest.QI(owner)),
+				Config:      cfg,
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`(?s)Cannot destroy role.*table\s+public\..*skip_reassign_owned\s+=\s+false`),
+			},
+			{
+				PreConfig: func() {
+					if !roleExists(t, other) || !roleExists(t, owner) {
+						t.Errorf("the refused destroy dropped role %s or %s", other, owner)
+					}
+					acctest.Exec(t, "postgres", "DROP TABLE "+table)
+				},
+				Config:   cfg,
+				PlanOnly: true,
+			},
+		},
+	})
+}
+
+// SUPERUSER, REPLICATION and BYPASSRLS, which a non-superuser admin (managed
+// services; the provider's `superuser = false`) may not give, used to plan
+// fine and fail at apply with PostgreSQL's "must be superuser" after the rest
+// of the apply ran. The plan now refuses them, on the attribute; a superuser
+// admin creates them.
+func TestAccRole_regressionReservedAttributesFailAtApply(t *testing.T) {
+	other := acctest.RandName("rres_other")
+	names := map[string]string{}
+	for _, a := range []string{"superuser", "replication", "bypass_row_level_security"} {
+		names[a] = acctest.RandName("rres_" + a[:5])
+	}
+	cfg := func(attr string) string {
+		return acctest.Config(`
+resource "postgresql_role" "other" { name = %q }
+resource "postgresql_role" "r" {
+  name = %q
+  %s = true
+}`, other, names[attr], attr)
+	}
+	var steps []resource.TestStep
+	for _, attr := range []string{"superuser", "replication", "bypass_row_level_security"} {
+		if !acctest.Managed() {
+			steps = append(steps, resource.TestStep{Config: cfg(attr), ConfigStateChecks: []statecheck.StateCheck{boolean("postgresql_role.r", attr, true)}})
+			continue
+		}
+		steps = append(steps, resource.TestStep{
+			Config:      cfg(attr),
+			ExpectError: regexp.MustCompile(`(?s)needs\s+a\s+superuser.*` + attr + `\s+=\s+true`),
+		}, resource.TestStep{
+			PreConfig: func() {
+				if roleExists(t, other) || roleExists(t, names[attr]) {
+					t.Errorf("the refused plan (%s = true) was applied in part", attr)
+				}
+			},
+			Config:   acctest.ProviderBlock,
+			PlanOnly: true,
+		})
+	}
+	all := []string{other}
+	for _, n := range names {
+		all = append(all, n)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, all...),
+		Steps:                    steps,
+	})
+}
