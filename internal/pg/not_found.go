@@ -36,11 +36,11 @@ func (e *NotFoundError) Error() string {
 	if len(e.Objects) > 1 {
 		verb = "do not exist"
 	}
-	s := strings.Join(e.Objects, ", ")
+	s := strings.Join(e.Objects, ", ") + " " + verb
 	if e.Database != "" {
 		s += " in database " + QuoteIdent(e.Database)
 	}
-	return s + " " + verb
+	return s
 }
 
 // NotFound lists the NotFoundErrors err holds (itself, wrapped or joined).

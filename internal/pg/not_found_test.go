@@ -16,17 +16,17 @@ func TestNotFoundMessages(t *testing.T) {
 		want string
 		what Missing
 	}{
-		{target(ObjSchema, nil, nil), nil, `schema "App" in database "shop" does not exist`, MissingSchema},
+		{target(ObjSchema, nil, nil), nil, `schema "App" does not exist in database "shop"`, MissingSchema},
 		{target(ObjDatabase, nil, nil), nil, `database "shop" does not exist`, MissingDatabase},
 		{target(ObjTable, []string{"t", `o"dd`}, nil), []objectRow{{grantObject: grantObject{name: "t"}}},
-			`table "App"."o""dd" in database "shop" does not exist`, MissingObjects},
-		{target(ObjSequence, []string{"a", "b"}, nil), nil, `sequence "App"."a", sequence "App"."b" in database "shop" do not exist`, MissingObjects},
+			`table "App"."o""dd" does not exist in database "shop"`, MissingObjects},
+		{target(ObjSequence, []string{"a", "b"}, nil), nil, `sequence "App"."a", sequence "App"."b" do not exist in database "shop"`, MissingObjects},
 		{target(ObjFunction, []string{"f(integer, text)", "g"}, nil), nil,
-			`function "App"."f"(integer, text), function "App"."g" in database "shop" do not exist`, MissingObjects},
+			`function "App"."f"(integer, text), function "App"."g" do not exist in database "shop"`, MissingObjects},
 		{target(ObjColumn, []string{"t"}, []string{"a", "b"}), []objectRow{{grantObject: grantObject{name: "t", column: "a"}}},
-			`column "b" of table "App"."t" in database "shop" does not exist`, MissingColumns},
-		{target(ObjColumn, []string{"t"}, []string{"a"}), nil, `table "App"."t" in database "shop" does not exist`, MissingObjects},
-		{target(ObjServer, []string{"s"}, nil), nil, `server "s" in database "shop" does not exist`, MissingObjects},
+			`column "b" of table "App"."t" does not exist in database "shop"`, MissingColumns},
+		{target(ObjColumn, []string{"t"}, []string{"a"}), nil, `table "App"."t" does not exist in database "shop"`, MissingObjects},
+		{target(ObjServer, []string{"s"}, nil), nil, `server "s" does not exist in database "shop"`, MissingObjects},
 	} {
 		err := missingError(c.t, c.objs, nil)
 		nf := NotFound(fmt.Errorf("wrapped: %w", errors.Join(errors.New("other"), err)))

@@ -76,7 +76,7 @@ func TestAccGrant_regressionMissingNameTaintsGrant(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      f.config(grant("schema", `"ghost"`, "object_type", `"table"`)),
-				ExpectError: onAttribute("Schema not found", `schema "ghost" in database `+qdb+` does not exist`, "schema", `"ghost"`),
+				ExpectError: onAttribute("Schema not found", `schema "ghost" does not exist in database `+qdb, "schema", `"ghost"`),
 			},
 			nothingInState,
 			{
@@ -95,7 +95,7 @@ func TestAccGrant_regressionMissingNameTaintsGrant(t *testing.T) {
 			},
 			{
 				Config:      f.config(dp("role", g, "owner", acctest.QuoteHCL(f.owner), "schema", `"ghost"`)),
-				ExpectError: onAttribute("Schema not found", `schema "ghost" in database `+qdb+` does not exist`, "schema", `"ghost"`),
+				ExpectError: onAttribute("Schema not found", `schema "ghost" does not exist in database `+qdb, "schema", `"ghost"`),
 			},
 			{
 				Config:      f.config(dp("role", acctest.QuoteHCL(f.grantee+"_nobody"), "owner", acctest.QuoteHCL(f.owner))),
@@ -125,26 +125,26 @@ func TestAccGrant_regressionNotFoundGarblesNames(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      grant("schema", `"no_such_schema"`, "object_type", `"schema"`, "privileges", `["USAGE"]`),
-				ExpectError: onAttribute("Schema not found", `schema "no_such_schema" in database `+qdb+` does not exist`, "schema", `"no_such_schema"`),
+				ExpectError: onAttribute("Schema not found", `schema "no_such_schema" does not exist in database `+qdb, "schema", `"no_such_schema"`),
 			},
 			{
 				Config:      grant("schema", `"app"`, "object_type", `"table"`, "objects", `["no_such_table", "t"]`, "privileges", `["SELECT"]`),
-				ExpectError: onAttribute("Objects not found", `table "app"."no_such_table" in database `+qdb+` does not exist`, "objects", `["no_such_table", "t"]`),
+				ExpectError: onAttribute("Objects not found", `table "app"."no_such_table" does not exist in database `+qdb, "objects", `["no_such_table", "t"]`),
 			},
 			{
 				Config:      grant("schema", `"app"`, "object_type", `"function"`, "objects", `["nofn(integer)"]`, "privileges", `["EXECUTE"]`),
-				ExpectError: onAttribute("Objects not found", `function "app"."nofn"(integer) in database `+qdb+` does not exist`, "objects", `["nofn(integer)"]`),
+				ExpectError: onAttribute("Objects not found", `function "app"."nofn"(integer) does not exist in database `+qdb, "objects", `["nofn(integer)"]`),
 			},
 			{
 				Config:      grant("schema", `"app"`, "object_type", `"column"`, "objects", `["t"]`, "columns", `["a", "nope"]`, "privileges", `["SELECT"]`),
-				ExpectError: onAttribute("Columns not found", `column "nope" of table "app"."t" in database `+qdb+` does not exist`, "columns", `["a", "nope"]`),
+				ExpectError: onAttribute("Columns not found", `column "nope" of table "app"."t" does not exist in database `+qdb, "columns", `["a", "nope"]`),
 			},
 			{Config: f.config(), PlanOnly: true},
 			// an update naming a missing object changes nothing: t keeps its privileges
 			{Config: grant("schema", `"app"`, "object_type", `"table"`, "objects", `["t"]`, "privileges", `["SELECT"]`)},
 			{
 				Config:      grant("schema", `"app"`, "object_type", `"table"`, "objects", `["no_such_table"]`, "privileges", `["SELECT"]`),
-				ExpectError: onAttribute("Objects not found", `table "app"."no_such_table" in database `+qdb+` does not exist`, "objects", `["no_such_table"]`),
+				ExpectError: onAttribute("Objects not found", `table "app"."no_such_table" does not exist in database `+qdb, "objects", `["no_such_table"]`),
 			},
 			{Config: grant("schema", `"app"`, "object_type", `"table"`, "objects", `["t"]`, "privileges", `["SELECT"]`), PlanOnly: true},
 		},
@@ -269,7 +269,7 @@ func TestAccGrant_missingNamesWarnAtPlan(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	for _, want := range []string{
-		`Warning: Schema not found`, `schema "ghost" in database "` + f.db + `" does not exist`, `schema      = "ghost"`,
+		`Warning: Schema not found`, `schema "ghost" does not exist in database "` + f.db + `"`, `schema      = "ghost"`,
 		`Warning: Role not found`, `role "` + f.owner + `_nobody" does not exist`, `owner       = "` + f.owner + `_nobody"`,
 	} {
 		if !regexp.MustCompile(words(want)).MatchString(out) {
