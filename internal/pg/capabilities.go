@@ -52,6 +52,10 @@ func (c *Client) detect(ctx context.Context, p *pgxpool.Pool) (*Capabilities, er
 		return c.caps, c.capsErr
 	}
 	var caps Capabilities
+	// and the connection limits of the role and of every database (connlimit.go)
+	var roleLimit int32
+	var dbs []string
+	var dbLimits []int32
 	err := c.retry(ctx, func() error {
 		return p.QueryRow(ctx, `
 SELECT current_setting('server_version_num')::int,
@@ -60,10 +64,14 @@ SELECT current_setting('server_version_num')::int,
        coalesce(array(SELECT m.rolname FROM pg_roles m
                       WHERE m.rolname IN ('rds_superuser', 'cloudsqlsuperuser', 'azure_pg_admin')
                         AND pg_has_role(current_user, m.oid, 'MEMBER')
-                      ORDER BY 1), '{}')
+                      ORDER BY 1), '{}'),
+       r.rolconnlimit,
+       array(SELECT datname::text FROM pg_database ORDER BY oid),
+       array(SELECT datconnlimit FROM pg_database ORDER BY oid)
 FROM pg_roles r WHERE r.rolname = current_user`).Scan(
 			&caps.ServerVersionNum, &caps.ServerVersion, &caps.CurrentUser,
-			&caps.IsSuperuser, &caps.CanCreateRole, &caps.CanCreateDB, &caps.HasReplication, &caps.HasBypassRLS, &caps.ManagedAdminRoles)
+			&caps.IsSuperuser, &caps.CanCreateRole, &caps.CanCreateDB, &caps.HasReplication, &caps.HasBypassRLS, &caps.ManagedAdminRoles,
+			&roleLimit, &dbs, &dbLimits)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to PostgreSQL at %s as %q: %w", c.cfg.Address(), c.cfg.Username, c.explainTargetSessionAttrs(err))
@@ -77,6 +85,11 @@ FROM pg_roles r WHERE r.rolname = current_user`).Scan(
 			return nil, c.capsErr
 		}
 	}
+	limits := make([]int, len(dbLimits))
+	for i, l := range dbLimits {
+		limits[i] = int(l)
+	}
+	c.setLimits(caps.IsSuperuser, int(roleLimit), dbs, limits)
 	c.caps = &caps
 	return c.caps, nil
 }

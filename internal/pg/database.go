@@ -143,6 +143,7 @@ func (c *Client) ClosePool(db string) {
 		for _, p := range cl.forgetPools(db) {
 			p.Close()
 		}
+		cl.forgetDatabaseLimit(db) // a database of that name next may have another
 	}
 }
 
@@ -188,6 +189,7 @@ func (c *Client) CreateDatabase(ctx context.Context, s DatabaseSpec) (created bo
 			return fmt.Errorf("creating database %q: %w", s.Name, cerr)
 		}
 		created = true
+		c.forgetDatabaseLimit(s.Name) // learnt anew before the first connection to it
 		return rerr
 	})
 	if err != nil && !created && SQLState(err) == "" {
@@ -244,6 +246,11 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 	})
 	if err != nil {
 		return err
+	}
+	if s.ConnLimit != cur.ConnLimit {
+		// the next connections to it keep within the new limit
+		c.forgetDatabaseLimit(s.Name)
+		c.retirePools(s.Name)
 	}
 	if s.Tablespace != "" && s.Tablespace != cur.Tablespace {
 		err := c.Conn(ctx, "", func(ctx context.Context, conn Querier) error {

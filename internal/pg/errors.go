@@ -56,6 +56,9 @@ func IsTransient(err error) bool {
 	if err == nil {
 		return false
 	}
+	if errors.Is(err, errBorrowedRoleGone) {
+		return true // rolled back; the retry does not borrow the dropped role
+	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {
 		switch pgErr.Code {

@@ -489,10 +489,11 @@ func (c *Client) DropRole(ctx context.Context, name string, skipReassignOwned bo
 			allowConnect bool
 		}
 		var dbs []dbInfo
+		var shared bool
 		err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
 			rows, err := q.Query(ctx, `
-SELECT DISTINCT d.datname, d.datallowconn FROM pg_shdepend s JOIN pg_database d ON d.oid = s.dbid
-WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 ORDER BY 1`, r.OID)
+SELECT DISTINCT coalesce(d.datname, ''), coalesce(d.datallowconn, true) FROM pg_shdepend s LEFT JOIN pg_database d ON d.oid = s.dbid
+WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 OR d.oid IS NOT NULL) ORDER BY 1`, r.OID)
 			if err != nil {
 				return err
 			}
@@ -505,8 +506,18 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 ORDER BY 1`, r.OI
 		if err != nil {
 			return fmt.Errorf("finding databases where role %q owns objects: %w", name, err)
 		}
+		// "" stands for shared objects (databases, tablespaces, parameters):
+		// REASSIGN OWNED and DROP OWNED in any database reach them, the
+		// provider's database when it has nothing of its own there. A role
+		// with nothing anywhere is dropped as it is: no need for its
+		// privileges (which a managed admin may be unable to borrow, e.g. from
+		// a role that is a member of its own role on PostgreSQL 16+).
+		dbs = slices.DeleteFunc(dbs, func(d dbInfo) bool {
+			shared = shared || d.name == ""
+			return d.name == ""
+		})
 		def := c.cfg.Database
-		if !slices.ContainsFunc(dbs, func(d dbInfo) bool { return d.name == def }) {
+		if shared && !slices.ContainsFunc(dbs, func(d dbInfo) bool { return d.name == def }) {
 			dbs = append([]dbInfo{{name: def, allowConnect: true}}, dbs...)
 		}
 		for _, d := range dbs {

@@ -362,3 +362,64 @@ resource "postgresql_database" "test" { name = %q }`, role, name)
 		},
 	})
 }
+
+// TestAccDatabase_regressionConnectionLimitRespected (issue 31): with a
+// connection_limit on a database, a non-superuser admin (which PostgreSQL
+// holds to it; superusers are exempt) had applies and destroys of the objects
+// in it refused with "too many connections": the provider opened a connection
+// per concurrent operation. It now keeps its sessions of each database within
+// the database's limit (and its role's) and retries a refused connection.
+// 20 schemas and 20 grants in a database with connection_limit = 2, applied
+// and destroyed with -parallelism=50. Not parallel: it sets TF_CLI_ARGS_*.
+func TestAccDatabase_regressionConnectionLimitRespected(t *testing.T) {
+	const n = 20
+	db, reader := acctest.RandName("connlimit"), acctest.RandName("connlimit_r")
+	t.Setenv("TF_CLI_ARGS_apply", "-parallelism=50")
+	t.Setenv("TF_CLI_ARGS_destroy", "-parallelism=50")
+	t.Setenv("TF_CLI_ARGS_plan", "-parallelism=50")
+	base := acctest.Config(`
+resource "postgresql_database" "db" {
+  name             = %q
+  connection_limit = 2
+}
+resource "postgresql_role" "reader" {
+  name = %q
+}
+`, db, reader)
+	objects := fmt.Sprintf(`
+resource "postgresql_schema" "s" {
+  count    = %[1]d
+  name     = "s${count.index}"
+  database = postgresql_database.db.name
+}
+resource "postgresql_grant" "usage" {
+  count       = %[1]d
+  database    = postgresql_database.db.name
+  role        = postgresql_role.reader.name
+  schema      = postgresql_schema.s[count.index].name
+  object_type = "schema"
+  privileges  = ["USAGE"]
+}
+`, n)
+	count := func(want int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			got := acctest.QueryString(t, db, `SELECT count(*)::text || '/' || count(*) FILTER (WHERE has_schema_privilege($1, oid, 'USAGE'))::text
+FROM pg_namespace WHERE nspname ~ '^s[0-9]+$'`, reader)
+			if exp := fmt.Sprintf("%d/%d", want, want); got != exp {
+				return fmt.Errorf("schemas/granted = %s, want %s", got, exp)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, db) },
+		Steps: []resource.TestStep{
+			{Config: base + objects, Check: count(n)},
+			{Config: base + objects, PlanOnly: true},
+			{Config: base, Check: count(0)}, // 40 destroys in the database
+			{Config: base + objects, Check: count(n)},
+		},
+	})
+}

@@ -656,3 +656,60 @@ resource "postgresql_role" "r" {
 		Steps:                    steps,
 	})
 }
+
+// TestAccRole_regressionDropMemberOfAdminRole (issue 30): a role that is a
+// member of the admin's own role (`roles = ["<admin>"]`, as users do on managed
+// services) could not be destroyed by a managed admin: borrowing its
+// privileges (to reassign what it owns) made a circular membership (0LP01),
+// and the error suggested a GRANT that fails the same way. The admin now takes
+// the role's membership in its own role out for the duration of the
+// transaction and puts it back, for every change that borrows the role (here:
+// a schema it owns, and the drop, which reassigns a table it owns).
+func TestAccRole_regressionDropMemberOfAdminRole(t *testing.T) {
+	acctest.PreCheck(t)
+	if acctest.Managed() && acctest.ServerMajor(t) >= 16 {
+		t.Skip("PostgreSQL 16+: the managed admin manages only the roles it created, which hold its ADMIN OPTION membership, " +
+			"so none of them can also be a member of the admin's role (a circular membership): the case does not arise")
+	}
+	admin := acctest.AdminUser()
+	name, schema, table := acctest.RandName("in_admin"), acctest.RandName("in_admin_s"), acctest.RandName("in_admin_t")
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP TABLE IF EXISTS public."+acctest.QI(table)) })
+	config := acctest.Config("%s", acctest.Resource("postgresql_role", "member", "name", acctest.QuoteHCL(name), "roles", "["+acctest.QuoteHCL(admin)+"]")+
+		acctest.Resource("postgresql_schema", "owned", "name", acctest.QuoteHCL(schema), "database", `"postgres"`, "owner", "postgresql_role.member.name"))
+	isMember := func(*terraform.State) error {
+		if !acctest.QueryBool(t, "", "SELECT EXISTS (SELECT 1 FROM pg_auth_members WHERE roleid = $1::regrole AND member = $2::regrole)", acctest.QI(admin), acctest.QI(name)) {
+			return fmt.Errorf("role %q is no longer a member of %q", name, admin)
+		}
+		// and no borrowed membership is left behind the other way
+		if acctest.QueryBool(t, "", "SELECT EXISTS (SELECT 1 FROM pg_auth_members WHERE roleid = $2::regrole AND member = $1::regrole)", acctest.QI(admin), acctest.QI(name)) {
+			return fmt.Errorf("the admin %q is still a member of %q", admin, name)
+		}
+		if owner := acctest.QueryString(t, "", "SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = $1", schema); owner != acctest.QI(name) {
+			return fmt.Errorf("schema owned by %s", owner)
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if roleExists(t, name) {
+				return fmt.Errorf("role %q still exists", name)
+			}
+			if owner := acctest.QueryString(t, "", "SELECT tableowner::text FROM pg_tables WHERE schemaname = 'public' AND tablename = $1", table); owner != admin {
+				return fmt.Errorf("the table of the dropped role belongs to %q, want %q", owner, admin)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{Config: config, Check: isMember},
+			{ // it owns a table outside Terraform: destroying it reassigns the table first
+				PreConfig: acctest.ExecFunc(t, "", "CREATE TABLE public."+acctest.QI(table)+" (a int)",
+					"ALTER TABLE public."+acctest.QI(table)+" OWNER TO "+acctest.QI(name)),
+				Config:           config,
+				ConfigPlanChecks: expectEmpty(),
+				Check:            isMember,
+			},
+		},
+	})
+}
