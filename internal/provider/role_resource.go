@@ -155,8 +155,10 @@ func (r *roleResource) planChange(ctx context.Context, _ resource.ModifyPlanRequ
 	plan.ID = plan.Name // id follows name, known whenever name is
 	r.checkReservedAttributes(ctx, p, resp)
 	if p.creating() {
+		notePlanned(r.client, pg.KindRole, "", plan.Name, nil)
 		return
 	}
+	notePlanned(r.client, pg.KindRole, "", plan.Name, &state.Name)
 	if config.Roles.IsNull() {
 		plan.Roles = state.Roles // not managed: keep what was read
 	}
