@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -172,10 +174,10 @@ func (r *roleResource) planChange(ctx context.Context, req resource.ModifyPlanRe
 
 // Private-state keys of postgresql_role.
 const (
-	// privateRolesManaged is "true" when the configuration last applied (or,
-	// for a state upgraded from cyrilgdn, the state) set roles, "false" when it
-	// did not.
-	privateRolesManaged = "roles_managed"
+	// privateRolesConfigured holds the roles the configuration last applied
+	// set (a JSON array; for a state upgraded from cyrilgdn, the state's), and
+	// is absent when it did not set roles.
+	privateRolesConfigured = "roles_configured"
 	// privatePasswordChanged is "true" when a refresh found that the role's
 	// password no longer matches the one in the state: it was changed outside
 	// Terraform (and the state's password was set to null).
@@ -183,32 +185,38 @@ const (
 )
 
 // warnRolesUnmanaged warns, when a configuration that set roles no longer
-// does, that the memberships stay (this provider does not revoke them, so that
-// postgresql_role and postgresql_grant_role do not fight; cyrilgdn revoked
-// them), naming them and how to revoke them. The plan then shows roles as
-// known after apply: the apply changes no membership and records that roles
-// is no longer managed here, so that the warning is given once.
+// does, that the memberships it set stay (this provider does not revoke them,
+// so that postgresql_role and postgresql_grant_role do not fight; cyrilgdn
+// revoked them), naming them and how to revoke them. The plan then shows
+// roles as known after apply: the apply changes no membership and records
+// that roles is no longer managed here, so that the warning is given once.
 func warnRolesUnmanaged(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan, state *roleModel) {
-	if req.Private == nil || state.Roles.IsNull() || state.Roles.IsUnknown() || len(state.Roles.Elements()) == 0 {
+	if req.Private == nil || state.Roles.IsNull() || state.Roles.IsUnknown() {
 		return
 	}
-	if b, _ := req.Private.GetKey(ctx, privateRolesManaged); string(b) != "true" {
+	b, _ := req.Private.GetKey(ctx, privateRolesConfigured)
+	var configured, member []string
+	if len(b) == 0 || json.Unmarshal(b, &configured) != nil {
 		return
 	}
+	resp.Diagnostics.Append(state.Roles.ElementsAs(ctx, &member, false)...)
 	var kept []string
-	resp.Diagnostics.Append(state.Roles.ElementsAs(ctx, &kept, false)...)
-	sort.Strings(kept)
-	quoted := make([]string, len(kept))
-	for i, k := range kept {
-		quoted[i] = strconv.Quote(k)
+	for _, r := range member {
+		if slices.Contains(configured, r) {
+			kept = append(kept, strconv.Quote(r))
+		}
 	}
+	if len(kept) == 0 {
+		return
+	}
+	sort.Strings(kept)
 	resp.Diagnostics.AddAttributeWarning(path.Root("roles"), "Memberships stay: roles is no longer set",
 		fmt.Sprintf("The configuration of role %q no longer sets roles. Removing roles does not revoke memberships "+
 			"(cyrilgdn/postgresql revoked them; this provider leaves them to postgresql_grant_role or to whoever made them): "+
 			"role %q stays a member of %s. To revoke them, set roles = [] (or list the memberships to keep); to manage them one "+
 			"by one, use postgresql_grant_role. This apply changes no membership: it records that roles is no longer managed "+
 			"here (roles shows as known after apply), and this warning is not shown again.",
-			state.Name.ValueString(), state.Name.ValueString(), strings.Join(quoted, ", ")))
+			state.Name.ValueString(), state.Name.ValueString(), strings.Join(kept, ", ")))
 	plan.Roles = types.SetUnknown(types.StringType)
 }
 
@@ -353,13 +361,22 @@ func (r *roleResource) create(ctx context.Context, c *call, plan *roleModel) dia
 	return failed("Could not create role", r.client.CreateRole(ctx, spec, pw))
 }
 
-// recordPlannedPrivate records in the private state, with every write,
-// whether the configuration sets roles, and that the password is the
-// configured one again.
+// recordPlannedPrivate records in the private state, with every write, the
+// roles the configuration sets (none when it does not set roles), and that
+// the password is the configured one again.
 func recordPlannedPrivate(ctx context.Context, c *call) diag.Diagnostics {
 	var roles types.Set
 	diags := c.config.GetAttribute(ctx, path.Root("roles"), &roles)
-	diags.Append(c.setPrivateKey(ctx, privateRolesManaged, []byte(strconv.FormatBool(!roles.IsNull())))...)
+	if diags.HasError() {
+		return diags
+	}
+	if roles.IsNull() || roles.IsUnknown() {
+		diags.Append(c.setPrivateKey(ctx, privateRolesConfigured, nil)...)
+	} else {
+		names := []string{}
+		diags.Append(roles.ElementsAs(ctx, &names, false)...)
+		diags.Append(c.setPrivateJSON(ctx, privateRolesConfigured, names, "the configured roles")...)
+	}
 	diags.Append(c.setPrivateKey(ctx, privatePasswordChanged, nil)...)
 	return diags
 }
@@ -416,12 +433,14 @@ func (r *roleResource) read(ctx context.Context, c *call, m *roleModel) (bool, d
 		return false, diags
 	}
 	if c.op == opRead && m.OID.IsNull() && !m.Roles.IsNull() && !m.Roles.IsUnknown() && len(m.Roles.Elements()) > 0 &&
-		c.privateKey(ctx, privateRolesManaged) == nil {
+		c.privateKey(ctx, privateRolesConfigured) == nil {
 		// A state upgraded from cyrilgdn (no oid yet) that lists memberships:
-		// its configuration set roles (cyrilgdn plans to revoke memberships it
-		// does not list, unless roles is in ignore_changes, which the plan sees
-		// as set).
-		diags.Append(c.setPrivateKey(ctx, privateRolesManaged, []byte("true"))...)
+		// its configuration set them (cyrilgdn plans to revoke the memberships
+		// roles does not list, unless roles is in ignore_changes, which a plan
+		// sees as set).
+		var names []string
+		diags.Append(m.Roles.ElementsAs(ctx, &names, false)...)
+		diags.Append(c.setPrivateJSON(ctx, privateRolesConfigured, names, "the configured roles")...)
 	}
 	var role *pg.Role
 	var err error
