@@ -173,7 +173,9 @@ var corpusTypes = map[string]corpusType{
 		acctest.AdminExec(t, n.P, "GRANT CREATE ON DATABASE "+acctest.QI(n.P)+" TO PUBLIC")
 	}},
 	"replication_slot": {
-		skip:  func(t *testing.T) { acctest.SkipIfManaged(t, "creating replication slots needs superuser or REPLICATION") },
+		skip: func(t *testing.T) {
+			acctest.SkipIfManaged(t, "creating replication slots needs superuser or REPLICATION")
+		},
 		setup: func(t *testing.T, n corpusNames) { acctest.Database(t, n.P, acctest.AdminUser()) },
 	},
 	"server": {setup: func(t *testing.T, n corpusNames) {

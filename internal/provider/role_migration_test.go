@@ -17,7 +17,7 @@ import (
 // their own (acctest.Workdir): the warnings a plan prints are what they test.
 
 const (
-	wantRolesStay        = "Memberships stay: roles is no longer set"
+	wantRolesStay        = "Memberships stay: roles is not set"
 	wantPasswordChanged  = "Password changed outside Terraform"
 	wantPasswordDiffers  = "Password differs from the role's"
 	wantPasswordUnconfig = "Password not in the configuration"
@@ -272,5 +272,36 @@ func TestAccRole_passwordVerifierConfigured(t *testing.T) {
 	}
 	if out, changes := planText(w, cfg); changes {
 		t.Fatalf("want an empty plan, got:\n%s", out)
+	}
+}
+
+// TestAccRole_emptyPasswordOverCyrilgdnState: `password = ""` (how modules
+// spell "no password") over a state from cyrilgdn 1.25 or earlier, which held
+// "" for it and upgrades to null, plans one update of password that sets
+// nothing: a password the role got elsewhere stays. Without the attribute the
+// plan is empty.
+func TestAccRole_emptyPasswordOverCyrilgdnState(t *testing.T) {
+	acctest.PreCheck(t)
+	t.Parallel()
+	name := acctest.RandName("pwempty")
+	pw := "set-elsewhere-" + name
+	v, err := pg.ScramVerifier(pw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acctest.AdminExec(t, "", fmt.Sprintf(`CREATE ROLE %q LOGIN PASSWORD '%s'`, name, v))
+	w := acctest.NewWorkdir(t)
+	w.SetState(cyrilgdnRoleState(t, map[string]map[string]any{"r": {"name": name, "login": true, "password": ""}}))
+	unset := fmt.Sprintf("resource \"postgresql_role\" \"r\" {\n  name  = %q\n  login = true\n}\n", name)
+	empty := fmt.Sprintf("resource \"postgresql_role\" \"r\" {\n  name     = %q\n  login    = true\n  password = \"\"\n}\n", name)
+	if out, changes := planText(w, unset); changes {
+		t.Fatalf("password unset: want an empty plan, got:\n%s", out)
+	}
+	w.Apply(empty)
+	if err := acctest.CheckLogin(t, name, pw); err != nil {
+		t.Fatalf(`password = "" must not remove the role's password: %v`, err)
+	}
+	if out, changes := planText(w, empty); changes {
+		t.Fatalf("after the apply: want an empty plan, got:\n%s", out)
 	}
 }

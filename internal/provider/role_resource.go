@@ -73,8 +73,11 @@ func roleSchemaV1() schema.Schema {
 			"password": schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
-				MarkdownDescription: "The role's password. It is stored in the Terraform state (prefer `password_wo`). The provider sends only a SCRAM-SHA-256 verifier to the server. " +
-					"Removing it from the configuration removes the password (`PASSWORD NULL`). Out-of-band changes are detected only when the provider runs as superuser.",
+				MarkdownDescription: "The role's password. It is stored in the Terraform state (prefer `password_wo`). The provider sends only a SCRAM-SHA-256 verifier to the server; " +
+					"a password that already is a verifier (`SCRAM-SHA-256$...`, or `md5` and 32 hex digits) is stored as given. " +
+					"Removing it from the configuration removes the password (`PASSWORD NULL`); `\"\"` means no password, as unset. " +
+					"A password changed outside Terraform is detected when the provider runs as superuser: the plan sets it back, with a warning " +
+					"(for a password something else rotates, use `lifecycle { ignore_changes = [password] }` or `password_wo`).",
 				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("password_wo"))},
 			},
 			"password_wo": schema.StringAttribute{
@@ -91,7 +94,9 @@ func roleSchemaV1() schema.Schema {
 				Optional:    true,
 				Computed:    true,
 				MarkdownDescription: "Roles this role is a member of. When set, the provider makes the memberships exactly this set (an empty set means none). " +
-					"When left unset, memberships are not managed by this resource (it reports what it finds), so `postgresql_grant_role` can manage them without either resource showing a diff.",
+					"When left unset, memberships are not managed by this resource (it reports what it finds), so `postgresql_grant_role` can manage them without either resource showing a diff. " +
+					"Removing `roles` from the configuration therefore revokes nothing (cyrilgdn/postgresql revoked the memberships): the plan warns, naming the memberships that stay; " +
+					"to revoke them, set `roles = []`.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
 			},
 			"search_path": schema.ListAttribute{
@@ -210,13 +215,13 @@ func warnRolesUnmanaged(ctx context.Context, req resource.ModifyPlanRequest, res
 		return
 	}
 	sort.Strings(kept)
-	resp.Diagnostics.AddAttributeWarning(path.Root("roles"), "Memberships stay: roles is no longer set",
-		fmt.Sprintf("The configuration of role %q no longer sets roles. Removing roles does not revoke memberships "+
-			"(cyrilgdn/postgresql revoked them; this provider leaves them to postgresql_grant_role or to whoever made them): "+
-			"role %q stays a member of %s. To revoke them, set roles = [] (or list the memberships to keep); to manage them one "+
-			"by one, use postgresql_grant_role. This apply changes no membership: it records that roles is no longer managed "+
-			"here (roles shows as known after apply), and this warning is not shown again.",
-			state.Name.ValueString(), state.Name.ValueString(), strings.Join(kept, ", ")))
+	resp.Diagnostics.AddAttributeWarning(path.Root("roles"), "Memberships stay: roles is not set",
+		fmt.Sprintf("roles is not set in the configuration of role %q, while the configuration last applied (or the state "+
+			"cyrilgdn/postgresql wrote) listed its memberships. This provider does not revoke memberships when roles is removed "+
+			"(cyrilgdn/postgresql did): role %q stays a member of %s. To revoke them, set roles = [] (or list the memberships to "+
+			"keep); if postgresql_grant_role or something else manages them, nothing needs doing. This apply changes no "+
+			"membership: it records that roles is not managed here (roles shows as known after apply), and this warning is not "+
+			"shown again.", state.Name.ValueString(), state.Name.ValueString(), strings.Join(kept, ", ")))
 	plan.Roles = types.SetUnknown(types.StringType)
 }
 
@@ -396,7 +401,10 @@ func (r *roleResource) update(ctx context.Context, c *call, plan, state *roleMod
 	switch {
 	case !config.PasswordWO.IsNull() && !plan.PasswordWOVersion.Equal(state.PasswordWOVersion):
 		pw = pg.PasswordChange{Set: true, Password: config.PasswordWO.ValueString()}
-	case !plan.Password.Equal(state.Password) && config.PasswordWO.IsNull():
+	case !plan.Password.Equal(state.Password) && config.PasswordWO.IsNull() && (plan.Password.ValueString() != "" || state.Password.ValueString() != ""):
+		// (null and "" both mean no password set by Terraform: going from one
+		// to the other, as a configuration spelling `password = ""` does over a
+		// state upgraded from cyrilgdn, sets nothing)
 		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
 	}
 	diags.Append(recordPlannedPrivate(ctx, c)...)
