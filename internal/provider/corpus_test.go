@@ -97,7 +97,7 @@ func parseCorpus(text string) (shared string, cases []corpusCase, err error) {
 					cur.superuserOnly = m[2]
 				case "min-pg":
 					if cur.minMajor, err = strconv.Atoi(m[2]); err != nil {
-						return "", nil, fmt.Errorf("line %d: min-pg: %v", i+1, err)
+						return "", nil, fmt.Errorf("line %d: min-pg: %w", i+1, err)
 					}
 				case "needs":
 					if m[2] != "write-only" {

@@ -245,7 +245,7 @@ func planPassword(ctx context.Context, req resource.ModifyPlanRequest, resp *res
 	case verifier && !config.Password.IsNull():
 		// md5 verifiers are salted with the role name: PostgreSQL clears them on rename
 		renamed := name != state.Name.ValueString()
-		if !(renamed && strings.HasPrefix(recorded, "md5")) && pg.PasswordVerifierMatches(recorded, config.Password.ValueString(), state.Name.ValueString()) {
+		if (!renamed || !strings.HasPrefix(recorded, "md5")) && pg.PasswordVerifierMatches(recorded, config.Password.ValueString(), state.Name.ValueString()) {
 			plan.Password = state.Password // the same password: no change
 			return
 		}
@@ -544,10 +544,10 @@ func checkPassword(ctx context.Context, c *call, m *roleModel, v, name string) d
 		// cyrilgdn before 1.26. The state records the role's current one (as
 		// cyrilgdn's refresh did), which the plan compares with the configured
 		// password (planPassword); a change is remembered for its warning.
-		switch {
-		case v == pw:
+		switch v {
+		case pw:
 			return c.setPrivateKey(ctx, privatePasswordChanged, nil)
-		case v == "":
+		case "":
 			return passwordChanged(ctx, c, m)
 		}
 		m.Password = types.StringValue(v)
