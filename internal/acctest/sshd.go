@@ -345,3 +345,21 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// Tunnel is a local TCP relay to a target (as `ssh -L` or a VPN name in
+// front of a server would be), counting the connections it relays.
+type Tunnel struct{ f *forwarder }
+
+// StartTunnel relays 127.0.0.1:<Port()> to target until the test ends.
+func StartTunnel(t *testing.T, target string) *Tunnel {
+	t.Helper()
+	f := newForwarder(t, target)
+	t.Cleanup(f.close)
+	return &Tunnel{f: f}
+}
+
+// Port is the local port of the tunnel.
+func (tn *Tunnel) Port() int { return tn.f.port() }
+
+// Connections reports how many connections the tunnel relayed.
+func (tn *Tunnel) Connections() int64 { return tn.f.accepted.Load() }

@@ -64,7 +64,7 @@ FROM pg_roles r WHERE r.rolname = current_user`).Scan(
 			&caps.IsSuperuser, &caps.CanCreateRole, &caps.CanCreateDB, &caps.ManagedAdminRoles)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("connecting to PostgreSQL at %s:%d as %q: %w", c.cfg.Host, c.cfg.Port, c.cfg.Username, err)
+		return nil, fmt.Errorf("connecting to PostgreSQL at %s as %q: %w", c.cfg.Address(), c.cfg.Username, c.explainTargetSessionAttrs(err))
 	}
 	if caps.ServerVersionNum < 120000 {
 		return nil, fmt.Errorf("PostgreSQL %s is not supported: this provider needs PostgreSQL 12 or later", caps.ServerVersion)

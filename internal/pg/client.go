@@ -32,20 +32,28 @@ const (
 
 // Config is the resolved provider configuration.
 type Config struct {
-	Host             string
-	Port             int
-	Database         string
-	Username         string
-	Password         string
-	SSLMode          string
-	SSLRootCert      string
-	ClientCert       *ClientCert
-	ConnectTimeout   time.Duration
-	MaxConnections   int // 0 = unlimited
-	Superuser        bool
-	ExpectedVersion  string
-	DatabaseUsername string
-	ApplicationName  string
+	// Host is one host name, address or Unix socket directory, or a
+	// comma-separated list of them (multihost.go).
+	Host string
+	// Port is the port of every host, unless Ports is set: one port per host,
+	// or one for all (multihost.go).
+	Port  int
+	Ports []int
+	// TargetSessionAttrs picks the server among several hosts, as libpq's
+	// target_session_attrs ("" = any).
+	TargetSessionAttrs string
+	Database           string
+	Username           string
+	Password           string
+	SSLMode            string
+	SSLRootCert        string
+	ClientCert         *ClientCert
+	ConnectTimeout     time.Duration
+	MaxConnections     int // 0 = unlimited
+	Superuser          bool
+	ExpectedVersion    string
+	DatabaseUsername   string
+	ApplicationName    string
 	// MaxConnIdleTime closes a pooled connection idle this long (0: DefaultMaxConnIdleTime).
 	MaxConnIdleTime time.Duration
 	// MaxRetryDuration bounds how long an operation retries after connection
@@ -70,6 +78,10 @@ type Config struct {
 	// SSHTunnel and Proxy, when set, are the way to the server (network.go, ssh_tunnel.go).
 	SSHTunnel *SSHTunnel
 	Proxy     *Proxy
+	// CloudSQL, when set, makes every connection go through the Cloud SQL
+	// connector to the instance it names (cloudsql.go); Host is then that
+	// instance's connection name.
+	CloudSQL *CloudSQL
 }
 
 // ClientCert is a TLS client certificate, given as file paths or inline PEM.
@@ -100,7 +112,8 @@ type clientCore struct {
 	sem     *semaphore.Weighted      // bounds server connections across all pools
 	// readSlots bounds the reads under way at once per database (readSlot)
 	readSlots map[string]*semaphore.Weighted
-	network   *netPath // SSH bastion or SOCKS5 proxy; nil: direct
+	network   *netPath           // SSH bastion or SOCKS5 proxy; nil: direct
+	cloudSQL  *cloudSQLConnector // the Cloud SQL connector; nil: none
 
 	capsMu sync.Mutex
 	caps   *Capabilities
@@ -130,6 +143,7 @@ func (c *Client) ConnectionsOpened() int64 { return c.dials.Load() }
 // NewClient creates a client. It never connects: pools open on first use.
 func NewClient(cfg Config) *Client {
 	c := &Client{clientCore: &clientCore{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}, readSlots: map[string]*semaphore.Weighted{}, network: newNetPath(cfg), tokens: newTokenCache(cfg)}}
+	c.cloudSQL = newCloudSQLConnector(cfg, c.network)
 	if cfg.MaxConnections > 0 {
 		c.sem = semaphore.NewWeighted(int64(cfg.MaxConnections))
 	}
@@ -167,6 +181,7 @@ func (c *Client) Close() {
 		delete(c.roPools, k)
 	}
 	c.network.close()
+	c.cloudSQL.close()
 }
 
 // forgetPools removes the read-write and read-only pools of database db from
@@ -243,6 +258,9 @@ func (c *Client) openPool(ctx context.Context, db string, readOnly bool) (*pgxpo
 		// ONLY: PostgreSQL refuses DDL, DCL, writes and XID assignment on them.
 		// A startup parameter costs no round trip.
 		pc.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
+		if v := readOnlyPoolValidate(c.cfg.TargetSessionAttrs); v != nil {
+			pc.ConnConfig.ValidateConnect = v
+		}
 		pc.ConnConfig.DialFunc = c.boundedDial(readOnlyKey(db), c.cfg.ConnectTimeout)
 	}
 	p, err := pgxpool.NewWithConfig(context.WithoutCancel(ctx), pc)
@@ -288,17 +306,22 @@ func (c *Client) warm(ctx context.Context, db string, p *pgxpool.Pool) {
 type noPermitWait struct{}
 
 func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
-	kv := []string{
-		"host=" + connValue(c.cfg.Host),
-		"port=" + strconv.Itoa(c.cfg.Port),
-		"dbname=" + connValue(db),
-		"user=" + connValue(c.cfg.Username),
-		"sslmode=" + connValue(c.cfg.SSLMode),
+	kv := append(c.cfg.hostPortSettings(),
+		"dbname="+connValue(db),
+		"user="+connValue(c.cfg.Username),
+		"sslmode="+connValue(c.cfg.SSLMode),
+	)
+	if a := c.cfg.TargetSessionAttrs; a != "" {
+		kv = append(kv, "target_session_attrs="+connValue(a))
 	}
-	if c.cfg.SSLRootCert != "" {
+	if c.cloudSQL != nil {
+		// the connector's own TLS session carries the protocol
+		kv = append(c.cloudSQL.settings(), "dbname="+connValue(db), "user="+connValue(c.cfg.Username), "sslmode=disable")
+	}
+	if c.cfg.SSLRootCert != "" && c.cloudSQL == nil {
 		kv = append(kv, "sslrootcert="+connValue(c.cfg.SSLRootCert))
 	}
-	if cc := c.cfg.ClientCert; cc != nil && !cc.Inline {
+	if cc := c.cfg.ClientCert; cc != nil && !cc.Inline && c.cloudSQL == nil {
 		kv = append(kv, "sslcert="+connValue(cc.Cert), "sslkey="+connValue(cc.Key))
 	}
 	pc, err := pgxpool.ParseConfig(strings.Join(kv, " "))
@@ -310,7 +333,7 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	if c.cfg.Password != "" {
 		pc.ConnConfig.Password = c.cfg.Password
 	}
-	if cc := c.cfg.ClientCert; cc != nil && cc.Inline {
+	if cc := c.cfg.ClientCert; cc != nil && cc.Inline && c.cloudSQL == nil {
 		cert, err := tls.X509KeyPair([]byte(cc.Cert), []byte(cc.Key))
 		if err != nil {
 			return nil, fmt.Errorf("clientcert: parsing inline certificate and key: %w", err)
@@ -355,6 +378,7 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	}
 	pc.ConnConfig.DialFunc = c.boundedDial(db, c.cfg.ConnectTimeout)
 	c.network.adjust(&pc.ConnConfig.Config)
+	c.cloudSQL.adjust(&pc.ConnConfig.Config)
 	if c.tokens != nil {
 		pc.BeforeConnect = c.tokens.beforeConnect // the password of each new connection
 	}
@@ -393,7 +417,13 @@ func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
 		n := c.open.Add(1)
 		for m := c.maxOpen.Load(); n > m && !c.maxOpen.CompareAndSwap(m, n); m = c.maxOpen.Load() {
 		}
-		conn, err := c.network.dial(ctx, d, network, addr)
+		var conn net.Conn
+		var err error
+		if c.cloudSQL != nil {
+			conn, err = c.cloudSQL.dial(ctx)
+		} else {
+			conn, err = c.network.dial(ctx, d, network, addr)
+		}
 		if err != nil {
 			release()
 			return nil, err
@@ -740,13 +770,13 @@ func (c *Client) retry(ctx context.Context, fn func() error) error {
 	if limit <= 0 {
 		limit = DefaultMaxRetryDuration
 	}
-	return retryLoop(ctx, limit, 20*time.Millisecond, func(err error) (bool, bool) { return c.retryable(err) }, func() error {
+	return c.explainTargetSessionAttrs(retryLoop(ctx, limit, 20*time.Millisecond, func(err error) (bool, bool) { return c.retryable(err) }, func() error {
 		err := fn()
 		if err == nil {
 			c.connected.Store(true)
 		}
 		return err
-	}, func() { c.retries.Add(1) })
+	}, func() { c.retries.Add(1) }))
 }
 
 // retryLoop is retry's loop, apart for unit tests: delay is the first

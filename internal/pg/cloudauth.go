@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -54,7 +55,6 @@ const (
 const (
 	gcpSQLLoginScope     = "https://www.googleapis.com/auth/sqlservice.login"
 	gcpCloudPlatform     = "https://www.googleapis.com/auth/cloud-platform"
-	azurePostgresScope   = "https://ossrdbms-aad.database.windows.net/.default"
 	awsRDSSigningName    = "rds-db"
 	awsRoleSessionName   = "TerraformPostgresqlProvider"
 	awsEmptyPayloadHash  = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -70,11 +70,42 @@ type CloudAuth struct {
 	AWSProfile string // shared config profile ("" = the SDK's default)
 	AWSRegion  string // "" = the SDK's configuration, else the RDS host name's
 	AWSRoleARN string // role to assume with STS before signing ("" = none)
+	// AWSEndpoint is the host[:port] the RDS token is signed for when it is
+	// not the one connected to (a tunnel, a proxy): "" = the first host and
+	// its port; without a port, the first host's port.
+	AWSEndpoint string
 
 	GCPImpersonateServiceAccount string // service account whose token is used ("" = the ADC's own)
 
 	AzureTenantID string
+	// AzureEnvironment is the Azure cloud: AzurePublic (""), AzureChina or
+	// AzureUSGovernment. It selects the Entra ID authority host and the
+	// token scope of Azure Database for PostgreSQL.
+	AzureEnvironment string
 }
+
+// Azure clouds of CloudAuth.AzureEnvironment (the spelling of the azurerm
+// provider's environment argument and ARM_ENVIRONMENT).
+const (
+	AzurePublic       = "public"
+	AzureChina        = "china"
+	AzureUSGovernment = "usgovernment"
+)
+
+// azureClouds maps each Azure cloud to its Entra ID authority and the scope of
+// Azure Database for PostgreSQL's access tokens there (az cloud show:
+// ossrdbmsResourceId).
+var azureClouds = map[string]struct {
+	cloud cloud.Configuration
+	scope string
+}{
+	AzurePublic:       {cloud.AzurePublic, "https://ossrdbms-aad.database.windows.net/.default"},
+	AzureChina:        {cloud.AzureChina, "https://ossrdbms-aad.database.chinacloudapi.cn/.default"},
+	AzureUSGovernment: {cloud.AzureGovernment, "https://ossrdbms-aad.database.usgovcloudapi.net/.default"},
+}
+
+// AzureEnvironments lists the values of CloudAuth.AzureEnvironment.
+var AzureEnvironments = []string{AzurePublic, AzureChina, AzureUSGovernment}
 
 // TokenSource gives a login token and the time it expires (zero: unknown).
 type TokenSource interface {
@@ -139,11 +170,12 @@ func newTokenCache(cfg Config) *tokenCache {
 	c := &tokenCache{method: a.Method}
 	switch a.Method {
 	case AuthAWSRDSIAM:
-		c.src = &awsRDSTokens{auth: *a, host: cfg.Host, port: cfg.Port, user: cfg.Username}
+		host, port := signingEndpoint(cfg)
+		c.src = &awsRDSTokens{auth: *a, host: host, port: port, user: cfg.Username}
 	case AuthGCPIAM:
 		c.src = &gcpTokens{impersonate: a.GCPImpersonateServiceAccount}
 	case AuthAzure:
-		c.src = &azureTokens{tenant: a.AzureTenantID}
+		c.src = &azureTokens{tenant: a.AzureTenantID, environment: a.AzureEnvironment}
 	default:
 		c.src = failingTokens{fmt.Errorf("unknown cloud login method %q", a.Method)}
 	}
@@ -206,6 +238,48 @@ func (c *tokenCache) beforeConnect(ctx context.Context, cc *pgx.ConnConfig) erro
 }
 
 // --- AWS RDS IAM ---------------------------------------------------------
+
+// signingEndpoint is the host and port an RDS IAM token is signed for:
+// CloudAuth.AWSEndpoint when set (its port, else the first host's), else the
+// first host and its port (RDS checks the token's host against the instance,
+// so with several hosts the token is that of the first).
+func signingEndpoint(cfg Config) (string, int) {
+	hosts, ports := cfg.HostList(), cfg.PortList()
+	host, port := hosts[0], ports[0]
+	if e := cfg.CloudAuth.AWSEndpoint; e != "" {
+		h, p, err := SplitEndpoint(e)
+		if err == nil {
+			host = h
+			if p != 0 {
+				port = p
+			}
+		}
+	}
+	return host, port
+}
+
+// SplitEndpoint splits host[:port] (an IPv6 address in brackets when a port
+// follows); port is 0 when none is given.
+func SplitEndpoint(e string) (string, int, error) {
+	if strings.Count(e, ":") > 1 && !strings.HasPrefix(e, "[") {
+		return e, 0, nil // a bare IPv6 address
+	}
+	h, p, err := net.SplitHostPort(e)
+	if err != nil {
+		if strings.Contains(err.Error(), "missing port") {
+			return strings.Trim(e, "[]"), 0, nil
+		}
+		return "", 0, err
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil || n < 1 || n > 65535 {
+		return "", 0, fmt.Errorf("the port %q is not between 1 and 65535", p)
+	}
+	if h == "" {
+		return "", 0, errors.New("no host")
+	}
+	return h, n, nil
+}
 
 type awsRDSTokens struct {
 	auth CloudAuth
@@ -389,6 +463,7 @@ func (g *gcpTokens) Token(ctx context.Context) (string, time.Time, error) {
 type impersonatedTokens struct {
 	ctx    context.Context
 	target string
+	scope  string // "" = sqlservice.login
 	source oauth2.TokenSource
 }
 
@@ -400,7 +475,11 @@ func iamCredentialsEndpoint() string {
 }
 
 func (it *impersonatedTokens) Token() (*oauth2.Token, error) {
-	body, _ := json.Marshal(map[string]any{"scope": []string{gcpSQLLoginScope}, "lifetime": "3600s"})
+	scope := it.scope
+	if scope == "" {
+		scope = gcpSQLLoginScope
+	}
+	body, _ := json.Marshal(map[string]any{"scope": []string{scope}, "lifetime": "3600s"})
 	u := iamCredentialsEndpoint() + "/v1/projects/-/serviceAccounts/" + url.PathEscape(it.target) + ":generateAccessToken"
 	ctx, cancel := context.WithTimeout(it.ctx, time.Minute)
 	defer cancel()
@@ -434,7 +513,8 @@ func (it *impersonatedTokens) Token() (*oauth2.Token, error) {
 // --- Azure Entra ID --------------------------------------------------------
 
 type azureTokens struct {
-	tenant string
+	tenant      string
+	environment string // "" = AzurePublic
 
 	once sync.Once
 	cred azcore.TokenCredential
@@ -448,9 +528,23 @@ var azurePublicAuthorities = map[string]bool{
 	"login.microsoftonline.com": true, "login.chinacloudapi.cn": true, "login.microsoftonline.us": true,
 }
 
+// azureCloud is the authority and token scope of the configured Azure cloud.
+func (a *azureTokens) azureCloud() (cloud.Configuration, string) {
+	env := a.environment
+	if env == "" {
+		env = AzurePublic
+	}
+	c := azureClouds[env]
+	return c.cloud, c.scope
+}
+
 func (a *azureTokens) load() {
 	opts := &azidentity.DefaultAzureCredentialOptions{TenantID: a.tenant}
+	opts.Cloud, _ = a.azureCloud()
 	if h := os.Getenv("AZURE_AUTHORITY_HOST"); h != "" {
+		// as the SDK does without a configured cloud: the variable names
+		// the authority (a private cloud, Azure Stack)
+		opts.Cloud.ActiveDirectoryAuthorityHost = h
 		if u, err := url.Parse(h); err == nil && !azurePublicAuthorities[strings.ToLower(u.Hostname())] {
 			opts.DisableInstanceDiscovery = true
 		}
@@ -466,7 +560,8 @@ func (a *azureTokens) Token(ctx context.Context) (string, time.Time, error) {
 	if a.err != nil {
 		return "", time.Time{}, a.err
 	}
-	t, err := a.cred.GetToken(ctx, policy.TokenRequestOptions{Scopes: []string{azurePostgresScope}, TenantID: a.tenant})
+	_, scope := a.azureCloud()
+	t, err := a.cred.GetToken(ctx, policy.TokenRequestOptions{Scopes: []string{scope}, TenantID: a.tenant})
 	if err != nil {
 		return "", time.Time{}, err
 	}

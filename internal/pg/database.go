@@ -137,7 +137,7 @@ func (c *Client) ClosePool(db string) {
 		list = append(list, c)
 	}
 	for _, cl := range list {
-		if cl.clientCore != c.clientCore && (cl.cfg.Host != c.cfg.Host || cl.cfg.Port != c.cfg.Port) {
+		if cl.clientCore != c.clientCore && cl.cfg.Address() != c.cfg.Address() {
 			continue
 		}
 		for _, p := range cl.forgetPools(db) {

@@ -45,8 +45,11 @@ func configKey(cfg Config) string {
 	if cfg.CloudAuth != nil {
 		cloud = fmt.Sprintf("%#v", *cfg.CloudAuth)
 	}
-	return fmt.Sprintf("%q|%d|%q|%q|%s|%q|%q|%s|%s|%d|%v|%q|%q|%q|%s|%s|%s|%s|%s",
-		cfg.Host, cfg.Port, cfg.Database, cfg.Username, hex.EncodeToString(pw[:]), cfg.SSLMode, cfg.SSLRootCert, cc,
+	if cfg.CloudSQL != nil {
+		cloud += fmt.Sprintf("|cloudsql:%#v", *cfg.CloudSQL)
+	}
+	return fmt.Sprintf("%q|%d|%v|%q|%q|%q|%s|%q|%q|%s|%s|%d|%v|%q|%q|%q|%s|%s|%s|%s|%s",
+		cfg.Host, cfg.Port, cfg.Ports, cfg.TargetSessionAttrs, cfg.Database, cfg.Username, hex.EncodeToString(pw[:]), cfg.SSLMode, cfg.SSLRootCert, cc,
 		cfg.ConnectTimeout, cfg.MaxConnections, cfg.Superuser, cfg.ExpectedVersion, cfg.DatabaseUsername, cfg.ApplicationName,
 		cfg.MaxRetryDuration, cfg.StatementTimeout, cfg.LockTimeout, cfg.MaxConnIdleTime, cloud) + networkKey(cfg)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -52,13 +53,25 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 			"The provider never connects while it is configured: connections open on first use, one pool per database.",
 		Attributes: map[string]schema.Attribute{
 			"host": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Server host name or address. Defaults to `PGHOST`, then `localhost`.",
+				Optional: true,
+				MarkdownDescription: "Server host name, address or Unix socket directory, or a comma-separated list of them, as libpq: the hosts are tried in order until one " +
+					"accepts the connection and matches `target_session_attrs` (a primary and its standbys, for failover). " +
+					"With `scheme = \"gcppostgres\"`, a Cloud SQL instance connection name (`project:region:instance` or `project/region/instance`) connects through the Cloud SQL connector. " +
+					"Defaults to `PGHOST`, then `localhost`.",
 			},
-			"port": schema.Int64Attribute{
-				Optional:            true,
-				MarkdownDescription: "Server port. Defaults to `PGPORT`, then `5432`.",
-				Validators:          []validator.Int64{int64validator.Between(1, 65535)},
+			"port": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Server port, as a number (`port = 5432`), or, with several hosts, a comma-separated list with one port per host (`port = \"5432,5433\"`); one port applies to every host. " +
+					"Not used with a Cloud SQL instance connection name. Defaults to `PGPORT`, then `5432`.",
+				Validators: []validator.String{stringvalidator.RegexMatches(portsRe, "must be a port (1 to 65535), or a comma-separated list of ports")},
+			},
+			"target_session_attrs": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Which server of several `host`s to use, as libpq: `any` (the first that accepts the connection), `read-write` (one that accepts writes: the primary), " +
+					"`read-only`, `primary`, `standby`, or `prefer-standby` (a standby if there is one, else any). A provider that changes objects wants `read-write` (or `primary`): " +
+					"whichever host is listed first, writes then go to the primary, and after a failover to the promoted standby with no change to the configuration. " +
+					"Defaults to `PGTARGETSESSIONATTRS`, then `any`.",
+				Validators: []validator.String{stringvalidator.OneOf(pg.TargetSessionAttrs...)},
 			},
 			"database": schema.StringAttribute{
 				Optional:            true,
@@ -135,7 +148,8 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 
 type providerModel struct {
 	Host                     types.String      `tfsdk:"host"`
-	Port                     types.Int64       `tfsdk:"port"`
+	Port                     types.String      `tfsdk:"port"`
+	TargetSessionAttrs       types.String      `tfsdk:"target_session_attrs"`
 	Database                 types.String      `tfsdk:"database"`
 	Username                 types.String      `tfsdk:"username"`
 	DatabaseUsername         types.String      `tfsdk:"database_username"`
@@ -156,8 +170,11 @@ type providerModel struct {
 	AWSRDSIAMRegion          types.String      `tfsdk:"aws_rds_iam_region"`
 	AWSRDSIAMProviderRoleARN types.String      `tfsdk:"aws_rds_iam_provider_role_arn"`
 	AzureIdentityAuth        types.Bool        `tfsdk:"azure_identity_auth"`
+	AWSRDSIAMEndpoint        types.String      `tfsdk:"aws_rds_iam_endpoint"`
 	AzureTenantID            types.String      `tfsdk:"azure_tenant_id"`
+	AzureEnvironment         types.String      `tfsdk:"azure_environment"`
 	GCPIAMImpersonateSA      types.String      `tfsdk:"gcp_iam_impersonate_service_account"`
+	GCPIPType                types.String      `tfsdk:"gcp_ip_type"`
 	ClientCert               []clientCertModel `tfsdk:"clientcert"`
 	ProxyURL                 types.String      `tfsdk:"proxy_url"`
 	SSHTunnel                []sshTunnelModel  `tfsdk:"ssh_tunnel"`
@@ -176,6 +193,7 @@ func (p *pgProvider) ValidateConfig(ctx context.Context, req provider.ValidateCo
 		return
 	}
 	validateCloudAuth(m, &resp.Diagnostics)
+	validateHosts(m, &resp.Diagnostics)
 	resp.Diagnostics.Append(validateNetwork(m)...)
 }
 
@@ -193,7 +211,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	}
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "password")
 	fields := map[string]any{
-		"host": cfg.Host, "port": cfg.Port, "database": cfg.Database, "username": cfg.Username,
+		"host": cfg.Host, "port": cfg.PortList(), "target_session_attrs": cfg.TargetSessionAttrs, "database": cfg.Database, "username": cfg.Username,
 		"sslmode": cfg.SSLMode, "max_connections": cfg.MaxConnections, "unknown": cfg.Unknown,
 		"cloud_login": cloudLoginName(cfg), "max_retry_duration": cfg.MaxRetryDuration.String(), "statement_timeout": cfg.StatementTimeout.String(), "lock_timeout": cfg.LockTimeout.String(),
 	}
@@ -237,6 +255,9 @@ type configError struct {
 
 var versionRe = mustRegexp(`^[0-9]+(\.[0-9]+){0,2}$`)
 
+// portsRe is a port or a comma-separated list of ports (their range is checked with the hosts).
+var portsRe = mustRegexp(`^\s*[0-9]{1,5}(\s*,\s*[0-9]{1,5})*\s*$`)
+
 // resolveConfig applies environment fallbacks and defaults. Unknown values
 // are recorded, never replaced by defaults.
 func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *configError) {
@@ -257,6 +278,14 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 		return def
 	}
 	cfg.Host = str("host", m.Host, "PGHOST", "localhost")
+	ports := str("port", m.Port, "PGPORT", "5432")
+	cfg.TargetSessionAttrs = str("target_session_attrs", m.TargetSessionAttrs, "PGTARGETSESSIONATTRS", "")
+	if cfg.TargetSessionAttrs != "" && !slices.Contains(pg.TargetSessionAttrs, cfg.TargetSessionAttrs) {
+		return cfg, &configError{path.Root("target_session_attrs"), "Invalid target_session_attrs", fmt.Sprintf("target_session_attrs %q (from PGTARGETSESSIONATTRS) must be one of %s.", cfg.TargetSessionAttrs, strings.Join(pg.TargetSessionAttrs, ", "))}
+	}
+	if cerr := resolvePorts(&cfg, m, ports); cerr != nil {
+		return cfg, cerr
+	}
 	cfg.Database = str("database", m.Database, "PGDATABASE", "postgres")
 	cfg.Username = str("username", m.Username, "PGUSER", "postgres")
 	cfg.DatabaseUsername = str("database_username", m.DatabaseUsername, "", "")
@@ -306,13 +335,6 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 		def  int64
 		set  func(n int64) *configError
 	}{
-		{"port", m.Port, "PGPORT", 5432, func(port int64) *configError {
-			if port < 1 || port > 65535 {
-				return &configError{path.Root("port"), "Invalid port", fmt.Sprintf("port %d (from PGPORT) must be between 1 and 65535.", port)}
-			}
-			cfg.Port = int(port)
-			return nil
-		}},
 		{"connect_timeout", m.ConnectTimeout, "PGCONNECT_TIMEOUT", 180, seconds(&cfg.ConnectTimeout)},
 		{"max_connections", m.MaxConnections, "", 20, func(n int64) *configError {
 			cfg.MaxConnections = int(n)
@@ -431,5 +453,52 @@ func nonNegativeInt64(desc string) schema.Int64Attribute {
 		Optional:            true,
 		MarkdownDescription: desc,
 		Validators:          []validator.Int64{int64validator.AtLeast(0)},
+	}
+}
+
+// resolvePorts sets cfg.Port (and cfg.Ports with one port per host) from the
+// port argument or PGPORT (raw), checking them against the hosts.
+func resolvePorts(cfg *pg.Config, m providerModel, raw string) *configError {
+	if m.Port.IsUnknown() {
+		cfg.Port = 5432 // never used: the client does not connect
+		return nil
+	}
+	hosts := len(cfg.HostList())
+	if m.Host.IsUnknown() {
+		hosts = len(strings.Split(raw, ","))
+	}
+	from := ""
+	if m.Port.IsNull() {
+		from = " (from PGPORT)"
+	}
+	ports, err := pg.ParsePorts(raw, hosts)
+	if err != nil {
+		return &configError{path.Root("port"), "Invalid port", fmt.Sprintf("port %q%s: %s.", raw, from, err)}
+	}
+	cfg.Port = ports[0]
+	if len(ports) > 1 {
+		cfg.Ports = ports
+	}
+	return nil
+}
+
+// validateHosts checks host and port at validate time, when they are known:
+// no empty entry in a host list, and one port for all hosts or one per host.
+func validateHosts(m providerModel, diags *diag.Diagnostics) {
+	if !m.Host.IsNull() && !m.Host.IsUnknown() {
+		if err := pg.CheckHosts(m.Host.ValueString()); err != nil {
+			diags.AddAttributeError(path.Root("host"), "Invalid host", err.Error()+".")
+			return
+		}
+	}
+	if m.Port.IsNull() || m.Port.IsUnknown() || m.Host.IsUnknown() {
+		return
+	}
+	hosts := 1
+	if !m.Host.IsNull() {
+		hosts = len(strings.Split(m.Host.ValueString(), ","))
+	}
+	if _, err := pg.ParsePorts(m.Port.ValueString(), hosts); err != nil {
+		diags.AddAttributeError(path.Root("port"), "Invalid port", fmt.Sprintf("port %q: %s.", m.Port.ValueString(), err))
 	}
 }

@@ -2,7 +2,7 @@ package provider
 
 import (
 	"fmt"
-	"net"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -25,8 +25,10 @@ func cloudAuthAttributes() map[string]schema.Attribute {
 			Optional: true,
 			MarkdownDescription: "Connection scheme. `postgres` (default): a direct connection. " +
 				"`awspostgres`: the same, for AWS RDS; TLS is required unless `sslmode` says otherwise (set `sslmode = \"verify-full\"` and `sslrootcert` to the RDS CA bundle to verify the server). " +
-				"`gcppostgres`: Cloud SQL IAM database authentication: unless `password` is set, the password is an OAuth2 access token of the Application Default Credentials " +
-				"(or of `gcp_iam_impersonate_service_account`), and `host` is the instance's address (or a Cloud SQL Auth Proxy's), not its connection name. See the provider page.",
+				"`gcppostgres`: Cloud SQL. With an instance connection name as `host` (`project:region:instance`), every connection goes through the Cloud SQL connector " +
+				"(the Cloud SQL Admin API's ephemeral certificates, TLS to the instance, `gcp_ip_type`); unless `password` is set, it logs in with automatic IAM database authentication. " +
+				"With an address as `host` (the instance's IP, or a Cloud SQL Auth Proxy's address or socket directory), the password is, unless `password` is set, an OAuth2 access token " +
+				"of the Application Default Credentials (or of `gcp_iam_impersonate_service_account`). See the provider page.",
 			Validators: []validator.String{stringvalidator.OneOf("postgres", "awspostgres", "gcppostgres")},
 		},
 		"aws_rds_iam_auth": schema.BoolAttribute{
@@ -42,6 +44,12 @@ func cloudAuthAttributes() map[string]schema.Attribute {
 			Optional:            true,
 			MarkdownDescription: "AWS region of the RDS instance for RDS IAM authentication. Defaults to the SDK's (`AWS_REGION`, the profile's region), then the region in an RDS `host` name.",
 		},
+		"aws_rds_iam_endpoint": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "The RDS endpoint (`address` or `address:port`, e.g. `aws_db_instance.x.endpoint`) the RDS IAM token is signed for, when the provider connects to another " +
+				"address: a tunnel, a VPN name or a proxy in front of RDS. The connection still goes to `host`:`port`; without a port here, the first `port` is used. " +
+				"It also gives the region when `aws_rds_iam_region` and the SDK name none. Defaults to the first `host` and its port.",
+		},
 		"aws_rds_iam_provider_role_arn": schema.StringAttribute{
 			Optional:            true,
 			MarkdownDescription: "AWS IAM role to assume (STS `AssumeRole`, session name `TerraformPostgresqlProvider`) before signing RDS IAM tokens.",
@@ -55,9 +63,23 @@ func cloudAuthAttributes() map[string]schema.Attribute {
 			Optional:            true,
 			MarkdownDescription: "Microsoft Entra tenant of `azure_identity_auth`. Required when `azure_identity_auth` is `true`.",
 		},
+		"azure_environment": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "Azure cloud of `azure_identity_auth`: `public`, `china` (Azure operated by 21Vianet) or `usgovernment`. It selects the Microsoft Entra authority " +
+				"(`login.microsoftonline.com`, `login.chinacloudapi.cn`, `login.microsoftonline.us`; `AZURE_AUTHORITY_HOST` overrides it) and the token scope of Azure Database for PostgreSQL in that cloud. " +
+				"Defaults to `ARM_ENVIRONMENT` (as the azurerm provider), then `public`.",
+			Validators: []validator.String{stringvalidator.OneOf(pg.AzureEnvironments...)},
+		},
+		"gcp_ip_type": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "With a Cloud SQL instance connection name as `host`: the instance address the connector dials: `public`, `private` (VPC), `psc` (Private Service Connect), " +
+				"or `auto` (the public IP if the instance has one, else the private IP, as the connector of the community provider did). Defaults to `auto`.",
+			Validators: []validator.String{stringvalidator.OneOf(pg.CloudSQLIPTypes...)},
+		},
 		"gcp_iam_impersonate_service_account": schema.StringAttribute{
 			Optional: true,
-			MarkdownDescription: "With `scheme = \"gcppostgres\"`: service account (e-mail) whose access token is the password, made with the IAM Service Account Credentials API " +
+			MarkdownDescription: "With `scheme = \"gcppostgres\"`: service account (e-mail) whose access token logs in (the password, or with an instance connection name the connector's certificate, " +
+				"whose Admin API calls it then also makes), made with the IAM Service Account Credentials API " +
 				"by the Application Default Credentials (which need `roles/iam.serviceAccountTokenCreator` on it). `username` is then that account's database user (the e-mail without `.gserviceaccount.com`).",
 		},
 	}
@@ -78,9 +100,43 @@ func validateCloudAuth(m providerModel, diags *diag.Diagnostics) {
 	if azure && m.AzureTenantID.IsNull() {
 		diags.AddAttributeError(path.Root("azure_tenant_id"), "Missing azure_tenant_id", "azure_identity_auth = true needs azure_tenant_id.")
 	}
-	if gcp && !m.Host.IsNull() && !m.Host.IsUnknown() {
-		if msg := gcpHostProblem(m.Host.ValueString()); msg != "" {
-			diags.AddAttributeError(path.Root("host"), "Cloud SQL instance connection names are not supported", msg)
+	connector := false
+	if !m.Host.IsNull() && !m.Host.IsUnknown() {
+		host := m.Host.ValueString()
+		connector = gcp && pg.ParseCloudSQLInstance(host) != ""
+		switch {
+		case gcp && !connector && pg.LooksLikeCloudSQLInstance(host):
+			diags.AddAttributeError(path.Root("host"), "Invalid Cloud SQL instance connection name",
+				fmt.Sprintf("host %q is not a Cloud SQL instance connection name (project:region:instance, or project/region/instance) nor an address.", host))
+		case !gcp && !m.Scheme.IsUnknown() && pg.ParseCloudSQLInstance(host) != "" && !strings.Contains(host, "/"):
+			diags.AddAttributeWarning(path.Root("host"), "Cloud SQL instance connection name without the gcppostgres scheme",
+				fmt.Sprintf(`host %q looks like a Cloud SQL instance connection name: set scheme = "gcppostgres" to connect through the Cloud SQL connector.`, host))
+		}
+	}
+	if connector {
+		if len(m.ClientCert) > 0 {
+			diags.AddAttributeError(path.Root("clientcert"), "clientcert with the Cloud SQL connector",
+				"the Cloud SQL connector authenticates with its own ephemeral certificate: remove clientcert, or set host to the instance's address.")
+		}
+		if !m.SSLRootCert.IsNull() {
+			diags.AddAttributeError(path.Root("sslrootcert"), "sslrootcert with the Cloud SQL connector",
+				"the Cloud SQL connector verifies the instance with the CA the Cloud SQL Admin API gives: remove sslrootcert, or set host to the instance's address.")
+		}
+	}
+	if !m.GCPIPType.IsNull() && !m.GCPIPType.IsUnknown() && !m.Host.IsUnknown() && !m.Scheme.IsUnknown() && !connector {
+		diags.AddAttributeWarning(path.Root("gcp_ip_type"), "Argument not used",
+			`gcp_ip_type is only used with scheme = "gcppostgres" and a Cloud SQL instance connection name as host.`)
+	}
+	if !m.AzureEnvironment.IsNull() && !m.AzureIdentityAuth.IsUnknown() && !azure {
+		diags.AddAttributeWarning(path.Root("azure_environment"), "Argument not used", "azure_environment is only used with azure_identity_auth = true.")
+	}
+	if !m.AWSRDSIAMEndpoint.IsNull() && !m.AWSRDSIAMEndpoint.IsUnknown() {
+		if _, _, err := pg.SplitEndpoint(m.AWSRDSIAMEndpoint.ValueString()); err != nil {
+			diags.AddAttributeError(path.Root("aws_rds_iam_endpoint"), "Invalid aws_rds_iam_endpoint",
+				fmt.Sprintf("aws_rds_iam_endpoint %q is not an address[:port]: %s.", m.AWSRDSIAMEndpoint.ValueString(), err))
+		}
+		if !m.AWSRDSIAMAuth.IsUnknown() && !aws {
+			diags.AddAttributeWarning(path.Root("aws_rds_iam_endpoint"), "Argument not used", "aws_rds_iam_endpoint is only used with aws_rds_iam_auth = true.")
 		}
 	}
 	if !m.GCPIAMImpersonateSA.IsNull() && !m.Scheme.IsUnknown() && !gcp {
@@ -91,19 +147,6 @@ func validateCloudAuth(m providerModel, diags *diag.Diagnostics) {
 		diags.AddAttributeWarning(path.Root("password"), "Argument not used",
 			"password is not used: the password of each connection is a cloud login token.")
 	}
-}
-
-// gcpHostProblem explains why host cannot be reached with scheme gcppostgres,
-// or returns "". cyrilgdn's provider dialled the Cloud SQL connector with an
-// instance connection name (project:region:instance or project/region/instance);
-// this provider connects to an address.
-func gcpHostProblem(host string) string {
-	if host == "" || strings.HasPrefix(host, "/") || net.ParseIP(host) != nil || !strings.ContainsAny(host, ":/") {
-		return ""
-	}
-	return fmt.Sprintf("host %q looks like a Cloud SQL instance connection name. This provider does not embed the Cloud SQL connector: "+
-		"set host to the instance's IP address (private or public, with an authorized network), or run the Cloud SQL Auth Proxy "+
-		"(for example with --auto-iam-authn) and set host to its address or Unix socket directory.", host)
 }
 
 // resolveCloudAuth resolves the cloud login arguments into cfg.CloudAuth, and
@@ -128,25 +171,51 @@ func resolveCloudAuth(m providerModel, cfg *pg.Config, getenv func(string) strin
 	switch {
 	case aws:
 		cfg.CloudAuth = &pg.CloudAuth{
-			Method:     pg.AuthAWSRDSIAM,
-			AWSProfile: str("aws_rds_iam_profile", m.AWSRDSIAMProfile),
-			AWSRegion:  str("aws_rds_iam_region", m.AWSRDSIAMRegion),
-			AWSRoleARN: str("aws_rds_iam_provider_role_arn", m.AWSRDSIAMProviderRoleARN),
+			Method:      pg.AuthAWSRDSIAM,
+			AWSProfile:  str("aws_rds_iam_profile", m.AWSRDSIAMProfile),
+			AWSRegion:   str("aws_rds_iam_region", m.AWSRDSIAMRegion),
+			AWSRoleARN:  str("aws_rds_iam_provider_role_arn", m.AWSRDSIAMProviderRoleARN),
+			AWSEndpoint: str("aws_rds_iam_endpoint", m.AWSRDSIAMEndpoint),
+		}
+		if _, _, err := pg.SplitEndpoint(cfg.CloudAuth.AWSEndpoint); cfg.CloudAuth.AWSEndpoint != "" && err != nil {
+			return &configError{path.Root("aws_rds_iam_endpoint"), "Invalid aws_rds_iam_endpoint", fmt.Sprintf("aws_rds_iam_endpoint %q is not an address[:port]: %s.", cfg.CloudAuth.AWSEndpoint, err)}
 		}
 	case azure:
 		tenant := str("azure_tenant_id", m.AzureTenantID)
 		if tenant == "" && !m.AzureTenantID.IsUnknown() {
 			return &configError{path.Root("azure_tenant_id"), "Missing azure_tenant_id", "azure_identity_auth = true needs azure_tenant_id."}
 		}
-		cfg.CloudAuth = &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: tenant}
-	case scheme == "gcppostgres":
-		if msg := gcpHostProblem(cfg.Host); msg != "" {
-			return &configError{path.Root("host"), "Cloud SQL instance connection names are not supported", msg}
+		env := str("azure_environment", m.AzureEnvironment)
+		if m.AzureEnvironment.IsNull() {
+			// the azurerm provider's variable, when it names a cloud this login knows
+			if e := strings.ToLower(getenv("ARM_ENVIRONMENT")); slices.Contains(pg.AzureEnvironments, e) {
+				env = e
+			}
 		}
+		cfg.CloudAuth = &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: tenant, AzureEnvironment: env}
+	case scheme == "gcppostgres":
 		sa := str("gcp_iam_impersonate_service_account", m.GCPIAMImpersonateSA)
 		// as with cyrilgdn's provider, a configured password (a built-in
 		// user's) is used as such unless a service account is impersonated
-		if sa != "" || m.GCPIAMImpersonateSA.IsUnknown() || m.Password.IsNull() || m.Password.ValueString() == "" {
+		iam := sa != "" || m.GCPIAMImpersonateSA.IsUnknown() || m.Password.IsNull() || m.Password.ValueString() == ""
+		if inst := pg.ParseCloudSQLInstance(cfg.Host); inst != "" && !m.Host.IsUnknown() {
+			if len(m.ClientCert) > 0 || cfg.SSLRootCert != "" {
+				return &configError{path.Root("host"), "Certificates with the Cloud SQL connector", "the Cloud SQL connector makes its own certificates: remove clientcert and sslrootcert (or PGSSLROOTCERT), or set host to the instance's address."}
+			}
+			cfg.CloudSQL = &pg.CloudSQL{
+				Instance: inst, IPType: str("gcp_ip_type", m.GCPIPType), IAMAuthN: iam, ImpersonateServiceAccount: sa,
+				AdminAPIEndpoint: getenv("PGTF_GCP_SQLADMIN_API_ENDPOINT"),
+			}
+			if iam {
+				cfg.Password = "" // the login's token is in the connector's certificate
+			}
+			break
+		}
+		if pg.LooksLikeCloudSQLInstance(cfg.Host) && !m.Host.IsUnknown() {
+			return &configError{path.Root("host"), "Invalid Cloud SQL instance connection name",
+				fmt.Sprintf("host %q is not a Cloud SQL instance connection name (project:region:instance, or project/region/instance) nor an address.", cfg.Host)}
+		}
+		if iam {
 			cfg.CloudAuth = &pg.CloudAuth{Method: pg.AuthGCPIAM, GCPImpersonateServiceAccount: sa}
 		}
 	}
@@ -161,6 +230,12 @@ func resolveCloudAuth(m providerModel, cfg *pg.Config, getenv func(string) strin
 
 // cloudLoginName names the cloud login method of cfg for the logs ("" = none).
 func cloudLoginName(cfg pg.Config) string {
+	if cfg.CloudSQL != nil {
+		if cfg.CloudSQL.IAMAuthN {
+			return "cloudsql_connector_iam"
+		}
+		return "cloudsql_connector"
+	}
 	if cfg.CloudAuth == nil {
 		return ""
 	}

@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -145,7 +146,13 @@ func fixedAWSClock(t *testing.T) time.Time {
 // independently of the provider's code.
 func rdsToken(t *testing.T, user, region string, creds aws.Credentials, at time.Time) string {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, "https://127.0.0.1:"+os.Getenv("PGPORT"), nil)
+	return rdsTokenFor(t, "127.0.0.1:"+os.Getenv("PGPORT"), user, region, creds, at)
+}
+
+// rdsTokenFor is rdsToken for another endpoint (host:port).
+func rdsTokenFor(t *testing.T, endpoint, user, region string, creds aws.Credentials, at time.Time) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, "https://"+endpoint, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,6 +197,31 @@ func TestAccProvider_awsRDSIAMAuth(t *testing.T) {
 		`  aws_rds_iam_auth   = true
   aws_rds_iam_region = "eu-west-1"`,
 		awsEnv(t, map[string]string{"AWS_ACCESS_KEY_ID": creds.AccessKeyID, "AWS_SECRET_ACCESS_KEY": creds.SecretAccessKey}))
+}
+
+// TestAccProvider_awsRDSIAMEndpoint: aws_rds_iam_endpoint: the provider
+// connects through a tunnel (a local relay to the server: host and port are
+// the tunnel's) while the token is signed for the RDS endpoint named there,
+// whose host name also gives the region. A token signed for another port of
+// the endpoint is refused.
+func TestAccProvider_awsRDSIAMEndpoint(t *testing.T) {
+	login, role := acctest.RandName("rds_iam_ep"), acctest.RandName("role_rds_ep")
+	at := fixedAWSClock(t)
+	creds := aws.Credentials{AccessKeyID: "AKIDTFACCTUNNEL", SecretAccessKey: "tunnel/secret", Source: "test"}
+	tunnel := acctest.StartTunnel(t, "127.0.0.1:"+os.Getenv("PGPORT"))
+	const endpoint = "tfacc-db.c9akciq32abc.eu-central-1.rds.amazonaws.com"
+	token := rdsTokenFor(t, endpoint+":5432", login, "eu-central-1", creds, at)
+	testCloudLogin(t, login, token, role,
+		fmt.Sprintf(`  port                 = %d
+  aws_rds_iam_auth     = true
+  aws_rds_iam_endpoint = "%s:5432"`, tunnel.Port(), endpoint),
+		fmt.Sprintf(`  port                 = %d
+  aws_rds_iam_auth     = true
+  aws_rds_iam_endpoint = "%s:5433"`, tunnel.Port(), endpoint),
+		awsEnv(t, map[string]string{"AWS_ACCESS_KEY_ID": creds.AccessKeyID, "AWS_SECRET_ACCESS_KEY": creds.SecretAccessKey}))
+	if tunnel.Connections() == 0 {
+		t.Error("no connection went through the tunnel")
+	}
 }
 
 // TestAccProvider_awsRDSIAMProfile: aws_rds_iam_profile: the profile's
@@ -271,6 +303,8 @@ func TestResolveConfigCloudAuth(t *testing.T) {
 		m       providerModel
 		env     map[string]string
 		want    *pg.CloudAuth
+		sql     *pg.CloudSQL
+		pw      string
 		sslmode string
 		unknown []string
 		errHas  string
@@ -302,8 +336,43 @@ func TestResolveConfigCloudAuth(t *testing.T) {
 			name: "gcp impersonation", m: providerModel{Scheme: s("gcppostgres"), Host: s("/cloudsql/p:r:i"), GCPIAMImpersonateSA: s("sa@p.iam.gserviceaccount.com"), Password: s("pw")},
 			want: &pg.CloudAuth{Method: pg.AuthGCPIAM, GCPImpersonateServiceAccount: "sa@p.iam.gserviceaccount.com"}, sslmode: "require",
 		},
-		{name: "gcp connection name", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst")}, errHas: "connection name"},
-		{name: "gcp connection name with slashes", m: providerModel{Scheme: s("gcppostgres")}, env: map[string]string{"PGHOST": "proj/europe-west1/inst"}, errHas: "connection name"},
+		{
+			name: "gcp connection name: the connector, IAM login", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst")}, env: map[string]string{"PGPASSWORD": "pw"},
+			sql: &pg.CloudSQL{Instance: "proj:europe-west1:inst", IAMAuthN: true}, sslmode: "require",
+		},
+		{
+			name: "gcp connection name with slashes (cyrilgdn's other spelling)", m: providerModel{Scheme: s("gcppostgres"), GCPIPType: s("private")}, env: map[string]string{"PGHOST": "proj/europe-west1/inst"},
+			sql: &pg.CloudSQL{Instance: "proj:europe-west1:inst", IPType: "private", IAMAuthN: true}, sslmode: "require",
+		},
+		{
+			name: "gcp connection name, built-in user", m: providerModel{Scheme: s("gcppostgres"), Host: s("example.com:proj:europe-west1:inst"), Password: s("pw")},
+			env: map[string]string{"PGTF_GCP_SQLADMIN_API_ENDPOINT": "http://127.0.0.1:1/"},
+			sql: &pg.CloudSQL{Instance: "example.com:proj:europe-west1:inst", AdminAPIEndpoint: "http://127.0.0.1:1/"}, pw: "pw", sslmode: "require",
+		},
+		{
+			name: "gcp connection name, impersonation", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst"), Password: s("pw"), GCPIAMImpersonateSA: s("sa@p.iam.gserviceaccount.com")},
+			sql: &pg.CloudSQL{Instance: "proj:europe-west1:inst", IAMAuthN: true, ImpersonateServiceAccount: "sa@p.iam.gserviceaccount.com"}, sslmode: "require",
+		},
+		{name: "gcp connection name with a client certificate", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst"), ClientCert: []clientCertModel{{Cert: s("c"), Key: s("k")}}}, errHas: "Certificates"},
+		{name: "gcp bad connection name", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:inst")}, errHas: "not a Cloud SQL instance connection name"},
+		{name: "gcp host unknown", m: providerModel{Scheme: s("gcppostgres"), Host: types.StringUnknown()}, want: &pg.CloudAuth{Method: pg.AuthGCPIAM}, sslmode: "require", unknown: []string{"host"}},
+		{
+			name: "aws endpoint", m: providerModel{AWSRDSIAMAuth: b(true), AWSRDSIAMEndpoint: s("db.abc.eu-west-3.rds.amazonaws.com:5432")},
+			want: &pg.CloudAuth{Method: pg.AuthAWSRDSIAM, AWSEndpoint: "db.abc.eu-west-3.rds.amazonaws.com:5432"}, sslmode: "require",
+		},
+		{name: "aws bad endpoint", m: providerModel{AWSRDSIAMAuth: b(true), AWSRDSIAMEndpoint: s("db:99999")}, errHas: "aws_rds_iam_endpoint"},
+		{
+			name: "azure china", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t"), AzureEnvironment: s("china")}, env: map[string]string{"ARM_ENVIRONMENT": "usgovernment"},
+			want: &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: "t", AzureEnvironment: "china"}, sslmode: "require",
+		},
+		{
+			name: "azure environment from ARM_ENVIRONMENT", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t")}, env: map[string]string{"ARM_ENVIRONMENT": "USGovernment"},
+			want: &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: "t", AzureEnvironment: "usgovernment"}, sslmode: "require",
+		},
+		{
+			name: "azure: ARM_ENVIRONMENT of another cloud is not used", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t")}, env: map[string]string{"ARM_ENVIRONMENT": "german"},
+			want: &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: "t"}, sslmode: "require",
+		},
 		{name: "gcp IPv6", m: providerModel{Scheme: s("gcppostgres"), Host: s("fd00::3")}, want: &pg.CloudAuth{Method: pg.AuthGCPIAM}, sslmode: "require"},
 		{name: "scheme unknown", m: providerModel{Scheme: types.StringUnknown()}, sslmode: "prefer", unknown: []string{"scheme"}},
 	} {
@@ -320,6 +389,12 @@ func TestResolveConfigCloudAuth(t *testing.T) {
 		}
 		if diff := cmp.Diff(tc.want, cfg.CloudAuth); diff != "" {
 			t.Errorf("%s: CloudAuth (-want +got):\n%s", tc.name, diff)
+		}
+		if diff := cmp.Diff(tc.sql, cfg.CloudSQL); diff != "" {
+			t.Errorf("%s: CloudSQL (-want +got):\n%s", tc.name, diff)
+		}
+		if tc.sql != nil && cfg.Password != tc.pw {
+			t.Errorf("%s: password %q, want %q", tc.name, cfg.Password, tc.pw)
 		}
 		if cfg.SSLMode != tc.sslmode {
 			t.Errorf("%s: sslmode %q, want %q", tc.name, cfg.SSLMode, tc.sslmode)
@@ -343,7 +418,7 @@ type googleStandIn struct {
 	key      *rsa.PrivateKey
 	email    string
 	tokens   map[string]string // scope -> access token of the service account
-	imp      map[string]string // impersonated account -> its token (sqlservice.login)
+	imp      map[string]string // impersonated account -> its token (sqlservice.login); account + " " + scope -> its token of another scope
 	impCalls atomic.Int32
 }
 
@@ -418,6 +493,11 @@ func (g *googleStandIn) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = json.NewDecoder(r.Body).Decode(&body)
 		tok, ok := g.imp[target]
+		if len(body.Scope) == 1 && body.Scope[0] != "https://www.googleapis.com/auth/sqlservice.login" {
+			// another scope (the Cloud SQL Admin API's): only when the test names it
+			tok, ok = g.imp[target+" "+body.Scope[0]]
+			body.Scope[0] = "https://www.googleapis.com/auth/sqlservice.login"
+		}
 		if !ok || r.Header.Get("Authorization") != "Bearer "+g.tokens["https://www.googleapis.com/auth/cloud-platform"] ||
 			len(body.Scope) != 1 || body.Scope[0] != "https://www.googleapis.com/auth/sqlservice.login" {
 			fail("generateAccessToken for %q with %q, scopes %v", target, r.Header.Get("Authorization"), body.Scope)
@@ -532,6 +612,100 @@ func TestAccProvider_azureIdentityAuth(t *testing.T) {
 	}
 }
 
+// TestAccProvider_azureEnvironment: azure_environment = "china" (without
+// AZURE_AUTHORITY_HOST): the credential asks Azure China's authority
+// (login.chinacloudapi.cn: its requests go to a local stand-in, which
+// records the host they named, answers instance discovery and OpenID
+// metadata, and issues a token per scope) for a token with Azure China's
+// PostgreSQL scope, which is the password. With azure_environment =
+// "usgovernment" it asks the US Government authority for that cloud's scope,
+// whose token the server refuses.
+func TestAccProvider_azureEnvironment(t *testing.T) {
+	login, role := acctest.RandName("azure_cn_login"), acctest.RandName("role_azure_cn")
+	const tenant, clientID, secret = "00000000-0000-0000-0000-00000000cccc", "tfacc-client-cn", "tfacc-secret-cn"
+	scopes := map[string]string{ // scope -> token
+		"https://ossrdbms-aad.database.chinacloudapi.cn/.default":  "eyJ.tfacc-china-" + acctest.RandName("azure"),
+		"https://ossrdbms-aad.database.usgovcloudapi.net/.default": "eyJ.tfacc-usgov-" + acctest.RandName("azure"),
+	}
+	var srv *httptest.Server
+	var mu sync.Mutex
+	var hosts []string
+	srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		// the host the credential asked for: its authority
+		authority := "https://" + r.Header.Get("X-Tfacc-Authority")
+		parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+		switch {
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/discovery/instance"):
+			host := strings.TrimPrefix(authority, "https://")
+			fmt.Fprintf(w, `{"tenant_discovery_endpoint":%q,"api-version":"1.1","metadata":[{"preferred_network":%q,"preferred_cache":%q,"aliases":[%q]}]}`,
+				authority+"/"+tenant+"/v2.0/.well-known/openid-configuration", host, host, host)
+		case parts[0] == tenant && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/v2.0/.well-known/openid-configuration"):
+			base := authority + "/" + tenant
+			fmt.Fprintf(w, `{"token_endpoint":%q,"authorization_endpoint":%q,"issuer":%q,"device_authorization_endpoint":%q}`,
+				base+"/oauth2/v2.0/token", base+"/oauth2/v2.0/authorize", base+"/v2.0", base+"/oauth2/v2.0/devicecode")
+		case parts[0] == tenant && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/oauth2/v2.0/token"):
+			_ = r.ParseForm()
+			var tok string
+			for _, sc := range strings.Fields(r.Form.Get("scope")) {
+				if v, ok := scopes[sc]; ok {
+					tok = v
+				}
+			}
+			if r.Form.Get("grant_type") != "client_credentials" || r.Form.Get("client_id") != clientID || r.Form.Get("client_secret") != secret || tok == "" {
+				t.Errorf("unexpected token request: %v", r.Form)
+				http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
+				return
+			}
+			fmt.Fprintf(w, `{"token_type":"Bearer","expires_in":3600,"ext_expires_in":3600,"access_token":%q}`, tok)
+		default:
+			t.Errorf("Entra ID stand-in: unexpected request %s %s", r.Method, r.URL)
+			http.Error(w, `{"error":"invalid_request"}`, http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	client := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		mu.Lock()
+		hosts = append(hosts, r.URL.Host)
+		mu.Unlock()
+		r = r.Clone(r.Context())
+		r.Header.Set("X-Tfacc-Authority", r.URL.Host)
+		r.URL.Scheme, r.URL.Host, r.Host = "https", strings.TrimPrefix(srv.URL, "https://"), ""
+		return srv.Client().Transport.RoundTrip(r)
+	})}
+	t.Cleanup(pg.SetCloudAuthTestHooks(nil, client))
+	testCloudLogin(t, login, scopes["https://ossrdbms-aad.database.chinacloudapi.cn/.default"], role,
+		fmt.Sprintf(`  azure_identity_auth = true
+  azure_tenant_id     = %q
+  azure_environment   = "china"`, tenant),
+		fmt.Sprintf(`  azure_identity_auth = true
+  azure_tenant_id     = %q
+  azure_environment   = "usgovernment"`, tenant),
+		map[string]string{
+			"AZURE_CLIENT_ID": clientID, "AZURE_CLIENT_SECRET": secret, "AZURE_TENANT_ID": tenant, "AZURE_AUTHORITY_HOST": "", "ARM_ENVIRONMENT": "",
+			"AZURE_ADDITIONALLY_ALLOWED_TENANTS": "", "AZURE_CLIENT_CERTIFICATE_PATH": "", "AZURE_USERNAME": "", "AZURE_TOKEN_CREDENTIALS": "",
+			"AZURE_FEDERATED_TOKEN_FILE": "", "IDENTITY_ENDPOINT": "", "MSI_ENDPOINT": "",
+		})
+	mu.Lock()
+	defer mu.Unlock()
+	seen := map[string]bool{}
+	for _, h := range hosts {
+		seen[h] = true
+	}
+	for _, want := range []string{"login.chinacloudapi.cn", "login.microsoftonline.us"} {
+		if !seen[want] {
+			t.Errorf("the credential never asked %s (it asked %v)", want, hosts)
+		}
+	}
+	if seen["login.microsoftonline.com"] {
+		t.Errorf("the credential asked the public cloud's authority: %v", hosts)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
 // TestAccProvider_cloudLoginNoTokenWithoutConnection: configuring the
 // provider never fetches a token: an apply that needs no connection makes no
 // call to the cloud (here: no STS AssumeRole).
@@ -580,7 +754,14 @@ func TestValidateCloudAuth(t *testing.T) {
 		{name: "gcp and aws", m: providerModel{Scheme: s("gcppostgres"), AWSRDSIAMAuth: b(true)}, errors: "Conflicting"},
 		{name: "azure without tenant", m: providerModel{AzureIdentityAuth: b(true)}, errors: "Missing azure_tenant_id"},
 		{name: "azure with unknown tenant", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: types.StringUnknown()}},
-		{name: "gcp connection name", m: providerModel{Scheme: s("gcppostgres"), Host: s("p:r:i")}, errors: "instance connection names"},
+		{name: "gcp connection name: the connector", m: providerModel{Scheme: s("gcppostgres"), Host: s("p:r:i")}},
+		{name: "gcp connection name with slashes", m: providerModel{Scheme: s("gcppostgres"), Host: s("p/r/i"), GCPIPType: s("psc")}},
+		{name: "gcp bad connection name", m: providerModel{Scheme: s("gcppostgres"), Host: s("p:i")}, errors: "Invalid Cloud SQL instance connection name"},
+		{name: "gcp connection name with sslrootcert", m: providerModel{Scheme: s("gcppostgres"), Host: s("p:r:i"), SSLRootCert: s("/ca.pem")}, errors: "sslrootcert with the Cloud SQL connector"},
+		{name: "connection name without gcppostgres", m: providerModel{Host: s("p:r:i")}, warning: "without the gcppostgres scheme"},
+		{name: "gcp_ip_type with an address", m: providerModel{Scheme: s("gcppostgres"), Host: s("10.0.0.5"), GCPIPType: s("private")}, warning: "Argument not used"},
+		{name: "azure_environment without azure", m: providerModel{AzureEnvironment: s("china")}, warning: "Argument not used"},
+		{name: "aws endpoint without a host", m: providerModel{AWSRDSIAMAuth: b(true), AWSRDSIAMEndpoint: s(":5432")}, errors: "Invalid aws_rds_iam_endpoint"},
 		{name: "gcp address", m: providerModel{Scheme: s("gcppostgres"), Host: s("10.0.0.5")}},
 		{name: "impersonation without gcppostgres", m: providerModel{GCPIAMImpersonateSA: s("sa@p.iam.gserviceaccount.com")}, warning: "Argument not used"},
 		{name: "password with aws", m: providerModel{AWSRDSIAMAuth: b(true), Password: s("x")}, warning: "Argument not used"},

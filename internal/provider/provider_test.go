@@ -43,7 +43,7 @@ func TestResolveConfigDefaultsAndEnv(t *testing.T) {
 
 func TestResolveConfigExplicitWinsOverEnv(t *testing.T) {
 	env := map[string]string{"PGHOST": "env-host", "PGSSLMODE": "require"}
-	m := providerModel{Host: types.StringValue("cfg-host"), SSLModeDeprecated: types.StringValue("disable"), Port: types.Int64Value(1)}
+	m := providerModel{Host: types.StringValue("cfg-host"), SSLModeDeprecated: types.StringValue("disable"), Port: types.StringValue("1")}
 	cfg, cerr := resolveConfig(m, func(k string) string { return env[k] })
 	if cerr != nil {
 		t.Fatal(cerr.detail)
@@ -57,7 +57,7 @@ func TestResolveConfigExplicitWinsOverEnv(t *testing.T) {
 // refuses to connect and names the argument.
 func TestResolveConfigUnknownHostDoesNotFallBack(t *testing.T) {
 	env := map[string]string{"PGHOST": "env-host"}
-	m := providerModel{Host: types.StringUnknown(), Port: types.Int64Unknown()}
+	m := providerModel{Host: types.StringUnknown(), Port: types.StringUnknown()}
 	cfg, cerr := resolveConfig(m, func(k string) string { return env[k] })
 	if cerr != nil {
 		t.Fatal(cerr.detail)
