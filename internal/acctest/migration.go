@@ -209,7 +209,8 @@ func objectsKey(script string) string {
 	var chunk strings.Builder
 	flush := func() {
 		for _, s := range SplitSQL(chunk.String()) {
-			stmts = append(stmts, section+"\x00"+db+"\x00"+strings.Join(strings.Fields(s), " "))
+			s = optionsList.ReplaceAllStringFunc(strings.Join(strings.Fields(s), " "), sortedOptions)
+			stmts = append(stmts, section+"\x00"+db+"\x00"+s)
 		}
 		chunk.Reset()
 	}
@@ -231,6 +232,22 @@ func objectsKey(script string) string {
 	flush()
 	sort.Strings(stmts)
 	return strings.Join(stmts, "\n")
+}
+
+// optionsList is an OPTIONS (...) list of a foreign server or user mapping,
+// whose entries cyrilgdn wrote in Go's random map order.
+var optionsList = regexp.MustCompile(`OPTIONS \([^()]*\)`)
+
+// sortedOptions sorts the entries of an OPTIONS list (values without commas,
+// as in the fixtures).
+func sortedOptions(list string) string {
+	inner := strings.TrimSuffix(strings.TrimPrefix(list, "OPTIONS ("), ")")
+	entries := strings.Split(inner, ",")
+	for i := range entries {
+		entries[i] = strings.TrimSpace(entries[i])
+	}
+	sort.Strings(entries)
+	return "OPTIONS (" + strings.Join(entries, ", ") + ")"
 }
 
 // versionLine is a configuration's provider version constraint, which differs
