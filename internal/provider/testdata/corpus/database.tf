@@ -5,6 +5,10 @@ resource "postgresql_role" "owner" {
   name = "{{.P}}_owner"
 }
 
+resource "postgresql_role" "owner_full" {
+  name = "{{.P}}_owner_full"
+}
+
 # case: minimal
 resource "postgresql_database" "minimal" {
   name = "{{.P}}_minimal"
@@ -24,7 +28,7 @@ resource "postgresql_database" "docs_usage" {
 # case: full_spelled_out
 resource "postgresql_database" "full" {
   name              = "{{.P}}_full"
-  owner             = postgresql_role.owner.name
+  owner             = postgresql_role.owner_full.name
   template          = "template0"
   encoding          = "UTF8"
   lc_collate        = "C.UTF-8"
@@ -105,4 +109,20 @@ resource "postgresql_database" "default_values" {
 resource "postgresql_database" "force_drop" {
   name       = "{{.P}}_force"
   force_drop = true
+}
+
+# case: two_databases_one_owner
+# known-issue: defect found by this corpus (not fixed in issue 30's branches): on PostgreSQL 16+ the managed admin destroying two databases owned by one role at once fails intermittently ("holds a membership in it that it granted itself without INHERIT or SET"): the concurrent borrowings of the owner's privileges collide
+resource "postgresql_role" "shared_owner" {
+  name = "{{.P}}_shared_owner"
+}
+
+resource "postgresql_database" "shared_owner_a" {
+  name  = "{{.P}}_shared_a"
+  owner = postgresql_role.shared_owner.name
+}
+
+resource "postgresql_database" "shared_owner_b" {
+  name  = "{{.P}}_shared_b"
+  owner = postgresql_role.shared_owner.name
 }
