@@ -10,18 +10,27 @@ terraform {
 # Connection settings come from PGHOST, PGPORT, PGUSER, PGPASSWORD, PGSSLMODE.
 provider "postgresql" {}
 
+# The app role's password (make demo sets TF_VAR_app_password). Write-only (password_wo, Terraform >= 1.11):
+# it reaches neither the plan nor the state.
+variable "app_password" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+
 resource "postgresql_role" "readers" {
   name = "quickstart_readers"
 }
 
 resource "postgresql_role" "app" {
-  name              = "quickstart_app"
-  login             = true
-  password          = "quickstart-demo-password"
-  connection_limit  = 10
-  roles             = [postgresql_role.readers.name]
-  search_path       = ["app", "$user", "public"]
-  statement_timeout = 30000
+  name                = "quickstart_app"
+  login               = true
+  password_wo         = var.app_password
+  password_wo_version = "1" # change it to set password_wo again
+  connection_limit    = 10
+  roles               = [postgresql_role.readers.name]
+  search_path         = ["app", "$user", "public"]
+  statement_timeout   = 30000
 
   lifecycle {
     postcondition {

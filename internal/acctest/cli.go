@@ -172,9 +172,19 @@ func CLIUnderTest(t *testing.T) CLI {
 	return c
 }
 
+// CLISkipLogEnv names the environment variable that, when set, is a file to
+// which RequireCLIFeature appends one line per test it skips: the test's name,
+// the feature and the CLI, separated by tabs. The test scripts read it to tell
+// a skip for want of a CLI feature from every other skip exactly (make test
+// fails on one when it runs the newest CLI: scripts/test-versions).
+const CLISkipLogEnv = "PGTF_CLI_SKIP_LOG"
+
+var cliSkipLogMu sync.Mutex
+
 // RequireCLIFeature skips the test when the CLI under test lacks feature f,
-// saying which releases have it. Without TF_ACC it does nothing: acceptance
-// tests skip anyway, and unit runs need no CLI.
+// saying which releases have it, and records the skip in the file named by
+// PGTF_CLI_SKIP_LOG when it is set. Without TF_ACC it does nothing:
+// acceptance tests skip anyway, and unit runs need no CLI.
 func RequireCLIFeature(t *testing.T, f CLIFeature) {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
@@ -184,6 +194,28 @@ func RequireCLIFeature(t *testing.T, f CLIFeature) {
 		t.Fatalf("RequireCLIFeature: unknown feature %q (add it to cliFeatures)", f)
 	}
 	if c := CLIUnderTest(t); !c.Supports(f) {
+		if err := recordCLISkip(os.Getenv(CLISkipLogEnv), t.Name(), f, c); err != nil {
+			t.Fatalf("recording the skip in %s: %v", CLISkipLogEnv, err)
+		}
 		t.Skipf("needs %s (%s); the CLI under test is %s %s", f, Requirement(f), c.Product, c.Version)
 	}
+}
+
+// recordCLISkip appends "test<TAB>feature<TAB>product version<TAB>admin mode"
+// to the file at path (nothing when path is empty).
+func recordCLISkip(path, test string, f CLIFeature, c CLI) error {
+	if path == "" {
+		return nil
+	}
+	cliSkipLogMu.Lock()
+	defer cliSkipLogMu.Unlock()
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644) //nolint:gosec // a test log the caller names
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(fh, "%s\t%s\t%s %s\t%s\n", test, f, c.Product, c.Version, Mode()); err != nil {
+		_ = fh.Close()
+		return err
+	}
+	return fh.Close()
 }

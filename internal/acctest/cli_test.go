@@ -94,3 +94,27 @@ func TestTerraformPathPrefersTFAccTerraformPath(t *testing.T) {
 		t.Fatalf("TerraformPath() = %q, %v", p, err)
 	}
 }
+
+// RequireCLIFeature records each skip for want of a feature in PGTF_CLI_SKIP_LOG
+// (the scripts fail make test on one), and records nothing when the CLI has it.
+func TestRequireCLIFeature_recordsSkips(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "cli-skips")
+	t.Setenv("TF_ACC", "1")
+	t.Setenv("PGTF_ADMIN_MODE", ModeManaged)
+	t.Setenv(CLISkipLogEnv, log)
+	t.Setenv("TF_ACC_TERRAFORM_PATH", fakeCLI(t, "Terraform v1.11.4\non linux_amd64"))
+	t.Run("lacking", func(t *testing.T) {
+		RequireCLIFeature(t, FeatureActions)
+		t.Error("RequireCLIFeature did not skip a test whose CLI lacks the feature")
+	})
+	t.Run("having", func(t *testing.T) {
+		RequireCLIFeature(t, FeatureWriteOnlyArguments)
+	})
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "TestRequireCLIFeature_recordsSkips/lacking\tactions\tTerraform 1.11.4\tmanaged\n"; string(b) != want {
+		t.Errorf("skip log: got %q, want %q", b, want)
+	}
+}

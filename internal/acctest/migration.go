@@ -319,6 +319,9 @@ func planMigration(t *testing.T, tf, work string, v *migrationView, f string) {
 	t.Helper()
 	// a plan persists nothing: the file is the fixture's as seeded
 	out, err := runTerraform(tf, work, nil, "plan", "-out=tfplan", "-detailed-exitcode", "-no-color", "-input=false", spawnedParallelism)
+	if err == nil || exitCode(err) == 2 {
+		checkIDsKept(t, tf, work, v.states[slices.Index(v.StateFiles, f)])
+	}
 	if err == nil {
 		if len(v.Expect) > 0 {
 			t.Fatalf("terraform plan over the upgraded cyrilgdn state %s of %s shows no changes; expected updates of %s", f, v.Dir, strings.Join(v.Expect, ", "))
@@ -345,6 +348,14 @@ func planMigration(t *testing.T, tf, work string, v *migrationView, f string) {
 		t.Fatalf("terraform plan over the upgraded cyrilgdn state %s of %s: planned %s, expected updates of %s only:\n%s",
 			f, v.Dir, strings.Join(got, ", "), strings.Join(want, ", "), out)
 	}
+}
+
+// exitCode is the exit status of a command that failed, -1 when it did not run.
+func exitCode(err error) int {
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
 }
 
 // updatedAttributes lists what a plan (terraform show -json) changes, as
@@ -386,6 +397,72 @@ func updatedAttributes(js string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// checkIDsKept compares the id of every resource instance of the plan in
+// work (tfplan, after the upgrade and refresh) with the one in the seeded
+// cyrilgdn state: anything that references an id (an output, a
+// terraform_data trigger) must see no change after the migration.
+func checkIDsKept(t *testing.T, tf, work, state string) {
+	t.Helper()
+	js, err := runTerraform(tf, work, nil, "show", "-json", "-no-color", "tfplan")
+	if err != nil {
+		t.Fatalf("terraform show -json: %v\n%s", err, js)
+	}
+	if i := strings.Index(js, `{"format_version"`); i > 0 { // stderr (the dev_overrides warning) comes first
+		js = js[i:]
+	}
+	if j := strings.LastIndex(js, "}"); j >= 0 {
+		js = js[:j+1]
+	}
+	var plan struct {
+		PriorState struct {
+			Values struct {
+				RootModule struct {
+					Resources []struct {
+						Address string         `json:"address"`
+						Values  map[string]any `json:"values"`
+					} `json:"resources"`
+				} `json:"root_module"`
+			} `json:"values"`
+		} `json:"prior_state"`
+	}
+	if err := json.Unmarshal([]byte(js), &plan); err != nil {
+		t.Fatalf("decoding the plan: %v", err)
+	}
+	var seeded struct {
+		Resources []struct {
+			Mode      string `json:"mode"`
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Instances []struct {
+				IndexKey   any            `json:"index_key"`
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal([]byte(state), &seeded); err != nil {
+		t.Fatalf("decoding the seeded state: %v", err)
+	}
+	want := map[string]any{}
+	for _, r := range seeded.Resources {
+		if r.Mode != "managed" || !strings.HasPrefix(r.Type, "postgresql_") {
+			continue
+		}
+		for _, i := range r.Instances {
+			addr := r.Type + "." + r.Name
+			if i.IndexKey != nil {
+				k, _ := json.Marshal(i.IndexKey)
+				addr += "[" + string(k) + "]"
+			}
+			want[addr] = i.Attributes["id"]
+		}
+	}
+	for _, r := range plan.PriorState.Values.RootModule.Resources {
+		if w, ok := want[r.Address]; ok && r.Values["id"] != w {
+			t.Errorf("%s: id %v after the upgrade and refresh, cyrilgdn's was %v", r.Address, r.Values["id"], w)
+		}
+	}
 }
 
 // withoutSchemaSensitivePaths empties every instance's sensitive_attributes, as a

@@ -32,21 +32,38 @@ const spawnedParallelism = "-parallelism=2"
 // only: the objects stay, and the caller's state is not touched.
 func PlanChanges(t *testing.T, body, state string) (changed []string, planText string, err error) {
 	t.Helper()
+	changed, _, planText, err = PlanWithPriorState(t, body, state)
+	return changed, planText, err
+}
+
+// PlanWithPriorState is PlanChanges that also returns the prior state as the
+// plan holds it (upgraded and refreshed): the attribute values of each
+// resource instance, by address.
+func PlanWithPriorState(t *testing.T, body, state string) (changed []string, prior map[string]map[string]any, planText string, err error) {
+	t.Helper()
 	files := map[string]string{"main.tf": spawnedHeader + body}
 	if state != "" {
 		files["terraform.tfstate"] = state
 	}
 	tf, work, lookErr := spawnedDir(t, files)
 	if lookErr != nil {
-		return nil, "", lookErr
+		return nil, nil, "", lookErr
 	}
 	out, runErr := runTerraform(tf, work, nil, "plan", "-out=tfplan", "-no-color", "-input=false", "-lock=false", spawnedParallelism)
 	if runErr != nil {
-		return nil, out, fmt.Errorf("terraform plan: %w", runErr)
+		return nil, nil, out, fmt.Errorf("terraform plan: %w", runErr)
 	}
 	js, runErr := runTerraform(tf, work, nil, "show", "-json", "-no-color", "tfplan")
 	if runErr != nil {
-		return nil, out, fmt.Errorf("terraform show -json: %w\n%s", runErr, js)
+		return nil, nil, out, fmt.Errorf("terraform show -json: %w\n%s", runErr, js)
+	}
+	type resources struct {
+		RootModule struct {
+			Resources []struct {
+				Address string         `json:"address"`
+				Values  map[string]any `json:"values"`
+			} `json:"resources"`
+		} `json:"root_module"`
 	}
 	var plan struct {
 		ResourceChanges []struct {
@@ -55,6 +72,9 @@ func PlanChanges(t *testing.T, body, state string) (changed []string, planText s
 				Actions []string `json:"actions"`
 			} `json:"change"`
 		} `json:"resource_changes"`
+		PriorState struct {
+			Values resources `json:"values"`
+		} `json:"prior_state"`
 	}
 	// runTerraform merges stderr (the dev_overrides warning) into the output
 	if i := strings.Index(js, `{"format_version"`); i > 0 {
@@ -64,15 +84,19 @@ func PlanChanges(t *testing.T, body, state string) (changed []string, planText s
 		js = js[:j+1]
 	}
 	if jsonErr := json.Unmarshal([]byte(js), &plan); jsonErr != nil {
-		return nil, out, fmt.Errorf("decoding the plan: %w", jsonErr)
+		return nil, nil, out, fmt.Errorf("decoding the plan: %w", jsonErr)
 	}
 	for _, rc := range plan.ResourceChanges {
 		if !slices.Equal(rc.Change.Actions, []string{"no-op"}) {
 			changed = append(changed, fmt.Sprintf("%s %v", rc.Address, rc.Change.Actions))
 		}
 	}
+	prior = map[string]map[string]any{}
+	for _, r := range plan.PriorState.Values.RootModule.Resources {
+		prior[r.Address] = r.Values
+	}
 	_ = os.Remove(filepath.Join(work, "tfplan"))
-	return changed, out, nil
+	return changed, prior, out, nil
 }
 
 // GenerateConfig runs a real `terraform query -generate-config-out` with this

@@ -18,40 +18,104 @@ import (
 // back afterwards (on 16+ REVOKE takes back only the grant the admin made, not
 // its ADMIN OPTION). Every such borrowing goes through this file.
 
+// loan is what borrowRoles took, for returnRoles to give back: the
+// memberships it granted the connected role, and the memberships of those
+// roles in the connected role that it took out meanwhile (suspended).
+type loan struct {
+	me        string
+	granted   []string
+	suspended []suspension
+}
+
+// suspension is a membership of a borrowed role in the connected role,
+// taken out while the connected role holds the borrowed role's privileges:
+// PostgreSQL refuses circular memberships (0LP01), and a role given
+// `roles = ["<admin>"]`, as users do on managed services, is a member of the
+// admin's role. It is granted back, with its ADMIN OPTION, before the
+// transaction ends, so no other session ever sees it gone.
+type suspension struct {
+	role  string
+	admin bool
+}
+
+// CodeInvalidGrantOperation is the SQLSTATE of a circular membership.
+const CodeInvalidGrantOperation = "0LP01"
+
+// errBorrowedRoleGone is the error of a transaction whose borrowed role was
+// dropped by another session before it gave the membership back: the
+// transaction is rolled back and retried (IsTransient), and the retry no
+// longer borrows the role.
+var errBorrowedRoleGone = errors.New("a role whose privileges this change borrowed was dropped meanwhile by another session")
+
 // borrowRoles grants the connected role membership in each of roles it is not
-// already a member of, and returns the roles it granted. Superusers, existing
-// members (a membership the admin already has is never granted again: giving
-// it back would end it) and roles that do not exist (the statement that needs
-// them fails with its own error) are skipped, as are "" and repetitions.
-func borrowRoles(ctx context.Context, q Querier, roles ...string) ([]string, error) {
-	var granted []string
-	for i, r := range roles {
-		if r == "" || slices.Contains(roles[:i], r) {
+// already a member of, and returns what it took (a loan). Superusers,
+// existing members (a membership the admin already has is never granted again:
+// giving it back would end it) and roles that do not exist (the statement that
+// needs them fails with its own error) are skipped, as are "" and repetitions.
+// Roles are borrowed in name order, so that concurrent borrowers of the same
+// roles queue instead of deadlocking.
+//
+// A role that is a member of the connected role (directly) has that
+// membership taken out for the duration of the transaction and put back by
+// returnRoles, as the community provider does: PostgreSQL 15 and older let
+// the connected role grant and revoke membership in itself. On PostgreSQL 16+
+// only a role with ADMIN OPTION on the connected role may, and on a plain
+// connection (statements PostgreSQL runs outside a transaction, such as CREATE
+// DATABASE) other sessions would see it gone: both are refused with an error
+// saying why and what fixes it.
+func borrowRoles(ctx context.Context, q Querier, roles ...string) (*loan, error) {
+	l := &loan{}
+	sorted := slices.Clone(roles)
+	slices.Sort(sorted)
+	sorted = slices.Compact(sorted)
+	_, inTx := q.(pgx.Tx)
+	for _, r := range sorted {
+		if r == "" {
 			continue
 		}
 		// PostgreSQL 16 split membership into ADMIN, INHERIT and SET: a
 		// CREATEROLE admin holds ADMIN OPTION (only) on the roles it created,
 		// so being a member is not enough; it needs the role's privileges
 		// (USAGE: INHERIT) and the right to SET ROLE to it (giving it objects).
-		var has, v16, super bool
+		var has, v16, super, loop bool
 		var me string
 		var oid uint32
+		var direct *bool // the role's own membership in the connected role, with its ADMIN OPTION
 		err := q.QueryRow(ctx, `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) THEN true
   WHEN current_setting('server_version_num')::int >= 160000
     THEN pg_has_role(current_user, $1::text, 'USAGE') AND pg_has_role(current_user, $1::text, 'SET')
   ELSE pg_has_role(current_user, $1::text, 'MEMBER') END,
   current_setting('server_version_num')::int >= 160000, current_user,
   coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = $1), false),
-  coalesce((SELECT oid FROM pg_roles WHERE rolname = $1), 0)`, r).Scan(&has, &v16, &me, &super, &oid)
+  coalesce((SELECT oid FROM pg_roles WHERE rolname = $1), 0),
+  coalesce((SELECT NOT rolsuper AND pg_has_role(oid, current_user, 'MEMBER') FROM pg_roles WHERE rolname = $1), false),
+  (SELECT bool_or(m.admin_option) FROM pg_auth_members m JOIN pg_roles b ON b.oid = m.member
+   WHERE b.rolname = $1 AND m.roleid = (SELECT oid FROM pg_roles WHERE rolname = current_user))`, r).Scan(&has, &v16, &me, &super, &oid, &loop, &direct)
 		if err != nil {
-			return granted, fmt.Errorf("checking membership in role %q: %w", r, err)
+			return l, fmt.Errorf("checking membership in role %q: %w", r, err)
 		}
+		l.me = me
 		if has {
 			continue
 		}
+		if loop {
+			if direct == nil || v16 || !inTx {
+				return l, circularError(r, me, direct != nil, v16, inTx, nil)
+			}
+			// Concurrent borrowers of this role in this database queue here
+			// (another database's get "tuple concurrently deleted" and retry).
+			if err := lockRoles(ctx, q.(pgx.Tx), []string{r}); err != nil {
+				return l, err
+			}
+			if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(me)+" FROM "+QuoteIdent(r)); err != nil {
+				return l, fmt.Errorf("taking the membership of role %s in role %s out while borrowing the privileges of %s: %w",
+					QuoteIdent(r), QuoteIdent(me), QuoteIdent(r), err)
+			}
+			l.suspended = append(l.suspended, suspension{role: r, admin: *direct})
+		}
 		if v16 {
 			if !borrowKeepsMembership(ctx, q, oid) {
-				return granted, fmt.Errorf("role %s needs the privileges of role %s for this change; it holds a membership in it that it granted "+
+				return l, fmt.Errorf("role %s needs the privileges of role %s for this change; it holds a membership in it that it granted "+
 					"itself without INHERIT or SET, which taking them temporarily would end: grant the membership WITH INHERIT TRUE, SET TRUE",
 					QuoteIdent(me), QuoteIdent(r))
 			}
@@ -61,11 +125,41 @@ func borrowRoles(ctx context.Context, q Querier, roles ...string) ([]string, err
 			grant += " WITH INHERIT TRUE, SET TRUE"
 		}
 		if _, err := q.Exec(ctx, grant); err != nil {
-			return granted, borrowError(r, me, v16, super, err)
+			if SQLState(err) == CodeInvalidGrantOperation {
+				return l, circularError(r, me, false, v16, inTx, err)
+			}
+			return l, borrowError(r, me, v16, super, err)
 		}
-		granted = append(granted, r)
+		l.granted = append(l.granted, r)
 	}
-	return granted, nil
+	return l, nil
+}
+
+// circularError explains why the connected role cannot borrow the privileges
+// of role, which is a member of it (directly when direct): PostgreSQL refuses
+// circular memberships, and the provider takes the membership out only where
+// it safely can (borrowRoles).
+func circularError(role, me string, direct, v16, inTx bool, err error) error {
+	msg := fmt.Sprintf("role %s needs the privileges of role %s for this change, but %s is a member of role %s",
+		QuoteIdent(me), QuoteIdent(role), QuoteIdent(role), QuoteIdent(me))
+	switch {
+	case !direct:
+		msg += " through other roles, and PostgreSQL refuses circular memberships (the provider takes out only a direct membership " +
+			"while it works). Revoke the membership that makes it a member, or apply this change with a superuser"
+	case v16:
+		msg += fmt.Sprintf(", and PostgreSQL refuses circular memberships. Since PostgreSQL 16 %s can neither take that membership out "+
+			"(only a role with ADMIN OPTION on %s can) nor grant itself %s (it holds no ADMIN OPTION on it: %s did not create it). "+
+			"Apply this change with a superuser, or have one revoke the membership (REVOKE %s FROM %s)",
+			QuoteIdent(me), QuoteIdent(me), QuoteIdent(role), QuoteIdent(me), QuoteIdent(me), QuoteIdent(role))
+	default: // !inTx
+		msg += " (e.g. postgresql_role.roles lists it), and PostgreSQL refuses circular memberships. The provider takes that membership out " +
+			"for the duration only inside a transaction, where no other session sees it gone, and PostgreSQL runs this statement outside one. " +
+			fmt.Sprintf("Revoke it (REVOKE %s FROM %s) while this change is applied, or apply it with a superuser", QuoteIdent(me), QuoteIdent(role))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", msg, err)
+	}
+	return errors.New(msg)
 }
 
 // borrowKeepsMembership reports whether the connected role, already a member
@@ -106,12 +200,40 @@ func borrowError(role, me string, v16, super bool, err error) error {
 		QuoteIdent(me), QuoteIdent(role), QuoteIdent(role), QuoteIdent(me), err)
 }
 
-// returnRoles revokes the memberships borrowRoles granted.
-func returnRoles(ctx context.Context, q Querier, granted []string) error {
+// returnRoles revokes the memberships borrowRoles granted and grants back
+// those it took out. A role dropped meanwhile by another session took its
+// memberships with it: on a plain connection that is the end of it (nothing
+// to give back); in a transaction, the transaction is retried
+// (errBorrowedRoleGone), since a membership it granted would otherwise
+// outlive the role.
+func returnRoles(ctx context.Context, q Querier, l *loan) error {
+	if l == nil {
+		return nil
+	}
+	_, inTx := q.(pgx.Tx)
 	var errs []error
-	for _, r := range granted {
+	for _, r := range l.granted {
 		if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(r)+" FROM CURRENT_USER"); err != nil {
+			if SQLState(err) == CodeUndefinedObject {
+				if inTx {
+					return fmt.Errorf("%w (role %s): %w", errBorrowedRoleGone, QuoteIdent(r), err)
+				}
+				continue // the membership went with the role
+			}
 			errs = append(errs, fmt.Errorf("revoking the temporary membership in role %q: %w", r, err))
+		}
+	}
+	for _, s := range l.suspended {
+		grant := "GRANT " + QuoteIdent(l.me) + " TO " + QuoteIdent(s.role)
+		if s.admin {
+			grant += " WITH ADMIN OPTION"
+		}
+		if _, err := q.Exec(ctx, grant); err != nil {
+			if SQLState(err) == CodeUndefinedObject {
+				return fmt.Errorf("%w (role %s): %w", errBorrowedRoleGone, QuoteIdent(s.role), err)
+			}
+			errs = append(errs, fmt.Errorf("granting role %s back to role %s after borrowing the privileges of %s: %w",
+				QuoteIdent(l.me), QuoteIdent(s.role), QuoteIdent(s.role), err))
 		}
 	}
 	return errors.Join(errs...)

@@ -18,6 +18,8 @@ type Capabilities struct {
 	IsSuperuser      bool // rolsuper of the connected role
 	CanCreateRole    bool
 	CanCreateDB      bool
+	HasReplication   bool // rolreplication of the connected role
+	HasBypassRLS     bool // rolbypassrls of the connected role
 	// ManagedAdminRoles lists managed-service admin roles the connected role
 	// is a member of (rds_superuser, cloudsqlsuperuser, azure_pg_admin).
 	ManagedAdminRoles []string
@@ -29,10 +31,10 @@ func (c *Capabilities) AtLeast(major int) bool { return c.ServerVersionNum >= ma
 // Capabilities returns the cached server facts, detecting them on first use.
 func (c *Client) Capabilities(ctx context.Context) (*Capabilities, error) {
 	c.capsMu.Lock()
-	caps := c.caps
+	caps, capsErr := c.caps, c.capsErr
 	c.capsMu.Unlock()
-	if caps != nil {
-		return caps, nil
+	if caps != nil || capsErr != nil {
+		return caps, capsErr
 	}
 	ctx, done := c.readSlot(ctx, "") // detecting is a read like the others
 	defer done()
@@ -46,22 +48,30 @@ func (c *Client) Capabilities(ctx context.Context) (*Capabilities, error) {
 func (c *Client) detect(ctx context.Context, p *pgxpool.Pool) (*Capabilities, error) {
 	c.capsMu.Lock()
 	defer c.capsMu.Unlock()
-	if c.caps != nil {
-		return c.caps, nil
+	if c.caps != nil || c.capsErr != nil {
+		return c.caps, c.capsErr
 	}
 	var caps Capabilities
+	// and the connection limits of the role and of every database (connlimit.go)
+	var roleLimit int32
+	var dbs []string
+	var dbLimits []int32
 	err := c.retry(ctx, func() error {
 		return p.QueryRow(ctx, `
 SELECT current_setting('server_version_num')::int,
        current_setting('server_version'),
-       current_user, r.rolsuper, r.rolcreaterole, r.rolcreatedb,
+       current_user, r.rolsuper, r.rolcreaterole, r.rolcreatedb, r.rolreplication, r.rolbypassrls,
        coalesce(array(SELECT m.rolname FROM pg_roles m
                       WHERE m.rolname IN ('rds_superuser', 'cloudsqlsuperuser', 'azure_pg_admin')
                         AND pg_has_role(current_user, m.oid, 'MEMBER')
-                      ORDER BY 1), '{}')
+                      ORDER BY 1), '{}'),
+       r.rolconnlimit,
+       array(SELECT datname::text FROM pg_database ORDER BY oid),
+       array(SELECT datconnlimit FROM pg_database ORDER BY oid)
 FROM pg_roles r WHERE r.rolname = current_user`).Scan(
 			&caps.ServerVersionNum, &caps.ServerVersion, &caps.CurrentUser,
-			&caps.IsSuperuser, &caps.CanCreateRole, &caps.CanCreateDB, &caps.ManagedAdminRoles)
+			&caps.IsSuperuser, &caps.CanCreateRole, &caps.CanCreateDB, &caps.HasReplication, &caps.HasBypassRLS, &caps.ManagedAdminRoles,
+			&roleLimit, &dbs, &dbLimits)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("connecting to PostgreSQL at %s as %q: %w", c.cfg.Address(), c.cfg.Username, c.explainTargetSessionAttrs(err))
@@ -71,12 +81,31 @@ FROM pg_roles r WHERE r.rolname = current_user`).Scan(
 	}
 	if ev := c.cfg.ExpectedVersion; ev != "" {
 		if want, ok := versionNum(ev); ok && caps.ServerVersionNum < want {
-			return nil, fmt.Errorf("the server runs PostgreSQL %s, but the provider's expected_version is %s", caps.ServerVersion, ev)
+			c.capsErr = &VersionError{Server: caps.ServerVersion, Expected: ev}
+			return nil, c.capsErr
 		}
 	}
+	limits := make([]int, len(dbLimits))
+	for i, l := range dbLimits {
+		limits[i] = int(l)
+	}
+	c.setLimits(caps.IsSuperuser, int(roleLimit), dbs, limits)
 	c.caps = &caps
 	return c.caps, nil
 }
+
+// VersionError says that the server is older than the provider's
+// expected_version.
+type VersionError struct {
+	Server, Expected string
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("the server runs PostgreSQL %s, but the provider's expected_version is %s", e.Server, e.Expected)
+}
+
+// ExpectsVersion reports whether the provider configuration sets expected_version.
+func (c *Client) ExpectsVersion() bool { return c.cfg.ExpectedVersion != "" }
 
 // Superuser reports whether the provider may use superuser-only features: the
 // connected role must be superuser and the provider's `superuser` argument true.

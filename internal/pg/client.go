@@ -110,6 +110,12 @@ type clientCore struct {
 	pools   map[string]*pgxpool.Pool // read-write, for Create/Update/Delete
 	roPools map[string]*pgxpool.Pool // read-only, for Read, ModifyPlan and data sources
 	sem     *semaphore.Weighted      // bounds server connections across all pools
+	// roleGate and dbGates keep the provider's connections within the
+	// connection limits of its role and of each database (connlimit.go)
+	roleGate *connGate
+	gatesMu  sync.Mutex // guards dbGates (apart from mu: pools are sized under mu)
+	dbGates  map[string]*connGate
+	retired  map[string][]*pgxpool.Pool // pools replaced by smaller ones, per database (retirePool)
 	// readSlots bounds the reads under way at once per database (readSlot)
 	readSlots map[string]*semaphore.Weighted
 	network   *netPath           // SSH bastion or SOCKS5 proxy; nil: direct
@@ -117,6 +123,9 @@ type clientCore struct {
 
 	capsMu sync.Mutex
 	caps   *Capabilities
+	// capsErr is a detection error that asking again cannot change (the
+	// server is older than expected_version).
+	capsErr error
 
 	tokens *tokenCache // cloud login tokens (nil: none)
 
@@ -142,7 +151,8 @@ func (c *Client) ConnectionsOpened() int64 { return c.dials.Load() }
 
 // NewClient creates a client. It never connects: pools open on first use.
 func NewClient(cfg Config) *Client {
-	c := &Client{clientCore: &clientCore{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}, readSlots: map[string]*semaphore.Weighted{}, network: newNetPath(cfg), tokens: newTokenCache(cfg)}}
+	c := &Client{clientCore: &clientCore{cfg: cfg, pools: map[string]*pgxpool.Pool{}, roPools: map[string]*pgxpool.Pool{}, readSlots: map[string]*semaphore.Weighted{}, network: newNetPath(cfg), tokens: newTokenCache(cfg),
+		roleGate: newConnGate(), dbGates: map[string]*connGate{}, retired: map[string][]*pgxpool.Pool{}}}
 	c.cloudSQL = newCloudSQLConnector(cfg, c.network)
 	if cfg.MaxConnections > 0 {
 		c.sem = semaphore.NewWeighted(int64(cfg.MaxConnections))
@@ -180,6 +190,12 @@ func (c *Client) Close() {
 		p.Close()
 		delete(c.roPools, k)
 	}
+	for k, ps := range c.retired {
+		for _, p := range ps {
+			p.Close()
+		}
+		delete(c.retired, k)
+	}
 	c.network.close()
 	c.cloudSQL.close()
 }
@@ -198,6 +214,8 @@ func (c *Client) forgetPools(db string) []*pgxpool.Pool {
 		out = append(out, p)
 		delete(c.roPools, db)
 	}
+	out = append(out, c.retired[db]...)
+	delete(c.retired, db)
 	return out
 }
 
@@ -206,29 +224,34 @@ func (c *Client) forgetPools(db string) []*pgxpool.Pool {
 // capabilities (and checks expected_version).
 func (c *Client) Pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
 	c.wrote() // the read-write pool is for writes: snapshots loaded until now may miss them
-	p, err := c.pool(ctx, db)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := c.detect(ctx, p); err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-func (c *Client) pool(ctx context.Context, db string) (*pgxpool.Pool, error) {
-	return c.openPool(ctx, db, false)
+	return c.sizedPool(ctx, db, false)
 }
 
 // readOnlyPool returns the read-only pool for database db, opening it lazily
 // and detecting the server's capabilities on first use like Pool.
 func (c *Client) readOnlyPool(ctx context.Context, db string) (*pgxpool.Pool, error) {
-	p, err := c.openPool(ctx, db, true)
+	return c.sizedPool(ctx, db, true)
+}
+
+// sizedPool returns the read-write or read-only pool of database db, opened
+// with at most as many connections as the connection limits of the
+// provider's role and of the database allow (connlimit.go). The first pool
+// is opened before they are known; when detection finds it larger, it is
+// replaced by one within them.
+func (c *Client) sizedPool(ctx context.Context, db string, readOnly bool) (*pgxpool.Pool, error) {
+	p, err := c.openPool(ctx, db, readOnly)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := c.detect(ctx, p); err != nil {
 		return nil, err
+	}
+	if err := c.learnDatabaseLimit(ctx, db); err != nil {
+		return nil, err
+	}
+	if want := c.maxConns(db); want < 64 && p.Stat().MaxConns() > want {
+		c.retirePool(db, readOnly, p)
+		return c.openPool(ctx, db, readOnly)
 	}
 	return p, nil
 }
@@ -261,7 +284,7 @@ func (c *Client) openPool(ctx context.Context, db string, readOnly bool) (*pgxpo
 		if v := readOnlyPoolValidate(c.cfg.TargetSessionAttrs); v != nil {
 			pc.ConnConfig.ValidateConnect = v
 		}
-		pc.ConnConfig.DialFunc = c.boundedDial(readOnlyKey(db), c.cfg.ConnectTimeout)
+		pc.ConnConfig.DialFunc = c.boundedDial(db, true, c.cfg.ConnectTimeout)
 	}
 	p, err := pgxpool.NewWithConfig(context.WithoutCancel(ctx), pc)
 	if err != nil {
@@ -371,12 +394,8 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 	}
 	pc.HealthCheckPeriod = min(30*time.Second, pc.MaxConnIdleTime)
 	pc.MaxConnLifetime = time.Hour
-	if c.cfg.MaxConnections > 0 {
-		pc.MaxConns = int32(c.cfg.MaxConnections)
-	} else {
-		pc.MaxConns = 64
-	}
-	pc.ConnConfig.DialFunc = c.boundedDial(db, c.cfg.ConnectTimeout)
+	pc.MaxConns = c.maxConns(db)
+	pc.ConnConfig.DialFunc = c.boundedDial(db, false, c.cfg.ConnectTimeout)
 	c.network.adjust(&pc.ConnConfig.Config)
 	c.cloudSQL.adjust(&pc.ConnConfig.Config)
 	if c.tokens != nil {
@@ -389,12 +408,19 @@ func (c *Client) poolConfig(db string) (*pgxpool.Config, error) {
 // connection and gives it back when the socket closes, so that all pools
 // together never hold more than max_connections connections. When no permit
 // is free it first closes idle connections of the other databases' pools.
-func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
+// Likewise it keeps the connections of database db, and those of the
+// provider's role, within their connection limits (awaitGates).
+func (c *Client) boundedDial(db string, readOnly bool, timeout time.Duration) pgconn.DialFunc {
 	d := &net.Dialer{KeepAlive: 5 * time.Minute, Timeout: timeout}
+	key := db
+	if readOnly {
+		key = readOnlyKey(db)
+	}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		spare := ctx.Value(noPermitWait{}) != nil
 		if c.sem != nil {
 			switch {
-			case ctx.Value(noPermitWait{}) != nil:
+			case spare:
 				// a warm-up (warm): only with a permit to spare, so that no
 				// dial of the pool ever waits for the one it holds
 				if !c.sem.TryAcquire(2) {
@@ -402,14 +428,22 @@ func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
 				}
 				c.sem.Release(1)
 			case !c.sem.TryAcquire(1):
-				if err := c.awaitPermit(ctx, db); err != nil {
+				if err := c.awaitPermit(ctx, key); err != nil {
 					return nil, fmt.Errorf("waiting for a free connection slot (max_connections = %d): %w", c.cfg.MaxConnections, err)
 				}
 			}
 		}
+		releaseGates, err := c.awaitGates(ctx, db, key, spare)
+		if err != nil {
+			if c.sem != nil {
+				c.sem.Release(1)
+			}
+			return nil, err
+		}
 		c.dials.Add(1)
 		release := func() {
 			c.open.Add(-1)
+			releaseGates()
 			if c.sem != nil {
 				c.sem.Release(1)
 			}
@@ -418,7 +452,6 @@ func (c *Client) boundedDial(db string, timeout time.Duration) pgconn.DialFunc {
 		for m := c.maxOpen.Load(); n > m && !c.maxOpen.CompareAndSwap(m, n); m = c.maxOpen.Load() {
 		}
 		var conn net.Conn
-		var err error
 		if c.cloudSQL != nil {
 			conn, err = c.cloudSQL.dial(ctx)
 		} else {
@@ -468,12 +501,12 @@ func (c *Client) closeIdleExcept(ctx context.Context, db string) {
 			others = append(others, p)
 		}
 	}
+	for _, ps := range c.retired {
+		others = append(others, ps...)
+	}
 	c.mu.Unlock()
 	for _, p := range others {
-		for _, conn := range p.AcquireAllIdle(ctx) {
-			_ = conn.Conn().Close(ctx)
-			conn.Release()
-		}
+		closeIdle(ctx, p)
 	}
 }
 
@@ -510,7 +543,7 @@ type Querier interface {
 // statement only, see execOne).
 func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
 	defer c.wrote()
-	return c.explainLockTimeout(ctx, db, c.retry(ctx, func() error {
+	return c.explainLockTimeout(ctx, db, c.retryOn(ctx, db, false, func() error {
 		p, err := c.Pool(ctx, db)
 		if err != nil {
 			return err
@@ -554,7 +587,7 @@ func (c *Client) ReadTx(ctx context.Context, db string, fn func(ctx context.Cont
 // matching ErrOutcomeUnknown.
 func (c *Client) Do(ctx context.Context, db string, fn func(ctx context.Context, q Querier) error) error {
 	defer c.wrote()
-	return c.explainLockTimeout(ctx, db, c.retry(ctx, func() error {
+	return c.explainLockTimeout(ctx, db, c.retryOn(ctx, db, false, func() error {
 		p, err := c.Pool(ctx, db)
 		if err != nil {
 			return err
@@ -578,7 +611,7 @@ func (c *Client) Read(ctx context.Context, db string, fn func(ctx context.Contex
 // onReadPool runs fn on the read-only pool of database db, holding a read
 // slot, retrying on transient errors and connection failures (Read, ReadTx).
 func (c *Client) onReadPool(ctx context.Context, db string, fn func(ctx context.Context, p *pgxpool.Pool) error) error {
-	return c.retry(ctx, func() error {
+	return c.retryOn(ctx, db, true, func() error {
 		ctx, done := c.readSlot(ctx, db)
 		defer done()
 		p, err := c.readOnlyPool(ctx, db)
@@ -647,7 +680,7 @@ func (c *Client) readSlotsOf(db string) *semaphore.Weighted {
 func (c *Client) Conn(ctx context.Context, db string, fn func(ctx context.Context, conn Querier) error) error {
 	defer c.wrote()
 	var conn *pgxpool.Conn
-	err := c.retry(ctx, func() error {
+	err := c.retryOn(ctx, db, false, func() error {
 		p, err := c.Pool(ctx, db)
 		if err != nil {
 			return err
@@ -750,6 +783,18 @@ func (c *Client) retryable(err error) (retry, conn bool) {
 	if errors.Is(err, ErrOutcomeUnknown) {
 		return false, true
 	}
+	var zero *connLimitZeroError
+	var gaveUp *TooManyConnectionsError
+	if errors.As(err, &zero) || errors.As(err, &gaveUp) {
+		return false, true // refused for good, or already retried (by an inner retry)
+	}
+	if isTooManyConnections(err) {
+		// The server refused the connection for a connection limit: nothing
+		// ran, and sessions come and go (the provider's own backends take a
+		// moment to exit after it closes them). Retried with backoff within
+		// max_retry_duration, even before the client ever connected.
+		return true, true
+	}
 	if IsConnectionError(err) {
 		// A server never reached is a configuration error until the client
 		// has connected once; afterwards it is a restart or a failover.
@@ -767,16 +812,42 @@ func (c *Client) retryable(err error) (retry, conn bool) {
 // growing from 20 ms to 2 s (jittered) between attempts.
 func (c *Client) retry(ctx context.Context, fn func() error) error {
 	limit := c.cfg.MaxRetryDuration
-	if limit <= 0 {
+	if limit == 0 {
 		limit = DefaultMaxRetryDuration
 	}
-	return c.explainTargetSessionAttrs(retryLoop(ctx, limit, 20*time.Millisecond, func(err error) (bool, bool) { return c.retryable(err) }, func() error {
+	err := c.explainTargetSessionAttrs(retryLoop(ctx, limit, 20*time.Millisecond, func(err error) (bool, bool) { return c.retryable(err) }, func() error {
 		err := fn()
 		if err == nil {
 			c.connected.Store(true)
 		}
 		return err
 	}, func() { c.retries.Add(1) }))
+	var gaveUp *TooManyConnectionsError
+	if isTooManyConnections(err) && !errors.As(err, &gaveUp) {
+		return &TooManyConnectionsError{Err: err, Retry: max(limit, 0)}
+	}
+	return err
+}
+
+// retryOn is retry for fn using a pool of database db (read-only or not).
+// When the server refuses one of its connections for a connection limit, the
+// idle connections of the database's other pool are closed before the next
+// attempt, to make room.
+func (c *Client) retryOn(ctx context.Context, db string, readOnly bool, fn func() error) error {
+	if db == "" {
+		db = c.cfg.Database
+	}
+	key := db
+	if readOnly {
+		key = readOnlyKey(db)
+	}
+	return c.retry(ctx, func() error {
+		err := fn()
+		if isTooManyConnections(err) {
+			c.closeIdleOfDatabase(ctx, db, key)
+		}
+		return err
+	})
 }
 
 // retryLoop is retry's loop, apart for unit tests: delay is the first

@@ -143,6 +143,7 @@ func (c *Client) ClosePool(db string) {
 		for _, p := range cl.forgetPools(db) {
 			p.Close()
 		}
+		cl.forgetDatabaseLimit(db) // a database of that name next may have another
 	}
 }
 
@@ -188,6 +189,7 @@ func (c *Client) CreateDatabase(ctx context.Context, s DatabaseSpec) (created bo
 			return fmt.Errorf("creating database %q: %w", s.Name, cerr)
 		}
 		created = true
+		c.forgetDatabaseLimit(s.Name) // learnt anew before the first connection to it
 		return rerr
 	})
 	if err != nil && !created && SQLState(err) == "" {
@@ -244,6 +246,11 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 	})
 	if err != nil {
 		return err
+	}
+	if s.ConnLimit != cur.ConnLimit {
+		// the next connections to it keep within the new limit
+		c.forgetDatabaseLimit(s.Name)
+		c.retirePools(s.Name)
 	}
 	if s.Tablespace != "" && s.Tablespace != cur.Tablespace {
 		err := c.Conn(ctx, "", func(ctx context.Context, conn Querier) error {
@@ -340,6 +347,17 @@ ORDER BY 1, 3, 4`, from)
 type DatabaseActivity struct {
 	Connections    int // sessions connected to it, other than this provider's
 	OwnConnections int // sessions opened by this provider (closed before a drop)
+	// Blocking counts the sessions of Connections that keep DROP DATABASE from
+	// running (autovacuum workers aside, which it stops itself).
+	Blocking int
+	// Unterminable counts the sessions of Blocking that
+	// the provider's role may not terminate: those of superusers unless it is
+	// one, those of roles whose privileges it lacks unless it has
+	// pg_signal_backend's.
+	Unterminable int
+	// PreparedXacts counts the prepared transactions in the database, which
+	// make DROP DATABASE fail (nothing the provider does ends them).
+	PreparedXacts  int
 	SizeBytes      int64
 	SizePretty     string
 	SizeKnown      bool
@@ -355,9 +373,17 @@ func (c *Client) ReadDatabaseActivity(ctx context.Context, name string) (*Databa
 	}
 	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, `
-SELECT count(*) FILTER (WHERE application_name IS DISTINCT FROM $2),
-       count(*) FILTER (WHERE application_name = $2)
-FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, name, app).Scan(&a.Connections, &a.OwnConnections)
+SELECT count(*) FILTER (WHERE a.application_name IS DISTINCT FROM $2),
+       count(*) FILTER (WHERE a.application_name = $2),
+       count(*) FILTER (WHERE a.application_name IS DISTINCT FROM $2 AND a.backend_type IS DISTINCT FROM 'autovacuum worker'),
+       count(*) FILTER (WHERE a.application_name IS DISTINCT FROM $2 AND a.backend_type IS DISTINCT FROM 'autovacuum worker'
+                        AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+                        AND (coalesce(r.rolsuper, false)
+                             OR NOT (coalesce(pg_has_role(current_user, a.usesysid, 'USAGE'), false)
+                                     OR pg_has_role(current_user, 'pg_signal_backend', 'USAGE')))),
+       (SELECT count(*) FROM pg_prepared_xacts WHERE database = $1)
+FROM pg_stat_activity a LEFT JOIN pg_roles r ON r.oid = a.usesysid
+WHERE a.datname = $1 AND a.pid <> pg_backend_pid()`, name, app).Scan(&a.Connections, &a.OwnConnections, &a.Blocking, &a.Unterminable, &a.PreparedXacts)
 	})
 	if err != nil {
 		return nil, err

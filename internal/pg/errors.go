@@ -28,6 +28,18 @@ const (
 	CodeInsufficientPriv     = "42501"
 )
 
+// IsDuplicate reports whether err says that the object to create already
+// exists (a role, database, schema, table, function or other object).
+func IsDuplicate(err error) bool {
+	switch SQLState(err) {
+	case CodeDuplicateObject, CodeDuplicateDatabase, CodeDuplicateSchema,
+		"42P07", // duplicate_table
+		"42723": // duplicate_function
+		return true
+	}
+	return false
+}
+
 // SQLState returns the SQLSTATE of err, or "".
 func SQLState(err error) string {
 	var pgErr *pgconn.PgError
@@ -43,6 +55,9 @@ func SQLState(err error) string {
 func IsTransient(err error) bool {
 	if err == nil {
 		return false
+	}
+	if errors.Is(err, errBorrowedRoleGone) {
+		return true // rolled back; the retry does not borrow the dropped role
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {

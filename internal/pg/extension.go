@@ -57,23 +57,79 @@ func (c *Client) ExtensionTrusted(ctx context.Context, db, name string) (bool, e
 
 // CreateExtension installs an extension in database db (CREATE EXTENSION IF
 // NOT EXISTS, so an installed one is adopted and then moved/updated to match).
+// A trusted extension needs CREATE on the database; a managed admin without
+// it borrows the privileges of the database's owner (extensionLenders).
 func (c *Client) CreateExtension(ctx context.Context, db string, s ExtensionSpec, cascade bool) error {
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		stmt := "CREATE EXTENSION IF NOT EXISTS " + QuoteIdent(s.Name)
-		if s.Schema != "" {
-			stmt += " SCHEMA " + QuoteIdent(s.Schema)
+		lenders, err := extensionLenders(ctx, tx, s)
+		if err != nil {
+			return err
 		}
-		if s.Version != "" {
-			stmt += " VERSION " + QuoteLiteral(s.Version)
-		}
-		if cascade {
-			stmt += " CASCADE"
-		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			return fmt.Errorf("creating extension %q in database %q: %w", s.Name, db, err)
-		}
-		return alterExtension(ctx, tx, s)
+		return withRoles(ctx, tx, lenders, func() error {
+			stmt := "CREATE EXTENSION IF NOT EXISTS " + QuoteIdent(s.Name)
+			if s.Schema != "" {
+				stmt += " SCHEMA " + QuoteIdent(s.Schema)
+			}
+			if s.Version != "" {
+				stmt += " VERSION " + QuoteLiteral(s.Version)
+			}
+			if cascade {
+				stmt += " CASCADE"
+			}
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("creating extension %q in database %q: %w", s.Name, db, err)
+			}
+			return alterExtension(ctx, tx, s)
+		})
 	})
+}
+
+// extensionLenders lists the roles whose privileges the connected role lacks
+// for installing extension s in the current database, or for bringing an
+// installed one to s, so that a managed admin borrows them (withRoles):
+//   - the owner of the database, when the extension is trusted and is
+//     installed or updated while the connected role has no CREATE on the
+//     database: PostgreSQL runs a trusted extension's scripts as the bootstrap
+//     superuser on behalf of a role with CREATE on the database (for an
+//     untrusted one nothing helps but a superuser, and PostgreSQL says so);
+//   - the owner of the extension, when it is updated or moved (ALTER
+//     EXTENSION needs it);
+//   - the owner of the schema it goes to, when the connected role has no
+//     CREATE there and the extension moves to it, or is installed by scripts
+//     that run as the connected role (an extension that needs no superuser).
+//
+// The owner pg_database_owner (of schema public since PostgreSQL 15) stands
+// for the database's owner. A superuser needs nobody's privileges, and a
+// change that changes nothing needs none either.
+func extensionLenders(ctx context.Context, q Querier, s ExtensionSpec) ([]string, error) {
+	rows, err := q.Query(ctx, `
+WITH dbo AS (SELECT r.rolname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE d.datname = current_database()),
+     ext AS (SELECT e.extowner, e.extversion, n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1),
+     plan AS (SELECT NOT EXISTS (SELECT 1 FROM ext) AS installs,
+                     EXISTS (SELECT 1 FROM ext WHERE $2 <> '' AND extversion <> $2) AS updates,
+                     EXISTS (SELECT 1 FROM ext WHERE $3 <> '' AND nspname <> $3) AS moves),
+     ver AS (SELECT v.superuser, v.trusted, v.schema FROM pg_available_extension_versions v
+             WHERE v.name = $1 AND v.version = coalesce(nullif($2, ''), (SELECT extversion FROM ext),
+                                                        (SELECT default_version FROM pg_available_extensions WHERE name = $1))),
+     target AS (SELECT n.oid, n.nspowner FROM pg_namespace n
+                WHERE n.nspname = coalesce(nullif($3, ''), (SELECT schema FROM ver), (current_schemas(false))[1])),
+     lender AS (
+       SELECT (SELECT rolname FROM dbo) AS role FROM plan
+        WHERE (installs OR updates) AND NOT has_database_privilege(current_database(), 'CREATE')
+          AND coalesce((SELECT superuser AND trusted FROM ver), false)
+       UNION ALL
+       SELECT pg_get_userbyid(ext.extowner) FROM ext, plan WHERE updates OR moves
+       UNION ALL
+       SELECT CASE WHEN pg_get_userbyid(t.nspowner) = 'pg_database_owner' THEN (SELECT rolname FROM dbo) ELSE pg_get_userbyid(t.nspowner) END
+         FROM target t, plan
+        WHERE NOT has_schema_privilege(t.oid, 'CREATE')
+          AND (moves OR installs AND NOT coalesce((SELECT superuser FROM ver), true)))
+SELECT DISTINCT role FROM lender
+WHERE role IS NOT NULL AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) ORDER BY 1`, s.Name, s.Version, s.Schema)
+	if err != nil {
+		return nil, fmt.Errorf("finding whose privileges extension %q needs: %w", s.Name, err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 func alterExtension(ctx context.Context, tx pgx.Tx, s ExtensionSpec) error {
@@ -100,26 +156,41 @@ WHERE e.extname = $1`, s.Name).Scan(&schema, &version); err != nil {
 }
 
 // UpdateExtension moves an extension to another schema and/or updates it to
-// another version, in one transaction in database db.
+// another version, in one transaction in database db, with the privileges of
+// the extension's owner and, for a trusted extension's update scripts, of the
+// database's owner when the connected role lacks them (extensionLenders).
 func (c *Client) UpdateExtension(ctx context.Context, db string, s ExtensionSpec) error {
-	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error { return alterExtension(ctx, tx, s) })
+	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		lenders, err := extensionLenders(ctx, tx, s)
+		if err != nil {
+			return err
+		}
+		return withRoles(ctx, tx, lenders, func() error { return alterExtension(ctx, tx, s) })
+	})
 }
 
-// DropExtension drops an extension of database db; a missing extension or
+// DropExtension drops an extension of database db, with the privileges of
+// its owner when the connected role lacks them; a missing extension or
 // database is not an error.
 func (c *Client) DropExtension(ctx context.Context, db, name string, cascade bool) error {
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		stmt := "DROP EXTENSION IF EXISTS " + QuoteIdent(name)
-		if cascade {
-			stmt += " CASCADE"
+		var owner string
+		if err := tx.QueryRow(ctx, `SELECT coalesce((SELECT pg_get_userbyid(extowner) FROM pg_extension WHERE extname = $1), '')`, name).Scan(&owner); err != nil {
+			return fmt.Errorf("reading the owner of extension %q: %w", name, err)
 		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			if SQLState(err) == CodeDependentObjects {
-				return fmt.Errorf("objects depend on extension %q in database %q; drop them first or set drop_cascade = true: %w", name, db, err)
+		return withRoles(ctx, tx, []string{owner}, func() error {
+			stmt := "DROP EXTENSION IF EXISTS " + QuoteIdent(name)
+			if cascade {
+				stmt += " CASCADE"
 			}
-			return fmt.Errorf("dropping extension %q in database %q: %w", name, db, err)
-		}
-		return nil
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				if SQLState(err) == CodeDependentObjects {
+					return fmt.Errorf("objects depend on extension %q in database %q; drop them first or set drop_cascade = true: %w", name, db, err)
+				}
+				return fmt.Errorf("dropping extension %q in database %q: %w", name, db, err)
+			}
+			return nil
+		})
 	})
 	if IsMissingDatabase(err) {
 		return nil

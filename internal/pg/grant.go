@@ -113,7 +113,6 @@ func (t GrantTarget) IsPublic() bool { return strings.EqualFold(t.Grantee, Publi
 type GrantObjectState struct {
 	Name      string // object name (table name for columns)
 	Column    string // column name, for column grants
-	Signature string // function argument types, for routines
 	OwnedBy   bool   // the grantee owns the object: ownership privileges are not reported
 	Held      []string
 	Grantable []string
@@ -135,7 +134,7 @@ type grantObject struct {
 	name      string
 	column    string
 	args      string // identity arguments (routines), SQL rendered by the server
-	argTypes  string // argument types, for matching "name(types)"
+	argOIDs   string // argument type OIDs (routines), for matching signatures (resolveSignatures)
 	owner     uint32
 	ownerName string
 	ownerSU   bool
@@ -182,28 +181,30 @@ func (c *Client) grantDatabase(t GrantTarget) string {
 }
 
 // objectQuery returns the query listing the target's objects with their ACLs:
-// $1 schema, $2 object names (NULL = all), $3 database, $4 columns.
+// $1 schema, $2 object names (NULL = all), $3 database, $4 columns; for
+// routines, $6 the keys of the objects named with arguments
+// (resolveSignatures).
 func objectQuery(objectType string) (string, uint32) {
 	owner := func(expr string) string {
 		return expr + ` AS owner, (SELECT rolname FROM pg_roles WHERE oid = ` + expr + `) AS ownername, (SELECT rolsuper FROM pg_roles WHERE oid = ` + expr + `) AS ownersu`
 	}
 	switch objectType {
 	case ObjDatabase:
-		return `SELECT oid, datname AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("datdba") + `, coalesce(datacl, acldefault('d', datdba)) AS acl
+		return `SELECT oid, datname AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("datdba") + `, coalesce(datacl, acldefault('d', datdba)) AS acl
 FROM pg_database WHERE datname = $3 AND ($1::text IS NULL OR true) AND ($2::text[] IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassDatabase
 	case ObjSchema:
-		return `SELECT oid, nspname AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("nspowner") + `, coalesce(nspacl, acldefault('n', nspowner)) AS acl
+		return `SELECT oid, nspname AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("nspowner") + `, coalesce(nspacl, acldefault('n', nspowner)) AS acl
 FROM pg_namespace WHERE nspname = $1 AND ($2::text[] IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassNamespace
 	case ObjTable, ObjSequence:
 		kinds, def := "'r','v','m','f','p'", "r"
 		if objectType == ObjSequence {
 			kinds, def = "'S'", "s"
 		}
-		return `SELECT c.oid, c.relname AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("c.relowner") + `, coalesce(c.relacl, acldefault('` + def + `', c.relowner)) AS acl
+		return `SELECT c.oid, c.relname AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("c.relowner") + `, coalesce(c.relacl, acldefault('` + def + `', c.relowner)) AS acl
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = $1 AND c.relkind IN (` + kinds + `) AND ($2::text[] IS NULL OR c.relname = ANY($2)) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassClass
 	case ObjColumn:
-		return `SELECT c.oid, c.relname AS name, a.attname::text AS col, '' AS args, '' AS argtypes, ` + owner("c.relowner") + `, a.attacl AS acl
+		return `SELECT c.oid, c.relname AS name, a.attname::text AS col, '' AS args, '' AS argoids, ` + owner("c.relowner") + `, a.attacl AS acl
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid
 WHERE n.nspname = $1 AND c.relkind IN ('r','v','m','f','p') AND c.relname = ANY($2) AND a.attnum > 0 AND NOT a.attisdropped
   AND a.attname = ANY($4) AND ($3::text IS NULL OR true)`, ClassClass
@@ -216,19 +217,19 @@ WHERE n.nspname = $1 AND c.relkind IN ('r','v','m','f','p') AND c.relname = ANY(
 			kinds = "'p'"
 		}
 		return `SELECT p.oid, p.proname::text AS name, '' AS col, pg_get_function_identity_arguments(p.oid) AS args,
-       oidvectortypes(p.proargtypes) AS argtypes, ` + owner("p.proowner") + `, coalesce(p.proacl, acldefault('f', p.proowner)) AS acl
+       array_to_string(p.proargtypes::oid[], ',') AS argoids, ` + owner("p.proowner") + `, coalesce(p.proacl, acldefault('f', p.proowner)) AS acl
 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
 WHERE n.nspname = $1 AND p.prokind IN (` + kinds + `)
-  AND ($2::text[] IS NULL OR p.proname = ANY($2) OR p.proname || '(' || replace(oidvectortypes(p.proargtypes), ' ', '') || ')' = ANY($2))
+  AND (($2::text[] IS NULL AND $6::text[] IS NULL) OR p.proname = ANY($2) OR p.proname || '(' || array_to_string(p.proargtypes::oid[], ',') || ')' = ANY($6))
   AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassProc
 	case ObjFDW:
-		return `SELECT oid, fdwname::text AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("fdwowner") + `, coalesce(fdwacl, acldefault('F', fdwowner)) AS acl
+		return `SELECT oid, fdwname::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("fdwowner") + `, coalesce(fdwacl, acldefault('F', fdwowner)) AS acl
 FROM pg_foreign_data_wrapper WHERE fdwname = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 2328
 	case ObjServer:
-		return `SELECT oid, srvname::text AS name, '' AS col, '' AS args, '' AS argtypes, ` + owner("srvowner") + `, coalesce(srvacl, acldefault('S', srvowner)) AS acl
+		return `SELECT oid, srvname::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("srvowner") + `, coalesce(srvacl, acldefault('S', srvowner)) AS acl
 FROM pg_foreign_server WHERE srvname = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 1417
 	case ObjParameter:
-		return `SELECT coalesce(pa.oid, 0::oid) AS oid, n.name, '' AS col, '' AS args, '' AS argtypes, ` + owner("10::oid") + `,
+		return `SELECT coalesce(pa.oid, 0::oid) AS oid, n.name, '' AS col, '' AS args, '' AS argoids, ` + owner("10::oid") + `,
        coalesce(pa.paracl, acldefault('p', 10::oid)) AS acl
 FROM unnest($2::text[]) AS n(name) LEFT JOIN pg_parameter_acl pa ON pa.parname = lower(n.name)
 WHERE ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, ClassParameterACL
@@ -241,20 +242,26 @@ type objectRow struct {
 	held, grantable []string
 }
 
-// readObjects resolves the target's objects and what granteeOID holds on each.
-func readObjects(ctx context.Context, q Querier, t GrantTarget, granteeOID uint32) ([]objectRow, error) {
+// readObjects resolves the target's objects and what granteeOID holds on
+// each; sigs are the keys of the routines named with arguments
+// (resolveSignatures).
+func readObjects(ctx context.Context, q Querier, t GrantTarget, granteeOID uint32, sigs map[string]string) ([]objectRow, error) {
 	query, classID := objectQuery(t.ObjectType)
 	if query == "" {
 		return nil, fmt.Errorf("unsupported object type %q", t.ObjectType)
 	}
-	var names, cols []string
+	var names, cols, keys []string
 	if len(t.Objects) > 0 {
 		names = t.Objects
 		if isRoutine(t.ObjectType) {
-			// "f(integer, text)" and "f(integer,text)" both name one overload
-			names = nil
+			// a routine named with arguments matches by its argument types
+			names, keys = []string{}, []string{}
 			for _, n := range t.Objects {
-				names = append(names, n, strings.ReplaceAll(n, " ", ""))
+				if _, _, ok := routineSignature(n); !ok {
+					names = append(names, n)
+				} else if k := sigs[n]; k != "" {
+					keys = append(keys, k)
+				}
 			}
 		}
 	}
@@ -268,17 +275,21 @@ func readObjects(ctx context.Context, q Querier, t GrantTarget, granteeOID uint3
 	if t.Schema != "" {
 		schema = &t.Schema
 	}
-	full := `SELECT o.oid, o.name, o.col, o.args, o.argtypes, o.owner, coalesce(o.ownername, ''), coalesce(o.ownersu, false),
+	full := `SELECT o.oid, o.name, o.col, o.args, o.argoids, o.owner, coalesce(o.ownername, ''), coalesce(o.ownersu, false),
   array(SELECT DISTINCT a.privilege_type FROM aclexplode(o.acl) a WHERE a.grantee = $5 ORDER BY 1),
   array(SELECT DISTINCT a.privilege_type FROM aclexplode(o.acl) a WHERE a.grantee = $5 AND a.is_grantable ORDER BY 1)
 FROM (` + query + `) o ORDER BY o.name, o.col, o.args`
-	rows, err := q.Query(ctx, full, schema, names, t.Database, cols, granteeOID)
+	args := []any{schema, names, t.Database, cols, granteeOID}
+	if isRoutine(t.ObjectType) {
+		args = append(args, keys)
+	}
+	rows, err := q.Query(ctx, full, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s privileges: %w", t.ObjectType, err)
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (objectRow, error) {
 		var r objectRow
-		err := row.Scan(&r.oid, &r.name, &r.column, &r.args, &r.argTypes, &r.owner, &r.ownerName, &r.ownerSU, &r.held, &r.grantable)
+		err := row.Scan(&r.oid, &r.name, &r.column, &r.args, &r.argOIDs, &r.owner, &r.ownerName, &r.ownerSU, &r.held, &r.grantable)
 		r.classID = classID
 		return r, err
 	})
@@ -353,16 +364,20 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 			known, gOID = true, r.OID
 		}
 	}
+	sigs, err := c.resolveSignatures(ctx, t)
+	if err != nil {
+		return st, err
+	}
 	fill := func(objs []objectRow) {
 		st.Exists = true
 		st.Objects = st.Objects[:0]
 		for _, o := range objs {
 			st.Objects = append(st.Objects, GrantObjectState{
-				Name: o.name, Column: o.column, Signature: o.argTypes,
+				Name: o.name, Column: o.column,
 				OwnedBy: !t.IsPublic() && o.owner == gOID, Held: o.held, Grantable: o.grantable,
 			})
 		}
-		st.Missing = missingObjects(t, objs)
+		st.Missing = missingObjects(t, objs, sigs)
 	}
 	// the privileges on schemas, tables and sequences from the snapshot of
 	// the database's ACLs of that kind
@@ -383,7 +398,7 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 			}
 			gOID = oid
 		}
-		objs, err := readObjects(ctx, q, t, gOID)
+		objs, err := readObjects(ctx, q, t, gOID, sigs)
 		if err != nil {
 			return err
 		}
@@ -498,8 +513,9 @@ func (c *Client) aclSnapshotOf(ctx context.Context, db string, t GrantTarget) (a
 	})
 }
 
-// missingObjects lists the named objects that the read did not find.
-func missingObjects(t GrantTarget, objs []objectRow) []string {
+// missingObjects lists the named objects that the read did not find (sigs:
+// the keys of the routines named with arguments, resolveSignatures).
+func missingObjects(t GrantTarget, objs []objectRow, sigs map[string]string) []string {
 	var missing []string
 	switch t.ObjectType {
 	case ObjDatabase, ObjSchema:
@@ -511,7 +527,7 @@ func missingObjects(t GrantTarget, objs []objectRow) []string {
 	for _, name := range t.Objects {
 		found := false
 		for _, o := range objs {
-			if o.name == name || o.name+"("+strings.ReplaceAll(o.argTypes, " ", "")+")" == strings.ReplaceAll(name, " ", "") {
+			if o.name == name || (sigs[name] != "" && o.name+"("+o.argOIDs+")" == sigs[name]) {
 				found = true
 				if t.ObjectType != ObjColumn {
 					break
@@ -558,6 +574,10 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 	if err != nil {
 		return err
 	}
+	sigs, err := c.resolveSignatures(ctx, t)
+	if err != nil {
+		return err
+	}
 	return c.Tx(ctx, c.grantDatabase(t), func(ctx context.Context, tx pgx.Tx) error {
 		gOID, exists, err := granteeOID(ctx, tx, t)
 		if err != nil {
@@ -569,11 +589,11 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 			}
 			return fmt.Errorf("role %q does not exist", t.Grantee)
 		}
-		objs, err := readObjects(ctx, tx, t, gOID)
+		objs, err := readObjects(ctx, tx, t, gOID, sigs)
 		if err != nil {
 			return err
 		}
-		if m := missingObjects(t, objs); len(m) > 0 && !missingOK {
+		if m := missingObjects(t, objs, sigs); len(m) > 0 && !missingOK {
 			return fmt.Errorf("%s object(s) not found: %s", t.ObjectType, strings.Join(m, ", "))
 		}
 		if len(objs) == 0 {
@@ -596,7 +616,7 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 		if err != nil {
 			return err
 		}
-		if objs, err = readObjects(ctx, tx, t, gOID); err != nil {
+		if objs, err = readObjects(ctx, tx, t, gOID, sigs); err != nil {
 			return err
 		}
 		return withRoles(ctx, tx, ownerNames(join), func() error { return applyGrant(ctx, tx, spec, gOID, objs) })
@@ -841,4 +861,47 @@ func lockJoining(ctx context.Context, tx pgx.Tx, superuser bool, owners map[uint
 		}
 	}
 	return join, LockObjects(ctx, tx, keys)
+}
+
+// GrantObjectNames lists the names a grant of objectType can name in its
+// objects: the tables, sequences or routines (their names, without
+// arguments) of schema in database db, the foreign data wrappers or servers
+// of db, or the configuration parameters; for a column grant, the columns of
+// table. Read-only (import resolves cyrilgdn/postgresql's IDs with it).
+func (c *Client) GrantObjectNames(ctx context.Context, db, schema, objectType, table string) ([]string, error) {
+	var query string
+	args := []any{schema}
+	switch objectType {
+	case ObjTable, ObjSequence:
+		kinds := "'r','v','m','f','p'"
+		if objectType == ObjSequence {
+			kinds = "'S'"
+		}
+		query = `SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relkind IN (` + kinds + `)`
+	case ObjFunction, ObjProcedure, ObjRoutine:
+		kinds := map[string]string{ObjFunction: "'f','a','w'", ObjProcedure: "'p'", ObjRoutine: "'f','a','w','p'"}[objectType]
+		query = `SELECT DISTINCT p.proname::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+WHERE n.nspname = $1 AND p.prokind IN (` + kinds + `)`
+	case ObjColumn:
+		query = `SELECT a.attname::text FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r','v','m','f','p') AND a.attnum > 0 AND NOT a.attisdropped`
+		args = append(args, table)
+	case ObjFDW:
+		query, args = `SELECT fdwname::text FROM pg_foreign_data_wrapper`, nil
+	case ObjServer:
+		query, args = `SELECT srvname::text FROM pg_foreign_server`, nil
+	case ObjParameter:
+		caps, err := c.Capabilities(ctx)
+		if err != nil {
+			return nil, err
+		}
+		query, args, db = `SELECT name::text FROM pg_settings`, nil, ""
+		if caps.AtLeast(15) {
+			query += ` UNION SELECT parname::text FROM pg_parameter_acl`
+		}
+	default:
+		return nil, nil
+	}
+	return c.listNames(ctx, db, query+` ORDER BY 1`, args...)
 }

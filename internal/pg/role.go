@@ -456,6 +456,29 @@ GROUP BY 1`, roleOID)
 	return out, err
 }
 
+// OwnedLasting counts the objects role roleOID owns in the provider's
+// database that stay whatever else a destroy drops, and names the first few:
+// tables, standalone sequences and enum types (lastingObjects) in schemas the
+// role does not own, when it does not own the database. The provider never
+// drops its own database; a schema or database the role owns is dropped
+// before the role (its owner), its contents with it. Other databases are left
+// out: a destroy may drop them first, in no set order.
+func (c *Client) OwnedLasting(ctx context.Context, roleOID uint32) (int, []string, error) {
+	var n int
+	var names []string
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		var ownsDB bool
+		if err := q.QueryRow(ctx, "SELECT datdba = $1 FROM pg_database WHERE datname = current_database()", roleOID).Scan(&ownsDB); err != nil || ownsDB {
+			return err
+		}
+		var err error
+		n, names, err = lastingSummary(ctx, q, lastingObjects(
+			"AND c.relowner = $1 AND (SELECT nspowner FROM pg_namespace WHERE oid = c.relnamespace) <> $1"), true, roleOID)
+		return err
+	})
+	return n, names, err
+}
+
 // DropRole drops a role. Unless skipReassignOwned, it first runs REASSIGN
 // OWNED (to the connected role) and DROP OWNED in every database where the
 // role owns objects or holds privileges. A missing role is not an error.
@@ -471,10 +494,11 @@ func (c *Client) DropRole(ctx context.Context, name string, skipReassignOwned bo
 			allowConnect bool
 		}
 		var dbs []dbInfo
+		var shared bool
 		err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
 			rows, err := q.Query(ctx, `
-SELECT DISTINCT d.datname, d.datallowconn FROM pg_shdepend s JOIN pg_database d ON d.oid = s.dbid
-WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 ORDER BY 1`, r.OID)
+SELECT DISTINCT coalesce(d.datname, ''), coalesce(d.datallowconn, true) FROM pg_shdepend s LEFT JOIN pg_database d ON d.oid = s.dbid
+WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 OR d.oid IS NOT NULL) ORDER BY 1`, r.OID)
 			if err != nil {
 				return err
 			}
@@ -487,8 +511,18 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 ORDER BY 1`, r.OI
 		if err != nil {
 			return fmt.Errorf("finding databases where role %q owns objects: %w", name, err)
 		}
+		// "" stands for shared objects (databases, tablespaces, parameters):
+		// REASSIGN OWNED and DROP OWNED in any database reach them, the
+		// provider's database when it has nothing of its own there. A role
+		// with nothing anywhere is dropped as it is: no need for its
+		// privileges (which a managed admin may be unable to borrow, e.g. from
+		// a role that is a member of its own role on PostgreSQL 16+).
+		dbs = slices.DeleteFunc(dbs, func(d dbInfo) bool {
+			shared = shared || d.name == ""
+			return d.name == ""
+		})
 		def := c.cfg.Database
-		if !slices.ContainsFunc(dbs, func(d dbInfo) bool { return d.name == def }) {
+		if shared && !slices.ContainsFunc(dbs, func(d dbInfo) bool { return d.name == def }) {
 			dbs = append([]dbInfo{{name: def, allowConnect: true}}, dbs...)
 		}
 		for _, d := range dbs {

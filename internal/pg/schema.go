@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -295,13 +296,63 @@ type SchemaContents struct {
 	// Extensions lists the extensions installed in the schema: their member
 	// objects go with them, and the schema can only be dropped after them.
 	Extensions []string
+	// Lasting counts the objects (a subset of Objects) that stay in the schema
+	// whatever else a destroy drops (see lastingObjects), and LastingNames
+	// names the first few, e.g. `table "orders"`.
+	Lasting      int
+	LastingNames []string
+}
+
+// lastingObjects selects (kind, name) of the objects of schema $1 that no
+// DROP of a function, extension, foreign server or other schema can take
+// with it: the provider manages those kinds, so a destroy may drop them before
+// the schema (a view or domain may use a function; a foreign table belongs to
+// its server; a typed table goes with its type; a partition or inheritance
+// child goes with a parent elsewhere). Left are plain and partitioned tables
+// and enum types, and sequences no column owns, outside extensions. filter is
+// a condition appended to each branch, written on c.relnamespace and
+// c.relowner (the type's branch gets typnamespace and typowner).
+func lastingObjects(filter string) string {
+	return `
+WITH members AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
+SELECT 'table', c.relnamespace, c.relname::text, c.relowner FROM pg_class c
+ WHERE c.relkind IN ('r', 'p') AND c.reloftype = 0 AND NOT c.relispartition
+   AND NOT EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhparent
+                   WHERE i.inhrelid = c.oid AND p.relnamespace <> c.relnamespace)
+   AND NOT EXISTS (SELECT 1 FROM members m WHERE m.classid = 'pg_class'::regclass AND m.objid = c.oid) ` + filter + `
+UNION ALL
+SELECT 'sequence', c.relnamespace, c.relname::text, c.relowner FROM pg_class c
+ WHERE c.relkind = 'S'
+   AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+                   AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i'))
+   AND NOT EXISTS (SELECT 1 FROM members m WHERE m.classid = 'pg_class'::regclass AND m.objid = c.oid) ` + filter + `
+UNION ALL
+SELECT 'type', t.typnamespace, t.typname::text, t.typowner FROM pg_type t
+ WHERE t.typtype = 'e'
+   AND NOT EXISTS (SELECT 1 FROM members m WHERE m.classid = 'pg_type'::regclass AND m.objid = t.oid) ` +
+		strings.NewReplacer("c.relnamespace", "t.typnamespace", "c.relowner", "t.typowner").Replace(filter)
+}
+
+// lastingSummary counts what a lastingObjects query selects (columns kind,
+// namespace, name, owner) and names the first few: `table "s"."t"` (with
+// their schema when qualify).
+func lastingSummary(ctx context.Context, q Querier, query string, qualify bool, args ...any) (int, []string, error) {
+	var n int
+	var names []string
+	err := q.QueryRow(ctx, `
+WITH o(kind, nsp, name, owner) AS (`+query+`)
+SELECT count(*), coalesce((SELECT array_agg(x) FROM (
+  SELECT o.kind || ' ' || CASE WHEN $`+fmt.Sprint(len(args)+1)+` THEN quote_ident(n.nspname) || '.' ELSE '' END || quote_ident(o.name) AS x
+  FROM o JOIN pg_namespace n ON n.oid = o.nsp ORDER BY 1 LIMIT 5) f), '{}')
+FROM o`, append(args, qualify)...).Scan(&n, &names)
+	return n, names, err
 }
 
 // CountSchemaObjects reports what schema oid of database db holds.
 func (c *Client) CountSchemaObjects(ctx context.Context, db string, oid uint32) (SchemaContents, error) {
 	var sc SchemaContents
 	err := c.Read(ctx, db, func(ctx context.Context, q Querier) error {
-		return q.QueryRow(ctx, `
+		if err := q.QueryRow(ctx, `
 WITH members AS (SELECT classid, objid FROM pg_depend WHERE deptype = 'e')
 SELECT (SELECT count(*) FROM pg_class c WHERE relnamespace = $1 AND relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
           AND NOT EXISTS (SELECT 1 FROM members m WHERE m.classid = 'pg_class'::regclass AND m.objid = c.oid))
@@ -310,7 +361,12 @@ SELECT (SELECT count(*) FROM pg_class c WHERE relnamespace = $1 AND relkind IN (
      + (SELECT count(*) FROM pg_type t WHERE typnamespace = $1
           AND (typtype IN ('d', 'e', 'r', 'm') OR (typtype = 'c' AND (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c'))
           AND NOT EXISTS (SELECT 1 FROM members m WHERE m.classid = 'pg_type'::regclass AND m.objid = t.oid)),
-       array(SELECT extname::text FROM pg_extension WHERE extnamespace = $1 ORDER BY 1)`, oid).Scan(&sc.Objects, &sc.Extensions)
+       array(SELECT extname::text FROM pg_extension WHERE extnamespace = $1 ORDER BY 1)`, oid).Scan(&sc.Objects, &sc.Extensions); err != nil {
+			return err
+		}
+		var err error
+		sc.Lasting, sc.LastingNames, err = lastingSummary(ctx, q, lastingObjects("AND c.relnamespace = $1"), false, oid)
+		return err
 	})
 	return sc, err
 }

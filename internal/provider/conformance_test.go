@@ -52,6 +52,8 @@ const (
 	lEmpty  = "empty"
 	lServer = "server"
 	lAlias  = "alias"
+	// lDefault is the keyword DEFAULT where it stands for the server's default.
+	lDefault = "default"
 )
 
 type confVariant struct {

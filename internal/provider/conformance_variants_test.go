@@ -12,7 +12,8 @@ import (
 
 // The variants of the conformance suite (see conformance_test.go). Labels:
 // unset, null, empty (collections), server (the spelling PostgreSQL prints),
-// alias (another spelling with the same meaning); other labels name a further
+// alias (another spelling with the same meaning), default (the keyword DEFAULT
+// for the server's default); other labels name a further
 // meaningful value (true, false, other_role...).
 
 func boolAttr(name string) []confVariant {
@@ -161,13 +162,14 @@ var conformanceTypes = map[string]confType{
 		prereqs: preRole,
 		body:    "name = \"{{.I}}\"",
 		attrs: map[string]confAttr{
-			"owner":      {variants: append(strAttr("owner", `"{{.Admin}}"`), simpleV("other_role", "owner = postgresql_role.pre.name"))},
-			"template":   {variants: tplOnly(strAttr("template", `"template0"`, `"template1"`))},
-			"encoding":   {variants: strAttr("encoding", `"UTF8"`, `"utf8"`, `"UTF-8"`)},
-			"lc_collate": {variants: tplOnly(append(strAttr("lc_collate"), simpleV(lServer, "lc_collate = \"C\"\ntemplate = \"template0\"")))},
-			"lc_ctype":   {variants: tplOnly(append(strAttr("lc_ctype"), simpleV(lServer, "lc_ctype = \"C\"\ntemplate = \"template0\"")))},
+			"owner": {variants: append(strAttr("owner", `"{{.Admin}}"`), simpleV("other_role", "owner = postgresql_role.pre.name"))},
+			// "DEFAULT" (any case): the server's default, as cyrilgdn documents it
+			"template":   {variants: tplOnly(append(strAttr("template", `"template0"`, `"template1"`), simpleV(lDefault, `template = "DEFAULT"`)))},
+			"encoding":   {variants: append(strAttr("encoding", `"UTF8"`, `"utf8"`, `"UTF-8"`), simpleV(lDefault, `encoding = "DEFAULT"`))},
+			"lc_collate": {variants: tplOnly(append(strAttr("lc_collate"), simpleV(lServer, "lc_collate = \"C\"\ntemplate = \"template0\""), simpleV(lDefault, `lc_collate = "DEFAULT"`)))},
+			"lc_ctype":   {variants: tplOnly(append(strAttr("lc_ctype"), simpleV(lServer, "lc_ctype = \"C\"\ntemplate = \"template0\""), simpleV(lDefault, `lc_ctype = "default"`)))},
 			"tablespace_name": {variants: append(strAttr("tablespace_name")[:2], confVariant{label: lServer, hcl: `tablespace_name = "pg_default"`,
-				superuserOnly: "naming a tablespace in CREATE DATABASE needs CREATE on it, even pg_default"})},
+				superuserOnly: "naming a tablespace in CREATE DATABASE needs CREATE on it, even pg_default"}, simpleV(lDefault, `tablespace_name = "DEFAULT"`))},
 			"connection_limit":       {variants: strAttr("connection_limit", "-1", "7")},
 			"allow_connections":      {variants: boolAttr("allow_connections")},
 			"is_template":            {variants: boolAttr("is_template")},
@@ -187,10 +189,11 @@ var conformanceTypes = map[string]confType{
 			"drop_cascade":  {variants: boolCfgOnly("drop_cascade")},
 			"policy": {variants: []confVariant{{label: lUnset},
 				polV("public_usage", "policy {\n  usage = true\n}"),
-				polV("role_create", "policy {\n  role = postgresql_role.pre.name\n  create = true\n  usage = true\n}")}},
-			"policy.role": {variants: []confVariant{polV(lNull, "policy {\n  role = null\n  usage = true\n}"), polV(lServer, "policy {\n  role = postgresql_role.pre.name\n  usage = true\n}")}},
-			"policy.usage": {variants: []confVariant{{label: "false", hcl: "policy {\n  role = postgresql_role.pre.name\n  usage = false\n  create = true\n}", noImport: policyImport,
-				noV0: "cyrilgdn stored unset policy flags as false, so the upgrader reads false as unset (null): an explicit false plans one in-place update without SQL"}}},
+				polV("role_create", "policy {\n  role = postgresql_role.pre.name\n  create = true\n  usage = true\n}"),
+				// blocks of one role add up (cyrilgdn documents them as cumulative)
+				polV("same_role_twice", "policy {\n  role = postgresql_role.pre.name\n  usage = true\n}\npolicy {\n  role = postgresql_role.pre.name\n  create_with_grant = true\n}")}},
+			"policy.role":              {variants: []confVariant{polV(lNull, "policy {\n  role = null\n  usage = true\n}"), polV(lServer, "policy {\n  role = postgresql_role.pre.name\n  usage = true\n}")}},
+			"policy.usage":             {variants: []confVariant{polV("false", "policy {\n  role = postgresql_role.pre.name\n  usage = false\n  create = true\n}")}},
 			"policy.usage_with_grant":  {variants: []confVariant{polV("true", "policy {\n  role = postgresql_role.pre.name\n  usage_with_grant = true\n}")}},
 			"policy.create":            {variants: []confVariant{polV("null", "policy {\n  role = postgresql_role.pre.name\n  usage = true\n  create = null\n}")}},
 			"policy.create_with_grant": {variants: []confVariant{polV("true", "policy {\n  role = postgresql_role.pre.name\n  create_with_grant = true\n}")}},
@@ -260,7 +263,8 @@ var conformanceTypes = map[string]confType{
 		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",
 		body:        "role = postgresql_role.{{.I}}.name\ndatabase = \"{{.P}}\"\nowner = \"{{.Admin}}\"\nobject_type = \"table\"\nprivileges = [\"SELECT\"]",
 		attrs: map[string]confAttr{
-			"schema":            {variants: strAttr("schema", `"app"`)},
+			// "" is a global entry, as cyrilgdn read it
+			"schema":            {variants: append(strAttr("schema", `"app"`), simpleV(lEmpty, `schema = ""`))},
 			"with_grant_option": {variants: boolAttr("with_grant_option")},
 		},
 		importID: jsonID("role", "database", "owner", "schema", "object_type"),
@@ -285,7 +289,10 @@ var conformanceTypes = map[string]confType{
 			"schema": {variants: []confVariant{
 				{label: lUnset, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]", vars: map[string]string{"notype": "1"}},
 				{label: lNull, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = null", vars: map[string]string{"notype": "1"}},
-				{label: lServer}}},
+				{label: lServer},
+				// cyrilgdn accepted (and ignored) a schema on the types that take none, and read "" as unset
+				{label: "ignored", hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = \"public\"", vars: map[string]string{"notype": "1"}},
+				{label: lEmpty, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = \"\"", vars: map[string]string{"notype": "1"}}}},
 			"objects": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "objects = null"), simpleV(lServer, `objects = ["t1"]`),
 				{label: lEmpty, hcl: "objects = []"}}},
 			"columns": {variants: []confVariant{
@@ -309,14 +316,8 @@ var conformanceTypes = map[string]confType{
 			return string(b)
 		},
 		v0: func(v0, v1 map[string]any) {
-			parts := []string{cstr(v1["role"]), cstr(v1["database"])}
-			if s := cstr(v1["schema"]); s != "" {
-				parts = append(parts, s)
-			}
-			parts = append(parts, cstr(v1["object_type"]))
-			parts = append(parts, sortedStrings(v1["objects"])...)
-			parts = append(parts, sortedStrings(v1["columns"])...)
-			v0["id"] = strings.Join(parts, "_")
+			v0["id"] = grantID(cstr(v1["role"]), cstr(v1["database"]), cstr(v1["schema"]), cstr(v1["object_type"]),
+				sortedStrings(v1["objects"]), sortedStrings(v1["columns"]))
 			nullToFalse(v0, "with_grant_option")
 		},
 	},

@@ -23,6 +23,28 @@ var _ managedResource = (*databaseResource)(nil)
 // defaultDatabaseTemplate is the template used when none is configured, as cyrilgdn/postgresql did.
 const defaultDatabaseTemplate = "template0"
 
+// serverDefaultTemplate is the template CREATE DATABASE uses when told none
+// (TEMPLATE DEFAULT).
+const serverDefaultTemplate = "template1"
+
+// defaultKeyword tells what `DEFAULT` means for an attribute set only at creation.
+const defaultKeyword = "With `DEFAULT` the server's choice is recorded after the next refresh, and `DEFAULT` never plans a change against it."
+
+// isDefaultKeyword tells whether v is the keyword DEFAULT (any letter case),
+// which cyrilgdn/postgresql documents for template, encoding, lc_collate,
+// lc_ctype and tablespace_name: the server's default.
+func isDefaultKeyword(v types.String) bool {
+	return !v.IsNull() && !v.IsUnknown() && strings.EqualFold(v.ValueString(), "DEFAULT")
+}
+
+// templateName is the template database v means: DEFAULT is template1.
+func templateName(v string) string {
+	if strings.EqualFold(v, "DEFAULT") {
+		return serverDefaultTemplate
+	}
+	return v
+}
+
 // NewDatabaseResource is the constructor of postgresql_database.
 func NewDatabaseResource() resource.Resource {
 	r := &databaseResource{}
@@ -60,14 +82,17 @@ func databaseSchemaV1() schema.Schema {
 					"and reports which grant is missing when that is not allowed.",
 				Validators: []validator.String{validators.Name()},
 			},
-			"template":   fixed("The template database copied to create this one (`TEMPLATE`); `template0` when unset, as in cyrilgdn/postgresql. PostgreSQL does not remember it, so after an import it is null."),
-			"encoding":   fixed("The character set encoding (`ENCODING`), e.g. `UTF8`."),
-			"lc_collate": fixed("The collation order (`LC_COLLATE`), e.g. `en_US.UTF-8` or `C`. A value different from the template's needs `template = \"template0\"`."),
-			"lc_ctype":   fixed("The character classification (`LC_CTYPE`). A value different from the template's needs `template = \"template0\"`."),
+			"template": fixed("The template database copied to create this one (`TEMPLATE`); `template0` when unset, as in cyrilgdn/postgresql, and `DEFAULT` (any letter case) for the server's default, `template1`. " +
+				"PostgreSQL does not remember it, so after an import it is null."),
+			"encoding": fixed("The character set encoding (`ENCODING`), e.g. `UTF8`; `DEFAULT` (any letter case) for the template's. " + defaultKeyword),
+			"lc_collate": fixed("The collation order (`LC_COLLATE`), e.g. `en_US.UTF-8` or `C`; `DEFAULT` (any letter case) for the template's. A value different from the template's needs `template = \"template0\"`. " +
+				defaultKeyword),
+			"lc_ctype": fixed("The character classification (`LC_CTYPE`); `DEFAULT` (any letter case) for the template's. A value different from the template's needs `template = \"template0\"`. " +
+				defaultKeyword),
 			"tablespace_name": schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The default tablespace of the database. Changing it moves the database in place (`ALTER DATABASE ... SET TABLESPACE`), which needs that nobody is connected to it. " +
-					"When unset, the current tablespace is recorded and not managed.",
+					"When unset, the current tablespace is recorded and not managed. `DEFAULT` (any letter case) creates the database in the template's tablespace and, like unset, records the current one without managing it.",
 				Validators: []validator.String{validators.Name()},
 			},
 			"connection_limit": schema.Int64Attribute{
@@ -86,6 +111,9 @@ func databaseSchemaV1() schema.Schema {
 	}
 }
 
+// importIDAttributes: the import ID is its name (see alreadyExists).
+func (r *databaseResource) importIDAttributes() []string { return []string{"name"} }
+
 // importState takes the database name.
 func (r *databaseResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "database")
@@ -101,18 +129,20 @@ func (r *databaseResource) planChange(ctx context.Context, _ resource.ModifyPlan
 		return
 	}
 	// Unset optional+computed values: keep what was recorded (not managed).
+	// DEFAULT (the server's choice) is the same for what the server records.
 	for _, a := range []struct {
 		cfg         types.String
 		plan, state *types.String
+		keyword     bool // DEFAULT means what the server chose
 	}{
-		{config.Owner, &plan.Owner, &state.Owner},
-		{config.TablespaceName, &plan.TablespaceName, &state.TablespaceName},
-		{config.Template, &plan.Template, &state.Template},
-		{config.Encoding, &plan.Encoding, &state.Encoding},
-		{config.LCCollate, &plan.LCCollate, &state.LCCollate},
-		{config.LCCtype, &plan.LCCtype, &state.LCCtype},
+		{config.Owner, &plan.Owner, &state.Owner, false},
+		{config.TablespaceName, &plan.TablespaceName, &state.TablespaceName, true},
+		{config.Template, &plan.Template, &state.Template, false},
+		{config.Encoding, &plan.Encoding, &state.Encoding, true},
+		{config.LCCollate, &plan.LCCollate, &state.LCCollate, true},
+		{config.LCCtype, &plan.LCCtype, &state.LCCtype, true},
 	} {
-		if a.cfg.IsNull() {
+		if a.cfg.IsNull() || (a.keyword && isDefaultKeyword(a.cfg) && !a.state.IsNull()) {
 			*a.plan = *a.state
 		}
 	}
@@ -122,13 +152,18 @@ func (r *databaseResource) planChange(ctx context.Context, _ resource.ModifyPlan
 		plan, state *types.String
 		equal       func(a, b string) bool
 	}{
-		{"template", &plan.Template, &state.Template, func(a, b string) bool { return a == b }},
+		{"template", &plan.Template, &state.Template, func(a, b string) bool { return templateName(a) == templateName(b) }},
 		{"encoding", &plan.Encoding, &state.Encoding, encodingEqual},
 		{"lc_collate", &plan.LCCollate, &state.LCCollate, localeEqual},
 		{"lc_ctype", &plan.LCCtype, &state.LCCtype, localeEqual},
 	} {
 		if a.plan.IsUnknown() || a.plan.IsNull() || a.state.IsNull() || a.state.IsUnknown() {
 			continue // after an import the template is not known: record the configured one
+		}
+		if a.attr != "template" && isDefaultKeyword(*a.state) {
+			// recorded as configured at create, not refreshed since: what the
+			// server chose is not known here; record the configured value
+			continue
 		}
 		if a.equal(a.plan.ValueString(), a.state.ValueString()) {
 			*a.plan = *a.state
@@ -169,11 +204,36 @@ func (r *databaseResource) planDestroy(ctx context.Context, _ resource.ModifyPla
 	r.warnDrop(ctx, state, resp, false)
 }
 
-// warnDrop warns about what dropping the database of state loses and whether it will succeed.
+// warnDrop warns about what dropping the database of state loses, and
+// refuses the plan when the drop will fail: other sessions are connected and
+// the provider will not (force_drop false) or may not (another role's or a
+// superuser's session) terminate them, or prepared transactions hold it.
 func (r *databaseResource) warnDrop(ctx context.Context, state *databaseModel, resp *resource.ModifyPlanResponse, replacing bool) {
 	name := state.Name.ValueString()
 	act, err := r.client.ReadDatabaseActivity(ctx, name)
 	if err != nil {
+		return
+	}
+	verb := "destroy"
+	if replacing {
+		verb = "replace"
+	}
+	var blocked []string
+	switch {
+	case act.Blocking > 0 && !state.ForceDrop.ValueBool():
+		blocked = append(blocked, fmt.Sprintf("other sessions are connected to it (%d) and force_drop is false. Disconnect them, or set force_drop = true "+
+			"and apply that first to have the provider terminate them", act.Blocking))
+	case act.Unterminable > 0:
+		blocked = append(blocked, fmt.Sprintf("other sessions are connected to it that the provider's role may not terminate (%d: a superuser's, or another role's "+
+			"without the privileges of pg_signal_backend), although force_drop is true. Disconnect them first", act.Unterminable))
+	}
+	if act.PreparedXacts > 0 {
+		blocked = append(blocked, fmt.Sprintf("prepared transactions hold it (%d). Commit or roll them back first (COMMIT PREPARED / ROLLBACK PREPARED)", act.PreparedXacts))
+	}
+	if len(blocked) > 0 {
+		resp.Diagnostics.AddError("Database cannot be dropped",
+			fmt.Sprintf("Cannot %s database %q: DROP DATABASE would fail after the rest of the plan had been applied, because %s. Nothing was changed.",
+				verb, name, strings.Join(blocked, "; and ")))
 		return
 	}
 	size := "unknown size (no privilege to read it)"
@@ -189,12 +249,8 @@ func (r *databaseResource) warnDrop(ctx context.Context, state *databaseModel, r
 		msg += fmt.Sprintf(", plus %d of Terraform providers (this provider closes its own before the drop)", act.OwnConnections)
 	}
 	msg += "."
-	if act.Connections > 0 {
-		if state.ForceDrop.ValueBool() {
-			msg += " force_drop is true: those sessions will be disconnected."
-		} else {
-			msg += " The drop will fail while they stay connected: disconnect them, or set force_drop = true (and apply it) to have the provider terminate them."
-		}
+	if act.Connections > 0 && state.ForceDrop.ValueBool() {
+		msg += " force_drop is true: those sessions will be disconnected."
 	}
 	resp.Diagnostics.AddWarning("Database will be dropped", msg)
 }
@@ -225,12 +281,7 @@ func (r *databaseResource) create(ctx context.Context, _ *call, plan *databaseMo
 	spec := plan.spec()
 	created, err := r.client.CreateDatabase(ctx, spec)
 	if !created {
-		msg := err.Error()
-		if pg.SQLState(err) == pg.CodeDuplicateDatabase {
-			msg += fmt.Sprintf("\n\nThe database already exists. To manage it with this resource, import it: terraform import <address> %s", spec.Name)
-		}
-		diags.AddError("Could not create database", msg)
-		return diags
+		return failed("Could not create database", err) // the skeleton tells how to import one that exists
 	}
 	if err != nil {
 		// The database exists: record it, so the next apply does not try to create it again.
@@ -268,13 +319,19 @@ func (r *databaseResource) drop(ctx context.Context, _ *call, state *databaseMod
 
 // read refreshes m from the server, keeping m's spelling where the server's
 // value means the same. It reports whether the database exists.
-func (r *databaseResource) read(ctx context.Context, _ *call, m *databaseModel) (bool, diag.Diagnostics) {
+func (r *databaseResource) read(ctx context.Context, c *call, m *databaseModel) (bool, diag.Diagnostics) {
 	d, err := r.lookup(ctx, m)
 	if err != nil || d == nil {
 		return notFound("Could not read database", err)
 	}
 	keep := func(cur types.String, server string, equal func(a, b string) bool) types.String {
 		if !cur.IsNull() && !cur.IsUnknown() && equal(cur.ValueString(), server) {
+			return cur
+		}
+		// DEFAULT: what was planned, read back as planned after a write; a
+		// refresh records what the server chose (planChange plans DEFAULT as
+		// no change against it)
+		if c.wrote() && isDefaultKeyword(cur) {
 			return cur
 		}
 		return types.StringValue(server)
@@ -304,15 +361,22 @@ func (r *databaseResource) read(ctx context.Context, _ *call, m *databaseModel) 
 }
 
 func (m *databaseModel) spec() pg.DatabaseSpec {
+	// DEFAULT: the server's choice, asked for by naming none
+	orDefault := func(v types.String) string {
+		if isDefaultKeyword(v) {
+			return ""
+		}
+		return v.ValueString()
+	}
 	return pg.DatabaseSpec{
 		Name:     m.Name.ValueString(),
-		Template: m.Template.ValueString(),
+		Template: orDefault(m.Template),
 		DatabaseSettings: pg.DatabaseSettings{
 			Owner:      m.Owner.ValueString(),
-			Encoding:   m.Encoding.ValueString(),
-			Collate:    m.LCCollate.ValueString(),
-			Ctype:      m.LCCtype.ValueString(),
-			Tablespace: m.TablespaceName.ValueString(),
+			Encoding:   orDefault(m.Encoding),
+			Collate:    orDefault(m.LCCollate),
+			Ctype:      orDefault(m.LCCtype),
+			Tablespace: orDefault(m.TablespaceName),
 			ConnLimit:  m.ConnectionLimit.ValueInt64(),
 			AllowConn:  m.AllowConnections.ValueBool(),
 			IsTemplate: m.IsTemplate.ValueBool(),

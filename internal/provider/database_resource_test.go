@@ -206,9 +206,10 @@ func testAccFailedDropKeepsTemplate(t *testing.T, name string, forceDrop bool, b
 
 // Destroying a template database used to run ALTER DATABASE ... IS_TEMPLATE
 // false before DROP DATABASE and leave it so when the drop failed (here:
-// another session is connected and force_drop is false). The change is now
-// undone: the database is left as it was, and the error says why; with the
-// session gone the plan is empty.
+// another session is connected and force_drop is false). The database is left
+// as it was, and the error says why (since the destroy plan sees the session,
+// it refuses before anything runs; the undo at apply is exercised by the
+// force_drop case below); with the session gone the plan is empty.
 func TestAccDatabase_regressionFailedDropKeepsTemplate(t *testing.T) {
 	name := acctest.RandName("dbtpl")
 	var release func()
@@ -243,4 +244,182 @@ func TestAccDatabase_regressionFailedForceDropKeepsTemplate(t *testing.T) {
 		regexp.MustCompile(`(?s)dropping\s+database\s+.*subscription`),
 		acctest.ExecFunc(t, name, "DROP SUBSCRIPTION "+acctest.QI(sub)),
 		resource.TestStep{PlanOnly: true})
+}
+
+// `DEFAULT` for template, encoding, lc_collate, lc_ctype and tablespace_name
+// means the server's default, as cyrilgdn/postgresql documents it: CREATE
+// DATABASE no longer fails on `TEMPLATE "DEFAULT"` / `ENCODING 'DEFAULT'`, and
+// neither a refresh, an import nor a changed spelling plans a change.
+func TestAccDatabase_regressionDefaultKeyword(t *testing.T) {
+	name := acctest.RandName("dbdef")
+	addr := "postgresql_database.test"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(template, keyword string) string {
+		return acctest.Config(`
+resource "postgresql_database" "test" {
+  name            = %q
+%s
+  encoding        = %q
+  lc_collate      = %q
+  lc_ctype        = %q
+  tablespace_name = %q
+}`, name, template, keyword, keyword, keyword, keyword)
+	}
+	// the server's choice: template1's settings
+	same := func(*terraform.State) error {
+		q := `SELECT encoding::text || ' ' || datcollate::text || ' ' || datctype::text || ' ' || dattablespace::text FROM pg_database WHERE datname = $1`
+		got, want := acctest.QueryString(t, "", q, name), acctest.QueryString(t, "", q, "template1")
+		if got != want {
+			return fmt.Errorf("database %s has encoding, collation, ctype and tablespace %q, template1 %q", name, got, want)
+		}
+		return nil
+	}
+	// after a refresh the state records what the server chose
+	recorded := func(s *terraform.State) error {
+		attrs := s.RootModule().Resources[addr].Primary.Attributes
+		for attr, q := range map[string]string{
+			"encoding":        `SELECT pg_encoding_to_char(encoding) FROM pg_database WHERE datname = $1`,
+			"lc_collate":      `SELECT datcollate::text FROM pg_database WHERE datname = $1`,
+			"lc_ctype":        `SELECT datctype::text FROM pg_database WHERE datname = $1`,
+			"tablespace_name": `SELECT t.spcname::text FROM pg_database d JOIN pg_tablespace t ON t.oid = d.dattablespace WHERE datname = $1`,
+		} {
+			if want := acctest.QueryString(t, "", q, name); attrs[attr] != want {
+				return fmt.Errorf("%s = %q in the state, %q on the server", attr, attrs[attr], want)
+			}
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, name) },
+		Steps: []resource.TestStep{
+			{
+				Config: config(`  template = "DEFAULT"`, "DEFAULT"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("template"), knownvalue.StringExact("DEFAULT")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("encoding"), knownvalue.StringExact("DEFAULT")),
+				},
+				Check: same,
+			},
+			{Config: config(`  template = "DEFAULT"`, "DEFAULT"), PlanOnly: true},
+			{ // another spelling, and the template's name: no change; the refresh records what the server chose
+				Config:            config(`  template = "template1"`, "default"),
+				ConfigPlanChecks:  expectEmpty(),
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+				Check:             recorded,
+			},
+			{ // import: the plan after import is empty (PostgreSQL does not record the template)
+				Config:          config("", "DEFAULT"),
+				ResourceName:    addr,
+				ImportState:     true,
+				ImportStateId:   name,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
+			{Config: config("", "DEFAULT"), PlanOnly: true},
+		},
+	})
+}
+
+// A destroy whose DROP DATABASE the plan knows will fail (another session is
+// connected and force_drop is false) is refused at plan time: the role
+// destroyed with it is left alone. Once the session is gone, it goes through.
+func TestAccDatabase_regressionDestroyHalfAppliedWhenDropWillFail(t *testing.T) {
+	name := acctest.RandName("dbbusy")
+	role := acctest.RandName("dbbusy_r")
+	cfg := acctest.Config(`
+resource "postgresql_role" "r" { name = %q }
+resource "postgresql_database" "test" { name = %q }`, role, name)
+	var release func()
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if err := acctest.CheckDatabasesGone(t, name); err != nil {
+				return err
+			}
+			return checkRoleGone(t, role)(s)
+		},
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig:   func() { release = acctest.HoldConnection(t, name) },
+				Config:      cfg,
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`(?s)Cannot destroy database.*other\s+sessions\s+are\s+connected\s+to\s+it.*force_drop\s+=\s+true`),
+			},
+			{
+				PreConfig: func() {
+					if !roleExists(t, role) || !acctest.DatabaseExists(t, name) {
+						t.Errorf("the refused destroy dropped role %s or database %s", role, name)
+					}
+					release()
+				},
+				Config:   cfg,
+				PlanOnly: true,
+			},
+		},
+	})
+}
+
+// TestAccDatabase_regressionConnectionLimitRespected (issue 31): with a
+// connection_limit on a database, a non-superuser admin (which PostgreSQL
+// holds to it; superusers are exempt) had applies and destroys of the objects
+// in it refused with "too many connections": the provider opened a connection
+// per concurrent operation. It now keeps its sessions of each database within
+// the database's limit (and its role's) and retries a refused connection.
+// 20 schemas and 20 grants in a database with connection_limit = 2, applied
+// and destroyed with -parallelism=50. Not parallel: it sets TF_CLI_ARGS_*.
+func TestAccDatabase_regressionConnectionLimitRespected(t *testing.T) {
+	const n = 20
+	db, reader := acctest.RandName("connlimit"), acctest.RandName("connlimit_r")
+	t.Setenv("TF_CLI_ARGS_apply", "-parallelism=50")
+	t.Setenv("TF_CLI_ARGS_destroy", "-parallelism=50")
+	t.Setenv("TF_CLI_ARGS_plan", "-parallelism=50")
+	base := acctest.Config(`
+resource "postgresql_database" "db" {
+  name             = %q
+  connection_limit = 2
+}
+resource "postgresql_role" "reader" {
+  name = %q
+}
+`, db, reader)
+	objects := fmt.Sprintf(`
+resource "postgresql_schema" "s" {
+  count    = %[1]d
+  name     = "s${count.index}"
+  database = postgresql_database.db.name
+}
+resource "postgresql_grant" "usage" {
+  count       = %[1]d
+  database    = postgresql_database.db.name
+  role        = postgresql_role.reader.name
+  schema      = postgresql_schema.s[count.index].name
+  object_type = "schema"
+  privileges  = ["USAGE"]
+}
+`, n)
+	count := func(want int) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			got := acctest.QueryString(t, db, `SELECT count(*)::text || '/' || count(*) FILTER (WHERE has_schema_privilege($1, oid, 'USAGE'))::text
+FROM pg_namespace WHERE nspname ~ '^s[0-9]+$'`, reader)
+			if exp := fmt.Sprintf("%d/%d", want, want); got != exp {
+				return fmt.Errorf("schemas/granted = %s, want %s", got, exp)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, db) },
+		Steps: []resource.TestStep{
+			{Config: base + objects, Check: count(n)},
+			{Config: base + objects, PlanOnly: true},
+			{Config: base, Check: count(0)}, // 40 destroys in the database
+			{Config: base + objects, Check: count(n)},
+		},
+	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
 var _ validatedResource = (*defaultPrivilegesResource)(nil)
@@ -37,17 +38,24 @@ type defaultPrivilegesResource struct {
 func defaultPrivilegesSchemaV1() schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
-		Version: 1,
+		Version: 2, // 2: the id became cyrilgdn's (it was a JSON object)
 		MarkdownDescription: "The privileges a role (or `PUBLIC`) gets on objects that `owner` creates in the future (`ALTER DEFAULT PRIVILEGES`). " +
 			"Authoritative for its (owner, schema, object type, grantee) entry of `pg_default_acl`: it grants the configured privileges and revokes the others. " +
 			"Without `schema` the entry applies in every schema and replaces PostgreSQL's built-in defaults for that grantee (e.g. `PUBLIC` may `EXECUTE` new functions); " +
 			"destroying the resource restores those built-in defaults, which removes the entry. With `schema` the entry adds to the global one, and destroying it revokes everything it granted.",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("The import ID: a JSON object with `role`, `database`, `owner`, `schema` and `object_type` (see Import)."),
+			"id": idAttribute("cyrilgdn/postgresql's id of the entry: `<role>_<database>_<schema>_<owner>_<object_type>`, with `noschema` for an entry without schema. " +
+				"It is also an import ID, unless underscores in the names make it ambiguous (see Import)."),
 			"role":     nameAttribute("The grantee: a role name, or `public`. Changing it replaces the resource.", replace...),
 			"database": nameAttribute("The database the default privileges apply in. Changing it replaces the resource.", replace...),
 			"owner":    nameAttribute("The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to join it temporarily (managed services). Changing it replaces the resource.", replace...),
-			"schema":   optionalNameAttribute("Limit the entry to objects created in this schema (`IN SCHEMA`); unset means every schema. Not allowed for `object_type = \"schema\"`. Changing it replaces the resource.", replace...),
+			"schema": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Limit the entry to objects created in this schema (`IN SCHEMA`); unset (or `\"\"`, as cyrilgdn/postgresql read it) means every schema. " +
+					"Not allowed for `object_type = \"schema\"`. Changing it replaces the resource (switching between unset and `\"\"` does not).",
+				Validators:    []validator.String{validators.NameOrEmpty()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(defaultPrivilegesSchemaReplaces, defaultPrivilegesSchemaReplacesDescription, defaultPrivilegesSchemaReplacesDescription)},
+			},
 			"object_type": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "The kind of future objects: `table`, `sequence`, `function`, `routine` (PostgreSQL treats functions and routines alike here), `type` or `schema`. Changing it replaces the resource.",
@@ -72,7 +80,7 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 		return
 	}
 	ot := m.ObjectType.ValueString()
-	if ot == "schema" && !m.Schema.IsNull() && !m.Schema.IsUnknown() {
+	if ot == "schema" && !m.Schema.IsUnknown() && m.Schema.ValueString() != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema", "Default privileges on schemas cannot be limited to a schema; leave schema unset.")
 	}
 	if !m.Privileges.IsUnknown() {
@@ -81,6 +89,14 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 	if !m.Role.IsUnknown() && strings.EqualFold(m.Role.ValueString(), pg.PublicGrantee) && m.WithGrantOption.ValueBool() {
 		resp.Diagnostics.AddAttributeError(path.Root("with_grant_option"), "Grant option for PUBLIC", "PostgreSQL does not allow granting privileges to PUBLIC WITH GRANT OPTION.")
 	}
+}
+
+const defaultPrivilegesSchemaReplacesDescription = "Changing the schema replaces the resource; unset and \"\" are the same (every schema)."
+
+// defaultPrivilegesSchemaReplaces replaces the entry when its schema changes;
+// unset and "" both mean every schema (cyrilgdn/postgresql's "noschema").
+func defaultPrivilegesSchemaReplaces(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = req.StateValue.ValueString() != req.PlanValue.ValueString() || req.PlanValue.IsUnknown()
 }
 
 func (r *defaultPrivilegesResource) describe(m *defaultPrivilegesModel) string {
@@ -112,28 +128,97 @@ type defaultPrivilegesImportID struct {
 	Role       string `json:"role"`
 	Database   string `json:"database"`
 	Owner      string `json:"owner"`
-	Schema     string `json:"schema"`
+	Schema     string `json:"schema,omitempty"`
 	ObjectType string `json:"object_type"`
 }
 
-// importState takes a JSON object: {"role":"app","database":"db","owner":"owner","schema":"public","object_type":"table"}.
+const defaultPrivilegesImportExample = `{"role":"app","database":"mydb","owner":"migrator","schema":"public","object_type":"table"}`
+
+// importState takes a JSON object
+// ({"role":"app","database":"db","owner":"owner","schema":"public","object_type":"table"}),
+// or the resource's id, cyrilgdn/postgresql's
+// `<role>_<database>_<schema or noschema>_<owner>_<object_type>`, when only
+// one reading of it names existing roles, database and schema (or, of
+// several, only one has an entry in pg_default_acl).
 func (r *defaultPrivilegesResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id defaultPrivilegesImportID
-	if err := parseID(req.ID, &id); err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"mydb","owner":"migrator","schema":"public","object_type":"table"}`)
-		return
-	}
-	if id.Role == "" || id.Database == "" || id.Owner == "" || !slices.Contains(pg.DefaultPrivilegesObjectTypes, id.ObjectType) {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("role, database, owner and object_type (one of %s) are required.", strings.Join(pg.DefaultPrivilegesObjectTypes, ", ")))
-		return
+	if strings.HasPrefix(strings.TrimSpace(req.ID), "{") {
+		if err := parseID(req.ID, &id); err != nil {
+			resp.Diagnostics.AddError("Invalid import ID", err.Error()+". Example: "+defaultPrivilegesImportExample)
+			return
+		}
+		if id.Role == "" || id.Database == "" || id.Owner == "" || !slices.Contains(pg.DefaultPrivilegesObjectTypes, id.ObjectType) {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("role, database, owner and object_type (one of %s) are required.", strings.Join(pg.DefaultPrivilegesObjectTypes, ", ")))
+			return
+		}
+	} else {
+		var diags diag.Diagnostics
+		id, diags = r.importUnderscoreID(ctx, req.ID)
+		if resp.Diagnostics.Append(diags...); diags.HasError() {
+			return
+		}
 	}
 	m := defaultPrivilegesModel{
 		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Owner: types.StringValue(id.Owner),
-		Schema: strOrNull(id.Schema), ObjectType: types.StringValue(id.ObjectType),
+		Schema: importedString(req.ID, "schema", id.Schema), ObjectType: types.StringValue(id.ObjectType),
 		Privileges: types.SetNull(types.StringType), WithGrantOption: types.BoolNull(),
 	}
 	m.ID = types.StringValue(m.id())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// importUnderscoreID reads id as cyrilgdn/postgresql's
+// `<role>_<database>_<schema or noschema>_<owner>_<object_type>`.
+func (r *defaultPrivilegesResource) importUnderscoreID(ctx context.Context, id string) (defaultPrivilegesImportID, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if r.client == nil || r.client.Ready() != nil {
+		diags.AddError("Cannot import", "The provider must be configured (and able to connect) to import default privileges by their underscore-joined ID.")
+		return defaultPrivilegesImportID{}, diags
+	}
+	cut := strings.LastIndexByte(id, '_')
+	if cut < 0 || !slices.Contains(pg.DefaultPrivilegesObjectTypes, id[cut+1:]) {
+		diags.AddError("Invalid import ID", fmt.Sprintf("The import ID %q is neither a JSON object (for example %s) nor cyrilgdn/postgresql's "+
+			"`<role>_<database>_<schema or noschema>_<owner>_<object_type>`, whose object type is one of %s.",
+			id, defaultPrivilegesImportExample, strings.Join(pg.DefaultPrivilegesObjectTypes, ", ")))
+		return defaultPrivilegesImportID{}, diags
+	}
+	cat, err := newImportCatalog(ctx, r.client)
+	if err != nil {
+		diags.AddError("Cannot import", err.Error())
+		return defaultPrivilegesImportID{}, diags
+	}
+	var found, withEntry []defaultPrivilegesImportID
+	for _, p := range underscoreSplits(id[:cut], 4) {
+		if !cat.isGrantee(p[0]) || !cat.isDatabase(p[1]) || !cat.isRole(p[3]) {
+			continue
+		}
+		for _, schema := range []string{p[2], ""} {
+			if schema == "" && p[2] != "noschema" {
+				continue
+			}
+			if schema != "" && !cat.isSchema(p[1], schema) {
+				continue
+			}
+			d := defaultPrivilegesImportID{Role: p[0], Database: p[1], Owner: p[3], Schema: schema, ObjectType: id[cut+1:]}
+			found = append(found, d)
+			m := defaultPrivilegesModel{Role: types.StringValue(d.Role), Database: types.StringValue(d.Database), Owner: types.StringValue(d.Owner),
+				Schema: strOrNull(d.Schema), ObjectType: types.StringValue(d.ObjectType)}
+			if st, err := r.client.ReadDefaultPrivileges(ctx, m.target()); err == nil && st.Exists && st.HasEntry {
+				withEntry = append(withEntry, d)
+			}
+		}
+	}
+	if len(found) > 1 && len(withEntry) == 1 {
+		found = withEntry
+	}
+	if len(found) != 1 {
+		readings := make([]any, len(found))
+		for i, d := range found {
+			readings[i] = d
+		}
+		return defaultPrivilegesImportID{}, underscoreImportError("default privileges entry", id, readings, defaultPrivilegesImportExample)
+	}
+	return found[0], diags
 }
 
 func (r *defaultPrivilegesResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[defaultPrivilegesModel]) {
@@ -150,6 +235,7 @@ func (r *defaultPrivilegesResource) planChange(ctx context.Context, _ resource.M
 func (r *defaultPrivilegesResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
 		0: upgradeFromV0(upgradeDefaultPrivilegesV0),
+		1: upgradeFromV1(upgradeDefaultPrivilegesV1),
 	}
 }
 
@@ -187,12 +273,17 @@ func (m *defaultPrivilegesModel) target() pg.DefaultPrivilegesTarget {
 	}
 }
 
-// id renders the resource ID (also the import ID).
+// id is cyrilgdn/postgresql's id of the entry (its
+// generateDefaultPrivilegesID):
+// `<role>_<database>_<schema, or noschema when unset>_<owner>_<object_type>`.
+// Names that contain underscores can make two entries' ids equal: the
+// identity is what names an entry unambiguously.
 func (m *defaultPrivilegesModel) id() string {
-	return canonicalID(map[string]any{
-		"role": m.Role.ValueString(), "database": m.Database.ValueString(), "owner": m.Owner.ValueString(),
-		"schema": m.Schema.ValueString(), "object_type": m.ObjectType.ValueString(),
-	})
+	schema := m.Schema.ValueString()
+	if schema == "" {
+		schema = "noschema"
+	}
+	return strings.Join([]string{m.Role.ValueString(), m.Database.ValueString(), schema, m.Owner.ValueString(), m.ObjectType.ValueString()}, "_")
 }
 
 type defaultPrivilegesModel struct {

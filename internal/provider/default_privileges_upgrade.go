@@ -6,17 +6,25 @@ import (
 
 // upgradeDefaultPrivilegesV0 reads cyrilgdn/postgresql 1.26's
 // postgresql_default_privileges, whose layout is defaultPrivilegesModel's:
-// `privileges = []` is stored as null there (-> empty set); the
-// `<role>_<db>_<schema|noschema>_<owner>_<type>` id is replaced by the JSON
-// import ID.
+// `privileges = []` is stored as null there (-> empty set); the id is
+// cyrilgdn's `<role>_<db>_<schema|noschema>_<owner>_<type>`, computed again
+// (the same text).
 func upgradeDefaultPrivilegesV0(m defaultPrivilegesModel) defaultPrivilegesModel {
 	m.WithGrantOption = boolOr(m.WithGrantOption, false)
-	if m.Schema.IsUnknown() || (!m.Schema.IsNull() && m.Schema.ValueString() == "") {
+	if m.Schema.IsUnknown() {
 		m.Schema = types.StringNull()
 	}
 	if m.Privileges.IsNull() || m.Privileges.IsUnknown() {
 		m.Privileges = stringSet(nil)
 	}
+	m.ID = types.StringValue(m.id())
+	return m
+}
+
+// upgradeDefaultPrivilegesV1 reads the states this provider wrote with
+// schema version 1, whose id was a JSON object: the layout is the same, the
+// id becomes cyrilgdn's (defaultPrivilegesID).
+func upgradeDefaultPrivilegesV1(m defaultPrivilegesModel) defaultPrivilegesModel {
 	m.ID = types.StringValue(m.id())
 	return m
 }

@@ -84,6 +84,9 @@ func eventTriggerSchemaV1() schema.Schema {
 // eventTriggerImport is the import ID of an event trigger (see import_id.go).
 var eventTriggerImport = importForm{what: "event trigger", names: []string{"name"}}
 
+// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *eventTriggerResource) importIDAttributes() []string { return []string{"database", "name"} }
+
 func (r *eventTriggerResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(eventTriggerImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		e, err := r.client.ReadEventTrigger(ctx, db, 0, names[0])

@@ -74,6 +74,9 @@ func extensionSchemaV1() schema.Schema {
 // extensionImport is the import ID of an extension (see import_id.go).
 var extensionImport = importForm{what: "extension", names: []string{"extension"}, database: true}
 
+// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *extensionResource) importIDAttributes() []string { return []string{"database", "name"} }
+
 func (r *extensionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(extensionImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		e, err := r.client.ReadExtension(ctx, db, names[0])

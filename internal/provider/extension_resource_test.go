@@ -205,3 +205,94 @@ resource "postgresql_extension" "b" {
 		}},
 	})
 }
+
+// TestAccExtension_regressionTrustedExtensionInDatabaseOfManagedRole (issue
+// 31): a managed admin (CREATEROLE CREATEDB, not a superuser) could not install
+// a trusted extension in a database owned by a role it manages: PostgreSQL
+// wants CREATE on the database, which the owner has and the admin had not
+// ("permission denied"). The admin now borrows the owner's privileges, as for
+// other changes, for the install, a version update, and the drop (which needs
+// the extension's owner: here also an extension the owner installed itself).
+// An untrusted extension still fails, saying why.
+func TestAccExtension_regressionTrustedExtensionInDatabaseOfManagedRole(t *testing.T) {
+	acctest.PreCheck(t)
+	owner, db := acctest.RandName("ext_owner"), acctest.RandName("ext_db")
+	acctest.OwnerRole(t, owner)
+	acctest.Database(t, db, owner)
+	acctest.Exec(t, db, "CREATE SCHEMA app AUTHORIZATION "+acctest.QI(owner))
+	hstoreOld, hstoreNew := "1.7", "1.8"
+	if acctest.QueryBool(t, "", "SELECT NOT EXISTS (SELECT 1 FROM pg_available_extension_versions WHERE name = 'hstore' AND version = '1.8')") {
+		hstoreOld, hstoreNew = "1.6", "1.7"
+	}
+	config := func(hstoreVersion, more string) string {
+		return acctest.Config(`
+resource "postgresql_extension" "pgcrypto" {
+  name     = "pgcrypto"
+  database = %[1]q
+}
+resource "postgresql_extension" "hstore" {
+  name     = "hstore"
+  database = %[1]q
+  schema   = "app"
+  version  = %[2]q
+}
+%[3]s`, db, hstoreVersion, more)
+	}
+	installed := func(want string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			got := acctest.QueryString(t, db, `SELECT coalesce(string_agg(e.extname || ' ' || n.nspname || ' ' || e.extversion, ', ' ORDER BY e.extname), '')
+FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname <> 'plpgsql'`)
+			want := strings.NewReplacer("$pgcrypto", acctest.QueryString(t, "", "SELECT default_version FROM pg_available_extensions WHERE name = 'pgcrypto'"),
+				"$citext", acctest.QueryString(t, "", "SELECT default_version FROM pg_available_extensions WHERE name = 'citext'")).Replace(want)
+			if got != want {
+				return fmt.Errorf("installed extensions: %q, want %q", got, want)
+			}
+			// no membership of the admin in the owner left behind
+			if acctest.Managed() && acctest.QueryBool(t, "", "SELECT pg_has_role($1, $2, 'USAGE')", acctest.AdminUser(), owner) {
+				return fmt.Errorf("the admin kept the privileges of %q", owner)
+			}
+			return nil
+		}
+	}
+	citext := `
+resource "postgresql_extension" "citext" {
+  name     = "citext"
+  database = "` + db + `"
+}`
+	steps := []resource.TestStep{
+		{
+			Config: config(hstoreOld, ""),
+			Check:  installed("hstore app " + hstoreOld + ", pgcrypto public $pgcrypto"),
+		},
+		{ // a version update in place
+			Config:           config(hstoreNew, ""),
+			ConfigPlanChecks: expectUpdate("postgresql_extension.hstore"),
+			Check:            installed("hstore app " + hstoreNew + ", pgcrypto public $pgcrypto"),
+		},
+		{ // an extension the owner installed itself is adopted; dropping it needs the owner's privileges
+			PreConfig: acctest.ExecFunc(t, db, "SET ROLE "+acctest.QI(owner), "CREATE EXTENSION citext", "RESET ROLE"),
+			Config:    config(hstoreNew, citext),
+			Check:     installed("citext public $citext, hstore app " + hstoreNew + ", pgcrypto public $pgcrypto"),
+		},
+		{
+			Config: config(hstoreNew, ""),
+			Check:  installed("hstore app " + hstoreNew + ", pgcrypto public $pgcrypto"),
+		},
+	}
+	if acctest.Managed() {
+		steps = append(steps, resource.TestStep{
+			Config: config(hstoreNew, `
+resource "postgresql_extension" "fdw" {
+  name     = "postgres_fdw"
+  database = "`+db+`"
+}`),
+			ExpectError: regexp.MustCompile(`Extension\s+"postgres_fdw"\s+is\s+not\s+trusted:\s+only\s+a\s+superuser\s+can\s+install\s+it`),
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             installed(""),
+		Steps:                    steps,
+	})
+}

@@ -118,6 +118,9 @@ func functionSchemaV1() schema.Schema {
 	}
 }
 
+// importIDAttributes: the import ID is its id (see alreadyExists).
+func (r *functionResource) importIDAttributes() []string { return []string{"id"} }
+
 // importState takes `<database>.<schema>.<name>(<input argument types>)`.
 func (r *functionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	attrs, private, err := functionImport(req.ID)

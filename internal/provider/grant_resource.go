@@ -39,18 +39,26 @@ type grantResource struct {
 func grantSchemaV1() schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
-		Version: 1,
+		Version: 2, // 2: the id became cyrilgdn's (it was a JSON object)
 		MarkdownDescription: "Privileges of one role (or `PUBLIC`) on database objects (`GRANT`/`REVOKE`). " +
 			"The resource is authoritative for the grantee on the objects it names, for the privileges of that object type at that level: " +
 			"it grants the configured privileges and revokes every other privilege of that type the grantee holds there. " +
 			"Table and column privileges are separate: a table grant never revokes column grants, and a column grant never revokes table grants. " +
 			"Changes to the same object's ACL are serialised with advisory locks, so any number of grants can be applied in parallel.",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("The import ID: a JSON object with `role`, `database`, `schema`, `object_type`, `objects` and `columns` (see Import)."),
+			"id": idAttribute("cyrilgdn/postgresql's id of the grant: `<role>_<database>_<schema>_<object_type>_<objects...>_<columns...>` joined with underscores " +
+				"(no schema for `database`, `foreign_data_wrapper`, `foreign_server` and `parameter`; objects and columns in the order cyrilgdn lists them), so it changes with `objects` and `columns`. " +
+				"It is also an import ID, unless underscores in the names make it ambiguous (see Import)."),
 			"role":     nameAttribute("The grantee: a role name, or `public` for every role (`PUBLIC`). Changing it replaces the resource.", replace...),
 			"database": nameAttribute("The database holding the objects (for `object_type = \"database\"`, the database itself). Changing it replaces the resource.", replace...),
-			"schema": optionalNameAttribute("The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`, "+
-				"not allowed for `database`, `foreign_data_wrapper`, `foreign_server` and `parameter`. Changing it replaces the resource.", replace...),
+			"schema": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`, where changing it replaces the resource. " +
+					"`database`, `foreign_data_wrapper`, `foreign_server` and `parameter` take none: a value there is ignored with a warning (cyrilgdn/postgresql ignored it silently), " +
+					"`\"\"` without one, and changing or removing it changes nothing on the server.",
+				Validators:    []validator.String{validators.NameOrEmpty()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(grantSchemaReplaces, grantSchemaReplacesDescription, grantSchemaReplacesDescription)},
+			},
 			"object_type": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The kind of object: `database`, `schema`, `table` (also views, materialized views, foreign and partitioned tables), `sequence`, " +
@@ -62,7 +70,7 @@ func grantSchemaV1() schema.Schema {
 			"objects": schema.SetAttribute{
 				ElementType: types.StringType,
 				Optional:    true, Computed: true, Default: emptySetDefault(),
-				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type, type)` for one, with the types as PostgreSQL prints them: `integer`, not `int`), " +
+				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type, type)` for one: the argument types in any spelling PostgreSQL accepts, such as `int`, `varchar`, `char` or `timestamptz`, with argument names and modes allowed as in `GRANT`, are matched by the types they name and kept as written), " +
 					"the table of a `column` grant (exactly one), or the foreign data wrappers, servers or parameters. " +
 					"Unset or empty for `table`, `sequence`, `function`, `procedure` and `routine` means every object of that type in the schema, read again at each refresh " +
 					"(an object that lost a privilege shows as drift and is repaired); unset and `[]` are the same and switching between them is no change (the state records `[]`). " +
@@ -90,6 +98,19 @@ func grantSchemaV1() schema.Schema {
 
 var grantSchemaTypes = []string{pg.ObjSchema, pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine, pg.ObjColumn}
 
+const grantSchemaReplacesDescription = "Changing the schema replaces the grant, unless the object type takes no schema (then the value is ignored)."
+
+// grantSchemaReplaces replaces a grant whose schema changes, unless its
+// object type takes no schema: that value is ignored (as cyrilgdn/postgresql
+// ignored it), so changing or removing it must not revoke and grant again.
+func grantSchemaReplaces(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	var ot types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("object_type"), &ot)...)
+	if ot.IsUnknown() || slices.Contains(grantSchemaTypes, ot.ValueString()) {
+		resp.RequiresReplace = true
+	}
+}
+
 func (r *grantResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m grantModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -99,11 +120,15 @@ func (r *grantResource) ValidateConfig(ctx context.Context, req resource.Validat
 	ot := m.ObjectType.ValueString()
 	if !m.Schema.IsUnknown() {
 		needs := slices.Contains(grantSchemaTypes, ot)
-		if needs && m.Schema.IsNull() {
+		if needs && m.Schema.ValueString() == "" {
 			resp.Diagnostics.AddAttributeError(path.Root("schema"), "Missing schema", fmt.Sprintf("object_type %q needs schema.", ot))
 		}
-		if !needs && !m.Schema.IsNull() {
-			resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema", fmt.Sprintf("object_type %q does not take a schema.", ot))
+		if !needs && m.Schema.ValueString() != "" {
+			// cyrilgdn/postgresql accepted it and did nothing with it: modules set
+			// one schema on every grant of a for_each
+			resp.Diagnostics.AddAttributeWarning(path.Root("schema"), "Argument ignored",
+				fmt.Sprintf("object_type %q takes no schema: schema = %q has no effect (it is not part of the grant, and changing or removing it changes nothing on the server). Remove it.",
+					ot, m.Schema.ValueString()))
 		}
 	}
 	if !m.Objects.IsUnknown() {
@@ -155,7 +180,7 @@ func validatePrivileges(ctx context.Context, s types.Set, valid []string, object
 
 func (r *grantResource) describe(m *grantModel) string {
 	what := m.ObjectType.ValueString()
-	if !m.Schema.IsNull() {
+	if slices.Contains(grantSchemaTypes, what) && m.Schema.ValueString() != "" {
 		what += fmt.Sprintf(" in schema %q", m.Schema.ValueString())
 	}
 	return fmt.Sprintf("privileges of %q on %s in database %q", m.Role.ValueString(), what, m.Database.ValueString())
@@ -168,6 +193,11 @@ func (r *grantResource) create(ctx context.Context, _ *call, plan *grantModel) d
 // update first revokes the privileges on the objects or columns dropped from
 // the sets, then sets the privileges on those planned.
 func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantModel) diag.Diagnostics {
+	if !slices.Contains(grantSchemaTypes, plan.ObjectType.ValueString()) && plan.Role.Equal(state.Role) && plan.Database.Equal(state.Database) &&
+		plan.ObjectType.Equal(state.ObjectType) && plan.Objects.Equal(state.Objects) && plan.Columns.Equal(state.Columns) &&
+		plan.Privileges.Equal(state.Privileges) && plan.WithGrantOption.Equal(state.WithGrantOption) {
+		return nil // only the ignored schema changed: nothing to do on the server
+	}
 	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
 	var removedObjects, removedColumns []string
 	if len(newT.Objects) > 0 {
@@ -186,6 +216,18 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 				removedObjects = append(removedObjects, o)
 			}
 		}
+	}
+	if len(removedObjects) > 0 && isRoutineType(newT.ObjectType) {
+		// a routine spelt another way (`f(int)` for `f(integer)`) stays granted
+		t := newT
+		t.Objects = append(slices.Clone(removedObjects), newT.Objects...)
+		keys, err := r.client.ResolveRoutineSignatures(ctx, t)
+		if err != nil {
+			return failed("Could not read privileges", err)
+		}
+		removedObjects = slices.DeleteFunc(removedObjects, func(o string) bool {
+			return keys[o] != "" && slices.ContainsFunc(newT.Objects, func(n string) bool { return keys[n] == keys[o] })
+		})
 	}
 	for _, c := range oldT.Columns {
 		if !slices.Contains(newT.Columns, c) {
@@ -217,30 +259,143 @@ func (r *grantResource) drop(ctx context.Context, _ *call, state *grantModel) di
 type grantImportID struct {
 	Role       string   `json:"role"`
 	Database   string   `json:"database"`
-	Schema     string   `json:"schema"`
+	Schema     string   `json:"schema,omitempty"`
 	ObjectType string   `json:"object_type"`
-	Objects    []string `json:"objects"`
-	Columns    []string `json:"columns"`
+	Objects    []string `json:"objects,omitempty"`
+	Columns    []string `json:"columns,omitempty"`
 }
 
-// importState takes a JSON object: {"role":"app","database":"db","schema":"public","object_type":"table","objects":["t1"],"columns":[]}.
+const grantImportExample = `{"role":"app","database":"mydb","schema":"public","object_type":"table","objects":["orders"]}`
+
+// importState takes a JSON object
+// ({"role":"app","database":"db","schema":"public","object_type":"table","objects":["t1"],"columns":[]}),
+// or the resource's id, cyrilgdn/postgresql's underscore-joined form, when
+// only one reading of it names existing objects (importGrantUnderscoreID).
 func (r *grantResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id grantImportID
-	if err := parseID(req.ID, &id); err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"mydb","schema":"public","object_type":"table","objects":["orders"]}`)
-		return
-	}
-	if id.Role == "" || id.Database == "" || !slices.Contains(pg.GrantObjectTypes, id.ObjectType) {
-		resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("role, database and object_type (one of %s) are required.", strings.Join(pg.GrantObjectTypes, ", ")))
-		return
+	if strings.HasPrefix(strings.TrimSpace(req.ID), "{") {
+		if err := parseID(req.ID, &id); err != nil {
+			resp.Diagnostics.AddError("Invalid import ID", err.Error()+". Example: "+grantImportExample)
+			return
+		}
+		if id.Role == "" || id.Database == "" || !slices.Contains(pg.GrantObjectTypes, id.ObjectType) {
+			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("role, database and object_type (one of %s) are required.", strings.Join(pg.GrantObjectTypes, ", ")))
+			return
+		}
+	} else {
+		var diags diag.Diagnostics
+		id, diags = r.importGrantUnderscoreID(ctx, req.ID)
+		if resp.Diagnostics.Append(diags...); diags.HasError() {
+			return
+		}
 	}
 	m := grantModel{
-		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Schema: strOrNull(id.Schema),
+		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Schema: importedString(req.ID, "schema", id.Schema),
 		ObjectType: types.StringValue(id.ObjectType), Objects: stringSet(id.Objects), Columns: stringSet(id.Columns),
 		Privileges: types.SetNull(types.StringType), WithGrantOption: types.BoolNull(),
 	}
 	m.ID = types.StringValue(m.id(ctx))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// importGrantUnderscoreID reads id as cyrilgdn/postgresql's
+// `<role>_<database>[_<schema>]_<object_type>[_<objects>...][_<columns>...]`:
+// every way to cut it, at a place where an object type's name appears, into
+// an existing grantee, database, schema and objects is a reading, and
+// exactly one must exist. Names with underscores can make it ambiguous.
+func (r *grantResource) importGrantUnderscoreID(ctx context.Context, id string) (grantImportID, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if r.client == nil || r.client.Ready() != nil {
+		diags.AddError("Cannot import", "The provider must be configured (and able to connect) to import a grant by its underscore-joined ID.")
+		return grantImportID{}, diags
+	}
+	cat, err := newImportCatalog(ctx, r.client)
+	if err != nil {
+		diags.AddError("Cannot import", err.Error())
+		return grantImportID{}, diags
+	}
+	var found []grantImportID
+	for _, ot := range pg.GrantObjectTypes {
+		marker := "_" + ot
+		for i := 1; i < len(id); i++ {
+			end := i + len(marker)
+			if !strings.HasPrefix(id[i:], marker) || (end < len(id) && (id[end] != '_' || end+1 == len(id))) {
+				continue
+			}
+			found = append(found, grantReadings(cat, ot, id[:i], strings.TrimPrefix(id[end:], "_"))...)
+		}
+	}
+	if len(found) != 1 {
+		readings := make([]any, len(found))
+		for i, g := range found {
+			readings[i] = g
+		}
+		return grantImportID{}, underscoreImportError("grant", id, readings, grantImportExample)
+	}
+	return found[0], diags
+}
+
+// grantReadings are the grants of object type ot whose grantee, database and
+// schema are the names in prefix, and whose objects (and columns) those in
+// suffix, that exist.
+func grantReadings(cat *importCatalog, ot, prefix, suffix string) []grantImportID {
+	var out []grantImportID
+	add := func(g grantImportID) {
+		for _, list := range [][]string{g.Objects, g.Columns} {
+			if len(slices.Compact(slices.Sorted(slices.Values(list)))) != len(list) {
+				return // a set never repeats a name
+			}
+		}
+		out = append(out, g)
+	}
+	n := 2
+	if slices.Contains(grantSchemaTypes, ot) {
+		n = 3
+	}
+	for _, p := range underscoreSplits(prefix, n) {
+		if !cat.isGrantee(p[0]) || !cat.isDatabase(p[1]) {
+			continue
+		}
+		g := grantImportID{Role: p[0], Database: p[1], ObjectType: ot}
+		if n == 3 {
+			if g.Schema = p[2]; !cat.isSchema(g.Database, g.Schema) {
+				continue
+			}
+		}
+		switch ot {
+		case pg.ObjDatabase, pg.ObjSchema:
+			if suffix == "" {
+				add(g)
+			}
+		case pg.ObjColumn:
+			for _, tEnd := range namesAt(cat.grantObjects(g.Database, g.Schema, pg.ObjTable, ""), false)(suffix, 0) {
+				if tEnd >= len(suffix)-1 {
+					continue // a column grant names columns
+				}
+				table := suffix[:tEnd]
+				for _, cols := range underscoreWords(suffix[tEnd+1:], namesAt(cat.grantObjects(g.Database, g.Schema, pg.ObjColumn, table), false)) {
+					g.Objects, g.Columns = []string{table}, cols
+					add(g)
+				}
+			}
+		default:
+			if suffix == "" {
+				if !slices.Contains([]string{pg.ObjFDW, pg.ObjServer, pg.ObjParameter}, ot) {
+					add(g) // every object of the type in the schema
+				}
+				continue
+			}
+			for _, words := range underscoreWords(suffix, namesAt(cat.grantObjects(g.Database, g.Schema, ot, ""), isRoutineType(ot))) {
+				g.Objects = words
+				add(g)
+			}
+		}
+	}
+	return out
+}
+
+func isRoutineType(objectType string) bool {
+	return objectType == pg.ObjFunction || objectType == pg.ObjProcedure || objectType == pg.ObjRoutine
 }
 
 func (r *grantResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[grantModel]) {
@@ -288,13 +443,20 @@ func (r *grantResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRe
 func (r *grantResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
 		0: upgradeFromV0Diag(upgradeGrantV0),
+		1: upgradeFromV1Diag(upgradeGrantV1),
 	}
 }
 
+// target is what m names; the schema of an object type that takes none is
+// ignored.
 func (r *grantResource) target(ctx context.Context, m *grantModel) pg.GrantTarget {
+	schema := m.Schema.ValueString()
+	if !slices.Contains(grantSchemaTypes, m.ObjectType.ValueString()) {
+		schema = ""
+	}
 	return pg.GrantTarget{
 		Database:   m.Database.ValueString(),
-		Schema:     m.Schema.ValueString(),
+		Schema:     schema,
 		ObjectType: m.ObjectType.ValueString(),
 		Objects:    setStrings(ctx, m.Objects),
 		Columns:    setStrings(ctx, m.Columns),
@@ -407,12 +569,27 @@ func (r *grantResource) read(ctx context.Context, _ *call, m *grantModel) (bool,
 	return true, nil
 }
 
-// id renders the resource ID (also the import ID).
+// id is cyrilgdn/postgresql's id of the grant (its generateGrantID), see grantID.
 func (m *grantModel) id(ctx context.Context) string {
-	return canonicalID(map[string]any{
-		"role": m.Role.ValueString(), "database": m.Database.ValueString(), "schema": m.Schema.ValueString(),
-		"object_type": m.ObjectType.ValueString(), "objects": setStrings(ctx, m.Objects), "columns": setStrings(ctx, m.Columns),
-	})
+	return grantID(m.Role.ValueString(), m.Database.ValueString(), m.Schema.ValueString(), m.ObjectType.ValueString(),
+		setStrings(ctx, m.Objects), setStrings(ctx, m.Columns))
+}
+
+// grantID is cyrilgdn/postgresql's id of a grant:
+// `<role>_<database>[_<schema>]_<object_type>[_<objects>...][_<columns>...]`,
+// without the schema for the object types that take none, the objects and
+// columns in the order cyrilgdn lists them (sdkSetOrder). Names that contain
+// underscores can make two grants' ids equal: the identity is what names a
+// grant unambiguously.
+func grantID(role, database, schema, objectType string, objects, columns []string) string {
+	parts := []string{role, database}
+	if slices.Contains(grantSchemaTypes, objectType) {
+		parts = append(parts, schema)
+	}
+	parts = append(parts, objectType)
+	parts = append(parts, sdkSetOrder(objects)...)
+	parts = append(parts, sdkSetOrder(columns)...)
+	return strings.Join(parts, "_")
 }
 
 type grantModel struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -34,11 +35,12 @@ type grantRoleResource struct {
 func grantRoleSchemaV1() schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
-		Version: 1,
+		Version: 2, // 2: the id became cyrilgdn's (it was a JSON object)
 		MarkdownDescription: "Membership of one role in another (`GRANT grant_role TO role`). Use it next to `postgresql_role` resources whose `roles` is unset: " +
 			"neither shows a diff. Membership changes on the same roles are serialised with advisory locks, so they never fail when applied in parallel.",
 		Attributes: map[string]schema.Attribute{
-			"id":                idAttribute("The import ID: a JSON object `{\"grant_role\":\"...\",\"role\":\"...\"}`."),
+			"id": idAttribute("cyrilgdn/postgresql's id of the membership: `<role>_<grant_role>_<with_admin_option>` (`true` or `false`), so it changes with `with_admin_option`. " +
+				"It is also an import ID, unless underscores in the names make it ambiguous (see Import)."),
 			"role":              nameAttribute("The member: the role that receives `grant_role`. Changing it replaces the resource.", replace...),
 			"grant_role":        nameAttribute("The role granted to `role` (predefined roles such as `pg_read_all_data` are allowed). Changing it replaces the resource.", replace...),
 			"with_admin_option": defaultedBool(false, "Whether `role` may grant `grant_role` to others (`WITH ADMIN OPTION`). Changes in place."),
@@ -74,12 +76,25 @@ type grantRoleImportID struct {
 	GrantRole string `json:"grant_role"`
 }
 
-// importState takes a JSON object: {"role":"app","grant_role":"readers"}.
+const grantRoleImportExample = `{"role":"app","grant_role":"readers"}`
+
+// importState takes a JSON object ({"role":"app","grant_role":"readers"}),
+// or the resource's id, cyrilgdn/postgresql's
+// `<role>_<grant_role>_<with_admin_option>`, when only one way to cut it
+// names an existing membership (with_admin_option is read from the server).
 func (r *grantRoleResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id grantRoleImportID
-	if err := parseID(req.ID, &id, "role", "grant_role"); err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","grant_role":"readers"}`)
-		return
+	if strings.HasPrefix(strings.TrimSpace(req.ID), "{") {
+		if err := parseID(req.ID, &id, "role", "grant_role"); err != nil {
+			resp.Diagnostics.AddError("Invalid import ID", err.Error()+". Example: "+grantRoleImportExample)
+			return
+		}
+	} else {
+		var diags diag.Diagnostics
+		id, diags = r.importUnderscoreID(ctx, req.ID)
+		if resp.Diagnostics.Append(diags...); diags.HasError() {
+			return
+		}
 	}
 	m := grantRoleModel{
 		Role: types.StringValue(id.Role), GrantRole: types.StringValue(id.GrantRole),
@@ -87,6 +102,49 @@ func (r *grantRoleResource) importState(ctx context.Context, req resource.Import
 	}
 	m.ID = types.StringValue(m.id())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// importUnderscoreID reads id as cyrilgdn/postgresql's
+// `<role>_<grant_role>_<true|false>`.
+func (r *grantRoleResource) importUnderscoreID(ctx context.Context, id string) (grantRoleImportID, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if r.client == nil || r.client.Ready() != nil {
+		diags.AddError("Cannot import", "The provider must be configured (and able to connect) to import a membership by its underscore-joined ID.")
+		return grantRoleImportID{}, diags
+	}
+	names, ok := strings.CutSuffix(id, "_true")
+	if !ok {
+		names, ok = strings.CutSuffix(id, "_false")
+	}
+	if !ok {
+		diags.AddError("Invalid import ID", fmt.Sprintf("The import ID %q is neither a JSON object (for example %s) nor cyrilgdn/postgresql's `<role>_<grant_role>_<true|false>`.",
+			id, grantRoleImportExample))
+		return grantRoleImportID{}, diags
+	}
+	cat, err := newImportCatalog(ctx, r.client)
+	if err != nil {
+		diags.AddError("Cannot import", err.Error())
+		return grantRoleImportID{}, diags
+	}
+	var found []any
+	var first grantRoleImportID
+	for _, p := range underscoreSplits(names, 2) {
+		if !cat.isRole(p[0]) || !cat.isRole(p[1]) {
+			continue
+		}
+		ms, rolesExist, err := r.client.ReadMembership(ctx, p[0], p[1])
+		if err != nil || !rolesExist || !ms.Exists {
+			continue
+		}
+		if len(found) == 0 {
+			first = grantRoleImportID{Role: p[0], GrantRole: p[1]}
+		}
+		found = append(found, grantRoleImportID{Role: p[0], GrantRole: p[1]})
+	}
+	if len(found) != 1 {
+		return grantRoleImportID{}, underscoreImportError("membership", id, found, grantRoleImportExample)
+	}
+	return first, diags
 }
 
 func (r *grantRoleResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[grantRoleModel]) {
@@ -111,7 +169,7 @@ func (r *grantRoleResource) planChange(ctx context.Context, _ resource.ModifyPla
 			*a.plan = *a.state // unset: whatever the membership has
 		}
 	}
-	if plan.Role.IsUnknown() || plan.GrantRole.IsUnknown() {
+	if plan.Role.IsUnknown() || plan.GrantRole.IsUnknown() || plan.WithAdminOption.IsUnknown() {
 		plan.ID = types.StringUnknown()
 	} else {
 		plan.ID = types.StringValue(plan.id())
@@ -121,6 +179,7 @@ func (r *grantRoleResource) planChange(ctx context.Context, _ resource.ModifyPla
 func (r *grantRoleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
 		0: upgradeFromV0(upgradeGrantRoleV0, "inherit_option", "set_option"),
+		1: upgradeFromV1(upgradeGrantRoleV1),
 	}
 }
 
@@ -176,9 +235,13 @@ func (m *grantRoleModel) spec() pg.MembershipSpec {
 	return s
 }
 
-// id renders the resource ID (also the import ID).
+// id is cyrilgdn/postgresql's id of the membership (its
+// generateGrantRoleID): `<role>_<grant_role>_<with_admin_option>`, so it
+// changes with with_admin_option. Names that contain underscores can make two
+// memberships' ids equal: the identity is what names a membership
+// unambiguously.
 func (m *grantRoleModel) id() string {
-	return canonicalID(map[string]any{"role": m.Role.ValueString(), "grant_role": m.GrantRole.ValueString()})
+	return m.Role.ValueString() + "_" + m.GrantRole.ValueString() + "_" + strconv.FormatBool(m.WithAdminOption.ValueBool())
 }
 
 type grantRoleModel struct {

@@ -11,18 +11,28 @@ import (
 // layout is grantModel's: `privileges = []` is stored there as null (-> empty
 // set), null objects/columns become [] (unset and [] mean the same,
 // "all"/"none", and the state always records [] so that either spelling in
-// the configuration plans no change), and the ambiguous
-// `<role>_<db>_<schema>_<type>...` id is replaced by the JSON import ID.
+// the configuration plans no change). The id is cyrilgdn's, computed again
+// (the same text).
 func upgradeGrantV0(ctx context.Context, m grantModel) (grantModel, diag.Diagnostics) {
 	m.Objects = emptyIfNull(m.Objects)
 	m.Columns = emptyIfNull(m.Columns)
 	m.WithGrantOption = boolOr(m.WithGrantOption, false)
-	if m.Schema.IsUnknown() || (!m.Schema.IsNull() && m.Schema.ValueString() == "") {
+	if m.Schema.IsUnknown() {
 		m.Schema = types.StringNull()
 	}
 	if m.Privileges.IsNull() || m.Privileges.IsUnknown() {
 		m.Privileges = stringSet(nil)
 	}
+	m.ID = types.StringValue(m.id(ctx))
+	return m, nil
+}
+
+// upgradeGrantV1 reads the states this provider wrote with schema version 1,
+// whose id was a JSON object: the layout is the same, the id becomes
+// cyrilgdn's (grantID).
+func upgradeGrantV1(ctx context.Context, m grantModel) (grantModel, diag.Diagnostics) {
+	m.Objects = emptyIfNull(m.Objects)
+	m.Columns = emptyIfNull(m.Columns)
 	m.ID = types.StringValue(m.id(ctx))
 	return m, nil
 }

@@ -136,3 +136,28 @@ func TestUpgradeGrantRoleV0Fixtures(t *testing.T) {
 	want := inBothStates(map[string]map[string]grantRoleModel{"grant_role/basic": basic, "grant_role/with_admin_option": admin})
 	checkFixtureUpgrades(t, NewGrantRoleResource(), "postgresql_grant_role", want)
 }
+
+// cyrilgdn ignored a schema on database grants and read "" as none; the
+// state holds what the configuration says, and so must the upgraded one (the
+// id leaving it out), or the first plan would show a change.
+func TestUpgradeGrantV0_regressionSchemaOnDatabaseGrant(t *testing.T) {
+	for _, inst := range loadFixtureInstances(t, "grant/database_schema/terraform.tfstate", "postgresql_grant") {
+		if inst.Name != "db" {
+			continue
+		}
+		for _, schema := range []string{"public", ""} {
+			in := inst
+			in.Attributes = bytes.Replace(inst.Attributes, []byte(`"schema": null`), []byte(`"schema": "`+schema+`"`), 1)
+			var got grantModel
+			runUpgrader(t, NewGrantResource(), in, &got)
+			if got.Schema.IsNull() || got.Schema.ValueString() != schema {
+				t.Errorf("schema %q upgraded to %s", schema, got.Schema)
+			}
+			if got.ID.ValueString() != "fx_gr_app_fx_grant_db_database" {
+				t.Errorf("schema %q: id %s", schema, got.ID)
+			}
+		}
+		return
+	}
+	t.Fatal("no db instance")
+}

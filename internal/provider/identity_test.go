@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -53,8 +54,9 @@ func TestEveryResourceHasIdentity(t *testing.T) {
 // TestAccIdentity creates one object of every resource type (the base
 // configuration of the conformance suite), checks that the identity holds the
 // state's values of its attributes, and imports the object by identity (an
-// `import` block with `identity`), which must plan no change and give the
-// same identity. Terraform 1.12 and later.
+// `import` block with `identity`), which must plan no change (in managed mode,
+// an update of what the admin cannot read, for the types whose conformance
+// says so) and give the same identity. Terraform 1.12 and later.
 func TestAccIdentity(t *testing.T) {
 	acctest.PreCheck(t)
 	acctest.RequireCLIFeature(t, acctest.FeatureImportBlockIdentity)
@@ -79,12 +81,21 @@ func TestAccIdentity(t *testing.T) {
 		for _, a := range sr.res.(identified).identityAttributes() {
 			checks = append(checks, statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New(a)))
 		}
+		importStep := tfresource.TestStep{Config: config, ResourceName: addr, ImportState: true, ImportStateKind: tfresource.ImportBlockWithResourceIdentity}
+		if ct.managedNoImport != "" && acctest.Managed() {
+			// The import by identity still finds the object and gives the same
+			// identity, but what the managed admin cannot read
+			// (ct.managedNoImport: a subscription's conninfo) is set again by an
+			// update in place.
+			importStep.ExpectNonEmptyPlan = true
+			importStep.ImportPlanChecks.PreApply = []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}
+		}
 		tfresource.Test(t, tfresource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps: []tfresource.TestStep{
 				{Config: config, ConfigStateChecks: checks},
-				{Config: config, ResourceName: addr, ImportState: true, ImportStateKind: tfresource.ImportBlockWithResourceIdentity},
+				importStep,
 			},
 		})
 	})

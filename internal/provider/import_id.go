@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
@@ -247,6 +248,20 @@ func parseID(id string, dst any, required ...string) error {
 		}
 	}
 	return nil
+}
+
+// importedString is the value of key in a JSON import ID, as strOrNull
+// makes it of v, but "" when the ID holds the key with an empty string: a
+// configuration may spell "none" that way (cyrilgdn/postgresql read an empty
+// schema as unset), and the imported state must then plan no change.
+func importedString(id, key, v string) types.String {
+	if v == "" {
+		var raw map[string]any
+		if json.Unmarshal([]byte(id), &raw) == nil && raw[key] == "" {
+			return types.StringValue("")
+		}
+	}
+	return strOrNull(v)
 }
 
 // joinAnd joins words as "a, b and c".

@@ -3,8 +3,13 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math/big"
 	"slices"
+	"sort"
+	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -247,6 +252,7 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 	}
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(l.alreadyExists(ctx, req, resp, &plan, d)...)
 		return
 	}
 	finishCreate(ctx, resp, &plan, l.obj.describe(&plan), func() (bool, diag.Diagnostics) { return l.obj.read(ctx, c, &plan) })
@@ -332,6 +338,157 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 	resp.Diagnostics.Append(d...)
 }
 
+// importIDAttributes is implemented by a resource whose import ID is made of
+// state attributes (their values, as importID writes them; a single one
+// bare), in the order the ID lists them.
+type importIDAttributes interface {
+	importIDAttributes() []string
+}
+
+// alreadyExists explains a create that failed (d) because the object exists
+// already (found by reading the planned object): how to import it, by ID
+// (`terraform import`, an `import` block) and by identity (Terraform 1.12+).
+func (l lifecycle[M]) alreadyExists(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse, plan *M, d diag.Diagnostics) diag.Diagnostics {
+	duplicate := false
+	for _, x := range d {
+		if f, ok := x.(failedDiag); ok && pg.IsDuplicate(f.err) {
+			duplicate = true
+		}
+	}
+	if !duplicate {
+		return nil
+	}
+	probe := *plan
+	found, rd := l.obj.read(ctx, &call{op: opRead, config: req.Config}, &probe)
+	if !found || rd.HasError() {
+		return nil
+	}
+	st := tfsdk.State{Schema: resp.State.Schema}
+	var attrs map[string]tftypes.Value
+	if recordState(ctx, &st, &probe).HasError() || st.Raw.As(&attrs) != nil {
+		return nil
+	}
+	addr := "postgresql_" + l.kind + ".<name>"
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s already exists in PostgreSQL but not in the Terraform state. To manage it with this resource, import it (or give the resource another name); "+
+		"below, %s stands for this resource's address.\n", l.obj.describe(&probe), addr)
+	if ia, ok := l.obj.(importIDAttributes); ok {
+		if id, ok := importIDOf(attrs, ia.importIDAttributes()); ok {
+			fmt.Fprintf(&b, "\nWith the import command:\n\n  terraform import %s %s\n\nor with an import block:\n\n  import {\n    to = %s\n    id = %s\n  }\n",
+				addr, shellQuote(id), addr, hclString(id))
+		}
+	}
+	var ident []string
+	for _, name := range l.identity {
+		if v, ok := hclValue(attrs[name]); ok {
+			ident = append(ident, fmt.Sprintf("      %s = %s", name, v))
+		}
+	}
+	if len(ident) > 0 {
+		fmt.Fprintf(&b, "\nor by identity (Terraform 1.12 and later):\n\n  import {\n    to = %s\n    identity = {\n%s\n    }\n  }\n", addr, strings.Join(ident, "\n"))
+	}
+	b.WriteString("\nThen plan and apply: the import brings the object into the state, and the plan shows what would change to match the configuration.")
+	what := strings.ReplaceAll(l.kind, "_", " ")
+	return diag.Diagnostics{diag.NewErrorDiagnostic(strings.ToUpper(what[:1])+what[1:]+" already exists", b.String())}
+}
+
+// importIDOf is the import ID made of the string attributes names of attrs.
+func importIDOf(attrs map[string]tftypes.Value, names []string) (string, bool) {
+	vals := make([]string, 0, len(names))
+	for _, n := range names {
+		var s string
+		if v, ok := attrs[n]; !ok || !v.IsKnown() || v.IsNull() || v.As(&s) != nil {
+			return "", false
+		}
+		vals = append(vals, s)
+	}
+	if len(vals) == 1 {
+		return vals[0], true
+	}
+	return importID(vals...), true
+}
+
+// hclValue writes a known string, number, bool or collection of strings as HCL.
+func hclValue(v tftypes.Value) (string, bool) {
+	if v.Type() == nil || !v.IsKnown() || v.IsNull() {
+		return "", false
+	}
+	switch {
+	case v.Type().Is(tftypes.String):
+		var s string
+		if v.As(&s) != nil {
+			return "", false
+		}
+		return hclString(s), true
+	case v.Type().Is(tftypes.Bool):
+		var b bool
+		if v.As(&b) != nil {
+			return "", false
+		}
+		return strconv.FormatBool(b), true
+	case v.Type().Is(tftypes.Number):
+		var f big.Float
+		if v.As(&f) != nil {
+			return "", false
+		}
+		return f.Text('f', -1), true
+	case v.Type().Is(tftypes.Set{}) || v.Type().Is(tftypes.List{}):
+		var elems []tftypes.Value
+		if v.As(&elems) != nil {
+			return "", false
+		}
+		out := make([]string, 0, len(elems))
+		for _, e := range elems {
+			s, ok := hclValue(e)
+			if !ok {
+				return "", false
+			}
+			out = append(out, s)
+		}
+		sort.Strings(out)
+		return "[" + strings.Join(out, ", ") + "]", true
+	}
+	return "", false
+}
+
+// hclString writes s as an HCL string literal.
+func hclString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		case (r == '$' || r == '%') && strings.HasPrefix(s[i+1:], "{"):
+			b.WriteRune(r) // $${ and %%{ are a literal ${ and %{
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// shellQuote writes s as one POSIX shell word.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && !strings.ContainsRune("_.-/:@+=,", r)
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // planned is what ModifyPlan works on when it plans a create or an update:
 // the planned, configured and prior (nil on create) models.
 type planned[M any] struct {
@@ -361,6 +518,38 @@ type destroyPlanner[M any] interface {
 // the proposed plan equals the refreshed state: planChange may have to plan
 // a change back from drift (e.g. options a mapping should not have).
 func (l lifecycle[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	l.modifyPlan(ctx, req, resp)
+	if !resp.Diagnostics.HasError() {
+		checkExpectedVersion(ctx, l.obj, req, resp)
+	}
+}
+
+// checkExpectedVersion refuses a plan that changes an object (create,
+// update, destroy) when the server is older than the provider's
+// expected_version, which only the apply found out before. It asks the
+// server (once per provider) only when expected_version is set and the
+// provider configuration is known.
+func checkExpectedVersion(ctx context.Context, obj any, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	cu, ok := obj.(clientUser)
+	if !ok {
+		return
+	}
+	c := cu.pgClient()
+	if c == nil || c.Ready() != nil || !c.ExpectsVersion() {
+		return
+	}
+	if !req.State.Raw.IsNull() && !resp.Plan.Raw.IsNull() && resp.Plan.Raw.Equal(req.State.Raw) {
+		return // no change
+	}
+	var ve *pg.VersionError
+	if _, err := c.Capabilities(ctx); errors.As(err, &ve) {
+		resp.Diagnostics.AddError("Server older than expected_version",
+			fmt.Sprintf("The server runs PostgreSQL %s, but the provider's expected_version is %s: this plan would fail when applied. "+
+				"Connect the provider to a server of that version or later, or change expected_version.", ve.Server, ve.Expected))
+	}
+}
+
+func (l lifecycle[M]) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		dp, ok := l.obj.(destroyPlanner[M])
 		if !ok || req.State.Raw.IsNull() {
@@ -461,7 +650,18 @@ func failed(summary string, err error) diag.Diagnostics {
 	if err == nil {
 		return nil
 	}
-	return diag.Diagnostics{diag.NewErrorDiagnostic(summary, err.Error())}
+	return diag.Diagnostics{failedDiag{diag.NewErrorDiagnostic(summary, err.Error()), err}}
+}
+
+// failedDiag is the error diagnostic of failed: it keeps the error, so that
+// the skeleton can tell what went wrong (an object that exists already).
+type failedDiag struct {
+	diag.ErrorDiagnostic
+	err error
+}
+
+func (d failedDiag) Equal(o diag.Diagnostic) bool {
+	return o != nil && d.Severity() == o.Severity() && d.Summary() == o.Summary() && d.Detail() == o.Detail()
 }
 
 // maxSettle bounds how many times in a row the skeleton settles a write with

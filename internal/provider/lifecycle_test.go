@@ -2,6 +2,7 @@ package provider
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -76,4 +77,100 @@ resource "postgresql_schema" "s" { name = %[1]q }`, name)
 			},
 		},
 	})
+}
+
+// A create that failed with "already exists" gave no hint of what to do. The
+// error now shows the exact import ID (for `terraform import` and an import
+// block) and the identity of the object; the ID it shows imports it.
+func TestAcc_regressionAlreadyExistsGivesNoHint(t *testing.T) {
+	role := acctest.RandName("exists")
+	db := acctest.RandName("exists_db")
+	schema := "my.schema \"x\""
+	words := func(text string) *regexp.Regexp {
+		f := strings.Fields(text)
+		for i := range f {
+			f[i] = regexp.QuoteMeta(f[i])
+		}
+		return regexp.MustCompile(strings.Join(f, `\s+`))
+	}
+	schemaID := db + `."my.schema ""x"""`
+	schemaImport := fmt.Sprintf(`
+import {
+  to = postgresql_schema.s
+  id = %s
+}`, acctest.QuoteHCL(schemaID))
+	if acctest.CLIUnderTest(t).Supports(acctest.FeatureImportBlockIdentity) {
+		schemaImport = fmt.Sprintf(`
+import {
+  to = postgresql_schema.s
+  identity = {
+    database = %q
+    name     = %s
+  }
+}`, db, acctest.QuoteHCL(schema))
+	}
+	cfg := acctest.Config(`
+resource "postgresql_role" "r" { name = %q }
+resource "postgresql_schema" "s" {
+  name          = %s
+  database      = %q
+  if_not_exists = false
+}`, role, acctest.QuoteHCL(schema), db)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(role))
+			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(role)) })
+			acctest.Database(t, db, acctest.AdminUser())
+			acctest.AdminExec(t, db, "CREATE SCHEMA "+acctest.QI(schema))
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ExpectError: regexp.MustCompile(`(?s)` + strings.Join([]string{
+					words("Role already exists").String(),
+					words("terraform import postgresql_role.<name> " + role).String(),
+					words(`id = "` + role + `"`).String(),
+					words(`name = "` + role + `"`).String(),
+				}, ".*")),
+			},
+			{
+				Config: cfg,
+				ExpectError: regexp.MustCompile(`(?s)` + strings.Join([]string{
+					words("Schema already exists").String(),
+					words(`terraform import postgresql_schema.<name> '` + schemaID + `'`).String(),
+					words(`id = ` + acctest.QuoteHCL(schemaID)).String(),
+					words(`database = "` + db + `"`).String(),
+					words(`name = ` + acctest.QuoteHCL(schema)).String(),
+				}, ".*")),
+			},
+			{ // what the hints show imports the objects: the role by ID, the schema by identity (by ID before Terraform 1.12)
+				Config: cfg + schemaImport + fmt.Sprintf(`
+import {
+  to = postgresql_role.r
+  id = %q
+}`, role),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_role.r", plancheck.ResourceActionNoop),
+					// if_not_exists = false is configuration-only: an import records the default
+					plancheck.ExpectResourceAction("postgresql_schema.s", plancheck.ResourceActionUpdate),
+				}},
+			},
+		},
+	})
+}
+
+// The import hints quote IDs for the shell and for HCL.
+func TestAlreadyExistsHintQuoting(t *testing.T) {
+	for in, want := range map[string]string{"app_db.sales": "app_db.sales", "zz tmp": "'zz tmp'", `it's`: `'it'\''s'`, `{"a":1}`: `'{"a":1}'`, "": "''"} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{`a"b\c`: `"a\"b\\c"`, "${x} %{y} $z": `"$${x} %%{y} $z"`, "l1\nl2\t\x01": `"l1\nl2\t\u0001"`} {
+		if got := hclString(in); got != want {
+			t.Errorf("hclString(%q) = %s, want %s", in, got, want)
+		}
+	}
 }

@@ -63,7 +63,14 @@ var migrationCases = []struct {
 	{dir: "role/import", expect: map[string][]string{"1.26.0": {"postgresql_role.imp.password"}}},
 	// database/full uses the en_US.UTF-8 locale; C.UTF-8 exists everywhere and exercises the same path.
 	{dir: "database/full", replace: map[string]string{"en_US.UTF-8": "C.UTF-8"}},
-	{dir: "database/minimal"}, {dir: "database/template_flags"},
+	// `DEFAULT` (the server's default, as cyrilgdn documents it): cyrilgdn
+	// records template as configured and the other four as the server has them.
+	{dir: "database/minimal", variants: []migrationVariant{{"default_keyword", map[string]string{
+		`name = "fx_db_min"`: "name = \"fx_db_min\"\n  template = \"DEFAULT\"\n  encoding = \"DEFAULT\"\n  lc_collate = \"DEFAULT\"\n" +
+			"  lc_ctype = \"default\"\n  tablespace_name = \"DEFAULT\"",
+		`"template": "template0"`: `"template": "DEFAULT"`,
+	}}}},
+	{dir: "database/template_flags"},
 	{dir: "database/import", expect: map[string][]string{
 		"1.26.0": {"postgresql_database.imp.alter_object_ownership"}, "1.25.0": {"postgresql_database.imp.alter_object_ownership"},
 	}},
@@ -71,7 +78,15 @@ var migrationCases = []struct {
 	{dir: "schema/import", expect: map[string][]string{"": {"postgresql_schema.imp.drop_cascade"}}},
 	{dir: "extension/schema_version"}, {dir: "extension/minimal"}, {dir: "extension/cascade"},
 	{dir: "extension/import", expect: map[string][]string{"": {"postgresql_extension.imp.drop_cascade"}}},
-	{dir: "grant/database_schema"}, {dir: "grant/sequence_function_column"}, {dir: "grant/fdw_server_revoke"},
+	// Modules set one schema on every grant of a for_each, database grants included, and
+	// "" for none: cyrilgdn ignored both there (and stored them); so must the upgrade and the plan.
+	{dir: "grant/database_schema", variants: []migrationVariant{{"schema_ignored", map[string]string{
+		"  object_type = \"database\"\n  privileges  = [\"CONNECT\", \"CREATE\", \"TEMPORARY\"]": "  object_type = \"database\"\n  schema      = \"public\"\n  privileges  = [\"CONNECT\", \"CREATE\", \"TEMPORARY\"]",
+		"  role        = \"public\"\n  object_type = \"database\"":                               "  role        = \"public\"\n  schema      = \"\"\n  object_type = \"database\"",
+		"\"role\": \"fx_gr_app\",\n            \"schema\": null,":                                "\"role\": \"fx_gr_app\",\n            \"schema\": \"public\",",
+		"\"role\": \"public\",\n            \"schema\": null,":                                   "\"role\": \"public\",\n            \"schema\": \"\",",
+	}}}},
+	{dir: "grant/sequence_function_column"}, {dir: "grant/fdw_server_revoke"},
 	// `objects = []` (and `columns = []`) is the common cyrilgdn spelling of "every
 	// table"; the state holds null for them (or [], as other cyrilgdn writes leave it).
 	{dir: "grant/table_objects_all_tables", variants: []migrationVariant{

@@ -39,6 +39,9 @@ func physicalReplicationSlotSchemaV1() schema.Schema {
 	}
 }
 
+// importIDAttributes: the import ID is its name (see alreadyExists).
+func (r *physicalReplicationSlotResource) importIDAttributes() []string { return []string{"name"} }
+
 // importState takes the slot name.
 func (r *physicalReplicationSlotResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "slot")

@@ -181,6 +181,11 @@ func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (boo
 // policyImportForm is the import ID of a policy (see import_id.go).
 var policyImportForm = importForm{what: "policy", names: []string{"schema", "table", "name"}}
 
+// importIDAttributes: the import ID is made of `database`, `schema`, `table` and `name` (see alreadyExists).
+func (r *policyResource) importIDAttributes() []string {
+	return []string{"database", "schema", "table", "name"}
+}
+
 func (r *policyResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(policyImportForm.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		p, err := r.client.ReadPolicy(ctx, db, 0, names[0], names[1], names[2])

@@ -106,7 +106,8 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 				MarkdownDescription: "Path of a PEM file with the certificate authorities that sign the server's certificate (`verify-ca`, `verify-full`). Defaults to `PGSSLROOTCERT`.",
 			},
 			"connect_timeout": nonNegativeInt64("Seconds to wait for a connection; `0` waits indefinitely. Defaults to `PGCONNECT_TIMEOUT`, then `180`."),
-			"max_retry_duration": nonNegativeInt64("Seconds an operation keeps retrying after losing its connection (a terminated backend, a server restart or failover, a reset socket, a server still starting up) before it fails. " +
+			"max_retry_duration": nonNegativeInt64("Seconds an operation keeps retrying after losing its connection (a terminated backend, a server restart or failover, a reset socket, a server still starting up) " +
+				"or after the server refused a new connection for a connection limit (SQLSTATE `53300`: a database's `connection_limit`, the role's, `max_connections`) before it fails. " +
 				"Reads, and writes that were not sent or whose transaction had not reached `COMMIT`, are retried on a fresh connection with a growing backoff; see the provider page for what happens when the outcome of a write is unknown. " +
 				"Defaults to `PGTF_MAX_RETRY_DURATION`, then `120`. `0` disables retries after connection failures."),
 			"statement_timeout": nonNegativeInt64("Seconds any statement of the provider may run before the server cancels it (`statement_timeout` of the provider's sessions); `0` means no limit. Defaults to `0`."),

@@ -66,3 +66,31 @@ resource "postgresql_role" "r" { name = "never_created" }`,
 		},
 	})
 }
+
+// expected_version newer than the server used to pass the plan and fail at
+// apply, after whatever the apply did first. The plan now refuses every
+// change, and nothing is created.
+func TestAccProvider_regressionExpectedVersionCheckedAtApply(t *testing.T) {
+	role, db := acctest.RandName("role_evp"), acctest.RandName("db_evp")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: fmt.Sprintf(`provider "postgresql" { expected_version = "99.1" }
+resource "postgresql_role" "r" { name = %q }
+resource "postgresql_database" "d" { name = %q }`, role, db),
+				ExpectError: regexp.MustCompile(`(?s)Server\s+older\s+than\s+expected_version.*expected_version\s+is\s+99.1`),
+			},
+			{
+				PreConfig: func() {
+					if roleExists(t, role) || acctest.DatabaseExists(t, db) {
+						t.Errorf("the refused plan was applied: role %s or database %s exists", role, db)
+					}
+				},
+				Config:   acctest.ProviderBlock,
+				PlanOnly: true,
+			},
+		},
+	})
+}

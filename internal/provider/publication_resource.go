@@ -134,6 +134,9 @@ func (r *publicationResource) ValidateConfig(ctx context.Context, req resource.V
 // publicationImport is the import ID of a publication (see import_id.go).
 var publicationImport = importForm{what: "publication", names: []string{"name"}, database: true}
 
+// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *publicationResource) importIDAttributes() []string { return []string{"database", "name"} }
+
 func (r *publicationResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(publicationImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		p, err := r.client.ReadPublication(ctx, db, 0, names[0])

@@ -54,6 +54,9 @@ func replicationSlotSchemaV1() schema.Schema {
 // replicationSlotImport is the import ID of a logical slot (see import_id.go).
 var replicationSlotImport = importForm{what: "replication slot", names: []string{"slot"}, database: true}
 
+// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *replicationSlotResource) importIDAttributes() []string { return []string{"database", "name"} }
+
 func (r *replicationSlotResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(replicationSlotImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		s, err := readSlot(ctx, r.client, names[0], "logical")

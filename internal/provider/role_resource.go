@@ -149,6 +149,9 @@ func (r *roleResource) ValidateConfig(ctx context.Context, req resource.Validate
 	}
 }
 
+// importIDAttributes: the import ID is its name (see alreadyExists).
+func (r *roleResource) importIDAttributes() []string { return []string{"name"} }
+
 // importState takes the role name.
 func (r *roleResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "role")
@@ -157,6 +160,7 @@ func (r *roleResource) importState(ctx context.Context, req resource.ImportState
 func (r *roleResource) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[roleModel]) {
 	plan, config, state := &p.plan, &p.config, p.state
 	plan.ID = plan.Name // id follows name, known whenever name is
+	r.checkReservedAttributes(ctx, p, resp)
 	if p.creating() {
 		return
 	}
@@ -287,6 +291,73 @@ func warnPasswordChanged(resp *resource.ModifyPlanResponse, name string) {
 			"password_wo, which Terraform sets again only when password_wo_version changes.", name))
 }
 
+// checkReservedAttributes refuses at plan time to give or take SUPERUSER,
+// REPLICATION or BYPASSRLS when the provider's role may not (PostgreSQL would
+// refuse at apply with "permission denied" / "must be superuser"): SUPERUSER
+// takes a superuser; REPLICATION and BYPASSRLS too before PostgreSQL 16, and
+// from 16 a role that has the attribute itself. It asks the server (the
+// connected role's attributes, once per provider) only when such a change is
+// planned and the provider configuration is known.
+func (r *roleResource) checkReservedAttributes(ctx context.Context, p *planned[roleModel], resp *resource.ModifyPlanResponse) {
+	type reserved struct {
+		attr, option string
+		plan         types.Bool
+		state        types.Bool
+		own          func(*pg.Capabilities) bool // from PostgreSQL 16, a role with the attribute may give it
+	}
+	state := roleAttributes{}
+	if !p.creating() {
+		state = p.state.roleAttributes
+	}
+	var changing []reserved
+	for _, a := range []reserved{
+		{"superuser", "SUPERUSER", p.plan.Superuser, state.Superuser, nil},
+		{"replication", "REPLICATION", p.plan.Replication, state.Replication, func(c *pg.Capabilities) bool { return c.HasReplication }},
+		{"bypass_row_level_security", "BYPASSRLS", p.plan.BypassRLS, state.BypassRLS, func(c *pg.Capabilities) bool { return c.HasBypassRLS }},
+	} {
+		if a.plan.IsUnknown() || a.plan.ValueBool() == a.state.ValueBool() {
+			continue // creating without it (false) or not changing it
+		}
+		changing = append(changing, a)
+	}
+	if len(changing) == 0 || r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	caps, err := r.client.Capabilities(ctx)
+	if err != nil || caps.IsSuperuser {
+		return // not known (a version error is reported by the skeleton), or allowed
+	}
+	for _, a := range changing {
+		if a.own != nil && caps.AtLeast(16) && a.own(caps) {
+			continue
+		}
+		need, lacks := "a superuser", "is not one"
+		if a.own != nil && caps.AtLeast(16) {
+			need, lacks = "a superuser or a role with "+a.option+" itself", "has neither"
+		}
+		verb := "Giving"
+		if !a.plan.ValueBool() {
+			verb = "Taking"
+		}
+		from := "role " + strconv.Quote(p.plan.Name.ValueString())
+		if p.plan.Name.IsUnknown() {
+			from = "the role"
+		}
+		resp.Diagnostics.AddAttributeError(path.Root(a.attr), a.option+" needs a superuser",
+			fmt.Sprintf("%s %s %s (%s = %t) takes %s; the provider connects as %q, which %s, so PostgreSQL would refuse it at apply. "+
+				"Apply this change as a role that may make it, or leave %s as it is.",
+				verb, a.option, verbObject(verb, from), a.attr, a.plan.ValueBool(), need, caps.CurrentUser, lacks, a.attr))
+	}
+}
+
+// verbObject is "to <role>" after Giving, "from <role>" after Taking.
+func verbObject(verb, role string) string {
+	if verb == "Taking" {
+		return "from " + role
+	}
+	return "to " + role
+}
+
 func (r *roleResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *roleModel) {
 	if r.client == nil || r.client.Ready() != nil || state.SkipDropRole.ValueBool() {
 		return
@@ -316,7 +387,17 @@ func (r *roleResource) planDestroy(ctx context.Context, _ resource.ModifyPlanReq
 	sort.Strings(where)
 	what := "They will be reassigned to the provider's role (REASSIGN OWNED) and the role's privileges dropped (DROP OWNED)."
 	if state.SkipReassignOwned.ValueBool() {
-		what = "skip_reassign_owned is true, so the drop will fail unless they are removed first."
+		// Certain to fail when some of them stay whatever else this destroy
+		// drops: refuse the plan, so that nothing of it runs before the failure.
+		if n, names, err := r.client.OwnedLasting(ctx, uint32(state.OID.ValueInt64())); err == nil && n > 0 {
+			resp.Diagnostics.AddError("Role owns objects",
+				fmt.Sprintf("Cannot destroy role %q: it owns %d object(s) in database %q that nothing in this plan drops (%s%s) and skip_reassign_owned is true, so DROP ROLE would fail "+
+					"after the rest of the plan had been applied. Nothing was changed. Set skip_reassign_owned = false and apply that first to have them reassigned "+
+					"to the provider's role (REASSIGN OWNED), or drop them or give them to another role yourself.",
+					name, n, r.client.DefaultDatabase(), strings.Join(names, ", "), more(n, len(names))))
+			return
+		}
+		what = "skip_reassign_owned is true, so the drop will fail unless they are removed first (by resources of this plan, or yourself)."
 	}
 	resp.Diagnostics.AddWarning("Role owns objects",
 		fmt.Sprintf("Role %q owns %d object(s) (%s). %s", name, total, strings.Join(where, ", "), what))

@@ -569,3 +569,150 @@ func TestAccRole_passwordIsSCRAMWithoutMD5Warning(t *testing.T) {
 		}},
 	})
 }
+
+// With skip_reassign_owned = true, a role owning a table (which no resource
+// of this provider drops) cannot be dropped: the destroy plan now says so
+// instead of warning, and nothing of the destroy runs. Once the table is
+// gone, the destroy goes through.
+func TestAccRole_regressionDestroyHalfAppliedWhenDropWillFail(t *testing.T) {
+	owner := acctest.RandName("rowns")
+	other := acctest.RandName("rowns_other")
+	table := acctest.QQ("public", owner+"_t")
+	cfg := acctest.Config(`
+resource "postgresql_role" "other" { name = %q }
+resource "postgresql_role" "owner" {
+  name                = %q
+  skip_reassign_owned = true
+}`, other, owner)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, owner, other),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig:   acctest.ExecFunc(t, "postgres", "CREATE TABLE "+table+" (id int)", "ALTER TABLE "+table+" OWNER TO "+acctest.QI(owner)),
+				Config:      cfg,
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`(?s)Cannot destroy role.*table\s+public\..*skip_reassign_owned\s+=\s+false`),
+			},
+			{
+				PreConfig: func() {
+					if !roleExists(t, other) || !roleExists(t, owner) {
+						t.Errorf("the refused destroy dropped role %s or %s", other, owner)
+					}
+					acctest.Exec(t, "postgres", "DROP TABLE "+table)
+				},
+				Config:   cfg,
+				PlanOnly: true,
+			},
+		},
+	})
+}
+
+// SUPERUSER, REPLICATION and BYPASSRLS, which a non-superuser admin (managed
+// services; the provider's `superuser = false`) may not give, used to plan
+// fine and fail at apply with PostgreSQL's "must be superuser" after the rest
+// of the apply ran. The plan now refuses them, on the attribute; a superuser
+// admin creates them.
+func TestAccRole_regressionReservedAttributesFailAtApply(t *testing.T) {
+	other := acctest.RandName("rres_other")
+	names := map[string]string{}
+	for _, a := range []string{"superuser", "replication", "bypass_row_level_security"} {
+		names[a] = acctest.RandName("rres_" + a[:5])
+	}
+	cfg := func(attr string) string {
+		return acctest.Config(`
+resource "postgresql_role" "other" { name = %q }
+resource "postgresql_role" "r" {
+  name = %q
+  %s = true
+}`, other, names[attr], attr)
+	}
+	var steps []resource.TestStep
+	for _, attr := range []string{"superuser", "replication", "bypass_row_level_security"} {
+		if !acctest.Managed() {
+			steps = append(steps, resource.TestStep{Config: cfg(attr), ConfigStateChecks: []statecheck.StateCheck{boolean("postgresql_role.r", attr, true)}})
+			continue
+		}
+		steps = append(steps, resource.TestStep{
+			Config:      cfg(attr),
+			ExpectError: regexp.MustCompile(`(?s)needs\s+a\s+superuser.*` + attr + `\s+=\s+true`),
+		}, resource.TestStep{
+			PreConfig: func() {
+				if roleExists(t, other) || roleExists(t, names[attr]) {
+					t.Errorf("the refused plan (%s = true) was applied in part", attr)
+				}
+			},
+			Config:   acctest.ProviderBlock,
+			PlanOnly: true,
+		})
+	}
+	all := []string{other}
+	for _, n := range names {
+		all = append(all, n)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, all...),
+		Steps:                    steps,
+	})
+}
+
+// TestAccRole_regressionDropMemberOfAdminRole (issue 30): a role that is a
+// member of the admin's own role (`roles = ["<admin>"]`, as users do on managed
+// services) could not be destroyed by a managed admin: borrowing its
+// privileges (to reassign what it owns) made a circular membership (0LP01),
+// and the error suggested a GRANT that fails the same way. The admin now takes
+// the role's membership in its own role out for the duration of the
+// transaction and puts it back, for every change that borrows the role (here:
+// a schema it owns, and the drop, which reassigns a table it owns).
+func TestAccRole_regressionDropMemberOfAdminRole(t *testing.T) {
+	acctest.PreCheck(t)
+	if acctest.Managed() && acctest.ServerMajor(t) >= 16 {
+		t.Skip("PostgreSQL 16+: the managed admin manages only the roles it created, which hold its ADMIN OPTION membership, " +
+			"so none of them can also be a member of the admin's role (a circular membership): the case does not arise")
+	}
+	admin := acctest.AdminUser()
+	name, schema, table := acctest.RandName("in_admin"), acctest.RandName("in_admin_s"), acctest.RandName("in_admin_t")
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP TABLE IF EXISTS public."+acctest.QI(table)) })
+	config := acctest.Config("%s", acctest.Resource("postgresql_role", "member", "name", acctest.QuoteHCL(name), "roles", "["+acctest.QuoteHCL(admin)+"]")+
+		acctest.Resource("postgresql_schema", "owned", "name", acctest.QuoteHCL(schema), "database", `"postgres"`, "owner", "postgresql_role.member.name"))
+	isMember := func(*terraform.State) error {
+		if !acctest.QueryBool(t, "", "SELECT EXISTS (SELECT 1 FROM pg_auth_members WHERE roleid = $1::regrole AND member = $2::regrole)", acctest.QI(admin), acctest.QI(name)) {
+			return fmt.Errorf("role %q is no longer a member of %q", name, admin)
+		}
+		// and no borrowed membership is left behind the other way
+		if acctest.QueryBool(t, "", "SELECT EXISTS (SELECT 1 FROM pg_auth_members WHERE roleid = $2::regrole AND member = $1::regrole)", acctest.QI(admin), acctest.QI(name)) {
+			return fmt.Errorf("the admin %q is still a member of %q", admin, name)
+		}
+		if owner := acctest.QueryString(t, "", "SELECT nspowner::regrole::text FROM pg_namespace WHERE nspname = $1", schema); owner != acctest.QI(name) {
+			return fmt.Errorf("schema owned by %s", owner)
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if roleExists(t, name) {
+				return fmt.Errorf("role %q still exists", name)
+			}
+			if owner := acctest.QueryString(t, "", "SELECT tableowner::text FROM pg_tables WHERE schemaname = 'public' AND tablename = $1", table); owner != admin {
+				return fmt.Errorf("the table of the dropped role belongs to %q, want %q", owner, admin)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{Config: config, Check: isMember},
+			{ // it owns a table outside Terraform: destroying it reassigns the table first
+				PreConfig: acctest.ExecFunc(t, "", "CREATE TABLE public."+acctest.QI(table)+" (a int)",
+					"ALTER TABLE public."+acctest.QI(table)+" OWNER TO "+acctest.QI(name)),
+				Config:           config,
+				ConfigPlanChecks: expectEmpty(),
+				Check:            isMember,
+			},
+		},
+	})
+}

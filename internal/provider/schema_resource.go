@@ -44,8 +44,11 @@ var schemaPolicyAttrTypes = map[string]attr.Type{
 }
 
 func schemaSchemaV1() schema.Schema {
+	// Unset flags are recorded as false, as cyrilgdn/postgresql stored them
+	// (planChange plans them so: a schema Default in a set nested block is
+	// applied to the wrong elements once Terraform merges prior values in).
 	policyBool := func(desc string) schema.BoolAttribute {
-		return schema.BoolAttribute{Optional: true, MarkdownDescription: desc + " Unset means false."}
+		return schema.BoolAttribute{Optional: true, Computed: true, MarkdownDescription: desc + " Defaults to false."}
 	}
 	return schema.Schema{
 		Version: 1,
@@ -83,7 +86,8 @@ func schemaSchemaV1() schema.Schema {
 			"policy": schema.SetNestedBlock{
 				DeprecationMessage: "policy is deprecated: manage schema privileges with postgresql_grant (object_type = \"schema\") instead.",
 				MarkdownDescription: "**Deprecated**: use `postgresql_grant` with `object_type = \"schema\"`. Privileges on the schema for one role each, applied with `GRANT`/`REVOKE` " +
-					"(kept for compatibility with cyrilgdn/postgresql). A role listed here holds exactly these privileges on the schema; a role removed from the list loses them all.",
+					"(kept for compatibility with cyrilgdn/postgresql). A role listed here holds exactly these privileges on the schema; a role removed from the list loses them all. " +
+					"Several blocks for the same role add up: the role holds every privilege any of them gives (with the grant option when any of them asks for it), and each block stays as written in the state.",
 				NestedObject: schema.NestedBlockObject{
 					Attributes: map[string]schema.Attribute{
 						"role":              optionalString("The role receiving the privileges; empty or unset means `PUBLIC`."),
@@ -106,9 +110,19 @@ func (r *schemaResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 	var raw []schemaPolicyModel
 	resp.Diagnostics.Append(m.Policy.ElementsAs(ctx, &raw, false)...)
+	seen := map[schemaPolicyModel]bool{}
 	for _, p := range raw {
 		if p.Role.IsUnknown() {
 			continue
+		}
+		// Two blocks that differ only in an unset flag against false are one
+		// block once planned (unset is false): the set would lose one.
+		if n := normalPolicy(p); !n.hasUnknown() {
+			if seen[n] {
+				resp.Diagnostics.AddAttributeError(path.Root("policy"), "Repeated policy block",
+					fmt.Sprintf("Two policy blocks for %s ask for the same privileges (an unset flag is false). Remove one of them.", policyGrantee(p.Role)))
+			}
+			seen[n] = true
 		}
 		role := p.Role.ValueString()
 		if role == "" && (p.UsageWithGrant.ValueBool() || p.CreateWithGrant.ValueBool()) {
@@ -125,6 +139,9 @@ func (r *schemaResource) ValidateConfig(ctx context.Context, req resource.Valida
 
 // schemaImport is the import ID of a schema (see import_id.go).
 var schemaImport = importForm{what: "schema", names: []string{"schema"}, database: true}
+
+// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *schemaResource) importIDAttributes() []string { return []string{"database", "name"} }
 
 func (r *schemaResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(schemaImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
@@ -148,6 +165,18 @@ func (r *schemaResource) planChange(ctx context.Context, req resource.ModifyPlan
 		r.warnDrop(ctx, p.state, resp, true)
 	}
 	keepUnset(p, func(m *schemaModel) *types.String { return &m.Owner })
+	// The policy blocks as configured, unset flags false (Terraform checks
+	// no more than the number of blocks of a set: the plan may say so).
+	if !p.config.Policy.IsUnknown() {
+		var raw []schemaPolicyModel
+		resp.Diagnostics.Append(p.config.Policy.ElementsAs(ctx, &raw, false)...)
+		for i := range raw {
+			raw[i] = normalPolicy(raw[i])
+		}
+		var d diag.Diagnostics
+		p.plan.Policy, d = policySet(raw)
+		resp.Diagnostics.Append(d...)
+	}
 	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
 }
 
@@ -158,7 +187,9 @@ func (r *schemaResource) planDestroy(ctx context.Context, _ resource.ModifyPlanR
 }
 
 // warnDrop warns when dropping the schema of state (destroy or replacement)
-// takes objects with it or will fail because of them.
+// takes objects with it, and refuses the plan when the drop will fail: the
+// schema holds objects that nothing else in the destroy can drop first
+// (tables, ...: pg.SchemaContents.Lasting) and drop_cascade is false.
 func (r *schemaResource) warnDrop(ctx context.Context, state *schemaModel, resp *resource.ModifyPlanResponse, replacing bool) {
 	if state.OID.IsNull() || state.OID.IsUnknown() || r.client == nil || r.client.Ready() != nil {
 		return
@@ -193,9 +224,32 @@ func (r *schemaResource) warnDrop(ctx context.Context, state *schemaModel, resp 
 				state.Name.ValueString(), db, how, sc.Objects, ext))
 		return
 	}
+	if sc.Lasting > 0 {
+		// Certain to fail: refuse the plan, so that nothing else of this
+		// destroy (grants revoked, roles dropped...) runs before the failure.
+		what := "destroy"
+		if replacing {
+			what = "replace"
+		}
+		resp.Diagnostics.AddError("Schema is not empty",
+			fmt.Sprintf("Cannot %s schema %q in database %q: it holds %d object(s) that nothing in this plan drops (%s%s) and drop_cascade is false, so DROP SCHEMA would fail "+
+				"after the rest of the plan had been applied. Nothing was changed. Set drop_cascade = true and apply that first to drop them with the schema, "+
+				"or drop or move them yourself.%s",
+				what, state.Name.ValueString(), db, sc.Lasting, strings.Join(sc.LastingNames, ", "), more(sc.Lasting, len(sc.LastingNames)), ext))
+		return
+	}
 	resp.Diagnostics.AddWarning("Schema is not empty",
-		fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (tables, views, sequences, functions, types) and drop_cascade is false: the drop will fail. "+
+		fmt.Sprintf("Schema %q in database %q will be %s. It holds %d object(s) (views, functions, types...) and drop_cascade is false: the drop will fail unless resources of this plan "+
+			"drop them first (a postgresql_function, or a postgresql_extension they depend on with drop_cascade). "+
 			"Drop or move the objects first, or set drop_cascade = true (and apply it) to drop them with the schema.%s", state.Name.ValueString(), db, how, sc.Objects, ext))
+}
+
+// more is ", ..." when fewer names (shown) than objects (n) are listed.
+func more(n, shown int) string {
+	if n > shown {
+		return ", ..."
+	}
+	return ""
 }
 
 func (r *schemaResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
@@ -272,32 +326,28 @@ func (r *schemaResource) read(ctx context.Context, c *call, m *schemaModel) (boo
 	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
 		m.DropCascade = types.BoolValue(false)
 	}
-	// Policies: report, for each role listed, what it holds now (keeping the configured spelling of the role).
+	// Policies: report each block as written while its role holds what the
+	// blocks of that role ask for together (they add up: mergePolicies), and
+	// what differs otherwise, so that drift shows in the plan.
 	var raw []schemaPolicyModel
 	if !m.Policy.IsNull() && !m.Policy.IsUnknown() {
 		diags.Append(m.Policy.ElementsAs(ctx, &raw, false)...)
 	}
-	out := make([]schemaPolicyModel, 0, len(raw))
-	// flag keeps null (unset in the configuration) when the privilege is not held.
-	flag := func(cfg types.Bool, held bool) types.Bool {
-		if !held && cfg.IsNull() {
-			return cfg
-		}
-		return types.BoolValue(held)
+	want := map[string]pg.SchemaGrant{}
+	for _, w := range mergePolicies(raw) {
+		want[w.Role] = w
 	}
+	out := make([]schemaPolicyModel, 0, len(raw))
 	for _, p := range raw {
-		key := p.Role.ValueString()
-		if strings.EqualFold(key, "public") {
-			key = ""
-		}
-		g := s.Grants[key]
-		// USAGE held with grant option satisfies both flags as configured.
+		key := policyRole(p.Role)
+		g, w := s.Grants[key], want[key]
 		out = append(out, schemaPolicyModel{
-			Role:            p.Role,
-			Usage:           flag(p.Usage, g.Usage || (g.UsageGrant && p.Usage.ValueBool())),
-			UsageWithGrant:  flag(p.UsageWithGrant, g.UsageGrant),
-			Create:          flag(p.Create, g.Create || (g.CreateGrant && p.Create.ValueBool())),
-			CreateWithGrant: flag(p.CreateWithGrant, g.CreateGrant),
+			Role: p.Role,
+			// USAGE held with grant option satisfies usage = true too.
+			Usage:           policyFlag(p.Usage, g.Usage || g.UsageGrant, g.Usage && !w.Usage && !w.UsageGrant),
+			UsageWithGrant:  policyFlag(p.UsageWithGrant, g.UsageGrant, g.UsageGrant && !w.UsageGrant),
+			Create:          policyFlag(p.Create, g.Create || g.CreateGrant, g.Create && !w.Create && !w.CreateGrant),
+			CreateWithGrant: policyFlag(p.CreateWithGrant, g.CreateGrant, g.CreateGrant && !w.CreateGrant),
 		})
 	}
 	var d2 diag.Diagnostics
@@ -323,7 +373,71 @@ func policySet(ps []schemaPolicyModel) (types.Set, diag.Diagnostics) {
 	return s, diags
 }
 
-// policies decodes the policy blocks (role "" = PUBLIC).
+// policyRole is the grantee of a policy block: its role, "" for PUBLIC
+// (unset, empty or any spelling of public).
+func policyRole(role types.String) string {
+	if strings.EqualFold(role.ValueString(), "public") {
+		return ""
+	}
+	return role.ValueString()
+}
+
+// normalPolicy is a policy block as planned: unset flags false.
+func normalPolicy(p schemaPolicyModel) schemaPolicyModel {
+	for _, f := range []*types.Bool{&p.Usage, &p.UsageWithGrant, &p.Create, &p.CreateWithGrant} {
+		if f.IsNull() {
+			*f = types.BoolValue(false)
+		}
+	}
+	return p
+}
+
+func (p schemaPolicyModel) hasUnknown() bool {
+	return p.Role.IsUnknown() || p.Usage.IsUnknown() || p.UsageWithGrant.IsUnknown() || p.Create.IsUnknown() || p.CreateWithGrant.IsUnknown()
+}
+
+// policyGrantee names the grantee of a policy block in messages.
+func policyGrantee(role types.String) string {
+	if r := policyRole(role); r != "" {
+		return fmt.Sprintf("role %q", r)
+	}
+	return "PUBLIC"
+}
+
+// policyFlag is what a policy flag reads as: as configured (cfg) when true
+// and held (held), false when true and not held; when false or unset, false
+// unless the role holds a privilege that no block of it asks for (extra).
+func policyFlag(cfg types.Bool, held, extra bool) types.Bool {
+	if cfg.ValueBool() {
+		return types.BoolValue(held)
+	}
+	return types.BoolValue(extra)
+}
+
+// mergePolicies is what the policy blocks ask for, per grantee (role "" =
+// PUBLIC) in the order they first appear: blocks of the same role add up, as
+// in cyrilgdn/postgresql.
+func mergePolicies(raw []schemaPolicyModel) []pg.SchemaGrant {
+	out := make([]pg.SchemaGrant, 0, len(raw))
+	at := map[string]int{}
+	for _, p := range raw {
+		role := policyRole(p.Role)
+		i, ok := at[role]
+		if !ok {
+			i = len(out)
+			at[role] = i
+			out = append(out, pg.SchemaGrant{Role: role})
+		}
+		g := &out[i]
+		g.Usage = g.Usage || p.Usage.ValueBool()
+		g.UsageGrant = g.UsageGrant || p.UsageWithGrant.ValueBool()
+		g.Create = g.Create || p.Create.ValueBool()
+		g.CreateGrant = g.CreateGrant || p.CreateWithGrant.ValueBool()
+	}
+	return out
+}
+
+// policies decodes the policy blocks, merged per grantee (mergePolicies).
 func (m *schemaModel) policies(ctx context.Context) ([]pg.SchemaGrant, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if m.Policy.IsNull() || m.Policy.IsUnknown() {
@@ -331,16 +445,7 @@ func (m *schemaModel) policies(ctx context.Context) ([]pg.SchemaGrant, diag.Diag
 	}
 	var raw []schemaPolicyModel
 	diags.Append(m.Policy.ElementsAs(ctx, &raw, false)...)
-	out := make([]pg.SchemaGrant, 0, len(raw))
-	for _, p := range raw {
-		role := p.Role.ValueString()
-		if strings.EqualFold(role, "public") {
-			role = ""
-		}
-		out = append(out, pg.SchemaGrant{Role: role, Usage: p.Usage.ValueBool(), UsageGrant: p.UsageWithGrant.ValueBool(),
-			Create: p.Create.ValueBool(), CreateGrant: p.CreateWithGrant.ValueBool()})
-	}
-	return out, diags
+	return mergePolicies(raw), diags
 }
 
 func (m *schemaModel) spec(ctx context.Context) (pg.SchemaSpec, diag.Diagnostics) {

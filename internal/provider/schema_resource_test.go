@@ -259,3 +259,174 @@ resource "postgresql_schema" "test" {
 		},
 	})
 }
+
+// Two policy blocks for the same role are cumulative (as documented by
+// cyrilgdn/postgresql): the role gets the union of their privileges, the
+// state keeps both blocks as configured (unset flags recorded as false, as
+// cyrilgdn stored them), and the apply no longer fails with "Provider
+// produced inconsistent result after apply" leaving the schema tainted.
+func TestAccSchema_regressionPolicyBlocksSameRole(t *testing.T) {
+	name := acctest.RandName("polsame")
+	reader := acctest.RandName("polsame_r")
+	addr := "postgresql_schema.test"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(blocks string) string {
+		return acctest.Config(`
+resource "postgresql_role" "reader" { name = %q }
+resource "postgresql_schema" "test" {
+  name = %q
+%s
+}`, reader, name, blocks)
+	}
+	two := `
+  policy {
+    role  = postgresql_role.reader.name
+    usage = true
+  }
+  policy {
+    role              = postgresql_role.reader.name
+    create_with_grant = true
+  }
+  policy {
+    usage = true
+  }`
+	one := `
+  policy {
+    role  = postgresql_role.reader.name
+    usage = true
+  }`
+	pol := func(role string, usage, usageGrant, create, createGrant bool) knownvalue.Check {
+		var r knownvalue.Check = knownvalue.StringExact(role)
+		if role == "" {
+			r = knownvalue.Null()
+		}
+		return knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"role": r, "usage": knownvalue.Bool(usage), "usage_with_grant": knownvalue.Bool(usageGrant),
+			"create": knownvalue.Bool(create), "create_with_grant": knownvalue.Bool(createGrant),
+		})
+	}
+	acl := func(want ...string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			got := acctest.QueryString(t, "postgres", `SELECT coalesce(string_agg(a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END, ',' ORDER BY a.privilege_type), '')
+FROM pg_namespace n, aclexplode(n.nspacl) a WHERE n.nspname = $1 AND a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $2)`, name, reader)
+			if got != strings.Join(want, ",") {
+				return fmt.Errorf("privileges of %s on schema %s: %q, want %q", reader, name, got, strings.Join(want, ","))
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if schemaExists(t, "postgres", name) {
+				return fmt.Errorf("schema %q still exists", name)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{ // blocks that differ only in an unset flag against false would be one block in the state
+				Config: config(one + `
+  policy {
+    role   = postgresql_role.reader.name
+    usage  = true
+    create = false
+  }`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Repeated\s+policy\s+block`),
+			},
+			{
+				Config: config(two),
+				ConfigStateChecks: []statecheck.StateCheck{
+					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("policy"), knownvalue.SetExact([]knownvalue.Check{
+						pol(reader, true, false, false, false), pol(reader, false, false, false, true), pol("", true, false, false, false),
+					})),
+				},
+				Check: acl("CREATE*", "USAGE"),
+			},
+			{Config: config(two), PlanOnly: true},
+			{ // drift: one of the merged privileges revoked behind Terraform's back
+				PreConfig:         acctest.ExecFunc(t, "postgres", `REVOKE CREATE ON SCHEMA `+acctest.QI(name)+` FROM `+acctest.QI(reader)),
+				Config:            config(two),
+				ConfigPlanChecks:  expectUpdate(addr),
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+				Check:             acl("CREATE*", "USAGE"),
+			},
+			{ // one block less: its privileges go
+				Config:            config(one),
+				ConfigPlanChecks:  expectUpdate(addr),
+				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+				Check:             acl("USAGE"),
+			},
+			{Config: config(one), PlanOnly: true},
+		},
+	})
+}
+
+// The destroy plan knew that DROP SCHEMA would fail (a table in it, no
+// drop_cascade) and only warned: `destroy` then revoked every grant and
+// dropped the roles before failing on the schema. The plan now refuses, and
+// nothing is touched.
+func TestAccSchema_regressionDestroyHalfAppliedWhenDropWillFail(t *testing.T) {
+	p := acctest.RandName("sales")
+	schemaName := p + "_sales"
+	roles := []string{p + "_r1", p + "_r2", p + "_r3"}
+	config := func(extra string) string {
+		var b strings.Builder
+		for i, r := range roles {
+			fmt.Fprintf(&b, `
+resource "postgresql_role" "r%d" { name = %q }
+resource "postgresql_grant" "g%d" {
+  role        = postgresql_role.r%d.name
+  database    = "postgres"
+  schema      = postgresql_schema.sales.name
+  object_type = "schema"
+  privileges  = ["USAGE"]
+}`, i, r, i, i)
+		}
+		return acctest.Config(`%s
+resource "postgresql_schema" "sales" {
+  name = %q
+%s
+}`, b.String(), schemaName, extra)
+	}
+	untouched := func() {
+		for _, r := range roles {
+			if !roleExists(t, r) {
+				t.Errorf("role %s was dropped by the refused destroy", r)
+				continue
+			}
+			if !acctest.QueryBool(t, "postgres", "SELECT has_schema_privilege($1, $2, 'USAGE')", r, schemaName) {
+				t.Errorf("the grant of USAGE on schema %s to %s was revoked by the refused destroy", schemaName, r)
+			}
+		}
+		if !schemaExists(t, "postgres", schemaName) {
+			t.Errorf("schema %s is gone", schemaName)
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if schemaExists(t, "postgres", schemaName) {
+				return fmt.Errorf("schema %q still exists", schemaName)
+			}
+			return checkRoleGone(t, roles...)(s)
+		},
+		Steps: []resource.TestStep{
+			{Config: config("")},
+			{
+				PreConfig:   acctest.ExecFunc(t, "postgres", `CREATE TABLE `+acctest.QQ(schemaName, "orders")+` (id int)`),
+				Config:      config(""),
+				Destroy:     true,
+				ExpectError: regexp.MustCompile(`(?s)Cannot destroy schema.*table\s+orders.*drop_cascade\s+=\s+true`),
+			},
+			{ // nothing was revoked nor dropped; with drop_cascade the destroy goes through
+				PreConfig:        untouched,
+				Config:           config("  drop_cascade = true"),
+				ConfigPlanChecks: expectUpdate("postgresql_schema.sales"),
+			},
+		},
+	})
+}

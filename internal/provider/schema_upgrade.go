@@ -22,22 +22,18 @@ type schemaModelV0 struct {
 // every attribute present (role "" = PUBLIC); after an import if_not_exists and
 // drop_cascade are null. The OIDs are filled by the next refresh.
 func upgradeSchemaV0(_ context.Context, old schemaModelV0) (schemaModel, diag.Diagnostics) {
-	// cyrilgdn stores unset flags as false and an unset role as "": here they
-	// are null, as a configuration that leaves them out plans them.
-	nullFalse := func(v types.Bool) types.Bool {
-		if v.IsUnknown() || !v.ValueBool() {
-			return types.BoolNull()
-		}
-		return v
-	}
+	// cyrilgdn stores unset flags as false, as this provider does, and an
+	// unset role as "": here it is null, as a configuration that leaves it out
+	// plans it.
+	flag := func(v types.Bool) types.Bool { return types.BoolValue(v.ValueBool()) }
 	grants := make([]schemaPolicyModel, 0, len(old.Policy))
 	for _, p := range old.Policy {
 		role := p.Role
 		if role.IsUnknown() || role.ValueString() == "" {
 			role = types.StringNull()
 		}
-		grants = append(grants, schemaPolicyModel{Role: role, Usage: nullFalse(p.Usage), UsageWithGrant: nullFalse(p.UsageWithGrant),
-			Create: nullFalse(p.Create), CreateWithGrant: nullFalse(p.CreateWithGrant)})
+		grants = append(grants, schemaPolicyModel{Role: role, Usage: flag(p.Usage), UsageWithGrant: flag(p.UsageWithGrant),
+			Create: flag(p.Create), CreateWithGrant: flag(p.CreateWithGrant)})
 	}
 	set, diags := policySet(grants)
 	if diags.HasError() {

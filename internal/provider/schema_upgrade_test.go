@@ -19,12 +19,13 @@ func upgradedSchema(db, name, owner string, pols ...schemaPolicyModel) schemaMod
 }
 
 func TestUpgradeSchemaV0Fixtures(t *testing.T) {
-	null := types.BoolNull()
+	// unset flags stay false, as cyrilgdn stored them and this provider does
+	no := types.BoolValue(false)
 	yes := types.BoolValue(true)
 	pol := upgradedSchema("postgres", "fx_pol", "postgres",
-		schemaPolicyModel{Role: types.StringNull(), Usage: yes, UsageWithGrant: null, Create: null, CreateWithGrant: null},
-		schemaPolicyModel{Role: types.StringValue("fx_pol_reader"), Usage: yes, UsageWithGrant: null, Create: null, CreateWithGrant: null},
-		schemaPolicyModel{Role: types.StringValue("fx_pol_writer"), Usage: null, UsageWithGrant: yes, Create: null, CreateWithGrant: yes},
+		schemaPolicyModel{Role: types.StringNull(), Usage: yes, UsageWithGrant: no, Create: no, CreateWithGrant: no},
+		schemaPolicyModel{Role: types.StringValue("fx_pol_reader"), Usage: yes, UsageWithGrant: no, Create: no, CreateWithGrant: no},
+		schemaPolicyModel{Role: types.StringValue("fx_pol_writer"), Usage: no, UsageWithGrant: yes, Create: no, CreateWithGrant: yes},
 	)
 	quoted := upgradedSchema("postgres", "Fx-Quoted Schema", "postgres")
 	quoted.IfNotExists, quoted.DropCascade = types.BoolValue(false), types.BoolValue(true)

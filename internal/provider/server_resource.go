@@ -81,6 +81,9 @@ func serverSchemaV1() schema.Schema {
 // serverImport is the import ID of a foreign server (see import_id.go).
 var serverImport = importForm{what: "foreign server", names: []string{"server_name"}}
 
+// importIDAttributes: the import ID is made of `database` and `server_name` (see alreadyExists).
+func (r *serverResource) importIDAttributes() []string { return []string{"database", "server_name"} }
+
 func (r *serverResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(serverImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadForeignServer(ctx, db, 0, names[0])

@@ -65,6 +65,17 @@ func upgradeFromV0Diag[Old, New any](convert func(context.Context, Old) (New, di
 	}
 }
 
+// upgradeFromV1 and upgradeFromV1Diag are upgradeFromV0 and
+// upgradeFromV0Diag for a resource's own schema version 1 (Old is then the
+// layout this provider wrote with version 1).
+func upgradeFromV1[Old, New any](convert func(Old) New, added ...string) resource.StateUpgrader {
+	return upgradeFromV0(convert, added...)
+}
+
+func upgradeFromV1Diag[Old, New any](convert func(context.Context, Old) (New, diag.Diagnostics), added ...string) resource.StateUpgrader {
+	return upgradeFromV0Diag(convert, added...)
+}
+
 // withNullAttributes is state in schema s, a superset of state's own: the
 // attributes state lacks are null.
 func withNullAttributes(ctx context.Context, state tfsdk.State, s *schema.Schema) (tfsdk.State, error) {

@@ -79,6 +79,9 @@ func subscriptionSchemaV1() schema.Schema {
 // subscriptionImport is the import ID of a subscription (see import_id.go).
 var subscriptionImport = importForm{what: "subscription", names: []string{"name"}, database: true}
 
+// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *subscriptionResource) importIDAttributes() []string { return []string{"database", "name"} }
+
 func (r *subscriptionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(subscriptionImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadSubscription(ctx, db, 0, names[0])

@@ -94,6 +94,11 @@ func (r *tableRLSResource) read(ctx context.Context, _ *call, m *tableRLSModel) 
 // tableRLSImportForm is the import ID of a table's row-level security (see import_id.go).
 var tableRLSImportForm = importForm{what: "table", names: []string{"schema", "table"}}
 
+// importIDAttributes: the import ID is made of `database`, `schema` and `table` (see alreadyExists).
+func (r *tableRLSResource) importIDAttributes() []string {
+	return []string{"database", "schema", "table"}
+}
+
 func (r *tableRLSResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(tableRLSImportForm.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
 		t, err := r.client.ReadTableRLS(ctx, db, 0, names[0], names[1])

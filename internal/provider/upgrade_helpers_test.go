@@ -69,6 +69,16 @@ func loadSetInstances(t *testing.T, set, rel, typ string) []fixtureInstance {
 // raw JSON attributes, as the framework does, and decodes the result into out.
 func runUpgrader(t *testing.T, res resource.Resource, inst fixtureInstance, out any) {
 	t.Helper()
+	st := upgradeInstance(t, res, inst)
+	if diags := st.Get(context.Background(), out); diags.HasError() {
+		t.Fatalf("decoding upgraded %s.%s: %v", inst.Type, inst.Name, diags)
+	}
+}
+
+// upgradeInstance runs res's upgrader for the instance's schema version over
+// its raw JSON attributes, as the framework does, and returns the state.
+func upgradeInstance(t *testing.T, res resource.Resource, inst fixtureInstance) tfsdk.State {
+	t.Helper()
 	ctx := context.Background()
 	up, ok := res.(resource.ResourceWithUpgradeState)
 	if !ok {
@@ -97,9 +107,7 @@ func runUpgrader(t *testing.T, res resource.Resource, inst fixtureInstance, out 
 	if !resp.State.Raw.IsFullyKnown() {
 		t.Fatalf("upgraded %s.%s has unknown values", inst.Type, inst.Name)
 	}
-	if diags := resp.State.Get(ctx, out); diags.HasError() {
-		t.Fatalf("decoding upgraded %s.%s: %v", inst.Type, inst.Name, diags)
-	}
+	return resp.State
 }
 
 // inBothStates expects the same upgraded instances from the state of each

@@ -60,6 +60,11 @@ func userMappingSchemaV1() schema.Schema {
 // userMappingImport is the import ID of a user mapping (see import_id.go).
 var userMappingImport = importForm{what: "user mapping", names: []string{"user_name", "server_name"}}
 
+// importIDAttributes: the import ID is made of `database`, `user_name` and `server_name` (see alreadyExists).
+func (r *userMappingResource) importIDAttributes() []string {
+	return []string{"database", "user_name", "server_name"}
+}
+
 // importState takes `<user_name>.<server_name>` (in the provider's database)
 // or `<database>.<user_name>.<server_name>`; `public` names the PUBLIC mapping.
 func (r *userMappingResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

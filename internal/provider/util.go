@@ -17,6 +17,12 @@ func mustRegexp(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 // it for their Configure.
 type withClient struct{ client *pg.Client }
 
+// pgClient is the resource's client (nil before Configure): clientUser.
+func (w *withClient) pgClient() *pg.Client { return w.client }
+
+// clientUser is a resource with a client (withClient).
+type clientUser interface{ pgClient() *pg.Client }
+
 func (w *withClient) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	w.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }

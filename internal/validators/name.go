@@ -38,3 +38,25 @@ func quoteForMessage(s string) string {
 	}
 	return "\"" + s + "\""
 }
+
+// NameOrEmpty is Name, but the empty string is accepted: for an optional
+// name that cyrilgdn/postgresql read as unset when empty (it tested it with
+// GetOk), which modules pass as `""` for "none".
+func NameOrEmpty() validator.String { return nameOrEmptyValidator{} }
+
+type nameOrEmptyValidator struct{}
+
+func (nameOrEmptyValidator) Description(context.Context) string {
+	return "must be a PostgreSQL identifier (1 to 63 bytes of UTF-8, without NUL bytes), or empty for none"
+}
+
+func (v nameOrEmptyValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (nameOrEmptyValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() == "" {
+		return
+	}
+	nameValidator{}.ValidateString(ctx, req, resp)
+}
