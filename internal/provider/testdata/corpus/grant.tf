@@ -44,7 +44,6 @@ resource "postgresql_grant" "database_all" {
 
 # case: database_with_schema_argument
 # cyrilgdn ignored `schema` on a database grant; configurations carry it.
-# known-issue: issue 30 (schema on a database grant, branch grant-compat): the provider refuses schema for object_type = "database"
 resource "postgresql_grant" "database_with_schema" {
   database    = "{{.P}}"
   schema      = "public"
@@ -193,7 +192,6 @@ resource "postgresql_grant" "function_signature" {
 
 # case: function_signature_type_aliases
 # cyrilgdn passed the signature to PostgreSQL, which accepts type aliases.
-# known-issue: issue 30 (routine signatures with type aliases in objects, branch grant-compat): varchar / timestamptz are not matched with the catalog's spelling
 resource "postgresql_grant" "function_aliases" {
   database    = "{{.P}}"
   role        = postgresql_role.reader.name
@@ -233,7 +231,7 @@ resource "postgresql_grant" "read_insert_column" {
 }
 
 # case: foreign_data_wrapper_and_server
-# superuser-only: defect (reported in issue 30's notes): on a wrapper owned by a superuser the managed admin holds USAGE WITH GRANT OPTION, yet the provider insists on acting as the owner
+# superuser-only: defect found by this corpus (not fixed in issue 30's branches): on a wrapper owned by a superuser the managed admin holds USAGE WITH GRANT OPTION, yet the provider insists on acting as the owner
 resource "postgresql_grant" "fdw" {
   database    = "{{.P}}"
   role        = postgresql_role.app.name

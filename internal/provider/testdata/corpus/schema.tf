@@ -102,7 +102,6 @@ resource "postgresql_schema" "policy_false" {
 
 # case: policy_two_blocks_one_role
 # The documentation says a role's policy blocks add up (usage in one, create in another).
-# known-issue: issue 30 (two schema policy blocks for one role, branch db-schema-plan): the blocks are not merged, so the plan is never empty
 resource "postgresql_schema" "policy_cumulative" {
   name     = "cumulative"
   database = "{{.P}}"
