@@ -129,6 +129,8 @@ type clientCore struct {
 
 	tokens *tokenCache // cloud login tokens (nil: none)
 
+	planned sync.Map // plannedName: objects plans create (NotePlanned)
+
 	dials     atomic.Int64 // server connections opened, for tests and benchmarks
 	connected atomic.Bool  // a connection to the server succeeded once
 	retries   atomic.Int64 // operations retried after a connection failure

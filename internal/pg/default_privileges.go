@@ -84,6 +84,7 @@ CROSS JOIN LATERAL (SELECT CASE WHEN d.oid IS NOT NULL THEN d.defaclacl
 type defaclIDs struct {
 	owner, schema, grantee uint32
 	ok                     bool
+	missing                []*NotFoundError // what does not exist, when !ok
 }
 
 func resolveDefacl(ctx context.Context, q Querier, t DefaultPrivilegesTarget) (defaclIDs, error) {
@@ -96,7 +97,16 @@ func resolveDefacl(ctx context.Context, q Querier, t DefaultPrivilegesTarget) (d
 	if err != nil {
 		return ids, err
 	}
-	if owner == nil || schema == nil || grantee == nil {
+	if owner == nil {
+		ids.missing = append(ids.missing, roleNotFound(MissingOwner, t.Owner))
+	}
+	if grantee == nil {
+		ids.missing = append(ids.missing, roleNotFound(MissingGrantee, t.Grantee))
+	}
+	if schema == nil {
+		ids.missing = append(ids.missing, schemaNotFound(t.Database, t.Schema))
+	}
+	if len(ids.missing) > 0 {
 		return ids, nil
 	}
 	return defaclIDs{owner: *owner, schema: *schema, grantee: *grantee, ok: true}, nil
@@ -141,62 +151,146 @@ func BuiltinDefaultPrivileges(t DefaultPrivilegesTarget) []string {
 }
 
 // SetDefaultPrivileges makes the grantee's default privileges on new objects
-// of the owner exactly privs (expanded and normalised). Reset (destroy)
-// passes the built-in defaults with missingOK, which makes PostgreSQL remove
-// the entry when nothing else is left in it.
+// of the owner exactly privs (expanded and normalised); when they are already
+// that, it only reads. Reset (destroy) passes the built-in defaults with
+// missingOK, which makes PostgreSQL remove the entry when nothing else is
+// left in it. A missing database, owner, grantee or schema is a
+// NotFoundError, found before any statement; with missingOK it is no error
+// and nothing is done.
 func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTarget, privs []string, withGrantOption, missingOK bool) error {
 	if missingOK {
 		var dbOK bool
-		err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+		err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 			return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1 AND datallowconn)", t.Database).Scan(&dbOK)
 		})
 		if err != nil || !dbOK {
 			return err
 		}
+	} else if err := c.checkDatabase(ctx, t.Database); err != nil {
+		return err
 	}
-	superuser, err := c.Superuser(ctx)
+	superuser, memberOnly, err := c.defaclMode(ctx)
 	if err != nil {
 		return err
+	}
+	return c.Tx(ctx, t.Database, func(ctx context.Context, tx pgx.Tx) error {
+		return setDefaultPrivileges(ctx, tx, superuser, memberOnly, t, privs, withGrantOption, missingOK)
+	})
+}
+
+// MoveDefaultPrivileges makes the default privileges of t exactly privs and
+// resets those of from (what the resource named before: another owner,
+// grantee, schema or database that still exists under that name) to the
+// built-in ones, in one transaction when both are in the same database;
+// otherwise t is set first and from reset afterwards.
+func (c *Client) MoveDefaultPrivileges(ctx context.Context, from, t DefaultPrivilegesTarget, privs []string, withGrantOption bool) error {
+	if from.Database != t.Database {
+		if err := c.SetDefaultPrivileges(ctx, t, privs, withGrantOption, false); err != nil {
+			return err
+		}
+		return c.SetDefaultPrivileges(ctx, from, BuiltinDefaultPrivileges(from), false, true)
+	}
+	if err := c.checkDatabase(ctx, t.Database); err != nil {
+		return err
+	}
+	superuser, memberOnly, err := c.defaclMode(ctx)
+	if err != nil {
+		return err
+	}
+	return c.Tx(ctx, t.Database, func(ctx context.Context, tx pgx.Tx) error {
+		if err := setDefaultPrivileges(ctx, tx, superuser, memberOnly, from, BuiltinDefaultPrivileges(from), false, true); err != nil {
+			return err
+		}
+		return setDefaultPrivileges(ctx, tx, superuser, memberOnly, t, privs, withGrantOption, false)
+	})
+}
+
+// DefaultPrivilegesFrom is the entry that from (what a resource named
+// before) names now that the resource names t instead: its database, owner,
+// grantee and schema, each taken as renamed to t's when it no longer exists
+// under its old name (pg_default_acl is keyed by OIDs: the entry followed
+// the rename). When the result is t, the entry is already where it belongs.
+func (c *Client) DefaultPrivilegesFrom(ctx context.Context, from, t DefaultPrivilegesTarget) (DefaultPrivilegesTarget, error) {
+	out := from
+	var dbOK, ownerOK, granteeOK bool
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1), exists(SELECT 1 FROM pg_roles WHERE rolname = $2),
+  $4 OR exists(SELECT 1 FROM pg_roles WHERE rolname = $3)`, from.Database, from.Owner, from.Grantee, from.isPublic()).Scan(&dbOK, &ownerOK, &granteeOK)
+	})
+	if err != nil {
+		return out, err
+	}
+	if from.Database != t.Database && !dbOK {
+		out.Database = t.Database
+	}
+	if from.Owner != t.Owner && !ownerOK {
+		out.Owner = t.Owner
+	}
+	if from.Grantee != t.Grantee && (!from.isPublic() || !t.isPublic()) && !granteeOK {
+		out.Grantee = t.Grantee
+	}
+	if from.Schema != t.Schema && from.Schema != "" && t.Schema != "" {
+		var ok bool
+		err := c.Read(ctx, out.Database, func(ctx context.Context, q Querier) error {
+			return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_namespace WHERE nspname = $1)", from.Schema).Scan(&ok)
+		})
+		if err != nil && !IsMissingDatabase(err) {
+			return out, err
+		}
+		if !ok {
+			out.Schema = t.Schema
+		}
+	}
+	return out, nil
+}
+
+// SameDefaultPrivileges reports whether a and b name the same entry.
+func SameDefaultPrivileges(a, b DefaultPrivilegesTarget) bool {
+	return a.Database == b.Database && a.Owner == b.Owner && a.Schema == b.Schema && a.ObjectType == b.ObjectType &&
+		(a.Grantee == b.Grantee || (a.isPublic() && b.isPublic()))
+}
+
+// defaclMode is whether the provider's role is a superuser, and whether plain
+// membership in an owner lets it alter the owner's default privileges
+// (PostgreSQL 15 and older; 16 wants the owner's privileges).
+func (c *Client) defaclMode(ctx context.Context) (superuser, memberOnly bool, err error) {
+	if superuser, err = c.Superuser(ctx); err != nil {
+		return false, false, err
 	}
 	caps, err := c.Capabilities(ctx)
 	if err != nil {
+		return false, false, err
+	}
+	return superuser, !caps.AtLeast(16), nil
+}
+
+// setDefaultPrivileges is SetDefaultPrivileges in transaction tx (in t's database).
+func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly bool, t DefaultPrivilegesTarget, privs []string, withGrantOption, missingOK bool) error {
+	objtype, aclType, plural := defaclType(t.ObjectType)
+	ids, err := resolveDefacl(ctx, tx, t)
+	if err != nil {
 		return err
 	}
-	// PostgreSQL 15 and older accept plain membership in the owner; 16 wants its privileges.
-	memberOnly := !caps.AtLeast(16)
-	objtype, aclType, plural := defaclType(t.ObjectType)
-	return c.Tx(ctx, t.Database, func(ctx context.Context, tx pgx.Tx) error {
-		ids, err := resolveDefacl(ctx, tx, t)
-		if err != nil {
-			return err
+	if !ids.ok {
+		if missingOK {
+			return nil
 		}
-		if !ids.ok {
-			if missingOK {
-				return nil
-			}
-			return fmt.Errorf("owner %q, grantee %q or schema %q does not exist in database %q", t.Owner, t.Grantee, t.Schema, t.Database)
-		}
-		keys := []AdvisoryLockKey{{ClassID: ClassDefaultACL, ObjID: ids.owner ^ ids.schema*2654435761 ^ uint32(objtype[0])}}
-		var ownerName string
-		var ownerSU bool
-		if err := tx.QueryRow(ctx, "SELECT rolname, rolsuper FROM pg_roles WHERE oid = $1", ids.owner).Scan(&ownerName, &ownerSU); err != nil {
-			return err
-		}
-		owner := map[uint32]grantObject{ids.owner: {owner: ids.owner, ownerName: ownerName, ownerSU: ownerSU, name: "default privileges of " + ownerName}}
-		join, err := lockJoining(ctx, tx, superuser, owner, memberOnly, keys)
-		if err != nil {
-			return err
-		}
+		return errorsOf(ids.missing)
+	}
+	keys := []AdvisoryLockKey{{ClassID: ClassDefaultACL, ObjID: ids.owner ^ ids.schema*2654435761 ^ uint32(objtype[0])}}
+	var ownerName string
+	var ownerSU bool
+	if err := tx.QueryRow(ctx, "SELECT rolname, rolsuper FROM pg_roles WHERE oid = $1", ids.owner).Scan(&ownerName, &ownerSU); err != nil {
+		return err
+	}
+	owner := map[uint32]grantObject{ids.owner: {owner: ids.owner, ownerName: ownerName, ownerSU: ownerSU, name: "default privileges of " + ownerName}}
+	read := func() (grantAction, error) {
 		var hasEntry bool
 		var held, grantable []string
-		if err := tx.QueryRow(ctx, defaclQuery, ids.owner, ids.schema, objtype, aclType, ids.grantee).Scan(&hasEntry, &held, &grantable); err != nil {
-			return err
-		}
-		granted, err := borrowRoles(ctx, tx, ownerNames(join)...)
-		if err != nil {
-			return err
-		}
 		var a grantAction
+		if err := tx.QueryRow(ctx, defaclQuery, ids.owner, ids.schema, objtype, aclType, ids.grantee).Scan(&hasEntry, &held, &grantable); err != nil {
+			return a, err
+		}
 		for _, h := range held {
 			if !slices.Contains(privs, h) {
 				a.revoke = append(a.revoke, h)
@@ -209,35 +303,51 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 				a.grant = append(a.grant, w)
 			}
 		}
-		prefix := "ALTER DEFAULT PRIVILEGES FOR ROLE " + QuoteIdent(ownerName)
-		if t.Schema != "" {
-			prefix += " IN SCHEMA " + QuoteIdent(t.Schema)
+		return a, nil
+	}
+	a, err := read()
+	if err != nil || len(a.revoke)+len(a.revokeGO)+len(a.grant) == 0 {
+		return err // nothing to change: no locks, no statements
+	}
+	join, err := lockJoining(ctx, tx, superuser, owner, memberOnly, keys)
+	if err != nil {
+		return err
+	}
+	if a, err = read(); err != nil {
+		return err
+	}
+	granted, err := borrowRoles(ctx, tx, ownerNames(join)...)
+	if err != nil {
+		return err
+	}
+	prefix := "ALTER DEFAULT PRIVILEGES FOR ROLE " + QuoteIdent(ownerName)
+	if t.Schema != "" {
+		prefix += " IN SCHEMA " + QuoteIdent(t.Schema)
+	}
+	g := "PUBLIC"
+	if !t.isPublic() {
+		g = QuoteIdent(t.Grantee)
+	}
+	var stmts []string
+	if len(a.revoke) > 0 {
+		stmts = append(stmts, prefix+" REVOKE "+strings.Join(a.revoke, ", ")+" ON "+plural+" FROM "+g)
+	}
+	if len(a.revokeGO) > 0 {
+		stmts = append(stmts, prefix+" REVOKE GRANT OPTION FOR "+strings.Join(a.revokeGO, ", ")+" ON "+plural+" FROM "+g)
+	}
+	if len(a.grant) > 0 {
+		s := prefix + " GRANT " + strings.Join(a.grant, ", ") + " ON " + plural + " TO " + g
+		if withGrantOption {
+			s += " WITH GRANT OPTION"
 		}
-		g := "PUBLIC"
-		if !t.isPublic() {
-			g = QuoteIdent(t.Grantee)
+		stmts = append(stmts, s)
+	}
+	for _, s := range stmts {
+		if _, err := tx.Exec(ctx, s); err != nil {
+			return fmt.Errorf("altering default privileges: %w", err)
 		}
-		var stmts []string
-		if len(a.revoke) > 0 {
-			stmts = append(stmts, prefix+" REVOKE "+strings.Join(a.revoke, ", ")+" ON "+plural+" FROM "+g)
-		}
-		if len(a.revokeGO) > 0 {
-			stmts = append(stmts, prefix+" REVOKE GRANT OPTION FOR "+strings.Join(a.revokeGO, ", ")+" ON "+plural+" FROM "+g)
-		}
-		if len(a.grant) > 0 {
-			s := prefix + " GRANT " + strings.Join(a.grant, ", ") + " ON " + plural + " TO " + g
-			if withGrantOption {
-				s += " WITH GRANT OPTION"
-			}
-			stmts = append(stmts, s)
-		}
-		for _, s := range stmts {
-			if _, err := tx.Exec(ctx, s); err != nil {
-				return fmt.Errorf("altering default privileges: %w", err)
-			}
-		}
-		return returnRoles(ctx, tx, granted)
-	})
+	}
+	return returnRoles(ctx, tx, granted)
 }
 
 // ExpandDefaultPrivileges normalises privileges and replaces ALL by the full

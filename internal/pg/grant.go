@@ -377,7 +377,8 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 				OwnedBy: !t.IsPublic() && o.owner == gOID, Held: o.held, Grantable: o.grantable,
 			})
 		}
-		st.Missing = missingObjects(t, objs, sigs)
+		objects, columns := missingObjects(t, objs, sigs)
+		st.Missing = slices.Concat(objects, columns)
 	}
 	// the privileges on schemas, tables and sequences from the snapshot of
 	// the database's ACLs of that kind
@@ -513,16 +514,21 @@ func (c *Client) aclSnapshotOf(ctx context.Context, db string, t GrantTarget) (a
 	})
 }
 
-// missingObjects lists the named objects that the read did not find (sigs:
-// the keys of the routines named with arguments, resolveSignatures).
-func missingObjects(t GrantTarget, objs []objectRow, sigs map[string]string) []string {
-	var missing []string
+// missingObjects lists the named objects (as named: "t", "f(integer)") and
+// columns that the read did not find (sigs: the keys of the routines named
+// with arguments, resolveSignatures). For database and schema grants the
+// object is the database or schema itself.
+func missingObjects(t GrantTarget, objs []objectRow, sigs map[string]string) (objects, columns []string) {
 	switch t.ObjectType {
 	case ObjDatabase, ObjSchema:
 		if len(objs) == 0 {
-			missing = append(missing, t.Database+t.Schema)
+			name := t.Database
+			if t.ObjectType == ObjSchema {
+				name = t.Schema
+			}
+			objects = append(objects, name)
 		}
-		return missing
+		return objects, nil
 	}
 	for _, name := range t.Objects {
 		found := false
@@ -535,17 +541,78 @@ func missingObjects(t GrantTarget, objs []objectRow, sigs map[string]string) []s
 			}
 		}
 		if !found {
-			missing = append(missing, name)
+			objects = append(objects, name)
 		}
 	}
-	if t.ObjectType == ObjColumn {
+	if t.ObjectType == ObjColumn && len(objects) == 0 {
 		for _, col := range t.Columns {
 			if !slices.ContainsFunc(objs, func(o objectRow) bool { return o.column == col }) {
-				missing = append(missing, col)
+				columns = append(columns, col)
 			}
 		}
 	}
-	return missing
+	return objects, columns
+}
+
+// missingError is the error for the named objects and columns of t that the
+// read did not find (nil when there are none), each named in full.
+func missingError(t GrantTarget, objs []objectRow, sigs map[string]string) error {
+	objects, columns := missingObjects(t, objs, sigs)
+	switch {
+	case len(objects) > 0 && t.ObjectType == ObjDatabase:
+		return databaseNotFound(t.Database)
+	case len(objects) > 0 && t.ObjectType == ObjSchema:
+		return schemaNotFound(t.Database, t.Schema)
+	case len(objects) > 0:
+		nf := &NotFoundError{What: MissingObjects, Database: t.Database}
+		if t.ObjectType == ObjParameter {
+			nf.Database = ""
+		}
+		for _, o := range objects {
+			nf.Objects = append(nf.Objects, objectDisplay(t.ObjectType, t.Schema, o))
+		}
+		return nf
+	case len(columns) > 0:
+		nf := &NotFoundError{What: MissingColumns, Database: t.Database}
+		for _, c := range columns {
+			nf.Objects = append(nf.Objects, "column "+QuoteIdent(c)+" of "+objectDisplay(ObjTable, t.Schema, t.Objects[0]))
+		}
+		return nf
+	}
+	return nil
+}
+
+// objectDisplay names an object of a grant as PostgreSQL prints it:
+// `table "app"."orders"`, `function "app"."f"(integer)`, `server "s"`.
+func objectDisplay(objectType, schema, name string) string {
+	switch objectType {
+	case ObjTable, ObjColumn:
+		return "table " + QuoteQualified(schema, name)
+	case ObjSequence:
+		return "sequence " + QuoteQualified(schema, name)
+	case ObjFunction, ObjProcedure, ObjRoutine:
+		if i := strings.IndexByte(name, '('); i > 0 && strings.HasSuffix(name, ")") {
+			return objectType + " " + QuoteQualified(schema, name[:i]) + name[i:]
+		}
+		return objectType + " " + QuoteQualified(schema, name)
+	case ObjFDW:
+		return "foreign-data wrapper " + QuoteIdent(name)
+	case ObjServer:
+		return "server " + QuoteIdent(name)
+	case ObjParameter:
+		return "parameter " + QuoteIdent(name)
+	}
+	return objectType + " " + QuoteIdent(name)
+}
+
+// usesSchema reports whether grants on objectType name a schema (the others
+// ignore it).
+func usesSchema(objectType string) bool {
+	switch objectType {
+	case ObjDatabase, ObjFDW, ObjServer, ObjParameter:
+		return false
+	}
+	return true
 }
 
 // GrantSpec is what the grantee must hold: exactly Privileges (already
@@ -558,10 +625,11 @@ type GrantSpec struct {
 
 // SetGrant makes the grantee hold exactly spec.Privileges on the target's
 // objects (grants what is missing, revokes what is not wanted), in one
-// transaction, under advisory locks on every object whose ACL changes.
-// Column privileges survive changes to table privileges and vice versa.
-// With missingOK, absent objects, schema, database or grantee are not errors
-// (used to revoke on destroy).
+// transaction, under advisory locks on every object whose ACL changes; when
+// nothing needs to change it only reads. Column privileges survive changes to
+// table privileges and vice versa. A missing database, schema, grantee or
+// object is a NotFoundError, found before any statement; with missingOK
+// (used to revoke on destroy) it is no error and nothing is done for it.
 func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) error {
 	t := spec.Target
 	if missingOK {
@@ -569,6 +637,8 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 		if err != nil || !ok {
 			return err
 		}
+	} else if err := c.checkDatabase(ctx, t.Database); err != nil {
+		return err
 	}
 	superuser, err := c.Superuser(ctx)
 	if err != nil {
@@ -579,48 +649,160 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 		return err
 	}
 	return c.Tx(ctx, c.grantDatabase(t), func(ctx context.Context, tx pgx.Tx) error {
-		gOID, exists, err := granteeOID(ctx, tx, t)
-		if err != nil {
+		return setGrant(ctx, tx, superuser, spec, sigs, missingOK)
+	})
+}
+
+// ChangeGrant revokes every privilege of each grant in revoke (what the
+// resource named before and no longer does: objects or columns dropped from
+// its sets, or another grantee, schema or database that still exists under
+// that name) and makes spec hold (SetGrant), in one transaction when all are
+// in the same database; otherwise spec is applied first and the others
+// revoked afterwards, so that a failure leaves the old privileges in place.
+func (c *Client) ChangeGrant(ctx context.Context, spec GrantSpec, revoke ...GrantTarget) error {
+	db := c.grantDatabase(spec.Target)
+	if slices.ContainsFunc(revoke, func(t GrantTarget) bool { return c.grantDatabase(t) != db }) {
+		if err := c.SetGrant(ctx, spec, false); err != nil {
 			return err
 		}
-		if !exists {
-			if missingOK {
-				return nil
+		for _, t := range revoke {
+			if err := c.SetGrant(ctx, GrantSpec{Target: t}, true); err != nil {
+				return err
 			}
-			return fmt.Errorf("role %q does not exist", t.Grantee)
 		}
-		objs, err := readObjects(ctx, tx, t, gOID, sigs)
-		if err != nil {
+		return nil
+	}
+	if err := c.checkDatabase(ctx, spec.Target.Database); err != nil {
+		return err
+	}
+	superuser, err := c.Superuser(ctx)
+	if err != nil {
+		return err
+	}
+	sigs, err := c.resolveSignatures(ctx, spec.Target)
+	if err != nil {
+		return err
+	}
+	revokeSigs := make([]map[string]string, len(revoke))
+	for i, t := range revoke {
+		if revokeSigs[i], err = c.resolveSignatures(ctx, t); err != nil {
 			return err
 		}
-		if m := missingObjects(t, objs, sigs); len(m) > 0 && !missingOK {
-			return fmt.Errorf("%s object(s) not found: %s", t.ObjectType, strings.Join(m, ", "))
+	}
+	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		for i, t := range revoke {
+			if err := setGrant(ctx, tx, superuser, GrantSpec{Target: t}, revokeSigs[i], true); err != nil {
+				return err
+			}
 		}
-		if len(objs) == 0 {
+		return setGrant(ctx, tx, superuser, spec, sigs, false)
+	})
+}
+
+// GrantFrom is the grant that from (what a resource named before) names now
+// that the resource names to instead: its database, grantee and schema,
+// each taken as renamed to to's when it no longer exists under its old name
+// (PostgreSQL keys privileges by OID: they followed the rename). When the
+// result names what to names, the privileges are already where they belong.
+func (c *Client) GrantFrom(ctx context.Context, from, to GrantTarget) (GrantTarget, error) {
+	out := from
+	var dbOK, roleOK bool
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1), $3 OR exists(SELECT 1 FROM pg_roles WHERE rolname = $2)`,
+			from.Database, from.Grantee, from.IsPublic()).Scan(&dbOK, &roleOK)
+	})
+	if err != nil {
+		return out, err
+	}
+	if from.Database != to.Database && !dbOK {
+		out.Database = to.Database
+	}
+	if !sameGrantee(from, to) && !roleOK {
+		out.Grantee = to.Grantee
+	}
+	if usesSchema(from.ObjectType) && from.Schema != to.Schema && from.Schema != "" && to.Schema != "" {
+		var ok bool
+		err := c.Read(ctx, out.Database, func(ctx context.Context, q Querier) error {
+			return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_namespace WHERE nspname = $1)", from.Schema).Scan(&ok)
+		})
+		if err != nil && !IsMissingDatabase(err) {
+			return out, err
+		}
+		if !ok {
+			out.Schema = to.Schema
+		}
+	}
+	return out, nil
+}
+
+// SameGrant reports whether a and b name the same grantee, database and
+// schema (the objects aside).
+func SameGrant(a, b GrantTarget) bool {
+	return sameGrantee(a, b) && a.Database == b.Database && (a.Schema == b.Schema || !usesSchema(a.ObjectType))
+}
+
+func sameGrantee(a, b GrantTarget) bool {
+	return a.Grantee == b.Grantee || (a.IsPublic() && b.IsPublic())
+}
+
+// setGrant is SetGrant in transaction tx (in the target's database); sigs are
+// the keys of the routines named with arguments (resolveSignatures).
+func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, sigs map[string]string, missingOK bool) error {
+	t := spec.Target
+	gOID, exists, err := granteeOID(ctx, tx, t)
+	if err != nil {
+		return err
+	}
+	var missing []*NotFoundError
+	if !exists {
+		missing = append(missing, roleNotFound(MissingGrantee, t.Grantee))
+	}
+	if t.Schema != "" && usesSchema(t.ObjectType) && t.ObjectType != ObjSchema {
+		var ok bool
+		if err := tx.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_namespace WHERE nspname = $1)", t.Schema).Scan(&ok); err != nil {
+			return err
+		}
+		if !ok {
+			missing = append(missing, schemaNotFound(t.Database, t.Schema))
+		}
+	}
+	if len(missing) > 0 {
+		if missingOK {
 			return nil
 		}
-		// Lock every object (and, in managed mode, every owner we may join), then read again.
-		var keys []AdvisoryLockKey
-		owners := map[uint32]grantObject{}
+		return errorsOf(missing)
+	}
+	objs, err := readObjects(ctx, tx, t, gOID, sigs)
+	if err != nil {
+		return err
+	}
+	if err := missingError(t, objs, sigs); err != nil && !missingOK {
+		return err
+	}
+	if len(grantActions(spec, gOID, objs)) == 0 {
+		return nil // nothing to change: no locks, no statements
+	}
+	// Lock every object (and, in managed mode, every owner we may join), then read again.
+	var keys []AdvisoryLockKey
+	owners := map[uint32]grantObject{}
+	for _, o := range objs {
+		keys = append(keys, AdvisoryLockKey{ClassID: o.classID, ObjID: o.oid})
+		owners[o.owner] = o.grantObject
+	}
+	if t.ObjectType == ObjParameter {
+		keys = keys[:0]
 		for _, o := range objs {
-			keys = append(keys, AdvisoryLockKey{ClassID: o.classID, ObjID: o.oid})
-			owners[o.owner] = o.grantObject
+			keys = append(keys, AdvisoryLockKey{ClassID: ClassParameterACL, ObjID: hashName(strings.ToLower(o.name))})
 		}
-		if t.ObjectType == ObjParameter {
-			keys = keys[:0]
-			for _, o := range objs {
-				keys = append(keys, AdvisoryLockKey{ClassID: ClassParameterACL, ObjID: hashName(strings.ToLower(o.name))})
-			}
-		}
-		join, err := lockJoining(ctx, tx, superuser, owners, false, keys)
-		if err != nil {
-			return err
-		}
-		if objs, err = readObjects(ctx, tx, t, gOID, sigs); err != nil {
-			return err
-		}
-		return withRoles(ctx, tx, ownerNames(join), func() error { return applyGrant(ctx, tx, spec, gOID, objs) })
-	})
+	}
+	join, err := lockJoining(ctx, tx, superuser, owners, false, keys)
+	if err != nil {
+		return err
+	}
+	if objs, err = readObjects(ctx, tx, t, gOID, sigs); err != nil {
+		return err
+	}
+	return withRoles(ctx, tx, ownerNames(join), func() error { return applyGrant(ctx, tx, spec, gOID, objs) })
 }
 
 func hashName(s string) uint32 {
@@ -690,16 +872,20 @@ func (a grantAction) key() string {
 	return strings.Join(a.revoke, ",") + "|" + strings.Join(a.revokeGO, ",") + "|" + strings.Join(a.grant, ",") + fmt.Sprint(a.grantWGO)
 }
 
-func applyGrant(ctx context.Context, tx pgx.Tx, spec GrantSpec, gOID uint32, objs []objectRow) error {
+// grantGroup is one statement's worth of a grant: an action on objects.
+type grantGroup struct {
+	action grantAction
+	objs   []objectRow
+}
+
+// grantActions lists what applying spec to objs takes: the objects grouped
+// by action (in the order first met); none when the grantee holds exactly
+// what spec says.
+func grantActions(spec GrantSpec, gOID uint32, objs []objectRow) []*grantGroup {
 	t := spec.Target
 	want := spec.Privileges
-	g := grantee(t)
-	type group struct {
-		action grantAction
-		objs   []objectRow
-	}
-	groups := map[string]*group{}
-	var order []string
+	groups := map[string]*grantGroup{}
+	var order []*grantGroup
 	for _, o := range objs {
 		if !t.IsPublic() && o.owner == gOID {
 			continue // the owner's privileges come from ownership
@@ -721,23 +907,25 @@ func applyGrant(ctx context.Context, tx pgx.Tx, spec GrantSpec, gOID uint32, obj
 		if len(a.revoke)+len(a.revokeGO)+len(a.grant) == 0 {
 			continue
 		}
+		k := a.key()
 		if t.ObjectType == ObjColumn {
 			// columns: statements per column
-			k := a.key() + "|" + o.name + "|" + o.column
-			groups[k] = &group{action: a, objs: []objectRow{o}}
-			order = append(order, k)
-			continue
+			k += "|" + o.name + "|" + o.column
 		}
-		k := a.key()
 		if gr, ok := groups[k]; ok {
 			gr.objs = append(gr.objs, o)
 		} else {
-			groups[k] = &group{action: a, objs: []objectRow{o}}
-			order = append(order, k)
+			groups[k] = &grantGroup{action: a, objs: []objectRow{o}}
+			order = append(order, groups[k])
 		}
 	}
-	for _, k := range order {
-		gr := groups[k]
+	return order
+}
+
+func applyGrant(ctx context.Context, tx pgx.Tx, spec GrantSpec, gOID uint32, objs []objectRow) error {
+	t := spec.Target
+	g := grantee(t)
+	for _, gr := range grantActions(spec, gOID, objs) {
 		var names []string
 		for _, o := range gr.objs {
 			names = append(names, o.sql(t.ObjectType, t.Schema))

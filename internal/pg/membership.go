@@ -76,7 +76,8 @@ ORDER BY ` + membershipRowOrder + ` LIMIT 1`
 const membershipRowOrder = `(m.grantor = (SELECT oid FROM pg_roles WHERE rolname = current_user)) DESC, (m.grantor = 10) DESC, m.grantor`
 
 // SetMembership grants grantRole to role with the given options, or changes
-// the options of an existing membership, under advisory locks on both roles.
+// the options of an existing membership, under advisory locks on both roles;
+// a membership that already has them is left as it is (only read).
 func (c *Client) SetMembership(ctx context.Context, s MembershipSpec) error {
 	caps, err := c.Capabilities(ctx)
 	if err != nil {
@@ -85,65 +86,107 @@ func (c *Client) SetMembership(ctx context.Context, s MembershipSpec) error {
 	if !caps.AtLeast(16) && (s.InheritOption != nil || s.SetOption != nil) {
 		return fmt.Errorf("inherit_option and set_option need PostgreSQL 16 or later; the server runs %s", caps.ServerVersion)
 	}
+	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error { return setMembership(ctx, tx, caps, s) })
+}
+
+// MoveMembership revokes the membership of fromRole in fromGrantRole (what
+// the resource named before: roles that still exist under those names) and
+// sets the membership s, in one transaction.
+func (c *Client) MoveMembership(ctx context.Context, fromRole, fromGrantRole string, s MembershipSpec) error {
+	caps, err := c.Capabilities(ctx)
+	if err != nil {
+		return err
+	}
+	if !caps.AtLeast(16) && (s.InheritOption != nil || s.SetOption != nil) {
+		return fmt.Errorf("inherit_option and set_option need PostgreSQL 16 or later; the server runs %s", caps.ServerVersion)
+	}
 	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
-		if err := lockRoles(ctx, tx, []string{s.Role, s.GrantRole}); err != nil {
+		if err := revokeMembership(ctx, tx, caps, fromRole, fromGrantRole); err != nil {
 			return err
 		}
-		var admin bool
-		var exists bool
-		err := tx.QueryRow(ctx, `SELECT coalesce(bool_or(m.admin_option), false), count(*) > 0 FROM pg_auth_members m
+		return setMembership(ctx, tx, caps, s)
+	})
+}
+
+// MembershipFrom is the membership that the roles a resource named before
+// (fromRole in fromGrantRole) name now that it names role in grantRole: each
+// taken as renamed to the new name when it no longer exists under its old
+// one (memberships are keyed by OIDs: they followed the rename). When the
+// result is (role, grantRole), the membership is already where it belongs.
+func (c *Client) MembershipFrom(ctx context.Context, fromRole, fromGrantRole, role, grantRole string) (string, string, error) {
+	var roleOK, grantOK bool
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1), exists(SELECT 1 FROM pg_roles WHERE rolname = $2)",
+			fromRole, fromGrantRole).Scan(&roleOK, &grantOK)
+	})
+	if !roleOK {
+		fromRole = role
+	}
+	if !grantOK {
+		fromGrantRole = grantRole
+	}
+	return fromRole, fromGrantRole, err
+}
+
+// setMembership is SetMembership in transaction tx.
+func setMembership(ctx context.Context, tx pgx.Tx, caps *Capabilities, s MembershipSpec) error {
+	if err := lockRoles(ctx, tx, []string{s.Role, s.GrantRole}); err != nil {
+		return err
+	}
+	var admin bool
+	var exists bool
+	err := tx.QueryRow(ctx, `SELECT coalesce(bool_or(m.admin_option), false), count(*) > 0 FROM pg_auth_members m
 JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.rolname = $1 AND g.rolname = $2`, s.Role, s.GrantRole).Scan(&admin, &exists)
-		if err != nil {
-			return err
+	if err != nil {
+		return err
+	}
+	if exists && admin && !s.AdminOption {
+		if _, err := tx.Exec(ctx, "REVOKE ADMIN OPTION FOR "+QuoteIdent(s.GrantRole)+" FROM "+QuoteIdent(s.Role)); err != nil {
+			return fmt.Errorf("revoking admin option of role %q from %q: %w", s.GrantRole, s.Role, err)
 		}
-		if exists && admin && !s.AdminOption {
-			if _, err := tx.Exec(ctx, "REVOKE ADMIN OPTION FOR "+QuoteIdent(s.GrantRole)+" FROM "+QuoteIdent(s.Role)); err != nil {
-				return fmt.Errorf("revoking admin option of role %q from %q: %w", s.GrantRole, s.Role, err)
-			}
-		}
-		stmt := "GRANT " + QuoteIdent(s.GrantRole) + " TO " + QuoteIdent(s.Role)
-		if caps.AtLeast(16) {
-			// A membership another role granted that already has the wanted
-			// options is adopted as it is: granting it again would add a
-			// second row, granted by the provider's role.
-			var adopt bool
-			err := tx.QueryRow(ctx, `SELECT m.grantor <> (SELECT oid FROM pg_roles WHERE rolname = current_user)
-  AND m.admin_option = $3 AND ($4::bool IS NULL OR m.inherit_option = $4) AND ($5::bool IS NULL OR m.set_option = $5)
+	}
+	stmt := "GRANT " + QuoteIdent(s.GrantRole) + " TO " + QuoteIdent(s.Role)
+	if caps.AtLeast(16) {
+		// A membership that already has the wanted options is kept as it
+		// is: granted by another role, granting it again would add a
+		// second row, granted by the provider's role; granted by the
+		// provider's role, there is nothing to change.
+		var adopt bool
+		err := tx.QueryRow(ctx, `SELECT m.admin_option = $3 AND ($4::bool IS NULL OR m.inherit_option = $4) AND ($5::bool IS NULL OR m.set_option = $5)
 FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid
 WHERE r.rolname = $1 AND g.rolname = $2 ORDER BY `+membershipRowOrder+` LIMIT 1`, s.Role, s.GrantRole, s.AdminOption, s.InheritOption, s.SetOption).Scan(&adopt)
-			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-				return err
-			}
-			if adopt {
-				return nil
-			}
-			// GRANT on an existing membership (same grantor) updates its options.
-			opts := []string{"ADMIN " + boolWord(s.AdminOption)}
-			if s.InheritOption != nil {
-				opts = append(opts, "INHERIT "+boolWord(*s.InheritOption))
-			}
-			if s.SetOption != nil {
-				opts = append(opts, "SET "+boolWord(*s.SetOption))
-			}
-			stmt += " WITH " + strings.Join(opts, ", ")
-		} else {
-			if exists && (admin == s.AdminOption || !s.AdminOption) {
-				return nil
-			}
-			if s.AdminOption {
-				stmt += " WITH ADMIN OPTION"
-			}
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
 		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			if strings.Contains(err.Error(), "granted back to your own grantor") {
-				return fmt.Errorf("granting role %q to %q with these options: %q granted the provider's role its ADMIN OPTION on %q, "+
-					"and PostgreSQL 16+ does not let a role grant ADMIN OPTION back to its own grantor. Have %q's membership changed by a superuser, "+
-					"or by the role that granted it: %w", s.GrantRole, s.Role, s.Role, s.GrantRole, s.Role, err)
-			}
-			return fmt.Errorf("granting role %q to %q: %w", s.GrantRole, s.Role, err)
+		if adopt {
+			return nil
 		}
-		return nil
-	})
+		// GRANT on an existing membership (same grantor) updates its options.
+		opts := []string{"ADMIN " + boolWord(s.AdminOption)}
+		if s.InheritOption != nil {
+			opts = append(opts, "INHERIT "+boolWord(*s.InheritOption))
+		}
+		if s.SetOption != nil {
+			opts = append(opts, "SET "+boolWord(*s.SetOption))
+		}
+		stmt += " WITH " + strings.Join(opts, ", ")
+	} else {
+		if exists && (admin == s.AdminOption || !s.AdminOption) {
+			return nil
+		}
+		if s.AdminOption {
+			stmt += " WITH ADMIN OPTION"
+		}
+	}
+	if _, err := tx.Exec(ctx, stmt); err != nil {
+		if strings.Contains(err.Error(), "granted back to your own grantor") {
+			return fmt.Errorf("granting role %q to %q with these options: %q granted the provider's role its ADMIN OPTION on %q, "+
+				"and PostgreSQL 16+ does not let a role grant ADMIN OPTION back to its own grantor. Have %q's membership changed by a superuser, "+
+				"or by the role that granted it: %w", s.GrantRole, s.Role, s.Role, s.GrantRole, s.Role, err)
+		}
+		return fmt.Errorf("granting role %q to %q: %w", s.GrantRole, s.Role, err)
+	}
+	return nil
 }
 
 func boolWord(b bool) string {
@@ -155,44 +198,47 @@ func boolWord(b bool) string {
 
 // RevokeMembership revokes grantRole from role; missing roles or membership are not errors.
 func (c *Client) RevokeMembership(ctx context.Context, role, grantRole string) error {
-	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
-		if err := lockRoles(ctx, tx, []string{role, grantRole}); err != nil {
-			return err
-		}
-		// One row per grantor on PostgreSQL 16+ (one row before): each is
-		// revoked that the provider's role may revoke, its own grant and those
-		// of roles whose privileges it has (a superuser: all of them).
-		rows, err := tx.Query(ctx, `SELECT gr.rolname, gr.rolname = current_user FROM pg_auth_members m
+	caps, err := c.Capabilities(ctx)
+	if err != nil {
+		return err
+	}
+	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error { return revokeMembership(ctx, tx, caps, role, grantRole) })
+}
+
+// revokeMembership is RevokeMembership in transaction tx.
+func revokeMembership(ctx context.Context, tx pgx.Tx, caps *Capabilities, role, grantRole string) error {
+	if err := lockRoles(ctx, tx, []string{role, grantRole}); err != nil {
+		return err
+	}
+	// One row per grantor on PostgreSQL 16+ (one row before): each is
+	// revoked that the provider's role may revoke, its own grant and those
+	// of roles whose privileges it has (a superuser: all of them).
+	rows, err := tx.Query(ctx, `SELECT gr.rolname, gr.rolname = current_user FROM pg_auth_members m
 JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid JOIN pg_roles gr ON gr.oid = m.grantor
 WHERE r.rolname = $1 AND g.rolname = $2 AND (gr.rolname = current_user OR pg_has_role(current_user, gr.oid, 'USAGE')
   OR current_setting('server_version_num')::int < 160000)
 ORDER BY 2 DESC`, role, grantRole)
-		if err != nil {
-			return err
+	if err != nil {
+		return err
+	}
+	type row struct {
+		Grantor string
+		Mine    bool
+	}
+	grants, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+	if err != nil {
+		return err
+	}
+	for i, g := range grants {
+		stmt := "REVOKE " + QuoteIdent(grantRole) + " FROM " + QuoteIdent(role)
+		if caps.AtLeast(16) && !g.Mine {
+			stmt += " GRANTED BY " + QuoteIdent(g.Grantor)
+		} else if i > 0 {
+			break // before 16 one REVOKE ends the membership
 		}
-		type row struct {
-			Grantor string
-			Mine    bool
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return fmt.Errorf("revoking role %q from %q: %w", grantRole, role, err)
 		}
-		grants, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
-		if err != nil {
-			return err
-		}
-		caps, err := c.Capabilities(ctx)
-		if err != nil {
-			return err
-		}
-		for i, g := range grants {
-			stmt := "REVOKE " + QuoteIdent(grantRole) + " FROM " + QuoteIdent(role)
-			if caps.AtLeast(16) && !g.Mine {
-				stmt += " GRANTED BY " + QuoteIdent(g.Grantor)
-			} else if i > 0 {
-				break // before 16 one REVOKE ends the membership
-			}
-			if _, err := tx.Exec(ctx, stmt); err != nil {
-				return fmt.Errorf("revoking role %q from %q: %w", grantRole, role, err)
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }

@@ -123,11 +123,13 @@ func (r *databaseResource) planChange(ctx context.Context, _ resource.ModifyPlan
 	plan, config, state := &p.plan, &p.config, p.state
 	plan.ID = plan.Name
 	if p.creating() {
+		notePlanned(r.client, pg.KindDatabase, "", plan.Name, nil)
 		if config.Template.IsNull() {
 			plan.Template = types.StringValue(defaultDatabaseTemplate)
 		}
 		return
 	}
+	notePlanned(r.client, pg.KindDatabase, "", plan.Name, &state.Name)
 	// Unset optional+computed values: keep what was recorded (not managed).
 	// DEFAULT (the server's choice) is the same for what the server records.
 	for _, a := range []struct {

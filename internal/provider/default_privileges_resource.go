@@ -46,19 +46,22 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("cyrilgdn/postgresql's id of the entry: `<role>_<database>_<schema>_<owner>_<object_type>`, with `noschema` for an entry without schema. " +
 				"It is also an import ID, unless underscores in the names make it ambiguous (see Import)."),
-			"role":     nameAttribute("The grantee: a role name, or `public`. Changing it replaces the resource.", replace...),
-			"database": nameAttribute("The database the default privileges apply in. Changing it replaces the resource.", replace...),
-			"owner":    nameAttribute("The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to join it temporarily (managed services). Changing it replaces the resource.", replace...),
+			"role": nameAttribute("The grantee: a role name, or `public`. Changes in place: renaming the role keeps the entry (PostgreSQL records it by OID) and runs no statement; " +
+				"naming another role resets the old one's default privileges and sets the new one's in one transaction."),
+			"database": nameAttribute("The database the default privileges apply in. Changes in place: renaming the database keeps the entry; " +
+				"naming another database sets the entry there, then resets it in the old one."),
+			"owner": nameAttribute("The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to join it temporarily (managed services). " +
+				"Changes in place: renaming the role keeps the entry; naming another role resets the old one's entry and sets the new one's in one transaction."),
 			"schema": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Limit the entry to objects created in this schema (`IN SCHEMA`); unset (or `\"\"`, as cyrilgdn/postgresql read it) means every schema. " +
-					"Not allowed for `object_type = \"schema\"`. Changing it replaces the resource (switching between unset and `\"\"` does not).",
-				Validators:    []validator.String{validators.NameOrEmpty()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(defaultPrivilegesSchemaReplaces, defaultPrivilegesSchemaReplacesDescription, defaultPrivilegesSchemaReplacesDescription)},
+					"Not allowed for `object_type = \"schema\"`. Changes in place: renaming the schema keeps the entry; naming another schema (or none) resets the old entry " +
+					"and sets the new one in one transaction (switching between unset and `\"\"` changes nothing).",
+				Validators: []validator.String{validators.NameOrEmpty()},
 			},
 			"object_type": schema.StringAttribute{
 				Required:            true,
-				MarkdownDescription: "The kind of future objects: `table`, `sequence`, `function`, `routine` (PostgreSQL treats functions and routines alike here), `type` or `schema`. Changing it replaces the resource.",
+				MarkdownDescription: "The kind of future objects: `table`, `sequence`, `function`, `routine` (PostgreSQL treats functions and routines alike here), `type` or `schema`. Changing it replaces the resource (resets, then sets).",
 				Validators:          []validator.String{stringvalidator.OneOf(pg.DefaultPrivilegesObjectTypes...)},
 				PlanModifiers:       replace,
 			},
@@ -80,6 +83,9 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 		return
 	}
 	ot := m.ObjectType.ValueString()
+	if !slices.Contains(pg.DefaultPrivilegesObjectTypes, ot) {
+		return // the object_type validator says so; nothing else can be checked against it
+	}
 	if ot == "schema" && !m.Schema.IsUnknown() && m.Schema.ValueString() != "" {
 		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema", "Default privileges on schemas cannot be limited to a schema; leave schema unset.")
 	}
@@ -91,23 +97,36 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 	}
 }
 
-const defaultPrivilegesSchemaReplacesDescription = "Changing the schema replaces the resource; unset and \"\" are the same (every schema)."
-
-// defaultPrivilegesSchemaReplaces replaces the entry when its schema changes;
-// unset and "" both mean every schema (cyrilgdn/postgresql's "noschema").
-func defaultPrivilegesSchemaReplaces(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-	resp.RequiresReplace = req.StateValue.ValueString() != req.PlanValue.ValueString() || req.PlanValue.IsUnknown()
-}
-
 func (r *defaultPrivilegesResource) describe(m *defaultPrivilegesModel) string {
 	return fmt.Sprintf("default privileges of %q on %ss of %q in database %q", m.Role.ValueString(), m.ObjectType.ValueString(), m.Owner.ValueString(), m.Database.ValueString())
+}
+
+// defaultPrivilegesArguments are the arguments naming what a pg.NotFoundError is about.
+var defaultPrivilegesArguments = map[pg.Missing]string{
+	pg.MissingDatabase: "database", pg.MissingSchema: "schema", pg.MissingGrantee: "role", pg.MissingOwner: "owner",
 }
 
 func (r *defaultPrivilegesResource) create(ctx context.Context, _ *call, plan *defaultPrivilegesModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }
 
-func (r *defaultPrivilegesResource) update(ctx context.Context, _ *call, plan, _ *defaultPrivilegesModel) diag.Diagnostics {
+// update sets the planned privileges. When the grantee, database, owner or
+// schema changed, those that no longer exist under their old names were
+// renamed (the entry followed them); when one still exists, another was
+// named, and the old entry is reset.
+func (r *defaultPrivilegesResource) update(ctx context.Context, _ *call, plan, state *defaultPrivilegesModel) diag.Diagnostics {
+	t, old := plan.target(), state.target()
+	if !pg.SameDefaultPrivileges(old, t) {
+		from, err := r.client.DefaultPrivilegesFrom(ctx, old, t)
+		if err != nil {
+			return failed("Could not read default privileges", err)
+		}
+		if !pg.SameDefaultPrivileges(from, t) {
+			privs := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, plan.Privileges))
+			return changeFailed("Could not alter default privileges",
+				r.client.MoveDefaultPrivileges(ctx, from, t, privs, plan.WithGrantOption.ValueBool()), defaultPrivilegesArguments)
+		}
+	}
 	return r.set(ctx, plan)
 }
 
@@ -115,7 +134,7 @@ func (r *defaultPrivilegesResource) update(ctx context.Context, _ *call, plan, _
 func (r *defaultPrivilegesResource) set(ctx context.Context, m *defaultPrivilegesModel) diag.Diagnostics {
 	t := m.target()
 	privs := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, m.Privileges))
-	return failed("Could not alter default privileges", r.client.SetDefaultPrivileges(ctx, t, privs, m.WithGrantOption.ValueBool(), false))
+	return changeFailed("Could not alter default privileges", r.client.SetDefaultPrivileges(ctx, t, privs, m.WithGrantOption.ValueBool(), false), defaultPrivilegesArguments)
 }
 
 // drop resets the grantee's default privileges to the built-in ones.
@@ -225,6 +244,14 @@ func (r *defaultPrivilegesResource) planChange(ctx context.Context, _ resource.M
 	plan := &p.plan
 	planPrivileges(ctx, serverMajor(ctx, r.client), p, plan.ObjectType, func(m *defaultPrivilegesModel) *types.Set { return &m.Privileges },
 		pg.DefaultPrivileges, pg.ExpandDefaultPrivileges, &resp.Diagnostics)
+	if isKnown(plan.Database) && !plan.Schema.IsUnknown() && isKnown(plan.Role) && isKnown(plan.Owner) &&
+		(p.creating() || !plan.Database.Equal(p.state.Database) || !plan.Schema.Equal(p.state.Schema) ||
+			!plan.Role.Equal(p.state.Role) || !plan.Owner.Equal(p.state.Owner)) {
+		warnMissing(ctx, r.client, pg.Names{
+			Database: plan.Database.ValueString(), Schema: plan.Schema.ValueString(),
+			Roles: map[pg.Missing]string{pg.MissingGrantee: plan.Role.ValueString(), pg.MissingOwner: plan.Owner.ValueString()},
+		}, defaultPrivilegesArguments, &resp.Diagnostics)
+	}
 	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Owner.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() {
 		plan.ID = types.StringUnknown()
 	} else {

@@ -376,7 +376,7 @@ FROM pg_proc p, aclexplode(p.proacl) a WHERE p.oid = $1::regprocedure AND a.gran
 			// a signature that names no routine is refused at apply, naming it
 			{
 				Config:      config(`["f(text, char)", "f(text, text)"]`, procedures),
-				ExpectError: regexp.MustCompile(`function object\(s\) not found: f\(text, text\)`),
+				ExpectError: onAttribute("Objects not found", `function "app"."f"(text, text) does not exist in database "`+f.db+`"`, "objects", `["f(text, char)", "f(text, text)"]`),
 			},
 		},
 	})

@@ -49,21 +49,24 @@ func grantSchemaV1() schema.Schema {
 			"id": idAttribute("cyrilgdn/postgresql's id of the grant: `<role>_<database>_<schema>_<object_type>_<objects...>_<columns...>` joined with underscores " +
 				"(no schema for `database`, `foreign_data_wrapper`, `foreign_server` and `parameter`; objects and columns in the order cyrilgdn lists them), so it changes with `objects` and `columns`. " +
 				"It is also an import ID, unless underscores in the names make it ambiguous (see Import)."),
-			"role":     nameAttribute("The grantee: a role name, or `public` for every role (`PUBLIC`). Changing it replaces the resource.", replace...),
-			"database": nameAttribute("The database holding the objects (for `object_type = \"database\"`, the database itself). Changing it replaces the resource.", replace...),
+			"role": nameAttribute("The grantee: a role name, or `public` for every role (`PUBLIC`). " +
+				"Changes in place: renaming the role (`postgresql_role`) keeps its privileges (PostgreSQL records them by OID) and runs no `GRANT` or `REVOKE`; " +
+				"naming another role revokes the privileges from the old one and grants them to the new one in one transaction."),
+			"database": nameAttribute("The database holding the objects (for `object_type = \"database\"`, the database itself). " +
+				"Changes in place: renaming the database keeps the privileges; naming another database grants there and then revokes in the old one."),
 			"schema": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`, where changing it replaces the resource. " +
+				MarkdownDescription: "The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`. " +
+					"Changes in place: renaming the schema keeps the privileges; naming another schema revokes in the old one and grants in the new one in one transaction. " +
 					"`database`, `foreign_data_wrapper`, `foreign_server` and `parameter` take none: a value there is ignored with a warning (cyrilgdn/postgresql ignored it silently), " +
 					"`\"\"` without one, and changing or removing it changes nothing on the server.",
-				Validators:    []validator.String{validators.NameOrEmpty()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(grantSchemaReplaces, grantSchemaReplacesDescription, grantSchemaReplacesDescription)},
+				Validators: []validator.String{validators.NameOrEmpty()},
 			},
 			"object_type": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The kind of object: `database`, `schema`, `table` (also views, materialized views, foreign and partitioned tables), `sequence`, " +
 					"`function` (functions, aggregates and window functions, not procedures), `procedure`, `routine` (all of them), `foreign_data_wrapper`, " +
-					"`foreign_server`, `column`, or `parameter` (configuration parameters, PostgreSQL 15 and later). Changing it replaces the resource.",
+					"`foreign_server`, `column`, or `parameter` (configuration parameters, PostgreSQL 15 and later). Changing it replaces the resource (revokes, then grants).",
 				Validators:    []validator.String{stringvalidator.OneOf(pg.GrantObjectTypes...)},
 				PlanModifiers: replace,
 			},
@@ -98,19 +101,6 @@ func grantSchemaV1() schema.Schema {
 
 var grantSchemaTypes = []string{pg.ObjSchema, pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine, pg.ObjColumn}
 
-const grantSchemaReplacesDescription = "Changing the schema replaces the grant, unless the object type takes no schema (then the value is ignored)."
-
-// grantSchemaReplaces replaces a grant whose schema changes, unless its
-// object type takes no schema: that value is ignored (as cyrilgdn/postgresql
-// ignored it), so changing or removing it must not revoke and grant again.
-func grantSchemaReplaces(ctx context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-	var ot types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("object_type"), &ot)...)
-	if ot.IsUnknown() || slices.Contains(grantSchemaTypes, ot.ValueString()) {
-		resp.RequiresReplace = true
-	}
-}
-
 func (r *grantResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m grantModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
@@ -118,6 +108,9 @@ func (r *grantResource) ValidateConfig(ctx context.Context, req resource.Validat
 		return
 	}
 	ot := m.ObjectType.ValueString()
+	if !slices.Contains(pg.GrantObjectTypes, ot) {
+		return // the object_type validator says so; nothing else can be checked against it
+	}
 	if !m.Schema.IsUnknown() {
 		needs := slices.Contains(grantSchemaTypes, ot)
 		if needs && m.Schema.ValueString() == "" {
@@ -186,12 +179,22 @@ func (r *grantResource) describe(m *grantModel) string {
 	return fmt.Sprintf("privileges of %q on %s in database %q", m.Role.ValueString(), what, m.Database.ValueString())
 }
 
-func (r *grantResource) create(ctx context.Context, _ *call, plan *grantModel) diag.Diagnostics {
-	return failed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false))
+// grantArguments are the arguments naming what a pg.NotFoundError is about.
+var grantArguments = map[pg.Missing]string{
+	pg.MissingDatabase: "database", pg.MissingSchema: "schema", pg.MissingGrantee: "role",
+	pg.MissingObjects: "objects", pg.MissingColumns: "columns",
 }
 
-// update first revokes the privileges on the objects or columns dropped from
-// the sets, then sets the privileges on those planned.
+func (r *grantResource) create(ctx context.Context, _ *call, plan *grantModel) diag.Diagnostics {
+	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false), grantArguments)
+}
+
+// update revokes the privileges on the objects or columns dropped from the
+// sets and sets the privileges on those planned, in one transaction. When
+// the grantee, database or schema changed, those that no longer exist under
+// their old names were renamed (the privileges followed them: nothing to
+// revoke); when one still exists, another was named, and the privileges move
+// to the new one.
 func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantModel) diag.Diagnostics {
 	if !slices.Contains(grantSchemaTypes, plan.ObjectType.ValueString()) && plan.Role.Equal(state.Role) && plan.Database.Equal(state.Database) &&
 		plan.ObjectType.Equal(state.ObjectType) && plan.Objects.Equal(state.Objects) && plan.Columns.Equal(state.Columns) &&
@@ -199,7 +202,17 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 		return nil // only the ignored schema changed: nothing to do on the server
 	}
 	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
-	var removedObjects, removedColumns []string
+	if !pg.SameGrant(oldT, newT) {
+		from, err := r.client.GrantFrom(ctx, oldT, newT)
+		if err != nil {
+			return failed("Could not read privileges", err)
+		}
+		if !pg.SameGrant(from, newT) {
+			return changeFailed("Could not move privileges", r.client.ChangeGrant(ctx, r.spec(ctx, plan), from), grantArguments)
+		}
+		oldT.Database, oldT.Schema, oldT.Grantee = newT.Database, newT.Schema, newT.Grantee
+	}
+	var revoke []pg.GrantTarget
 	if len(newT.Objects) > 0 {
 		oldObjects := oldT.Objects
 		if len(oldObjects) == 0 {
@@ -211,44 +224,42 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 				oldObjects = append(oldObjects, o.Name)
 			}
 		}
+		var removed []string
 		for _, o := range oldObjects {
-			if !slices.Contains(newT.Objects, o) {
-				removedObjects = append(removedObjects, o)
+			if !slices.Contains(newT.Objects, o) && !slices.Contains(removed, o) {
+				removed = append(removed, o)
 			}
 		}
-	}
-	if len(removedObjects) > 0 && isRoutineType(newT.ObjectType) {
-		// a routine spelt another way (`f(int)` for `f(integer)`) stays granted
-		t := newT
-		t.Objects = append(slices.Clone(removedObjects), newT.Objects...)
-		keys, err := r.client.ResolveRoutineSignatures(ctx, t)
-		if err != nil {
-			return failed("Could not read privileges", err)
+		if len(removed) > 0 && isRoutineType(newT.ObjectType) {
+			// a routine spelt another way (`f(int)` for `f(integer)`) stays granted
+			t := newT
+			t.Objects = append(slices.Clone(removed), newT.Objects...)
+			keys, err := r.client.ResolveRoutineSignatures(ctx, t)
+			if err != nil {
+				return failed("Could not read privileges", err)
+			}
+			removed = slices.DeleteFunc(removed, func(o string) bool {
+				return keys[o] != "" && slices.ContainsFunc(newT.Objects, func(n string) bool { return keys[n] == keys[o] })
+			})
 		}
-		removedObjects = slices.DeleteFunc(removedObjects, func(o string) bool {
-			return keys[o] != "" && slices.ContainsFunc(newT.Objects, func(n string) bool { return keys[n] == keys[o] })
-		})
+		if len(removed) > 0 {
+			t := oldT
+			t.Objects = removed
+			revoke = append(revoke, t)
+		}
 	}
+	var removedColumns []string
 	for _, c := range oldT.Columns {
 		if !slices.Contains(newT.Columns, c) {
 			removedColumns = append(removedColumns, c)
 		}
 	}
-	if len(removedObjects) > 0 {
-		t := oldT
-		t.Objects = slices.Compact(removedObjects)
-		if err := r.client.SetGrant(ctx, pg.GrantSpec{Target: t}, true); err != nil {
-			return failed("Could not revoke privileges from removed objects", err)
-		}
-	}
 	if len(removedColumns) > 0 {
 		t := oldT
 		t.Columns = removedColumns
-		if err := r.client.SetGrant(ctx, pg.GrantSpec{Target: t}, true); err != nil {
-			return failed("Could not revoke privileges from removed columns", err)
-		}
+		revoke = append(revoke, t)
 	}
-	return failed("Could not change privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false))
+	return changeFailed("Could not change privileges", r.client.ChangeGrant(ctx, r.spec(ctx, plan), revoke...), grantArguments)
 }
 
 func (r *grantResource) drop(ctx context.Context, _ *call, state *grantModel) diag.Diagnostics {
@@ -405,6 +416,14 @@ func (r *grantResource) planChange(ctx context.Context, _ resource.ModifyPlanReq
 		resp.Diagnostics.AddAttributeError(path.Root("object_type"), "Unsupported object type", "Privileges on parameters need PostgreSQL 15 or later.")
 	}
 	planPrivileges(ctx, major, p, plan.ObjectType, func(m *grantModel) *types.Set { return &m.Privileges }, pg.GrantPrivileges, pg.ExpandPrivileges, &resp.Diagnostics)
+	if isKnown(plan.Database) && !plan.Schema.IsUnknown() && isKnown(plan.Role) && isKnown(plan.ObjectType) &&
+		(p.creating() || !plan.Database.Equal(p.state.Database) || !plan.Schema.Equal(p.state.Schema) || !plan.Role.Equal(p.state.Role)) {
+		n := pg.Names{Database: plan.Database.ValueString(), Roles: map[pg.Missing]string{pg.MissingGrantee: plan.Role.ValueString()}}
+		if slices.Contains(grantSchemaTypes, plan.ObjectType.ValueString()) {
+			n.Schema = plan.Schema.ValueString()
+		}
+		warnMissing(ctx, r.client, n, grantArguments, &resp.Diagnostics)
+	}
 	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() ||
 		plan.Objects.IsUnknown() || plan.Columns.IsUnknown() {
 		plan.ID = types.StringUnknown()

@@ -10,8 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
@@ -33,7 +31,6 @@ type grantRoleResource struct {
 }
 
 func grantRoleSchemaV1() schema.Schema {
-	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
 		Version: 2, // 2: the id became cyrilgdn's (it was a JSON object)
 		MarkdownDescription: "Membership of one role in another (`GRANT grant_role TO role`). Use it next to `postgresql_role` resources whose `roles` is unset: " +
@@ -41,8 +38,9 @@ func grantRoleSchemaV1() schema.Schema {
 		Attributes: map[string]schema.Attribute{
 			"id": idAttribute("cyrilgdn/postgresql's id of the membership: `<role>_<grant_role>_<with_admin_option>` (`true` or `false`), so it changes with `with_admin_option`. " +
 				"It is also an import ID, unless underscores in the names make it ambiguous (see Import)."),
-			"role":              nameAttribute("The member: the role that receives `grant_role`. Changing it replaces the resource.", replace...),
-			"grant_role":        nameAttribute("The role granted to `role` (predefined roles such as `pg_read_all_data` are allowed). Changing it replaces the resource.", replace...),
+			"role": nameAttribute("The member: the role that receives `grant_role`. Changes in place: renaming the role keeps the membership (PostgreSQL records it by OID) " +
+				"and runs no statement; naming another role revokes the old membership and grants the new one in one transaction."),
+			"grant_role":        nameAttribute("The role granted to `role` (predefined roles such as `pg_read_all_data` are allowed). Changes in place, as `role` does."),
 			"with_admin_option": defaultedBool(false, "Whether `role` may grant `grant_role` to others (`WITH ADMIN OPTION`). Changes in place."),
 			"inherit_option": schema.BoolAttribute{
 				Optional: true, Computed: true,
@@ -191,7 +189,21 @@ func (r *grantRoleResource) create(ctx context.Context, _ *call, plan *grantRole
 	return failed("Could not grant role", r.client.SetMembership(ctx, plan.spec()))
 }
 
-func (r *grantRoleResource) update(ctx context.Context, _ *call, plan, _ *grantRoleModel) diag.Diagnostics {
+// update sets the planned membership. When a role changed, one that no
+// longer exists under its old name was renamed (the membership followed it);
+// when it still exists, another role was named, and the old membership is
+// revoked in the same transaction.
+func (r *grantRoleResource) update(ctx context.Context, _ *call, plan, state *grantRoleModel) diag.Diagnostics {
+	role, grantRole := plan.Role.ValueString(), plan.GrantRole.ValueString()
+	if oldRole, oldGrant := state.Role.ValueString(), state.GrantRole.ValueString(); oldRole != role || oldGrant != grantRole {
+		fromRole, fromGrant, err := r.client.MembershipFrom(ctx, oldRole, oldGrant, role, grantRole)
+		if err != nil {
+			return failed("Could not read role membership", err)
+		}
+		if fromRole != role || fromGrant != grantRole {
+			return failed("Could not change role membership", r.client.MoveMembership(ctx, fromRole, fromGrant, plan.spec()))
+		}
+	}
 	return failed("Could not change role membership", r.client.SetMembership(ctx, plan.spec()))
 }
 

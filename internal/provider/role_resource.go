@@ -162,8 +162,10 @@ func (r *roleResource) planChange(ctx context.Context, req resource.ModifyPlanRe
 	plan.ID = plan.Name // id follows name, known whenever name is
 	r.checkReservedAttributes(ctx, p, resp)
 	if p.creating() {
+		notePlanned(r.client, pg.KindRole, "", plan.Name, nil)
 		return
 	}
+	notePlanned(r.client, pg.KindRole, "", plan.Name, &state.Name)
 	if config.Roles.IsNull() {
 		plan.Roles = state.Roles // not managed: keep what was read
 		warnRolesUnmanaged(ctx, req, resp, plan, state)

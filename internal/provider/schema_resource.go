@@ -178,6 +178,13 @@ func (r *schemaResource) planChange(ctx context.Context, req resource.ModifyPlan
 		resp.Diagnostics.Append(d...)
 	}
 	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
+	if isKnown(p.plan.Database) {
+		var state *types.String
+		if !p.creating() && p.plan.Database.Equal(p.state.Database) {
+			state = &p.state.Name
+		}
+		notePlanned(r.client, pg.KindSchema, p.plan.Database.ValueString(), p.plan.Name, state)
+	}
 }
 
 func (r *schemaResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *schemaModel) {
