@@ -2,8 +2,10 @@ package acctest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -156,4 +158,70 @@ func spawnedDir(t *testing.T, files map[string]string) (tf, work string, err err
 // devOverrides is a CLI configuration that runs the provider built in dir.
 func devOverrides(dir string) string {
 	return fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/pgtf/postgresql\" = %q\n  }\n  direct {}\n}\n", dir)
+}
+
+// Workdir is a Terraform working directory that runs the built provider (as
+// PlanChanges does), for tests that need what plugin-testing does not show:
+// the warnings a plan prints, or a state seeded by hand. Its objects are
+// destroyed when the test ends.
+type Workdir struct {
+	t       *testing.T
+	tf, dir string
+}
+
+// NewWorkdir makes an empty working directory.
+func NewWorkdir(t *testing.T) *Workdir {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC (make testacc)")
+	}
+	tf, dir, err := spawnedDir(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &Workdir{t: t, tf: tf, dir: dir}
+	t.Cleanup(func() {
+		if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err != nil {
+			return
+		}
+		if out, err := runTerraform(tf, dir, nil, "destroy", "-auto-approve", "-no-color", "-input=false", spawnedParallelism); err != nil {
+			t.Errorf("terraform destroy: %v\n%s", err, out)
+		}
+	})
+	return w
+}
+
+// SetState seeds the state file.
+func (w *Workdir) SetState(state string) {
+	w.t.Helper()
+	writeFile(w.t, filepath.Join(w.dir, "terraform.tfstate"), state)
+}
+
+// Apply applies the configuration body (the provider block is added) and
+// returns what Terraform printed; an error fails the test.
+func (w *Workdir) Apply(body string) string {
+	w.t.Helper()
+	writeFile(w.t, filepath.Join(w.dir, "main.tf"), spawnedHeader+body)
+	out, err := runTerraform(w.tf, w.dir, nil, "apply", "-auto-approve", "-no-color", "-input=false", spawnedParallelism)
+	if err != nil {
+		w.t.Fatalf("terraform apply: %v\n%s", err, out)
+	}
+	return out
+}
+
+// Plan plans the configuration body and returns what Terraform printed
+// (warnings included) and whether the plan has changes; an error fails the
+// test.
+func (w *Workdir) Plan(body string) (out string, changes bool) {
+	w.t.Helper()
+	writeFile(w.t, filepath.Join(w.dir, "main.tf"), spawnedHeader+body)
+	out, err := runTerraform(w.tf, w.dir, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false", spawnedParallelism)
+	if err == nil {
+		return out, false
+	}
+	if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && ee.ExitCode() == 2 {
+		return out, true
+	}
+	w.t.Fatalf("terraform plan: %v\n%s", err, out)
+	return out, false
 }

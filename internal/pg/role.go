@@ -149,7 +149,8 @@ func readRole(ctx context.Context, q Querier, where string, arg any) (*Role, err
 // ROLE, where only what differs from cur is sent: a non-superuser admin may
 // not even repeat NOSUPERUSER, NOREPLICATION or NOBYPASSRLS. The password goes
 // as a SCRAM verifier (the plaintext never reaches the server), registered on
-// sec as a secret all the same.
+// sec as a secret all the same; a password that already is a verifier
+// (IsPasswordVerifier) goes as it is.
 func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChange, sec *secrets) (string, error) {
 	var opts []string
 	flag := func(want bool, have *bool, name string) {
@@ -190,9 +191,13 @@ func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChang
 		opts = append(opts, "VALID UNTIL "+QuoteLiteral(vu))
 	}
 	if pw.Set {
-		if pw.Password == "" {
+		switch {
+		case pw.Password == "":
 			opts = append(opts, "PASSWORD NULL")
-		} else {
+		case IsPasswordVerifier(pw.Password):
+			// already a verifier: PostgreSQL stores it as given (as cyrilgdn sent it)
+			opts = append(opts, "PASSWORD "+sec.literal(pw.Password))
+		default:
 			v, err := ScramVerifier(pw.Password)
 			if err != nil {
 				return "", err

@@ -122,6 +122,47 @@ func PasswordSeal(verifier, password string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// IsPasswordVerifier reports whether password is already a verifier, in the
+// forms PostgreSQL recognises in CREATE/ALTER ROLE ... PASSWORD and stores as
+// given: "md5" followed by 32 lower-case hex digits, or a well-formed
+// SCRAM-SHA-256 secret. cyrilgdn/postgresql passed a configured password to
+// the server as it was, so its users may configure such a verifier (to keep
+// the plaintext out of the configuration); its states hold one after an
+// import, or a refresh as superuser of a role whose password they did not set.
+func IsPasswordVerifier(password string) bool {
+	if hexSum, ok := strings.CutPrefix(password, "md5"); ok && len(hexSum) == 32 {
+		return strings.Trim(hexSum, "0123456789abcdef") == ""
+	}
+	rest, ok := strings.CutPrefix(password, "SCRAM-SHA-256$")
+	if !ok {
+		return false
+	}
+	iterSalt, keys, ok := strings.Cut(rest, "$")
+	if !ok {
+		return false
+	}
+	iterStr, saltB64, ok := strings.Cut(iterSalt, ":")
+	if !ok {
+		return false
+	}
+	storedB64, serverB64, ok := strings.Cut(keys, ":")
+	if !ok {
+		return false
+	}
+	if iter, err := strconv.Atoi(iterStr); err != nil || iter <= 0 {
+		return false
+	}
+	if salt, err := base64.StdEncoding.DecodeString(saltB64); err != nil || len(salt) == 0 {
+		return false
+	}
+	for _, k := range []string{storedB64, serverB64} {
+		if b, err := base64.StdEncoding.DecodeString(k); err != nil || len(b) != sha256.Size {
+			return false
+		}
+	}
+	return true
+}
+
 // PasswordVerifierMatches reports whether a stored verifier (SCRAM-SHA-256,
 // or the legacy "md5" + md5(password || rolname) form) was made from password.
 func PasswordVerifierMatches(verifier, password, rolname string) bool {

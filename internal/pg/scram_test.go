@@ -63,3 +63,52 @@ func TestScramVerifierFormatAndMatch(t *testing.T) {
 		t.Fatal("two verifiers of the same password share a salt")
 	}
 }
+
+func TestIsPasswordVerifier(t *testing.T) {
+	v, err := ScramVerifier("pw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, want := range map[string]bool{
+		v:                                     true,
+		"md5" + strings.Repeat("0a", 16):      true,
+		"md5" + strings.Repeat("0A", 16):      false, // PostgreSQL wants lower case
+		"md5" + strings.Repeat("0a", 15):      false,
+		"md5secret-password-of-35-characters": false,
+		"":                                    false,
+		"pw":                                  false,
+		"SCRAM-SHA-256$4096:c2FsdA==$a:b":     false, // keys of the wrong length
+		"SCRAM-SHA-256$x:c2FsdA==$" + strings.Repeat("A", 43) + "=:" + strings.Repeat("A", 43) + "=":    false,
+		"SCRAM-SHA-256$4096:c2FsdA==$" + strings.Repeat("A", 43) + "=:" + strings.Repeat("A", 43) + "=": true,
+	} {
+		if got := IsPasswordVerifier(s); got != want {
+			t.Errorf("IsPasswordVerifier(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestRoleOptionsPasswordVerifierAsGiven: a configured password that already
+// is a verifier goes to the server as it is (PostgreSQL stores it so), as
+// cyrilgdn sent it, not as the verifier of its text.
+func TestRoleOptionsPasswordVerifierAsGiven(t *testing.T) {
+	v, err := ScramVerifier("pw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, given := range []string{v, "md5" + strings.Repeat("0a", 16)} {
+		opts, err := roleOptions(RoleSpec{Name: "r"}, nil, true, PasswordChange{Set: true, Password: given}, &secrets{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(opts, "PASSWORD "+QuoteLiteral(given)) {
+			t.Errorf("options %q do not send the verifier %q as given", opts, given)
+		}
+	}
+	opts, err := roleOptions(RoleSpec{Name: "r"}, nil, true, PasswordChange{Set: true, Password: "pw"}, &secrets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(opts, "'pw'") || !strings.Contains(opts, "PASSWORD 'SCRAM-SHA-256$4096:") {
+		t.Errorf("a plaintext password must go as its SCRAM verifier: %q", opts)
+	}
+}

@@ -47,7 +47,16 @@ func TestUpgradeFunctionV0Fixtures(t *testing.T) {
 		"function/plpgsql_minimal/terraform.tfstate":           {"noop": noop},
 		"function/sql_with_args/terraform.tfstate":             {"add": add},
 	}
-	checkFixtureUpgrades(t, NewFunctionResource(), "postgresql_function", want)
+	// Before 1.21 there are no volatility, parallel, strict nor
+	// security_definer (the adapted cases do not set them, and cyrilgdn made
+	// the functions without them): the upgrade takes their defaults.
+	adjust := func(version, _, _ string, m *functionModel) {
+		if version == "1.19.0" {
+			m.Volatility, m.Parallel = types.StringValue("VOLATILE"), types.StringValue("UNSAFE")
+			m.Strict, m.SecurityDefiner = types.BoolValue(false), types.BoolValue(false)
+		}
+	}
+	checkFixtureUpgradesBySet(t, NewFunctionResource(), "postgresql_function", want, adjust)
 }
 
 func TestParseFunctionID(t *testing.T) {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,77 +16,110 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
 
-// migrationCases are the cyrilgdn/postgresql 1.26 fixture states over which a
-// real `terraform plan` with this provider must show no changes (see
-// testdata/cyrilgdn/README.md). Every case with a state is here but role/import,
-// whose configuration sets a password the imported state cannot hold (both
-// providers plan to set it), and publication/import, database/import, schema/import and
-// extension/import, whose configurations set a config-only attribute
-// (alter_object_ownership, drop_cascade) that an import leaves null: both
-// providers plan one in-place update that runs no SQL. Cases with a refreshed state are checked in both shapes,
-// over one set of objects.
+// fixtureSets are the sets of cyrilgdn/postgresql fixture states under
+// testdata, one per release (same cases, same configurations but where a
+// release lacks an argument; see each set's README.md), newest first.
+var fixtureSets = []struct{ version, dir string }{
+	{"1.26.0", "cyrilgdn"},
+	{"1.25.0", "cyrilgdn-1.25.0"},
+	{"1.22.0", "cyrilgdn-1.22.0"},
+	{"1.19.0", "cyrilgdn-1.19.0"},
+}
+
+// migrationCases are the fixture cases over which a real `terraform plan`
+// with this provider must show no changes, in the states of every release
+// that has the case (testdata/cyrilgdn*/README.md). Every case with a state
+// is here. Where cyrilgdn's own plan after an import is not empty, because
+// the configuration sets a config-only attribute the import leaves null
+// (alter_object_ownership, drop_cascade, ...) or a password the 1.26 import
+// does not read, expect lists that one in-place update (it runs no SQL but
+// the password's), by release ("" for every release); the plan must show
+// exactly it. Cases with a refreshed state are checked in both shapes, and
+// every release's states over one set of objects, where the releases' SQL
+// made the same objects.
 //
-// A case with a variant runs the same fixture with literal substitutions
-// (replace): the configuration spelled differently, as cyrilgdn users write it.
+// A variant plans the same fixture with literal substitutions (replace): the
+// configuration or the state spelled differently, as cyrilgdn users write it.
 var migrationCases = []struct {
 	dir      string
-	variant  string
-	replace  map[string]string
-	minMajor int // the fixture needs PostgreSQL minMajor or later, because of why
+	replace  map[string]string // substitutions for the case and its variants
+	variants []migrationVariant
+	expect   map[string][]string // release ("" = any) -> the updates the plan must show
+	minMajor int                 // the fixture needs PostgreSQL minMajor or later, because of why
 	why      string
-	needs    []acctest.CLIFeature // what the fixture's configuration needs from the CLI
+	needs    map[string][]acctest.CLIFeature // release -> what its configuration needs from the CLI
+	// repairedIDs are resources whose fixture id is a cyrilgdn bug the upgrade repairs
+	repairedIDs []string
 }{
-	{dir: "role/login_password_full"}, {dir: "role/nologin_flags"},
-	{dir: "role/password_wo", needs: []acctest.CLIFeature{acctest.FeatureWriteOnlyArguments}},
+	{dir: "role/login_password_full"},
 	// cyrilgdn stores an unset search_path as null after create and [] after a
 	// refresh; a configuration saying `search_path = []` must not see a diff either.
-	{dir: "role/nologin_flags", variant: "search_path_empty", replace: map[string]string{
+	{dir: "role/nologin_flags", variants: []migrationVariant{{"search_path_empty", map[string]string{
 		`name = "Fx-Mixed Case"`:             "name = \"Fx-Mixed Case\"\n  search_path = []",
 		`encrypted                 = "true"`: "encrypted                 = \"true\"\n  search_path               = []",
-	}},
+	}}}},
+	{dir: "role/password_wo", needs: map[string][]acctest.CLIFeature{"1.26.0": {acctest.FeatureWriteOnlyArguments}}},
+	// 1.26 leaves the password null at import: the configured one is planned
+	// (as cyrilgdn plans it). Older releases read the verifier, which the
+	// configured password matches: no change.
+	{dir: "role/import", expect: map[string][]string{"1.26.0": {"postgresql_role.imp.password"}}},
 	// database/full uses the en_US.UTF-8 locale; C.UTF-8 exists everywhere and exercises the same path.
 	{dir: "database/full", replace: map[string]string{"en_US.UTF-8": "C.UTF-8"}},
-	{dir: "database/minimal"}, {dir: "database/template_flags"},
 	// `DEFAULT` (the server's default, as cyrilgdn documents it): cyrilgdn
 	// records template as configured and the other four as the server has them.
-	{dir: "database/minimal", variant: "default_keyword", replace: map[string]string{
+	{dir: "database/minimal", variants: []migrationVariant{{"default_keyword", map[string]string{
 		`name = "fx_db_min"`: "name = \"fx_db_min\"\n  template = \"DEFAULT\"\n  encoding = \"DEFAULT\"\n  lc_collate = \"DEFAULT\"\n" +
 			"  lc_ctype = \"default\"\n  tablespace_name = \"DEFAULT\"",
 		`"template": "template0"`: `"template": "DEFAULT"`,
+	}}}},
+	{dir: "database/template_flags"},
+	{dir: "database/import", expect: map[string][]string{
+		"1.26.0": {"postgresql_database.imp.alter_object_ownership"}, "1.25.0": {"postgresql_database.imp.alter_object_ownership"},
 	}},
 	{dir: "schema/owner_in_database"}, {dir: "schema/policy_deprecated"}, {dir: "schema/quoted_cascade"},
+	{dir: "schema/import", expect: map[string][]string{"": {"postgresql_schema.imp.drop_cascade"}}},
 	{dir: "extension/schema_version"}, {dir: "extension/minimal"}, {dir: "extension/cascade"},
-	{dir: "grant/database_schema"}, {dir: "grant/table_objects_all_tables"}, {dir: "grant/sequence_function_column"}, {dir: "grant/fdw_server_revoke"},
-	// `objects = []` (and `columns = []`) is the common cyrilgdn spelling of "every
-	// table"; the state holds null for them (or [], as other cyrilgdn writes leave it).
-	{dir: "grant/table_objects_all_tables", variant: "objects_empty", replace: map[string]string{
-		"privileges        = [\"SELECT\"]\n  with_grant_option = true": "objects           = []\n  columns           = []\n  privileges        = [\"SELECT\"]\n  with_grant_option = true",
-	}},
-	{dir: "grant/table_objects_all_tables", variant: "state_empty", replace: map[string]string{
-		`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`,
-	}},
-	{dir: "grant/table_objects_all_tables", variant: "objects_and_state_empty", replace: map[string]string{
-		"privileges        = [\"SELECT\"]\n  with_grant_option = true": "objects           = []\n  columns           = []\n  privileges        = [\"SELECT\"]\n  with_grant_option = true",
-		`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`,
-	}},
+	{dir: "extension/import", expect: map[string][]string{"": {"postgresql_extension.imp.drop_cascade"}}},
 	// Modules set one schema on every grant of a for_each, database grants included, and
 	// "" for none: cyrilgdn ignored both there (and stored them); so must the upgrade and the plan.
-	{dir: "grant/database_schema", variant: "schema_ignored", replace: map[string]string{
+	{dir: "grant/database_schema", variants: []migrationVariant{{"schema_ignored", map[string]string{
 		"  object_type = \"database\"\n  privileges  = [\"CONNECT\", \"CREATE\", \"TEMPORARY\"]": "  object_type = \"database\"\n  schema      = \"public\"\n  privileges  = [\"CONNECT\", \"CREATE\", \"TEMPORARY\"]",
 		"  role        = \"public\"\n  object_type = \"database\"":                               "  role        = \"public\"\n  schema      = \"\"\n  object_type = \"database\"",
 		"\"role\": \"fx_gr_app\",\n            \"schema\": null,":                                "\"role\": \"fx_gr_app\",\n            \"schema\": \"public\",",
 		"\"role\": \"public\",\n            \"schema\": null,":                                   "\"role\": \"public\",\n            \"schema\": \"\",",
+	}}}},
+	{dir: "grant/sequence_function_column"}, {dir: "grant/fdw_server_revoke"},
+	// `objects = []` (and `columns = []`) is the common cyrilgdn spelling of "every
+	// table"; the state holds null for them (or [], as other cyrilgdn writes leave it).
+	{dir: "grant/table_objects_all_tables", variants: []migrationVariant{
+		{"objects_empty", map[string]string{
+			"privileges        = [\"SELECT\"]\n  with_grant_option = true": "objects           = []\n  columns           = []\n  privileges        = [\"SELECT\"]\n  with_grant_option = true",
+		}},
+		{"state_empty", map[string]string{`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`}},
+		{"objects_and_state_empty", map[string]string{
+			"privileges        = [\"SELECT\"]\n  with_grant_option = true": "objects           = []\n  columns           = []\n  privileges        = [\"SELECT\"]\n  with_grant_option = true",
+			`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`,
+		}},
 	}},
 	{dir: "default_privileges/with_schema"}, {dir: "default_privileges/no_schema"}, {dir: "default_privileges/public_schema_type"},
 	{dir: "grant_role/basic", minMajor: 14, why: "it grants the predefined role pg_read_all_data"}, {dir: "grant_role/with_admin_option"},
 	{dir: "function/sql_with_args"}, {dir: "function/plpgsql_minimal"}, {dir: "function/out_args_security_definer"}, {dir: "function/import"},
 	{dir: "publication/all_tables"}, {dir: "publication/tables_list"},
+	// cyrilgdn's import leaves the id "fx_pub_db." (its bug); the upgrade makes
+	// it "fx_pub_db.fx_pub_imp", as cyrilgdn's create writes it.
+	{dir: "publication/import", expect: map[string][]string{"": {"postgresql_publication.imp.drop_cascade"}}, repairedIDs: []string{"postgresql_publication.imp"}},
 	{dir: "subscription/create_slot_false"}, {dir: "subscription/custom_slot_name"}, {dir: "subscription/import"},
 	{dir: "replication_slot/pgoutput_in_database"}, {dir: "replication_slot/test_decoding_default_db"}, {dir: "replication_slot/import"},
 	{dir: "physical_replication_slot/basic"}, {dir: "physical_replication_slot/import"},
 	{dir: "server/postgres_fdw_full"}, {dir: "server/minimal"},
 	{dir: "user_mapping/with_options"}, {dir: "user_mapping/no_options"},
 	{dir: "security_label/role_label"}, {dir: "security_label/schema_table_label"},
+}
+
+// migrationVariant is a case spelled differently: name and substitutions.
+type migrationVariant struct {
+	name    string
+	replace map[string]string
 }
 
 // registeredTypes lists the resource type names the provider serves.
@@ -104,10 +138,11 @@ func registeredTypes() map[string]bool {
 var fdwCasesMu sync.Mutex
 
 // TestAccMigration_cyrilgdn recreates the objects of each fixture case, seeds
-// its state (provider address replaced) and expects an empty plan. Cases of one
-// resource type run one after the other (they share object names); types run
-// in parallel. Outside the role cases it runs as superuser only: the fixtures
-// were made by a provider configured with superuser = true.
+// its states, as each release wrote them (provider address replaced), and
+// expects an empty plan. Cases of one resource type run one after the other
+// (they share object names); types run in parallel. Outside the role cases it
+// runs as superuser only: the fixtures were made by a provider configured with
+// superuser = true.
 func TestAccMigration_cyrilgdn(t *testing.T) {
 	types := registeredTypes()
 	byType := map[string][]int{}
@@ -130,21 +165,15 @@ func TestAccMigration_cyrilgdn(t *testing.T) {
 			t.Parallel()
 			for _, i := range byType[typ] {
 				c := migrationCases[i]
-				// both state shapes of a fixture are planned against one set of its objects
-				var states []string
-				for _, state := range []string{"terraform.tfstate", "terraform.refreshed.tfstate"} {
-					if _, err := os.Stat(filepath.Join("testdata", "cyrilgdn", c.dir, state)); err == nil {
-						states = append(states, state)
-					}
+				views := migrationViews(c.dir, c.replace, c.variants, c.expect, c.needs)
+				for i := range views {
+					views[i].RepairedIDs = c.repairedIDs
 				}
-				if len(states) == 0 {
+				if len(views) == 0 {
+					t.Errorf("%s: no release has a state for this case", c.dir)
 					continue
 				}
-				name := strings.TrimPrefix(c.dir, typ+"/")
-				if c.variant != "" {
-					name += "+" + c.variant
-				}
-				t.Run(name, func(t *testing.T) {
+				t.Run(strings.TrimPrefix(c.dir, typ+"/"), func(t *testing.T) {
 					if typ == "security_label" {
 						skipWithoutDummyLabelProvider(t)
 					}
@@ -154,7 +183,7 @@ func TestAccMigration_cyrilgdn(t *testing.T) {
 					if missing := unservedTypes(t, c.dir, types); len(missing) > 0 {
 						t.Fatalf("the case also needs %s, not served by this provider (not registered in Resources?)", strings.Join(missing, ", "))
 					}
-					opts := acctest.MigrationOptions{StateFiles: states, Replace: c.replace, Needs: c.needs}
+					opts := acctest.MigrationOptions{Views: views}
 					if typ == "server" || typ == "user_mapping" {
 						// Their postgres_fdw extension lives in database postgres, where
 						// foreign servers of other tests running in parallel depend on it:
@@ -163,11 +192,46 @@ func TestAccMigration_cyrilgdn(t *testing.T) {
 						fdwCasesMu.Lock()
 						defer fdwCasesMu.Unlock()
 					}
-					acctest.MigrationPlanEmpty(t, filepath.Join("testdata", "cyrilgdn", c.dir), opts)
+					acctest.MigrationPlanEmpty(t, opts)
 				})
 			}
 		})
 	}
+}
+
+// migrationViews are the views of a case: for every release that has a state
+// of it, the case as written, then each variant.
+func migrationViews(dir string, replace map[string]string, variants []migrationVariant, expect map[string][]string, needs map[string][]acctest.CLIFeature) []acctest.MigrationView {
+	var views []acctest.MigrationView
+	for _, set := range fixtureSets {
+		caseDir := filepath.Join("testdata", set.dir, dir)
+		var states []string
+		for _, state := range []string{"terraform.tfstate", "terraform.refreshed.tfstate"} {
+			if _, err := os.Stat(filepath.Join(caseDir, state)); err == nil {
+				states = append(states, state)
+			}
+		}
+		if len(states) == 0 {
+			continue
+		}
+		exp, ok := expect[set.version]
+		if !ok {
+			exp = expect[""]
+		}
+		base := acctest.MigrationView{Name: set.version, Dir: caseDir, StateFiles: states, Replace: replace, Expect: exp, Needs: needs[set.version]}
+		views = append(views, base)
+		for _, v := range variants {
+			view := base
+			view.Name = set.version + "+" + v.name
+			view.Replace = maps.Clone(replace)
+			if view.Replace == nil {
+				view.Replace = map[string]string{}
+			}
+			maps.Copy(view.Replace, v.replace)
+			views = append(views, view)
+		}
+	}
+	return views
 }
 
 // unservedTypes lists the resource types the case's main.tf declares that the

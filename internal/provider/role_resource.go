@@ -2,7 +2,9 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,8 +73,11 @@ func roleSchemaV1() schema.Schema {
 			"password": schema.StringAttribute{
 				Optional:  true,
 				Sensitive: true,
-				MarkdownDescription: "The role's password. It is stored in the Terraform state (prefer `password_wo`). The provider sends only a SCRAM-SHA-256 verifier to the server. " +
-					"Removing it from the configuration removes the password (`PASSWORD NULL`). Out-of-band changes are detected only when the provider runs as superuser.",
+				MarkdownDescription: "The role's password. It is stored in the Terraform state (prefer `password_wo`). The provider sends only a SCRAM-SHA-256 verifier to the server; " +
+					"a password that already is a verifier (`SCRAM-SHA-256$...`, or `md5` and 32 hex digits) is stored as given. " +
+					"Removing it from the configuration removes the password (`PASSWORD NULL`); `\"\"` means no password, as unset. " +
+					"A password changed outside Terraform is detected when the provider runs as superuser: the plan sets it back, with a warning " +
+					"(for a password something else rotates, use `lifecycle { ignore_changes = [password] }` or `password_wo`).",
 				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("password_wo"))},
 			},
 			"password_wo": schema.StringAttribute{
@@ -89,7 +94,9 @@ func roleSchemaV1() schema.Schema {
 				Optional:    true,
 				Computed:    true,
 				MarkdownDescription: "Roles this role is a member of. When set, the provider makes the memberships exactly this set (an empty set means none). " +
-					"When left unset, memberships are not managed by this resource (it reports what it finds), so `postgresql_grant_role` can manage them without either resource showing a diff.",
+					"When left unset, memberships are not managed by this resource (it reports what it finds), so `postgresql_grant_role` can manage them without either resource showing a diff. " +
+					"Removing `roles` from the configuration therefore revokes nothing (cyrilgdn/postgresql revoked the memberships): the plan warns, naming the memberships that stay; " +
+					"to revoke them, set `roles = []`.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
 			},
 			"search_path": schema.ListAttribute{
@@ -150,7 +157,7 @@ func (r *roleResource) importState(ctx context.Context, req resource.ImportState
 	importByName(ctx, req, resp, "role")
 }
 
-func (r *roleResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[roleModel]) {
+func (r *roleResource) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[roleModel]) {
 	plan, config, state := &p.plan, &p.config, p.state
 	plan.ID = plan.Name // id follows name, known whenever name is
 	r.checkReservedAttributes(ctx, p, resp)
@@ -161,7 +168,9 @@ func (r *roleResource) planChange(ctx context.Context, _ resource.ModifyPlanRequ
 	notePlanned(r.client, pg.KindRole, "", plan.Name, &state.Name)
 	if config.Roles.IsNull() {
 		plan.Roles = state.Roles // not managed: keep what was read
+		warnRolesUnmanaged(ctx, req, resp, plan, state)
 	}
+	planPassword(ctx, req, resp, plan, config, state)
 	// Semantic equality for valid_until: the same instant written differently is no change.
 	if r.client != nil && r.client.Ready() == nil && !plan.ValidUntil.IsUnknown() && !plan.ValidUntil.Equal(state.ValidUntil) {
 		if eq, err := r.client.TimestampsEqual(ctx, plan.ValidUntil.ValueString(), state.ValidUntil.ValueString()); err == nil && eq {
@@ -172,6 +181,116 @@ func (r *roleResource) planChange(ctx context.Context, _ resource.ModifyPlanRequ
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Cannot rename the provider's own role",
 			fmt.Sprintf("The provider is connected as role %q; PostgreSQL does not allow renaming the current session's role. Apply this change with another admin role.", state.Name.ValueString()))
 	}
+}
+
+// Private-state keys of postgresql_role.
+const (
+	// privateRolesConfigured holds the roles the configuration last applied
+	// set (a JSON array; for a state upgraded from cyrilgdn, the state's), and
+	// is absent when it did not set roles.
+	privateRolesConfigured = "roles_configured"
+	// privatePasswordChanged is "true" when a refresh found that the role's
+	// password no longer matches the one in the state: it was changed outside
+	// Terraform (and the state's password was set to null).
+	privatePasswordChanged = "password_changed"
+)
+
+// warnRolesUnmanaged warns, when a configuration that set roles no longer
+// does, that the memberships it set stay (this provider does not revoke them,
+// so that postgresql_role and postgresql_grant_role do not fight; cyrilgdn
+// revoked them), naming them and how to revoke them. The plan then shows
+// roles as known after apply: the apply changes no membership and records
+// that roles is no longer managed here, so that the warning is given once.
+func warnRolesUnmanaged(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan, state *roleModel) {
+	if req.Private == nil || state.Roles.IsNull() || state.Roles.IsUnknown() {
+		return
+	}
+	b, _ := req.Private.GetKey(ctx, privateRolesConfigured)
+	var configured, member []string
+	if len(b) == 0 || json.Unmarshal(b, &configured) != nil {
+		return
+	}
+	resp.Diagnostics.Append(state.Roles.ElementsAs(ctx, &member, false)...)
+	var kept []string
+	for _, r := range member {
+		if slices.Contains(configured, r) {
+			kept = append(kept, strconv.Quote(r))
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	sort.Strings(kept)
+	resp.Diagnostics.AddAttributeWarning(path.Root("roles"), "Memberships stay: roles is not set",
+		fmt.Sprintf("roles is not set in the configuration of role %q, while the configuration last applied (or the state "+
+			"cyrilgdn/postgresql wrote) listed its memberships. This provider does not revoke memberships when roles is removed "+
+			"(cyrilgdn/postgresql did): role %q stays a member of %s. To revoke them, set roles = [] (or list the memberships to "+
+			"keep); if postgresql_grant_role or something else manages them, nothing needs doing. This apply changes no "+
+			"membership: it records that roles is not managed here (roles shows as known after apply), and this warning is not "+
+			"shown again.", state.Name.ValueString(), state.Name.ValueString(), strings.Join(kept, ", ")))
+	plan.Roles = types.SetUnknown(types.StringType)
+}
+
+// planPassword keeps a password verifier the state holds (written by
+// cyrilgdn before 1.26: read at import, or at a refresh as superuser) when
+// the configured password matches it, so that nothing changes, and otherwise
+// warns what the apply does to the password: set it back after it was
+// changed outside Terraform, set the configured one in place of the recorded
+// verifier, or remove a password the configuration does not set.
+func planPassword(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan, config, state *roleModel) {
+	if config.Password.IsUnknown() || plan.Password.Equal(state.Password) || !config.PasswordWO.IsNull() {
+		return
+	}
+	name := plan.Name.ValueString()
+	if plan.Name.IsUnknown() {
+		name = state.Name.ValueString()
+	}
+	recorded := state.Password.ValueString()
+	verifier := !state.Password.IsNull() && pg.IsPasswordVerifier(recorded)
+	switch {
+	case verifier && !config.Password.IsNull():
+		// md5 verifiers are salted with the role name: PostgreSQL clears them on rename
+		renamed := name != state.Name.ValueString()
+		if (!renamed || !strings.HasPrefix(recorded, "md5")) && pg.PasswordVerifierMatches(recorded, config.Password.ValueString(), state.Name.ValueString()) {
+			plan.Password = state.Password // the same password: no change
+			return
+		}
+		if changedOutside(ctx, req) {
+			warnPasswordChanged(resp, name)
+			return
+		}
+		resp.Diagnostics.AddAttributeWarning(path.Root("password"), "Password differs from the role's",
+			fmt.Sprintf("The state of role %q records the role's password as its verifier (as cyrilgdn/postgresql read it from "+
+				"the server, at import or at a refresh as superuser), and the configured password does not match it: this apply "+
+				"sets the role's password to the configured one.", name))
+	case verifier && config.Password.IsNull():
+		resp.Diagnostics.AddAttributeWarning(path.Root("password"), "Password not in the configuration",
+			fmt.Sprintf("The state of role %q records a password (its verifier, as cyrilgdn/postgresql read it from the server), "+
+				"and the configuration sets none: this apply removes the role's password (PASSWORD NULL). If something else manages "+
+				"this password, add lifecycle { ignore_changes = [password] } to the resource.", name))
+	case state.Password.IsNull() && !config.Password.IsNull() && config.Password.ValueString() != "" && changedOutside(ctx, req):
+		warnPasswordChanged(resp, name)
+	}
+}
+
+// changedOutside tells whether the refresh found the role's password changed
+// outside Terraform (privatePasswordChanged).
+func changedOutside(ctx context.Context, req resource.ModifyPlanRequest) bool {
+	if req.Private == nil {
+		return false
+	}
+	b, _ := req.Private.GetKey(ctx, privatePasswordChanged)
+	return string(b) == "true"
+}
+
+// warnPasswordChanged says that the plan sets back a password changed outside
+// Terraform, and what to do when something else owns it.
+func warnPasswordChanged(resp *resource.ModifyPlanResponse, name string) {
+	resp.Diagnostics.AddAttributeWarning(path.Root("password"), "Password changed outside Terraform",
+		fmt.Sprintf("The password of role %q was changed outside Terraform: it no longer matches the configured password. "+
+			"This apply sets it back to the configured password. If something else owns this password (a rotation script, "+
+			"a secrets manager), add lifecycle { ignore_changes = [password] } to the resource, or set the password with "+
+			"password_wo, which Terraform sets again only when password_wo_version changes.", name))
 }
 
 // checkReservedAttributes refuses at plan time to give or take SUPERUSER,
@@ -323,7 +442,31 @@ func (r *roleResource) create(ctx context.Context, c *call, plan *roleModel) dia
 	case !plan.Password.IsNull():
 		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
 	}
+	diags.Append(recordPlannedPrivate(ctx, c)...)
+	if diags.HasError() {
+		return diags
+	}
 	return failed("Could not create role", r.client.CreateRole(ctx, spec, pw))
+}
+
+// recordPlannedPrivate records in the private state, with every write, the
+// roles the configuration sets (none when it does not set roles), and that
+// the password is the configured one again.
+func recordPlannedPrivate(ctx context.Context, c *call) diag.Diagnostics {
+	var roles types.Set
+	diags := c.config.GetAttribute(ctx, path.Root("roles"), &roles)
+	if diags.HasError() {
+		return diags
+	}
+	if roles.IsNull() || roles.IsUnknown() {
+		diags.Append(c.setPrivateKey(ctx, privateRolesConfigured, nil)...)
+	} else {
+		names := []string{}
+		diags.Append(roles.ElementsAs(ctx, &names, false)...)
+		diags.Append(c.setPrivateJSON(ctx, privateRolesConfigured, names, "the configured roles")...)
+	}
+	diags.Append(c.setPrivateKey(ctx, privatePasswordChanged, nil)...)
+	return diags
 }
 
 func (r *roleResource) update(ctx context.Context, c *call, plan, state *roleModel) diag.Diagnostics {
@@ -341,8 +484,15 @@ func (r *roleResource) update(ctx context.Context, c *call, plan, state *roleMod
 	switch {
 	case !config.PasswordWO.IsNull() && !plan.PasswordWOVersion.Equal(state.PasswordWOVersion):
 		pw = pg.PasswordChange{Set: true, Password: config.PasswordWO.ValueString()}
-	case !plan.Password.Equal(state.Password) && config.PasswordWO.IsNull():
+	case !plan.Password.Equal(state.Password) && config.PasswordWO.IsNull() && (plan.Password.ValueString() != "" || state.Password.ValueString() != ""):
+		// (null and "" both mean no password set by Terraform: going from one
+		// to the other, as a configuration spelling `password = ""` does over a
+		// state upgraded from cyrilgdn, sets nothing)
 		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
+	}
+	diags.Append(recordPlannedPrivate(ctx, c)...)
+	if diags.HasError() {
+		return diags
 	}
 	return failed("Could not update role", r.client.UpdateRole(ctx, state.Name.ValueString(), spec, pw))
 }
@@ -372,6 +522,16 @@ func (r *roleResource) read(ctx context.Context, c *call, m *roleModel) (bool, d
 	keepRoles, diags := keepPlannedRoles(ctx, c, m)
 	if diags.HasError() {
 		return false, diags
+	}
+	if c.op == opRead && m.OID.IsNull() && !m.Roles.IsNull() && !m.Roles.IsUnknown() && len(m.Roles.Elements()) > 0 &&
+		c.privateKey(ctx, privateRolesConfigured) == nil {
+		// A state upgraded from cyrilgdn (no oid yet) that lists memberships:
+		// its configuration set them (cyrilgdn plans to revoke the memberships
+		// roles does not list, unless roles is in ignore_changes, which a plan
+		// sees as set).
+		var names []string
+		diags.Append(m.Roles.ElementsAs(ctx, &names, false)...)
+		diags.Append(c.setPrivateJSON(ctx, privateRolesConfigured, names, "the configured roles")...)
 	}
 	var role *pg.Role
 	var err error
@@ -462,15 +622,45 @@ const privatePasswordSeal = "password_seal"
 // next refresh of an unchanged verifier and password costs one hash.
 func checkPassword(ctx context.Context, c *call, m *roleModel, v, name string) diag.Diagnostics {
 	pw := m.Password.ValueString()
+	if pg.IsPasswordVerifier(pw) {
+		// A verifier: configured as the password, or read from the server by
+		// cyrilgdn before 1.26. The state records the role's current one (as
+		// cyrilgdn's refresh did), which the plan compares with the configured
+		// password (planPassword); a change is remembered for its warning.
+		switch v {
+		case pw:
+			return c.setPrivateKey(ctx, privatePasswordChanged, nil)
+		case "":
+			return passwordChanged(ctx, c, m)
+		}
+		m.Password = types.StringValue(v)
+		if c.op != opRead {
+			return nil
+		}
+		return c.setPrivateKey(ctx, privatePasswordChanged, []byte("true"))
+	}
 	seal := `"` + pg.PasswordSeal(v, pw) + `"` // private state holds JSON
 	if string(c.privateKey(ctx, privatePasswordSeal)) == seal {
 		return nil
 	}
 	if !pg.PasswordVerifierMatches(v, pw, name) {
-		m.Password = types.StringNull()
+		return passwordChanged(ctx, c, m)
+	}
+	diags := c.setPrivateKey(ctx, privatePasswordSeal, []byte(seal))
+	diags.Append(c.setPrivateKey(ctx, privatePasswordChanged, nil)...)
+	return diags
+}
+
+// passwordChanged records a password found changed outside Terraform: the
+// state's password becomes null (the plan sets the configured one again) and
+// the private state remembers why, for the plan's warning. A read back after
+// a write does not get here: what it wrote matches.
+func passwordChanged(ctx context.Context, c *call, m *roleModel) diag.Diagnostics {
+	m.Password = types.StringNull()
+	if c.op != opRead {
 		return nil
 	}
-	return c.setPrivateKey(ctx, privatePasswordSeal, []byte(seal))
+	return c.setPrivateKey(ctx, privatePasswordChanged, []byte("true"))
 }
 
 // spec translates the planned model into what the role must look like.

@@ -538,7 +538,10 @@ func TestAccRole_passwordIsSCRAMWithoutMD5Warning(t *testing.T) {
 	}
 	name := acctest.RandName("role_scram")
 	from := logOffset(t)
-	resource.ParallelTest(t, resource.TestCase{
+	// Not parallel: other tests set md5 verifiers on purpose (as cyrilgdn users
+	// may), which PostgreSQL 18 warns about in the same log; a sequential test
+	// runs while no other test of the package does.
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkRoleGone(t, name),
 		Steps: []resource.TestStep{{

@@ -5,9 +5,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// upgradeRoleV0 reads cyrilgdn/postgresql 1.26's postgresql_role, whose
-// layout is roleModel's less the oid (both the after-create shape with null
-// lists and the after-refresh shape with empty ones, and imported states).
+// upgradeRoleV0 reads cyrilgdn/postgresql's postgresql_role, whose layout is
+// roleModel's less the oid (both the after-create shape with null lists and
+// the after-refresh shape with empty ones, and imported states). Releases
+// before 1.26 lack password_wo and password_wo_version (read as null), and
+// write password = "" for a role without a password (1.26: null), which is
+// null here too: Terraform manages no password, and a configuration without
+// one plans no change. A password verifier they read at import (or at a
+// refresh, as superuser, of a role whose password Terraform did not set) stays:
+// the plan compares the configured password with it (roleResource.planChange).
 func upgradeRoleV0(m roleModel) roleModel {
 	if m.ID.IsNull() || m.ID.ValueString() == "" {
 		m.ID = m.Name
@@ -29,6 +35,9 @@ func upgradeRoleV0(m roleModel) roleModel {
 	m.ConnectionLimit = int64Or(m.ConnectionLimit, -1)
 	m.EncryptedPassword = boolOr(m.EncryptedPassword, true)
 	m.PasswordWO = types.StringNull() // write-only: never in state
+	if m.Password.IsUnknown() || m.Password.ValueString() == "" {
+		m.Password = types.StringNull()
+	}
 	// Roles stays as it is: null = not managed; refresh reports the memberships
 	m.ValidUntil = stringOr(m.ValidUntil, "infinity")
 	m.SkipDropRole = boolOr(m.SkipDropRole, false)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,8 +90,78 @@ func TestUpgradeRoleV0Fixtures(t *testing.T) {
 		"role/nologin_flags/terraform.refreshed.tfstate": {
 			"flags": emptyRoles(flags), "quoted": emptyRoles(roleDefaults("Fx-Mixed Case")), "super": emptyRoles(super),
 		},
-		"role/password_wo/terraform.tfstate": {"wo": wo, "nopass": nopass},
-		"role/import/terraform.tfstate":      {"imp": imp, "group": roleDefaults("fx_role_imp_group")},
+		"role/password_wo/terraform.tfstate":           {"wo": wo, "nopass": nopass},
+		"role/password_wo/terraform.refreshed.tfstate": {"wo": emptyRoles(wo), "nopass": emptyRoles(nopass)},
+		"role/import/terraform.tfstate":                {"imp": imp, "group": roleDefaults("fx_role_imp_group")},
 	}
-	checkFixtureUpgrades(t, NewRoleResource(), "postgresql_role", want, cmp.AllowUnexported(roleModel{}))
+	// Releases before 1.26 wrote password = "" for every role without a
+	// password: upgraded to null, as 1.26 writes it (no diff against a
+	// configuration without a password). They had no password_wo_version
+	// (role/password_wo is adapted: no password_wo), and an import read the
+	// role's verifier into password, which stays (see upgradeRoleV0).
+	adjust := func(version, file, name string, m *roleModel) {
+		if version == "1.26.0" {
+			return
+		}
+		m.PasswordWOVersion = types.StringNull()
+		if file == "role/import/terraform.tfstate" && name == "imp" {
+			m.Password = types.StringValue(fixtureAttr(t, version, file, "postgresql_role", name, "password"))
+		}
+	}
+	checkFixtureUpgradesBySet(t, NewRoleResource(), "postgresql_role", want, adjust, cmp.AllowUnexported(roleModel{}))
+}
+
+// TestUpgradeRoleV0_regressionEmptyPasswordBefore126 guards issue 30: states
+// written by cyrilgdn 1.25 and earlier hold password = "" for every role
+// without a password, which upgraded as "" and showed, on the first plan
+// after the switch, an update of every such role (`"" -> null`, hidden as
+// sensitive).
+func TestUpgradeRoleV0_regressionEmptyPasswordBefore126(t *testing.T) {
+	n := 0
+	for _, set := range fixtureSets[1:] {
+		for _, file := range []string{"role/password_wo/terraform.tfstate", "role/nologin_flags/terraform.refreshed.tfstate", "grant/database_schema/terraform.tfstate"} {
+			for _, inst := range loadSetInstances(t, set.dir, file, "postgresql_role") {
+				var attrs map[string]any
+				if err := json.Unmarshal(inst.Attributes, &attrs); err != nil {
+					t.Fatal(err)
+				}
+				if attrs["password"] != "" {
+					continue
+				}
+				n++
+				var got roleModel
+				runUpgrader(t, NewRoleResource(), inst, &got)
+				if !got.Password.IsNull() {
+					t.Errorf("%s %s %s: password %q upgraded to %s, want null", set.version, file, inst.Name, "", got.Password)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no role with password = \"\" in the fixtures of releases before 1.26")
+	}
+}
+
+// fixtureAttr is a string attribute of the instance name of type typ in a
+// fixture state of release version.
+func fixtureAttr(t *testing.T, version, file, typ, name, attr string) string {
+	t.Helper()
+	for _, set := range fixtureSets {
+		if set.version != version {
+			continue
+		}
+		for _, inst := range loadSetInstances(t, set.dir, file, typ) {
+			if inst.Name != name {
+				continue
+			}
+			var attrs map[string]any
+			if err := json.Unmarshal(inst.Attributes, &attrs); err != nil {
+				t.Fatal(err)
+			}
+			s, _ := attrs[attr].(string)
+			return s
+		}
+	}
+	t.Fatalf("no %s.%s in %s of %s", typ, name, file, version)
+	return ""
 }

@@ -25,7 +25,14 @@ type fixtureInstance struct {
 // file under testdata/cyrilgdn (path relative to it, e.g. "role/import/terraform.tfstate").
 func loadFixtureInstances(t *testing.T, rel, typ string) []fixtureInstance {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "cyrilgdn", rel))
+	return loadSetInstances(t, "cyrilgdn", rel, typ)
+}
+
+// loadSetInstances reads every instance of resource type typ from a state
+// file of the fixture set in testdata/<set> (path relative to it).
+func loadSetInstances(t *testing.T, set, rel, typ string) []fixtureInstance {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", set, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,23 +123,56 @@ func inBothStates[M any](byDir map[string]map[string]M) map[string]map[string]M 
 
 // checkFixtureUpgrades runs res's upgrader, in a subtest each, over every
 // instance of resource type typ in the fixture states that want names (paths
-// under testdata/cyrilgdn), and compares the result with the expectation
-// want holds for the instance's name.
+// under a fixture set, e.g. "role/import/terraform.tfstate"), in every set
+// that has the case (fixtureSets: the states of every cyrilgdn release), and
+// compares the result with the expectation want holds for the instance's
+// name. A state file of those cases that want does not name fails the test.
 func checkFixtureUpgrades[M any](t *testing.T, res resource.Resource, typ string, want map[string]map[string]M, opts ...cmp.Option) {
 	t.Helper()
-	for file, byName := range want {
-		for _, inst := range loadFixtureInstances(t, file, typ) {
-			t.Run(file+"/"+inst.Name, func(t *testing.T) {
-				exp, ok := byName[inst.Name]
+	checkFixtureUpgradesBySet(t, res, typ, want, nil, opts...)
+}
+
+// checkFixtureUpgradesBySet is checkFixtureUpgrades where a release's states
+// upgrade to something else: adjust (when not nil) changes the expectation
+// for the instance name of a file of release version.
+func checkFixtureUpgradesBySet[M any](t *testing.T, res resource.Resource, typ string, want map[string]map[string]M, adjust func(version, file, name string, m *M), opts ...cmp.Option) {
+	t.Helper()
+	dirs := map[string]bool{}
+	for file := range want {
+		dirs[filepath.Dir(file)] = true
+	}
+	for _, set := range fixtureSets {
+		for dir := range dirs {
+			if _, err := os.Stat(filepath.Join("testdata", set.dir, dir)); err != nil {
+				continue // the release has no such case (e.g. a resource it lacks)
+			}
+			for _, state := range []string{"terraform.tfstate", "terraform.refreshed.tfstate"} {
+				file := dir + "/" + state
+				if _, err := os.Stat(filepath.Join("testdata", set.dir, file)); err != nil {
+					continue
+				}
+				byName, ok := want[file]
 				if !ok {
-					t.Fatalf("no expectation for %s", inst.Name)
+					t.Errorf("%s/%s: no expectation for this state file", set.version, file)
+					continue
 				}
-				var got M
-				runUpgrader(t, res, inst, &got)
-				if d := cmp.Diff(exp, got, opts...); d != "" {
-					t.Errorf("upgraded state differs (-want +got):\n%s", d)
+				for _, inst := range loadSetInstances(t, set.dir, file, typ) {
+					t.Run(set.version+"/"+file+"/"+inst.Name, func(t *testing.T) {
+						exp, ok := byName[inst.Name]
+						if !ok {
+							t.Fatalf("no expectation for %s", inst.Name)
+						}
+						if adjust != nil {
+							adjust(set.version, file, inst.Name, &exp)
+						}
+						var got M
+						runUpgrader(t, res, inst, &got)
+						if d := cmp.Diff(exp, got, opts...); d != "" {
+							t.Errorf("upgraded state differs (-want +got):\n%s", d)
+						}
+					})
 				}
-			})
+			}
 		}
 	}
 }
