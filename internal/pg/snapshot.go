@@ -67,7 +67,7 @@ type snapshot struct {
 // counters) whose reads of roles, databases and schemas are served from
 // catalog snapshots of its own. The provider makes one per Configure.
 func (c *Client) WithSnapshot() *Client {
-	return &Client{clientCore: c.clientCore, snap: &snapshot{entries: map[snapshotKey]*snapshotEntry{}, reads: map[snapshotKey]int64{}, loads: map[snapshotKey]int{}, now: time.Now}}
+	return catalogView(c.Client, &snapshot{entries: map[snapshotKey]*snapshotEntry{}, reads: map[snapshotKey]int64{}, loads: map[snapshotKey]int{}, now: time.Now})
 }
 
 // fromSnapshot returns the snapshot of kind in database db, loading it when

@@ -6,7 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // NewQuoteIdentFunction returns the quote_ident function.
@@ -41,11 +41,11 @@ func runQuoteIdent(ctx context.Context, req function.RunRequest, resp *function.
 	if resp.Error != nil {
 		return
 	}
-	if err := pg.ValidateName(name); err != nil {
+	if err := pgconn.ValidateName(name); err != nil {
 		resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf("name %s", err))
 		return
 	}
-	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, pg.QuoteIdent(name)))
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, pgconn.QuoteIdent(name)))
 }
 
 // NewQuoteLiteralFunction returns the quote_literal function.
@@ -81,9 +81,9 @@ func runQuoteLiteral(ctx context.Context, req function.RunRequest, resp *functio
 	if resp.Error != nil {
 		return
 	}
-	if err := pg.ValidateLiteral(value); err != nil {
+	if err := pgconn.ValidateLiteral(value); err != nil {
 		resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf("value %s", err))
 		return
 	}
-	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, pg.QuoteLiteral(value)))
+	resp.Error = function.ConcatFuncErrors(resp.Error, resp.Result.Set(ctx, pgconn.QuoteLiteral(value)))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // The import-ID grammar of every resource whose object is named by names:
@@ -118,7 +119,7 @@ func (f importForm) resolve(ctx context.Context, c *pg.Client, id string, find f
 // bare name (role, database, physical replication slot): name and id are
 // the ID. what names the kind in the error.
 func importByName(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, what string) {
-	if err := pg.ValidateName(req.ID); err != nil {
+	if err := pgconn.ValidateName(req.ID); err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the "+what+" name, which "+err.Error()+".")
 		return
 	}
@@ -128,7 +129,7 @@ func importByName(ctx context.Context, req resource.ImportStateRequest, resp *re
 
 func firstInvalidName(names []string) error {
 	for _, n := range names {
-		if err := pg.ValidateName(n); err != nil {
+		if err := pgconn.ValidateName(n); err != nil {
 			return fmt.Errorf("the name %q %s", n, err.Error())
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // The resource skeleton. Every resource embeds lifecycle[M] for its model type
@@ -217,7 +218,7 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	c := &call{op: opCreate, config: req.Config, set: resp.Private}
-	ctx, outcome := pg.TrackOutcome(ctx)
+	ctx, outcome := pgconn.TrackOutcome(ctx)
 	d := l.obj.create(ctx, c, &plan)
 	adopted := false
 	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
@@ -268,7 +269,7 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 		return
 	}
 	c := &call{op: opUpdate, config: req.Config, get: req.Private, set: resp.Private}
-	ctx, outcome := pg.TrackOutcome(ctx)
+	ctx, outcome := pgconn.TrackOutcome(ctx)
 	d := l.obj.update(ctx, c, &plan, &state)
 	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
 		outcome.Reset()
@@ -314,7 +315,7 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 		return
 	}
 	c := &call{op: opDelete, get: req.Private}
-	ctx, outcome := pg.TrackOutcome(ctx)
+	ctx, outcome := pgconn.TrackOutcome(ctx)
 	d := l.obj.drop(ctx, c, &state)
 	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
 		outcome.Reset()
@@ -351,7 +352,7 @@ type importIDAttributes interface {
 func (l lifecycle[M]) alreadyExists(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse, plan *M, d diag.Diagnostics) diag.Diagnostics {
 	duplicate := false
 	for _, x := range d {
-		if f, ok := x.(failedDiag); ok && pg.IsDuplicate(f.err) {
+		if f, ok := x.(failedDiag); ok && pgconn.IsDuplicate(f.err) {
 			duplicate = true
 		}
 	}
@@ -541,7 +542,7 @@ func checkExpectedVersion(ctx context.Context, obj any, req resource.ModifyPlanR
 	if !req.State.Raw.IsNull() && !resp.Plan.Raw.IsNull() && resp.Plan.Raw.Equal(req.State.Raw) {
 		return // no change
 	}
-	var ve *pg.VersionError
+	var ve *pgconn.VersionError
 	if _, err := c.Capabilities(ctx); errors.As(err, &ve) {
 		resp.Diagnostics.AddError("Server older than expected_version",
 			fmt.Sprintf("The server runs PostgreSQL %s, but the provider's expected_version is %s: this plan would fail when applied. "+

@@ -26,6 +26,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn/cloudlogin"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn/tunnel"
 )
 
 var _ provider.Provider = (*pgProvider)(nil)
@@ -71,7 +74,7 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 					"`read-only`, `primary`, `standby`, or `prefer-standby` (a standby if there is one, else any). A provider that changes objects wants `read-write` (or `primary`): " +
 					"whichever host is listed first, writes then go to the primary, and after a failover to the promoted standby with no change to the configuration. " +
 					"Defaults to `PGTARGETSESSIONATTRS`, then `any`.",
-				Validators: []validator.String{stringvalidator.OneOf(pg.TargetSessionAttrs...)},
+				Validators: []validator.String{stringvalidator.OneOf(pgconn.TargetSessionAttrs...)},
 			},
 			"database": schema.StringAttribute{
 				Optional:            true,
@@ -220,7 +223,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	tflog.Debug(ctx, "configured PostgreSQL provider", fields)
 	// one catalog snapshot per configured instance: Terraform configures a new
 	// one for every command, so no snapshot outlives the command (pg/snapshot.go)
-	client := pg.SharedClient(cfg).WithSnapshot()
+	client := pg.SharedClient(cfg, pgconn.WithConnectors(connectors())).WithSnapshot()
 	resp.ResourceData = client
 	resp.DataSourceData = client
 	resp.ListResourceData = client
@@ -228,10 +231,16 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	resp.EphemeralResourceData = client
 }
 
+// connectors make the routes (SSH bastion, SOCKS5 proxy, Cloud SQL
+// connector) and cloud logins a configuration asks for.
+func connectors() pgconn.Connectors {
+	return pgconn.Connectors{Network: tunnel.New, CloudSQL: cloudlogin.NewConnector, Login: cloudlogin.NewLogin}
+}
+
 // configureConfig is resolveConfig with the tests' connection bound
 // (testMaxConnections) applied, as Configure uses it: the configuration that
 // keys the shared client.
-func configureConfig(m providerModel, getenv func(string) string) (pg.Config, *configError) {
+func configureConfig(m providerModel, getenv func(string) string) (pgconn.Config, *configError) {
 	cfg, diagErr := resolveConfig(m, getenv)
 	if diagErr == nil && testMaxConnections > 0 && m.MaxConnections.IsNull() {
 		cfg.MaxConnections = testMaxConnections
@@ -262,8 +271,8 @@ var portsRe = mustRegexp(`^\s*[0-9]{1,5}(\s*,\s*[0-9]{1,5})*\s*$`)
 
 // resolveConfig applies environment fallbacks and defaults. Unknown values
 // are recorded, never replaced by defaults.
-func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *configError) {
-	var cfg pg.Config
+func resolveConfig(m providerModel, getenv func(string) string) (pgconn.Config, *configError) {
+	var cfg pgconn.Config
 	str := func(name string, v types.String, env, def string) string {
 		if v.IsUnknown() {
 			cfg.Unknown = append(cfg.Unknown, name)
@@ -282,8 +291,8 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 	cfg.Host = str("host", m.Host, "PGHOST", "localhost")
 	ports := str("port", m.Port, "PGPORT", "5432")
 	cfg.TargetSessionAttrs = str("target_session_attrs", m.TargetSessionAttrs, "PGTARGETSESSIONATTRS", "")
-	if cfg.TargetSessionAttrs != "" && !slices.Contains(pg.TargetSessionAttrs, cfg.TargetSessionAttrs) {
-		return cfg, &configError{path.Root("target_session_attrs"), "Invalid target_session_attrs", fmt.Sprintf("target_session_attrs %q (from PGTARGETSESSIONATTRS) must be one of %s.", cfg.TargetSessionAttrs, strings.Join(pg.TargetSessionAttrs, ", "))}
+	if cfg.TargetSessionAttrs != "" && !slices.Contains(pgconn.TargetSessionAttrs, cfg.TargetSessionAttrs) {
+		return cfg, &configError{path.Root("target_session_attrs"), "Invalid target_session_attrs", fmt.Sprintf("target_session_attrs %q (from PGTARGETSESSIONATTRS) must be one of %s.", cfg.TargetSessionAttrs, strings.Join(pgconn.TargetSessionAttrs, ", "))}
 	}
 	if cerr := resolvePorts(&cfg, m, ports); cerr != nil {
 		return cfg, cerr
@@ -342,7 +351,7 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 			cfg.MaxConnections = int(n)
 			return nil
 		}},
-		{"max_retry_duration", m.MaxRetryDuration, "PGTF_MAX_RETRY_DURATION", int64(pg.DefaultMaxRetryDuration / time.Second), func(retrySecs int64) *configError {
+		{"max_retry_duration", m.MaxRetryDuration, "PGTF_MAX_RETRY_DURATION", int64(pgconn.DefaultMaxRetryDuration / time.Second), func(retrySecs int64) *configError {
 			if retrySecs < 0 {
 				return &configError{path.Root("max_retry_duration"), "Invalid max_retry_duration", fmt.Sprintf("max_retry_duration %d (from PGTF_MAX_RETRY_DURATION) must be 0 or more.", retrySecs)}
 			}
@@ -388,7 +397,7 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 		if cc.Cert.IsUnknown() || cc.Key.IsUnknown() || cc.SSLInline.IsUnknown() {
 			cfg.Unknown = append(cfg.Unknown, "clientcert")
 		} else {
-			cfg.ClientCert = &pg.ClientCert{Cert: cc.Cert.ValueString(), Key: cc.Key.ValueString(), Inline: cc.SSLInline.ValueBool()}
+			cfg.ClientCert = &pgconn.ClientCert{Cert: cc.Cert.ValueString(), Key: cc.Key.ValueString(), Inline: cc.SSLInline.ValueBool()}
 		}
 	}
 
@@ -463,7 +472,7 @@ func nonNegativeInt64(desc string) schema.Int64Attribute {
 
 // resolvePorts sets cfg.Port (and cfg.Ports with one port per host) from the
 // port argument or PGPORT (raw), checking them against the hosts.
-func resolvePorts(cfg *pg.Config, m providerModel, raw string) *configError {
+func resolvePorts(cfg *pgconn.Config, m providerModel, raw string) *configError {
 	if m.Port.IsUnknown() {
 		cfg.Port = 5432 // never used: the client does not connect
 		return nil
@@ -476,7 +485,7 @@ func resolvePorts(cfg *pg.Config, m providerModel, raw string) *configError {
 	if m.Port.IsNull() {
 		from = " (from PGPORT)"
 	}
-	ports, err := pg.ParsePorts(raw, hosts)
+	ports, err := pgconn.ParsePorts(raw, hosts)
 	if err != nil {
 		return &configError{path.Root("port"), "Invalid port", fmt.Sprintf("port %q%s: %s.", raw, from, err)}
 	}
@@ -491,7 +500,7 @@ func resolvePorts(cfg *pg.Config, m providerModel, raw string) *configError {
 // no empty entry in a host list, and one port for all hosts or one per host.
 func validateHosts(m providerModel, diags *diag.Diagnostics) {
 	if !m.Host.IsNull() && !m.Host.IsUnknown() {
-		if err := pg.CheckHosts(m.Host.ValueString()); err != nil {
+		if err := pgconn.CheckHosts(m.Host.ValueString()); err != nil {
 			diags.AddAttributeError(path.Root("host"), "Invalid host", err.Error()+".")
 			return
 		}
@@ -503,7 +512,7 @@ func validateHosts(m providerModel, diags *diag.Diagnostics) {
 	if !m.Host.IsNull() {
 		hosts = len(strings.Split(m.Host.ValueString(), ","))
 	}
-	if _, err := pg.ParsePorts(m.Port.ValueString(), hosts); err != nil {
+	if _, err := pgconn.ParsePorts(m.Port.ValueString(), hosts); err != nil {
 		diags.AddAttributeError(path.Root("port"), "Invalid port", fmt.Sprintf("port %q: %s.", m.Port.ValueString(), err))
 	}
 }

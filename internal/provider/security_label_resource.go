@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 var _ managedResource = (*securityLabelResource)(nil)
@@ -145,8 +146,8 @@ func (r *securityLabelResource) importState(ctx context.Context, req resource.Im
 	}
 	for _, c := range cands {
 		if !slices.Contains(pg.SecurityLabelObjectTypes, strings.ToLower(c.typ)) ||
-			pg.ValidateName(c.db) != nil || pg.ValidateName(c.provider) != nil || pg.ValidateName(c.name) != nil ||
-			(c.schema != "" && pg.ValidateName(c.schema) != nil) {
+			pgconn.ValidateName(c.db) != nil || pgconn.ValidateName(c.provider) != nil || pgconn.ValidateName(c.name) != nil ||
+			(c.schema != "" && pgconn.ValidateName(c.schema) != nil) {
 			continue
 		}
 		if c.db != def {

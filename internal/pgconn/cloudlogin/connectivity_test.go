@@ -1,9 +1,9 @@
-package pg
+package cloudlogin
 
 import (
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // TestParseCloudSQLInstance: the spellings of an instance connection name
@@ -45,21 +45,9 @@ func TestSigningEndpoint(t *testing.T) {
 		{name: "endpoint without a port", host: "127.0.0.1", port: 15432, endpoint: "db.rds.amazonaws.com", wantHost: "db.rds.amazonaws.com", wantPort: 15432},
 		{name: "IPv6 endpoint", host: "127.0.0.1", port: 1, endpoint: "[fd00::5]:5432", wantHost: "fd00::5", wantPort: 5432},
 	} {
-		h, p := signingEndpoint(Config{Host: tc.host, Port: tc.port, Ports: tc.ports, CloudAuth: &CloudAuth{AWSEndpoint: tc.endpoint}})
+		h, p := signingEndpoint(pgconn.Config{Host: tc.host, Port: tc.port, Ports: tc.ports, CloudAuth: &pgconn.CloudAuth{AWSEndpoint: tc.endpoint}})
 		if h != tc.wantHost || p != tc.wantPort {
 			t.Errorf("%s: %s:%d, want %s:%d", tc.name, h, p, tc.wantHost, tc.wantPort)
 		}
-	}
-}
-
-// TestHostPortSettings: a host list and its ports become libpq's keywords.
-func TestHostPortSettings(t *testing.T) {
-	got := Config{Host: "a, b", Port: 5432}.hostPortSettings()
-	if diff := cmp.Diff([]string{"host='a,b'", "port='5432,5432'"}, got); diff != "" {
-		t.Error(diff)
-	}
-	got = Config{Host: "a,/run/pg", Ports: []int{1, 2}}.hostPortSettings()
-	if diff := cmp.Diff([]string{"host='a,/run/pg'", "port='1,2'"}, got); diff != "" {
-		t.Error(diff)
 	}
 }

@@ -1,4 +1,4 @@
-package pg
+package pgconn
 
 import (
 	"bytes"
@@ -17,14 +17,9 @@ import (
 func TestSecretLiteralIsMaskedInLogs(t *testing.T) {
 	var buf bytes.Buffer
 	ctx := tflogtest.RootLogger(context.Background(), &buf)
-	ctx, sec := withSecrets(ctx)
-	o := &optionValues{sec: sec}
-	stmt := "CREATE SERVER s FOREIGN DATA WRAPPER w" + optionsClauseCreate(map[string]string{
-		"host": "db.example", "password": "pw'1", "api_token": "tok-2",
-	}, o)
-	if !o.secret {
-		t.Fatal("a sensitive option was rendered but not reported")
-	}
+	ctx, sec := WithSecrets(ctx)
+	stmt := "CREATE SERVER s FOREIGN DATA WRAPPER w OPTIONS (host " + QuoteLiteral("db.example") +
+		", password " + sec.Literal("pw'1") + ", api_token " + sec.Literal("tok-2") + ")"
 	sqlTracer{}.TraceQueryStart(ctx, nil, tracerData(stmt))
 	tflog.Debug(logContext(ctx), "failed: "+stmt, map[string]any{"error": "near 'tok-2'"})
 	out := buf.String()
@@ -44,27 +39,11 @@ func TestSecretLiteralIsMaskedInLogs(t *testing.T) {
 	}
 }
 
-func TestUserMappingOptionsAreAllSecret(t *testing.T) {
-	_, sec := withSecrets(context.Background())
-	o := &optionValues{sec: sec, all: true}
-	clause := optionsClause(map[string]string{"user": "a"}, map[string]string{"user": "bob", "sslmode": "require"}, o)
-	if !o.secret || clause == "" {
-		t.Fatalf("clause %q, secret %v", clause, o.secret)
-	}
-	if got := sec.scrubString(clause); strings.Contains(got, "bob") || strings.Contains(got, "require") {
-		t.Errorf("scrubbed clause still holds values: %s", got)
-	}
-	o = &optionValues{sec: sec, all: true}
-	if clause := optionsClause(map[string]string{"user": "a"}, map[string]string{}, o); o.secret {
-		t.Errorf("DROP only (%s) reported as secret", clause)
-	}
-}
-
 func TestScrubKeepsSQLState(t *testing.T) {
-	_, sec := withSecrets(context.Background())
-	sec.addConninfo("host=h password='s3 cr\\'et' dbname=d")
+	_, sec := WithSecrets(context.Background())
+	sec.AddConninfo("host=h password='s3 cr\\'et' dbname=d")
 	pgErr := &pgconn.PgError{Code: "42601", Message: `syntax error at "s3 cr'et"`, Detail: "password=s3 cr'et"}
-	err := sec.scrub(fmt.Errorf("creating subscription: %w", pgErr))
+	err := sec.Scrub(fmt.Errorf("creating subscription: %w", pgErr))
 	if strings.Contains(err.Error(), "s3 cr'et") {
 		t.Errorf("error holds the password: %v", err)
 	}
@@ -76,8 +55,8 @@ func TestScrubKeepsSQLState(t *testing.T) {
 		t.Errorf("the server error is not a scrubbed copy: %+v", got)
 	}
 	plain := errors.New("nothing secret")
-	if sec.scrub(plain) != plain { //nolint:errorlint // the very same error, not a wrapper, is the point
-		t.Error("an error without secrets was rewrapped")
+	if sec.Scrub(plain) != plain { //nolint:errorlint // the very same error, not a wrapper, is the point
+		t.Error("an error without Secrets was rewrapped")
 	}
 }
 
@@ -91,8 +70,8 @@ func TestConninfoPassword(t *testing.T) {
 		"postgres://u@h/d?password=qp&sslmode=no": "qp",
 	}
 	for in, want := range cases {
-		if got := conninfoPassword(in); got != want {
-			t.Errorf("conninfoPassword(%q) = %q, want %q", in, got, want)
+		if got := ConninfoPassword(in); got != want {
+			t.Errorf("ConninfoPassword(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package pg
+package tunnel
 
 import (
 	"bytes"
@@ -18,27 +18,9 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 	"golang.org/x/crypto/ssh/knownhosts"
-)
 
-// SSHTunnel is an SSH bastion (jump host) every server connection goes
-// through: one SSH connection per client, one channel (direct-tcpip, or
-// direct-streamlocal for a Unix socket) per server connection. The server's
-// host and port are resolved on the bastion.
-type SSHTunnel struct {
-	Host string
-	Port int
-	User string
-	// One authentication source: PrivateKey (PEM text), PrivateKeyFile (a
-	// path), or Agent (the agent at SSH_AUTH_SOCK).
-	PrivateKey           string
-	PrivateKeyFile       string
-	PrivateKeyPassphrase string
-	Agent                bool
-	// HostKey, when set, is the bastion's public key (authorized_keys format);
-	// otherwise KnownHostsFile ("" = ~/.ssh/known_hosts) must list it.
-	KnownHostsFile string
-	HostKey        string
-}
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+)
 
 // Intervals of the keepalive requests that find a dead SSH connection.
 var (
@@ -50,7 +32,7 @@ var (
 // first server connection, shared by every pool, opened again on the next
 // dial after it is lost.
 type sshTunnel struct {
-	cfg SSHTunnel
+	cfg pgconn.SSHTunnel
 	out func(ctx context.Context, d *net.Dialer, network, addr string) (net.Conn, error) // reaches the bastion
 
 	mu     sync.Mutex
@@ -168,12 +150,12 @@ func (t *sshTunnel) connect(ctx context.Context, d *net.Dialer) (*ssh.Client, er
 	addr := t.addr()
 	auth, closeAuth, err := t.authMethods()
 	if err != nil {
-		return nil, &setupError{err}
+		return nil, &pgconn.SetupError{Err: err}
 	}
 	defer closeAuth()
 	hostKey, algorithms, err := t.hostKeyCallback(addr)
 	if err != nil {
-		return nil, &setupError{err}
+		return nil, &pgconn.SetupError{Err: err}
 	}
 	conn, err := t.out(ctx, d, "tcp", addr)
 	if err != nil {
@@ -195,9 +177,9 @@ func (t *sshTunnel) connect(ctx context.Context, d *net.Dialer) (*ssh.Client, er
 		var hk *HostKeyError
 		switch {
 		case errors.As(err, &hk):
-			return nil, &setupError{hk}
+			return nil, &pgconn.SetupError{Err: hk}
 		case strings.Contains(err.Error(), "unable to authenticate"):
-			return nil, &setupError{fmt.Errorf("ssh_tunnel: the bastion %s refused user %q with the configured key: %w", addr, t.cfg.User, err)}
+			return nil, &pgconn.SetupError{Err: fmt.Errorf("ssh_tunnel: the bastion %s refused user %q with the configured key: %w", addr, t.cfg.User, err)}
 		case ctx.Err() != nil:
 			return nil, fmt.Errorf("ssh_tunnel: connecting to the bastion %s: %w", addr, errors.Join(err, ctx.Err()))
 		}

@@ -1,4 +1,4 @@
-package pg
+package pgconn
 
 import (
 	"context"
@@ -26,6 +26,8 @@ const (
 	CodeDependentObjects     = "2BP01"
 	CodeObjectInUse          = "55006"
 	CodeInsufficientPriv     = "42501"
+	CodeDuplicateDatabase    = "42P04"
+	CodeDuplicateSchema      = "42P06"
 )
 
 // IsDuplicate reports whether err says that the object to create already
@@ -39,6 +41,15 @@ func IsDuplicate(err error) bool {
 	}
 	return false
 }
+
+// TransientError marks an error of the layer above as worth retrying
+// (IsTransient): the transaction was rolled back and a new attempt can
+// succeed (e.g. a role whose privileges a change borrowed was dropped
+// meanwhile: the retry no longer borrows it).
+type TransientError struct{ Err error }
+
+func (e *TransientError) Error() string { return e.Err.Error() }
+func (e *TransientError) Unwrap() error { return e.Err }
 
 // SQLState returns the SQLSTATE of err, or "".
 func SQLState(err error) string {
@@ -56,8 +67,9 @@ func IsTransient(err error) bool {
 	if err == nil {
 		return false
 	}
-	if errors.Is(err, errBorrowedRoleGone) {
-		return true // rolled back; the retry does not borrow the dropped role
+	var marked *TransientError
+	if errors.As(err, &marked) {
+		return true // the layer above rolled back and knows the retry can succeed
 	}
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) {

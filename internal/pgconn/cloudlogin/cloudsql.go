@@ -1,4 +1,4 @@
-package pg
+package cloudlogin
 
 import (
 	"context"
@@ -13,9 +13,11 @@ import (
 	"cloud.google.com/go/cloudsqlconn/errtype"
 	"cloud.google.com/go/cloudsqlconn/instance"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
-	"github.com/jackc/pgx/v5/pgconn"
+	pgxconn "github.com/jackc/pgx/v5/pgconn"
 	"golang.org/x/oauth2"
 	"google.golang.org/api/googleapi"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // The Cloud SQL connector: with scheme = "gcppostgres" and an instance
@@ -33,35 +35,6 @@ import (
 const (
 	gcpSQLAdminScope = "https://www.googleapis.com/auth/sqlservice.admin"
 )
-
-// IP types of CloudSQL.IPType.
-const (
-	CloudSQLIPAuto    = "auto"
-	CloudSQLIPPublic  = "public"
-	CloudSQLIPPrivate = "private"
-	CloudSQLIPPSC     = "psc"
-)
-
-// CloudSQLIPTypes lists the values of CloudSQL.IPType.
-var CloudSQLIPTypes = []string{CloudSQLIPAuto, CloudSQLIPPublic, CloudSQLIPPrivate, CloudSQLIPPSC}
-
-// CloudSQL names a Cloud SQL instance reached through the connector.
-type CloudSQL struct {
-	Instance string // project:region:instance (a domain-scoped project too)
-	// IPType is the address the connector dials: CloudSQLIPAuto ("": the
-	// public IP if the instance has one, else the private IP, as cyrilgdn's
-	// connector did), CloudSQLIPPublic, CloudSQLIPPrivate or CloudSQLIPPSC.
-	IPType string
-	// IAMAuthN enables automatic IAM database authentication: the login's
-	// access token is in the ephemeral certificate, and no password is sent.
-	IAMAuthN bool
-	// ImpersonateServiceAccount, when set, is the service account whose
-	// tokens call the Admin API and log in (made by the IAM Service Account
-	// Credentials API with the Application Default Credentials).
-	ImpersonateServiceAccount string
-	// AdminAPIEndpoint replaces the Cloud SQL Admin API's endpoint ("": the library's).
-	AdminAPIEndpoint string
-}
 
 // ParseCloudSQLInstance reads host as an instance connection name
 // (project:region:instance, or project/region/instance as cyrilgdn also
@@ -93,8 +66,8 @@ func LooksLikeCloudSQLInstance(host string) bool {
 }
 
 type cloudSQLConnector struct {
-	cfg     CloudSQL
-	network *netPath
+	cfg     pgconn.CloudSQL
+	network pgconn.Route
 	dialer  *net.Dialer
 
 	once sync.Once
@@ -105,10 +78,10 @@ type cloudSQLConnector struct {
 	closed bool
 }
 
-func newCloudSQLConnector(cfg Config, network *netPath) *cloudSQLConnector {
-	if cfg.CloudSQL == nil {
-		return nil
-	}
+// NewConnector returns the route through the Cloud SQL connector to the
+// instance cfg.CloudSQL names; network is the route its own connections take
+// (pgconn.Connectors.CloudSQL).
+func NewConnector(cfg pgconn.Config, network pgconn.Route) pgconn.Route {
 	return &cloudSQLConnector{
 		cfg:     *cfg.CloudSQL,
 		network: network,
@@ -116,19 +89,9 @@ func newCloudSQLConnector(cfg Config, network *netPath) *cloudSQLConnector {
 	}
 }
 
-// settings are the host and port of the connection string: the instance
-// (for pgx's messages), at the server-side proxy's port; the dial goes to the
-// connector whatever they say.
-func (c *cloudSQLConnector) settings() []string {
-	return []string{"host=" + connValue(c.cfg.Instance), "port=3307"}
-}
-
-// adjust keeps pgx from resolving the instance connection name and from
+// Adjust keeps pgx from resolving the instance connection name and from
 // starting TLS of its own inside the connector's.
-func (c *cloudSQLConnector) adjust(pc *pgconn.Config) {
-	if c == nil {
-		return
-	}
+func (c *cloudSQLConnector) Adjust(pc *pgxconn.Config) {
 	pc.LookupFunc = func(_ context.Context, host string) ([]string, error) { return []string{host}, nil }
 	pc.TLSConfig = nil
 	pc.Fallbacks = nil
@@ -139,12 +102,12 @@ func (c *cloudSQLConnector) load(ctx context.Context) {
 	ctx = context.WithoutCancel(ctx) // the dialer outlives the operation that first needed it
 	api, login, err := c.tokenSources(ctx)
 	if err != nil {
-		c.err = &setupError{fmt.Errorf("the Cloud SQL connector: %w", err)}
+		c.err = &pgconn.SetupError{Err: fmt.Errorf("the Cloud SQL connector: %w", err)}
 		return
 	}
 	opts := []cloudsqlconn.Option{
 		cloudsqlconn.WithDialFunc(func(ctx context.Context, network, addr string) (net.Conn, error) {
-			return c.network.dial(ctx, c.dialer, network, addr)
+			return c.network.Dial(ctx, c.dialer, network, addr)
 		}),
 		cloudsqlconn.WithContextDebugLogger(connectorLogger{}),
 		cloudsqlconn.WithUserAgent("terraform-provider-postgresql"),
@@ -158,18 +121,18 @@ func (c *cloudSQLConnector) load(ctx context.Context) {
 		opts = append(opts, cloudsqlconn.WithAdminAPIEndpoint(c.cfg.AdminAPIEndpoint))
 	}
 	switch c.cfg.IPType {
-	case CloudSQLIPPublic:
+	case pgconn.CloudSQLIPPublic:
 		opts = append(opts, cloudsqlconn.WithDefaultDialOptions(cloudsqlconn.WithPublicIP()))
-	case CloudSQLIPPrivate:
+	case pgconn.CloudSQLIPPrivate:
 		opts = append(opts, cloudsqlconn.WithDefaultDialOptions(cloudsqlconn.WithPrivateIP()))
-	case CloudSQLIPPSC:
+	case pgconn.CloudSQLIPPSC:
 		opts = append(opts, cloudsqlconn.WithDefaultDialOptions(cloudsqlconn.WithPSC()))
 	default:
 		opts = append(opts, cloudsqlconn.WithDefaultDialOptions(cloudsqlconn.WithAutoIP()))
 	}
 	c.d, c.err = cloudsqlconn.NewDialer(ctx, opts...)
 	if c.err != nil {
-		c.err = &setupError{fmt.Errorf("the Cloud SQL connector: %w", c.err)}
+		c.err = &pgconn.SetupError{Err: fmt.Errorf("the Cloud SQL connector: %w", c.err)}
 	}
 }
 
@@ -198,8 +161,9 @@ func (c *cloudSQLConnector) tokenSources(ctx context.Context) (api, login oauth2
 	return apiCreds.TokenSource, loginCreds.TokenSource, nil
 }
 
-// dial opens a connection to the instance through the connector.
-func (c *cloudSQLConnector) dial(ctx context.Context) (net.Conn, error) {
+// Dial opens a connection to the instance through the connector (whatever
+// the connection string's address).
+func (c *cloudSQLConnector) Dial(ctx context.Context, _ *net.Dialer, _, _ string) (net.Conn, error) {
 	c.once.Do(func() { c.load(ctx) })
 	if c.err != nil {
 		return nil, c.err
@@ -208,7 +172,7 @@ func (c *cloudSQLConnector) dial(ctx context.Context) (net.Conn, error) {
 	closed := c.closed
 	c.mu.Unlock()
 	if closed {
-		return nil, &setupError{errors.New("the Cloud SQL connector: the client is closed")}
+		return nil, &pgconn.SetupError{Err: errors.New("the Cloud SQL connector: the client is closed")}
 	}
 	conn, err := c.d.Dial(ctx, c.cfg.Instance)
 	if err != nil {
@@ -225,23 +189,21 @@ func (c *cloudSQLConnector) dial(ctx context.Context) (net.Conn, error) {
 func classifyConnectorError(err error) error {
 	var cfgErr *errtype.ConfigError
 	if errors.As(err, &cfgErr) {
-		return &setupError{err}
+		return &pgconn.SetupError{Err: err}
 	}
 	var apiErr *googleapi.Error
 	if errors.As(err, &apiErr) && apiErr.Code >= 400 && apiErr.Code < 500 && apiErr.Code != 429 {
-		return &setupError{err}
+		return &pgconn.SetupError{Err: err}
 	}
 	var refreshErr *errtype.RefreshError
 	if errors.As(err, &refreshErr) && strings.Contains(err.Error(), "oauth2") {
-		return &setupError{err}
+		return &pgconn.SetupError{Err: err}
 	}
 	return err
 }
 
-func (c *cloudSQLConnector) close() {
-	if c == nil {
-		return
-	}
+// Close closes the connector's dialer; no dialer is made afterwards.
+func (c *cloudSQLConnector) Close() {
 	c.mu.Lock()
 	c.closed = true
 	c.mu.Unlock()

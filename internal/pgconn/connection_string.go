@@ -1,4 +1,4 @@
-package pg
+package pgconn
 
 import (
 	"context"
@@ -71,7 +71,7 @@ func (c *Client) ConnectionString(ctx context.Context, p ConnectionParams) (*Con
 	case p.Password != "":
 		cs.Password, cs.PasswordSource = p.Password, "argument"
 	case own && c.tokens != nil:
-		tok, exp, err := c.tokens.current(ctx)
+		tok, exp, err := c.tokens.Current(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("getting a login token for role %q: %w", cs.Username, err)
 		}
@@ -159,25 +159,25 @@ func (c *Client) ConnectionString(ctx context.Context, p ConnectionParams) (*Con
 // reaches the server (through its tunnel or proxy, if any), and runs SELECT
 // 1: it proves the credentials. The connection is closed at once.
 func (c *Client) CheckLogin(ctx context.Context, cs *ConnectionString) error {
-	ctx, sec := withSecrets(ctx)
-	sec.add(cs.Password)
+	ctx, sec := WithSecrets(ctx)
+	sec.Add(cs.Password)
 	cfg, err := pgx.ParseConfig(cs.Keyword)
 	if err != nil {
-		return sec.scrub(fmt.Errorf("parsing the connection string: %w", err))
+		return sec.Scrub(fmt.Errorf("parsing the connection string: %w", err))
 	}
-	c.network.adjust(&cfg.Config)
+	c.network.Adjust(&cfg.Config)
 	d := &net.Dialer{Timeout: c.cfg.ConnectTimeout}
 	cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		return c.network.dial(ctx, d, network, addr)
+		return c.network.Dial(ctx, d, network, addr)
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return sec.scrub(fmt.Errorf("logging in as %q to database %q: %w", cs.Username, cs.Database, err))
+		return sec.Scrub(fmt.Errorf("logging in as %q to database %q: %w", cs.Username, cs.Database, err))
 	}
 	defer func() { _ = conn.Close(context.WithoutCancel(ctx)) }()
 	var one int
 	if err := conn.QueryRow(ctx, "SELECT 1").Scan(&one); err != nil {
-		return sec.scrub(fmt.Errorf("querying as %q in database %q: %w", cs.Username, cs.Database, err))
+		return sec.Scrub(fmt.Errorf("querying as %q in database %q: %w", cs.Username, cs.Database, err))
 	}
 	if one != 1 {
 		return errors.New("SELECT 1 did not return 1")

@@ -1,8 +1,7 @@
-package pg
+package tunnel
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net"
@@ -10,21 +9,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jackc/pgx/v5/pgconn"
+	pgxconn "github.com/jackc/pgx/v5/pgconn"
 	"golang.org/x/net/proxy"
-)
 
-// Proxy is a SOCKS5 proxy every connection goes through (proxy_url, or
-// ALL_PROXY when proxy_url is unset).
-type Proxy struct {
-	// URL is socks5://[user[:password]@]host[:port] (the proxy's name
-	// resolution for socks5h://, this machine's for socks5://).
-	URL string
-	// NoProxy lists the hosts reached directly (NO_PROXY syntax: host names,
-	// .domain suffixes, IP addresses, CIDR ranges); set from NO_PROXY only
-	// when the proxy comes from ALL_PROXY.
-	NoProxy string
-}
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+)
 
 // ParseProxyURL checks a proxy URL: socks5:// or socks5h://, a host, no path.
 func ParseProxyURL(raw string) (*url.URL, error) {
@@ -70,10 +59,13 @@ type netPath struct {
 	err    error       // a configuration the client cannot use
 }
 
-func newNetPath(cfg Config) *netPath {
-	if cfg.SSHTunnel == nil && cfg.Proxy == nil {
-		return nil
-	}
+// New returns the route through the SSH bastion and/or SOCKS5 proxy of cfg
+// (pgconn.Connectors.Network).
+func New(cfg pgconn.Config) pgconn.Route {
+	return newNetPath(cfg)
+}
+
+func newNetPath(cfg pgconn.Config) *netPath {
 	n := &netPath{}
 	if cfg.Proxy != nil {
 		u, err := ParseProxyURL(cfg.Proxy.URL)
@@ -89,24 +81,24 @@ func newNetPath(cfg Config) *netPath {
 	return n
 }
 
-// adjust sets what pgx needs for the path: with a bastion or a proxy the
+// Adjust sets what pgx needs for the path: with a bastion or a proxy the
 // server's host name is not resolved here but given to the dialer as it is
 // (the bastion resolves it; socks5h: the proxy; socks5: the dialer, after
 // NO_PROXY is checked against the name).
-func (n *netPath) adjust(pc *pgconn.Config) {
+func (n *netPath) Adjust(pc *pgxconn.Config) {
 	if n == nil {
 		return
 	}
 	pc.LookupFunc = func(_ context.Context, host string) ([]string, error) { return []string{host}, nil }
 }
 
-// dial opens a connection to the server at addr, as boundedDial's d would.
-func (n *netPath) dial(ctx context.Context, d *net.Dialer, network, addr string) (net.Conn, error) {
+// Dial opens a connection to the server at addr, as the client's dialer's d would.
+func (n *netPath) Dial(ctx context.Context, d *net.Dialer, network, addr string) (net.Conn, error) {
 	if n == nil {
 		return d.DialContext(ctx, network, addr)
 	}
 	if n.err != nil {
-		return nil, &setupError{n.err}
+		return nil, &pgconn.SetupError{Err: n.err}
 	}
 	if n.tunnel != nil {
 		return n.tunnel.dial(ctx, d, network, addr)
@@ -123,8 +115,8 @@ func (n *netPath) dialOut(ctx context.Context, d *net.Dialer, network, addr stri
 	return n.proxy.dial(ctx, d, network, addr)
 }
 
-// close closes the bastion's connection, if any.
-func (n *netPath) close() {
+// Close closes the bastion's connection, if any.
+func (n *netPath) Close() {
 	if n != nil && n.tunnel != nil {
 		n.tunnel.close()
 	}
@@ -139,7 +131,7 @@ type socksProxy struct {
 func (p *socksProxy) dial(ctx context.Context, d *net.Dialer, network, addr string) (net.Conn, error) {
 	socks, err := proxy.FromURL(p.url, d)
 	if err != nil {
-		return nil, &setupError{fmt.Errorf("proxy %s: %w", p.url.Redacted(), err)}
+		return nil, &pgconn.SetupError{Err: fmt.Errorf("proxy %s: %w", p.url.Redacted(), err)}
 	}
 	via := viaProxy{d: socks.(proxy.ContextDialer), localDNS: !p.remoteDNS}
 	var dialer proxy.ContextDialer = via
@@ -189,33 +181,4 @@ func (v viaProxy) DialContext(ctx context.Context, network, addr string) (net.Co
 		}
 	}
 	return nil, errors.Join(errs...)
-}
-
-// setupError is a failure of the network path's configuration (a host key
-// that does not match, a private key that cannot be read, authentication
-// refused by the bastion): retrying cannot help, so it is no connection error.
-type setupError struct{ err error }
-
-func (e *setupError) Error() string { return e.err.Error() }
-func (e *setupError) Unwrap() error { return e.err }
-
-func isSetupError(err error) bool {
-	var s *setupError
-	return errors.As(err, &s)
-}
-
-// networkKey identifies the network path of cfg in configKey; secrets only as a hash.
-func networkKey(cfg Config) string {
-	if cfg.SSHTunnel == nil && cfg.Proxy == nil {
-		return ""
-	}
-	h := sha256.New()
-	if p := cfg.Proxy; p != nil {
-		fmt.Fprintf(h, "proxy\x00%s\x00%s\x00", p.URL, p.NoProxy)
-	}
-	if t := cfg.SSHTunnel; t != nil {
-		fmt.Fprintf(h, "ssh\x00%s\x00%d\x00%s\x00%s\x00%s\x00%s\x00%v\x00%s\x00%s\x00",
-			t.Host, t.Port, t.User, t.PrivateKey, t.PrivateKeyFile, t.PrivateKeyPassphrase, t.Agent, t.KnownHostsFile, t.HostKey)
-	}
-	return fmt.Sprintf("|net:%x", h.Sum(nil))
 }

@@ -1,4 +1,4 @@
-package pg
+package tunnel
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 func testHostKey(t *testing.T) (ssh.PublicKey, string) {
@@ -121,8 +122,8 @@ func TestHostKeyCallback_knownHosts(t *testing.T) {
 // retrying cannot fix, unlike a refused connection.
 func TestHostKeyError_notRetried(t *testing.T) {
 	key, _ := testHostKey(t)
-	err := &setupError{&HostKeyError{Host: "b:22", Key: key, Reason: "x"}}
-	if IsConnectionError(err) || IsTransient(err) {
+	err := &pgconn.SetupError{Err: &HostKeyError{Host: "b:22", Key: key, Reason: "x"}}
+	if pgconn.IsConnectionError(err) || pgconn.IsTransient(err) {
 		t.Error("a host key error is classified as a connection error or transient")
 	}
 }
@@ -152,27 +153,6 @@ func TestParseProxyURL(t *testing.T) {
 	}
 	if r := RedactedProxyURL("socks5://user:s3cret@proxy:1080"); strings.Contains(r, "s3cret") || !strings.Contains(r, "user") {
 		t.Errorf("RedactedProxyURL = %q", r)
-	}
-}
-
-func TestNetworkKey(t *testing.T) {
-	base := Config{Host: "db", Port: 5432}
-	if networkKey(base) != "" {
-		t.Error("a direct configuration has a network key: the shared client key of existing configurations changed")
-	}
-	a := base
-	a.SSHTunnel = &SSHTunnel{Host: "b", Port: 22, User: "u", PrivateKey: "secret-key"}
-	b := base
-	b.SSHTunnel = &SSHTunnel{Host: "b", Port: 22, User: "u", PrivateKey: "other-key"}
-	c := base
-	c.Proxy = &Proxy{URL: "socks5://u:secret@p:1080"}
-	if networkKey(a) == networkKey(b) || networkKey(a) == networkKey(c) {
-		t.Error("different network paths share a key")
-	}
-	for _, k := range []string{networkKey(a), networkKey(c)} {
-		if strings.Contains(k, "secret") {
-			t.Errorf("the key %q shows a secret", k)
-		}
 	}
 }
 
@@ -226,14 +206,14 @@ func TestNetPath_socks5(t *testing.T) {
 	ctx := context.Background()
 	d := &net.Dialer{Timeout: 5 * time.Second}
 
-	n := newNetPath(Config{Proxy: &Proxy{URL: "socks5h://pgtf:s3cret@" + proxy.Addr}})
-	c, err := n.dial(ctx, d, "tcp", "localhost:"+port)
+	n := newNetPath(pgconn.Config{Proxy: &pgconn.Proxy{URL: "socks5h://pgtf:s3cret@" + proxy.Addr}})
+	c, err := n.Dial(ctx, d, "tcp", "localhost:"+port)
 	if err != nil {
 		t.Fatal(err)
 	}
 	echoes(t, c)
-	n = newNetPath(Config{Proxy: &Proxy{URL: "socks5://pgtf:s3cret@" + proxy.Addr}})
-	c, err = n.dial(ctx, d, "tcp", "localhost:"+port)
+	n = newNetPath(pgconn.Config{Proxy: &pgconn.Proxy{URL: "socks5://pgtf:s3cret@" + proxy.Addr}})
+	c, err = n.Dial(ctx, d, "tcp", "localhost:"+port)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,8 +222,8 @@ func TestNetPath_socks5(t *testing.T) {
 		t.Errorf("proxy targets = %q, want %q (socks5h: the name; socks5: the address resolved here)", got, want)
 	}
 
-	n = newNetPath(Config{Proxy: &Proxy{URL: "socks5://pgtf:s3cret@" + proxy.Addr, NoProxy: "example.com, localhost"}})
-	c, err = n.dial(ctx, d, "tcp", "localhost:"+port)
+	n = newNetPath(pgconn.Config{Proxy: &pgconn.Proxy{URL: "socks5://pgtf:s3cret@" + proxy.Addr, NoProxy: "example.com, localhost"}})
+	c, err = n.Dial(ctx, d, "tcp", "localhost:"+port)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,15 +232,15 @@ func TestNetPath_socks5(t *testing.T) {
 		t.Errorf("a NO_PROXY host went through the proxy: %v", proxy.Targets())
 	}
 
-	n = newNetPath(Config{Proxy: &Proxy{URL: "socks5://pgtf:wrong-pw@" + proxy.Addr}})
-	_, err = n.dial(ctx, d, "tcp", "localhost:"+port)
+	n = newNetPath(pgconn.Config{Proxy: &pgconn.Proxy{URL: "socks5://pgtf:wrong-pw@" + proxy.Addr}})
+	_, err = n.Dial(ctx, d, "tcp", "localhost:"+port)
 	if err == nil || proxy.AuthFailures() != 1 {
 		t.Fatalf("a wrong proxy password: err = %v, failures = %d", err, proxy.AuthFailures())
 	}
 	if strings.Contains(err.Error(), "wrong-pw") || !strings.Contains(err.Error(), "SOCKS5 proxy socks5://pgtf:xxxxx@") {
 		t.Errorf("error %q: want the proxy named without its password", err)
 	}
-	if !IsConnectionError(err) {
+	if !pgconn.IsConnectionError(err) {
 		t.Errorf("a proxy failure is no connection error: %v", err)
 	}
 }
@@ -275,11 +255,11 @@ func TestNetPath_sshTunnel(t *testing.T) {
 	_, port, _ := net.SplitHostPort(echo)
 	ctx := context.Background()
 	d := &net.Dialer{Timeout: 5 * time.Second}
-	tunnel := SSHTunnel{Host: sshd.Host, Port: sshd.Port, User: sshd.User, PrivateKey: sshd.UserKeyPEM, KnownHostsFile: sshd.KnownHostsFile}
+	tunnel := pgconn.SSHTunnel{Host: sshd.Host, Port: sshd.Port, User: sshd.User, PrivateKey: sshd.UserKeyPEM, KnownHostsFile: sshd.KnownHostsFile}
 
-	n := newNetPath(Config{SSHTunnel: &tunnel})
+	n := newNetPath(pgconn.Config{SSHTunnel: &tunnel})
 	for range 3 {
-		c, err := n.dial(ctx, d, "tcp", "localhost:"+port)
+		c, err := n.Dial(ctx, d, "tcp", "localhost:"+port)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +272,7 @@ func TestNetPath_sshTunnel(t *testing.T) {
 		t.Errorf("forwarded = %q, want the name given, three times (resolved by the bastion)", got)
 	}
 	// a channel refused by the bastion is a dial failure, and the SSH connection stays
-	if _, err := n.dial(ctx, d, "tcp", "127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "could not open a connection to 127.0.0.1:1") {
+	if _, err := n.Dial(ctx, d, "tcp", "127.0.0.1:1"); err == nil || !strings.Contains(err.Error(), "could not open a connection to 127.0.0.1:1") {
 		t.Errorf("a refused target: %v", err)
 	}
 
@@ -301,7 +281,7 @@ func TestNetPath_sshTunnel(t *testing.T) {
 	for n.tunnel.current() != nil && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	c, err := n.dial(ctx, d, "tcp", "localhost:"+port)
+	c, err := n.Dial(ctx, d, "tcp", "localhost:"+port)
 	if err != nil {
 		t.Fatalf("after the SSH connection was lost: %v", err)
 	}
@@ -309,12 +289,12 @@ func TestNetPath_sshTunnel(t *testing.T) {
 	if got := sshd.Connections(); got != 2 {
 		t.Errorf("SSH connections after a drop = %d, want 2", got)
 	}
-	n.close()
+	n.Close()
 	if n.tunnel.current() != nil {
 		t.Error("close left the SSH connection open")
 	}
 
-	for name, alt := range map[string]SSHTunnel{
+	for name, alt := range map[string]pgconn.SSHTunnel{
 		"private_key_file":       {PrivateKeyFile: sshd.UserKeyFile},
 		"private_key_passphrase": {PrivateKey: sshd.EncryptedUserKeyPEM, PrivateKeyPassphrase: sshd.UserKeyPassphrase},
 		"host_key":               {PrivateKey: sshd.UserKeyPEM, HostKey: sshd.HostKeyLine, KnownHostsFile: "/nonexistent"},
@@ -326,13 +306,13 @@ func TestNetPath_sshTunnel(t *testing.T) {
 		if alt.KnownHostsFile == "/nonexistent" {
 			alt.KnownHostsFile = ""
 		}
-		n := newNetPath(Config{SSHTunnel: &alt})
-		c, err := n.dial(ctx, d, "tcp", "localhost:"+port)
+		n := newNetPath(pgconn.Config{SSHTunnel: &alt})
+		c, err := n.Dial(ctx, d, "tcp", "localhost:"+port)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		echoes(t, c)
-		n.close()
+		n.Close()
 	}
 
 	// agent: an in-process agent (x/crypto's keyring) on SSH_AUTH_SOCK
@@ -348,17 +328,17 @@ func TestNetPath_sshTunnel(t *testing.T) {
 	t.Setenv("SSH_AUTH_SOCK", sock)
 	viaAgent := tunnel
 	viaAgent.PrivateKey, viaAgent.Agent = "", true
-	na := newNetPath(Config{SSHTunnel: &viaAgent})
-	c, err = na.dial(ctx, d, "tcp", "localhost:"+port)
+	na := newNetPath(pgconn.Config{SSHTunnel: &viaAgent})
+	c, err = na.Dial(ctx, d, "tcp", "localhost:"+port)
 	if err != nil {
 		t.Fatalf("agent: %v", err)
 	}
 	echoes(t, c)
-	na.close()
+	na.Close()
 
 	encrypted := tunnel
 	encrypted.PrivateKey = sshd.EncryptedUserKeyPEM
-	if _, err := newNetPath(Config{SSHTunnel: &encrypted}).dial(ctx, d, "tcp", "localhost:"+port); err == nil || !strings.Contains(err.Error(), "set private_key_passphrase") {
+	if _, err := newNetPath(pgconn.Config{SSHTunnel: &encrypted}).Dial(ctx, d, "tcp", "localhost:"+port); err == nil || !strings.Contains(err.Error(), "set private_key_passphrase") {
 		t.Errorf("an encrypted key without passphrase: %v", err)
 	}
 
@@ -367,9 +347,9 @@ func TestNetPath_sshTunnel(t *testing.T) {
 	if err := os.WriteFile(unknown.KnownHostsFile, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err = newNetPath(Config{SSHTunnel: &unknown}).dial(ctx, d, "tcp", "localhost:"+port)
+	_, err = newNetPath(pgconn.Config{SSHTunnel: &unknown}).Dial(ctx, d, "tcp", "localhost:"+port)
 	var hk *HostKeyError
-	if !errors.As(err, &hk) || !strings.Contains(err.Error(), ssh.FingerprintSHA256(sshd.HostKey)) || IsConnectionError(err) {
+	if !errors.As(err, &hk) || !strings.Contains(err.Error(), ssh.FingerprintSHA256(sshd.HostKey)) || pgconn.IsConnectionError(err) {
 		t.Errorf("an unknown host key: got %v, want a HostKeyError with the fingerprint, not retried", err)
 	}
 }
@@ -380,13 +360,13 @@ func TestNetPath_sshOverSocks5(t *testing.T) {
 	sshd := acctest.StartSSHD(t)
 	proxy := acctest.StartSOCKS5(t, "", "")
 	echo := echoServer(t)
-	n := newNetPath(Config{
-		Proxy:     &Proxy{URL: "socks5h://" + proxy.Addr},
-		SSHTunnel: &SSHTunnel{Host: sshd.Host, Port: sshd.Port, User: sshd.User, PrivateKey: sshd.UserKeyPEM, HostKey: sshd.HostKeyLine},
+	n := newNetPath(pgconn.Config{
+		Proxy:     &pgconn.Proxy{URL: "socks5h://" + proxy.Addr},
+		SSHTunnel: &pgconn.SSHTunnel{Host: sshd.Host, Port: sshd.Port, User: sshd.User, PrivateKey: sshd.UserKeyPEM, HostKey: sshd.HostKeyLine},
 	})
-	defer n.close()
+	defer n.Close()
 	for range 2 {
-		c, err := n.dial(context.Background(), &net.Dialer{Timeout: 5 * time.Second}, "tcp", echo)
+		c, err := n.Dial(context.Background(), &net.Dialer{Timeout: 5 * time.Second}, "tcp", echo)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package pg
+package pgconn
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
@@ -20,7 +19,7 @@ import (
 // PostgreSQL takes no bind parameters in utility statements, so a password in
 // user-mapping or server OPTIONS, or in a subscription's CONNECTION, is spliced
 // into the statement as a string constant. Such a constant is only ever made
-// by secrets.literal, which registers the value on the operation's context as
+// by Secrets.Literal, which registers the value on the operation's context as
 // it builds the statement. Every log line written with that context (the
 // statement tracer, retries, failures) masks the registered values, and the
 // operation's errors are scrubbed of them before they leave this package (a
@@ -31,24 +30,24 @@ import (
 
 type secretsKey struct{}
 
-// secrets are the sensitive values spliced into the statements of one operation.
-type secrets struct {
+// Secrets are the sensitive values spliced into the statements of one operation.
+type Secrets struct {
 	mu   sync.Mutex
 	vals []string
 }
 
-// withSecrets returns ctx carrying a secret set: the one ctx already carries, or a new one.
-func withSecrets(ctx context.Context) (context.Context, *secrets) {
-	if s, ok := ctx.Value(secretsKey{}).(*secrets); ok {
+// WithSecrets returns ctx carrying a secret set: the one ctx already carries, or a new one.
+func WithSecrets(ctx context.Context) (context.Context, *Secrets) {
+	if s, ok := ctx.Value(secretsKey{}).(*Secrets); ok {
 		return ctx, s
 	}
-	s := &secrets{}
+	s := &Secrets{}
 	return context.WithValue(ctx, secretsKey{}, s), s
 }
 
 // add registers values as secret, each in every spelling it can take in a
 // statement or a message: as is, and inside a string constant (quotes doubled).
-func (s *secrets) add(values ...string) {
+func (s *Secrets) Add(values ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, v := range values {
@@ -74,14 +73,14 @@ func containsString(list []string, v string) bool {
 }
 
 // literal quotes v as a string constant for statement text and registers it as secret.
-func (s *secrets) literal(v string) string {
-	s.add(v)
+func (s *Secrets) Literal(v string) string {
+	s.Add(v)
 	return QuoteLiteral(v)
 }
 
 // values returns the registered spellings, longest first (so that a secret
 // containing another is masked whole).
-func (s *secrets) values() []string {
+func (s *Secrets) values() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := append([]string(nil), s.vals...)
@@ -94,7 +93,7 @@ func (s *secrets) values() []string {
 }
 
 // any reports whether a secret was registered.
-func (s *secrets) any() bool {
+func (s *Secrets) any() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.vals) > 0
@@ -103,7 +102,7 @@ func (s *secrets) any() bool {
 // logContext returns ctx with the secrets it carries masked ("***") in the
 // message and the field values of every log line written with it.
 func logContext(ctx context.Context) context.Context {
-	if s, ok := ctx.Value(secretsKey{}).(*secrets); ok {
+	if s, ok := ctx.Value(secretsKey{}).(*Secrets); ok {
 		if v := s.values(); len(v) > 0 {
 			ctx = tflog.MaskLogStrings(ctx, v...)
 		}
@@ -111,18 +110,18 @@ func logContext(ctx context.Context) context.Context {
 	return ctx
 }
 
-func (s *secrets) scrubString(msg string) string {
+func (s *Secrets) scrubString(msg string) string {
 	for _, v := range s.values() {
 		msg = strings.ReplaceAll(msg, v, "***")
 	}
 	return msg
 }
 
-// scrub returns err without the registered secrets. When there is nothing to
+// Scrub returns err without the registered secrets. When there is nothing to
 // hide, err is returned as it is; otherwise the result's message is scrubbed
 // and it unwraps to a scrubbed copy of the server's error, if any, so that
 // SQLSTATE checks keep working.
-func (s *secrets) scrub(err error) error {
+func (s *Secrets) Scrub(err error) error {
 	if err == nil || !s.any() {
 		return err
 	}
@@ -171,9 +170,9 @@ var sensitiveOptionName = regexp.MustCompile(`(?i)pass|secret|key|token|credenti
 // name is treated as a secret.
 func SensitiveServerOption(name string) bool { return sensitiveOptionName.MatchString(name) }
 
-// conninfoPassword returns the password a libpq connection string (keyword/value
+// ConninfoPassword returns the password a libpq connection string (keyword/value
 // or URI form) holds, or "".
-func conninfoPassword(conninfo string) string {
+func ConninfoPassword(conninfo string) string {
 	if strings.HasPrefix(conninfo, "postgresql://") || strings.HasPrefix(conninfo, "postgres://") {
 		u, err := url.Parse(conninfo)
 		if err != nil {
@@ -223,9 +222,9 @@ func conninfoPassword(conninfo string) string {
 	}
 }
 
-// addConninfo registers a connection string and the password in it as secret.
-func (s *secrets) addConninfo(conninfo string) {
-	s.add(conninfo, conninfoPassword(conninfo))
+// AddConninfo registers a connection string and the password in it as secret.
+func (s *Secrets) AddConninfo(conninfo string) {
+	s.Add(conninfo, ConninfoPassword(conninfo))
 }
 
 // Settings that make PostgreSQL write a statement's text to its log, and the
@@ -240,7 +239,7 @@ var quietSettings = []struct{ name, value string }{
 
 // quietServerLog keeps the statements that follow on q out of the server's log,
 // as far as the connected role may: with SET LOCAL inside a transaction, or SET
-// on a session (execSecret restores them). What the role may set
+// on a session (ExecSecret restores them). What the role may set
 // is asked read-only first (superuser, or on PostgreSQL 15+ the SET privilege
 // on the parameter), so that nothing fails for want of it. It returns the
 // settings it changed; when log_statement is not among them, the statement
@@ -286,12 +285,12 @@ func (c *Client) quietServerLog(ctx context.Context, q Querier, local bool) ([]s
 	return allowed, nil
 }
 
-// execSecret runs stmt, whose text carries registered secrets, with the
+// ExecSecret runs stmt, whose text carries registered secrets, with the
 // server's statement logging turned off for it where the role may
 // (quietServerLog), and turns it back on afterwards: inside a transaction
 // (inTx) with SET LOCAL ... TO DEFAULT (a failed statement rolls the SET LOCAL
 // back anyway), on a session with RESET.
-func (c *Client) execSecret(ctx context.Context, q Querier, inTx bool, stmt string) error {
+func (c *Client) ExecSecret(ctx context.Context, q Querier, inTx bool, stmt string) error {
 	changed, err := c.quietServerLog(ctx, q, inTx)
 	if err != nil {
 		return err
@@ -311,39 +310,22 @@ func (c *Client) execSecret(ctx context.Context, q Querier, inTx bool, stmt stri
 		}
 	}
 	if len(restore) > 0 {
-		return errors.Join(err, &restoreError{errors.Join(restore...)})
+		return errors.Join(err, &RestoreError{errors.Join(restore...)})
 	}
 	return err
 }
 
-// restoreError says a session's logging settings could not be restored: the
+// RestoreError says a session's logging settings could not be restored: the
 // connection must not go back to the pool.
-type restoreError struct{ err error }
+type RestoreError struct{ err error }
 
-func (e *restoreError) Error() string { return e.err.Error() }
-func (e *restoreError) Unwrap() error { return e.err }
+func (e *RestoreError) Error() string { return e.err.Error() }
+func (e *RestoreError) Unwrap() error { return e.err }
 
-// optionValues renders option values of one statement: those that are secret
-// (every value when all, else those SensitiveServerOption names) through sec.
-type optionValues struct {
-	sec    *secrets
-	all    bool
-	keys   []string // further options whose values are secret (write-only ones)
-	secret bool     // a secret value was rendered
-}
-
-func (o *optionValues) literal(name, value string) string {
-	if o.all || SensitiveServerOption(name) || slices.Contains(o.keys, name) {
-		o.secret = true
-		return o.sec.literal(value)
-	}
-	return QuoteLiteral(value)
-}
-
-// exec runs stmt in transaction tx: through execSecret when its text carries secrets.
-func (c *Client) exec(ctx context.Context, tx pgx.Tx, secret bool, stmt string) error {
+// ExecInTx runs stmt in transaction tx: through ExecSecret when its text carries secrets.
+func (c *Client) ExecInTx(ctx context.Context, tx pgx.Tx, secret bool, stmt string) error {
 	if secret {
-		return c.execSecret(ctx, tx, true, stmt)
+		return c.ExecSecret(ctx, tx, true, stmt)
 	}
 	_, err := tx.Exec(ctx, stmt)
 	return err

@@ -1,4 +1,4 @@
-package pg
+package pgconn
 
 import (
 	"context"
@@ -186,10 +186,10 @@ func (c *Client) learnDatabaseLimit(ctx context.Context, db string) error {
 	return nil
 }
 
-// forgetDatabaseLimit makes the provider look the connection limit of
+// ForgetDatabaseLimit makes the provider look the connection limit of
 // database db up again before its next connection to it (after CREATE, DROP,
 // RENAME or a change of its connection limit).
-func (c *Client) forgetDatabaseLimit(db string) {
+func (c *Client) ForgetDatabaseLimit(db string) {
 	c.dbGate(db).forget()
 }
 
@@ -329,9 +329,9 @@ func (c *Client) retirePool(db string, readOnly bool, p *pgxpool.Pool) {
 	}
 }
 
-// retirePools retires the pools of database db (retirePool), e.g. after a
+// RetirePools retires the pools of database db (retirePool), e.g. after a
 // change of its connection limit: the next ones are sized to it.
-func (c *Client) retirePools(db string) {
+func (c *Client) RetirePools(db string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, pools := range []map[string]*pgxpool.Pool{c.pools, c.roPools} {

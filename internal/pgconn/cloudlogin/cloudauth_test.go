@@ -1,4 +1,4 @@
-package pg
+package cloudlogin
 
 import (
 	"context"
@@ -16,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/feature/rds/auth"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // fakeTokens hands out numbered tokens living ttl from the (fake) clock.
@@ -60,7 +62,7 @@ func TestTokenCache_renewsBeforeExpiry(t *testing.T) {
 			{2 * tc.reuseUntil, "token-3"},
 		} {
 			clock = start.Add(step.at)
-			if err := c.beforeConnect(context.Background(), cc); err != nil {
+			if err := c.BeforeConnect(context.Background(), cc); err != nil {
 				t.Fatal(err)
 			}
 			if cc.Password != step.want {
@@ -82,17 +84,17 @@ func (f failing) Token(context.Context) (string, time.Time, error) { return "", 
 // (no credentials, an unreachable token endpoint) fails the operation at once
 // with the method named; it is not retried as a lost connection would be.
 func TestTokenCache_errorIsNotAConnectionFailure(t *testing.T) {
-	c := &tokenCache{src: failing{fmt.Errorf("dial tcp 127.0.0.1:1: connect: %w", syscall.ECONNREFUSED)}, method: AuthAWSRDSIAM}
-	err := c.beforeConnect(context.Background(), &pgx.ConnConfig{})
-	var te *TokenError
+	c := &tokenCache{src: failing{fmt.Errorf("dial tcp 127.0.0.1:1: connect: %w", syscall.ECONNREFUSED)}, method: pgconn.AuthAWSRDSIAM}
+	err := c.BeforeConnect(context.Background(), &pgx.ConnConfig{})
+	var te *pgconn.TokenError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "aws_rds_iam") {
 		t.Fatalf("error %v: want a TokenError naming the method", err)
 	}
-	if IsConnectionError(err) || IsConnectionError(fmt.Errorf("wrapped: %w", err)) || IsTransient(err) {
+	if pgconn.IsConnectionError(err) || pgconn.IsConnectionError(fmt.Errorf("wrapped: %w", err)) || pgconn.IsTransient(err) {
 		t.Errorf("a token error is classified as a connection failure (it would be retried): %v", err)
 	}
-	c = &tokenCache{src: failing{nil}, method: AuthAzure} // empty token, no error
-	if err := c.beforeConnect(context.Background(), &pgx.ConnConfig{}); err == nil {
+	c = &tokenCache{src: failing{nil}, method: pgconn.AuthAzure} // empty token, no error
+	if err := c.BeforeConnect(context.Background(), &pgx.ConnConfig{}); err == nil {
 		t.Error("an empty token was accepted")
 	}
 }
@@ -156,17 +158,17 @@ func TestAWSRDSTokens_regionAndProfile(t *testing.T) {
 	host := "db.abc.us-east-2.rds.amazonaws.com"
 	for _, tc := range []struct {
 		name         string
-		auth         CloudAuth
+		auth         pgconn.CloudAuth
 		key, region  string
 		wantErrMatch string
 	}{
-		{"environment, region from the host name", CloudAuth{}, "AKIDENV", "us-east-2", ""},
-		{"environment, region argument", CloudAuth{AWSRegion: "eu-north-1"}, "AKIDENV", "eu-north-1", ""},
-		{"profile and its region", CloudAuth{AWSProfile: "tfacc"}, "AKIDPROFILE", "ap-south-1", ""},
-		{"profile, region argument wins", CloudAuth{AWSProfile: "tfacc", AWSRegion: "sa-east-1"}, "AKIDPROFILE", "sa-east-1", ""},
-		{"missing profile", CloudAuth{AWSProfile: "nope"}, "", "", "nope"},
+		{"environment, region from the host name", pgconn.CloudAuth{}, "AKIDENV", "us-east-2", ""},
+		{"environment, region argument", pgconn.CloudAuth{AWSRegion: "eu-north-1"}, "AKIDENV", "eu-north-1", ""},
+		{"profile and its region", pgconn.CloudAuth{AWSProfile: "tfacc"}, "AKIDPROFILE", "ap-south-1", ""},
+		{"profile, region argument wins", pgconn.CloudAuth{AWSProfile: "tfacc", AWSRegion: "sa-east-1"}, "AKIDPROFILE", "sa-east-1", ""},
+		{"missing profile", pgconn.CloudAuth{AWSProfile: "nope"}, "", "", "nope"},
 	} {
-		tc.auth.Method = AuthAWSRDSIAM
+		tc.auth.Method = pgconn.AuthAWSRDSIAM
 		src := &awsRDSTokens{auth: tc.auth, host: host, port: 5432, user: "u"}
 		tok, exp, err := src.Token(context.Background())
 		if tc.wantErrMatch != "" {
@@ -188,7 +190,7 @@ func TestAWSRDSTokens_regionAndProfile(t *testing.T) {
 		}
 	}
 	// no region anywhere
-	src := &awsRDSTokens{auth: CloudAuth{Method: AuthAWSRDSIAM}, host: "127.0.0.1", port: 5432, user: "u"}
+	src := &awsRDSTokens{auth: pgconn.CloudAuth{Method: pgconn.AuthAWSRDSIAM}, host: "127.0.0.1", port: 5432, user: "u"}
 	if _, _, err := src.Token(context.Background()); err == nil || !strings.Contains(err.Error(), "aws_rds_iam_region") {
 		t.Errorf("no region: error %v", err)
 	}

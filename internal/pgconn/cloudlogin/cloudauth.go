@@ -1,4 +1,4 @@
-package pg
+package cloudlogin
 
 import (
 	"bytes"
@@ -31,6 +31,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"golang.org/x/oauth2"
 	"golang.org/x/oauth2/google"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Cloud login tokens.
@@ -44,13 +46,6 @@ import (
 // presents an expired one. Tokens are never logged: every log line written
 // while a token is in hand masks it, and nothing logs the connection password.
 
-// Login methods of CloudAuth.
-const (
-	AuthAWSRDSIAM = "aws_rds_iam"
-	AuthGCPIAM    = "gcp_iam"
-	AuthAzure     = "azure_identity"
-)
-
 // Scopes and identifiers the token sources ask for.
 const (
 	gcpSQLLoginScope     = "https://www.googleapis.com/auth/sqlservice.login"
@@ -62,36 +57,6 @@ const (
 	gcpImpersonateEnvVar = "PGTF_GCP_IAM_CREDENTIALS_ENDPOINT"
 )
 
-// CloudAuth selects a cloud login method: its token is the password of every
-// connection (Config.Password is then not used).
-type CloudAuth struct {
-	Method string // AuthAWSRDSIAM, AuthGCPIAM or AuthAzure
-
-	AWSProfile string // shared config profile ("" = the SDK's default)
-	AWSRegion  string // "" = the SDK's configuration, else the RDS host name's
-	AWSRoleARN string // role to assume with STS before signing ("" = none)
-	// AWSEndpoint is the host[:port] the RDS token is signed for when it is
-	// not the one connected to (a tunnel, a proxy): "" = the first host and
-	// its port; without a port, the first host's port.
-	AWSEndpoint string
-
-	GCPImpersonateServiceAccount string // service account whose token is used ("" = the ADC's own)
-
-	AzureTenantID string
-	// AzureEnvironment is the Azure cloud: AzurePublic (""), AzureChina or
-	// AzureUSGovernment. It selects the Entra ID authority host and the
-	// token scope of Azure Database for PostgreSQL.
-	AzureEnvironment string
-}
-
-// Azure clouds of CloudAuth.AzureEnvironment (the spelling of the azurerm
-// provider's environment argument and ARM_ENVIRONMENT).
-const (
-	AzurePublic       = "public"
-	AzureChina        = "china"
-	AzureUSGovernment = "usgovernment"
-)
-
 // azureClouds maps each Azure cloud to its Entra ID authority and the scope of
 // Azure Database for PostgreSQL's access tokens there (az cloud show:
 // ossrdbmsResourceId).
@@ -99,33 +64,9 @@ var azureClouds = map[string]struct {
 	cloud cloud.Configuration
 	scope string
 }{
-	AzurePublic:       {cloud.AzurePublic, "https://ossrdbms-aad.database.windows.net/.default"},
-	AzureChina:        {cloud.AzureChina, "https://ossrdbms-aad.database.chinacloudapi.cn/.default"},
-	AzureUSGovernment: {cloud.AzureGovernment, "https://ossrdbms-aad.database.usgovcloudapi.net/.default"},
-}
-
-// AzureEnvironments lists the values of CloudAuth.AzureEnvironment.
-var AzureEnvironments = []string{AzurePublic, AzureChina, AzureUSGovernment}
-
-// TokenSource gives a login token and the time it expires (zero: unknown).
-type TokenSource interface {
-	Token(ctx context.Context) (string, time.Time, error)
-}
-
-// TokenError is the failure to get a login token. It is a configuration or
-// credentials problem, not a lost connection: operations do not retry it.
-type TokenError struct {
-	Method string
-	Err    error
-}
-
-func (e *TokenError) Error() string {
-	return fmt.Sprintf("getting a login token (%s): %v", e.Method, e.Err)
-}
-
-func isTokenError(err error) bool {
-	var te *TokenError
-	return errors.As(err, &te)
+	pgconn.AzurePublic:       {cloud.AzurePublic, "https://ossrdbms-aad.database.windows.net/.default"},
+	pgconn.AzureChina:        {cloud.AzureChina, "https://ossrdbms-aad.database.chinacloudapi.cn/.default"},
+	pgconn.AzureUSGovernment: {cloud.AzureGovernment, "https://ossrdbms-aad.database.usgovcloudapi.net/.default"},
 }
 
 // tokenNow is the clock of token signing and caching; tests replace it.
@@ -160,21 +101,22 @@ func SetCloudAuthTestHooks(clock func() time.Time, azureClient *http.Client) (re
 	}
 }
 
+// NewLogin returns the cloud login of cfg.CloudAuth: a token cache shared by
+// every connection of the client (pgconn.Connectors.Login).
+func NewLogin(cfg pgconn.Config) pgconn.Login { return newTokenCache(cfg) }
+
 // newTokenCache returns the token cache of a client whose configuration
-// names a cloud login method, or nil.
-func newTokenCache(cfg Config) *tokenCache {
+// names a cloud login method.
+func newTokenCache(cfg pgconn.Config) *tokenCache {
 	a := cfg.CloudAuth
-	if a == nil {
-		return nil
-	}
 	c := &tokenCache{method: a.Method}
 	switch a.Method {
-	case AuthAWSRDSIAM:
+	case pgconn.AuthAWSRDSIAM:
 		host, port := signingEndpoint(cfg)
 		c.src = &awsRDSTokens{auth: *a, host: host, port: port, user: cfg.Username}
-	case AuthGCPIAM:
+	case pgconn.AuthGCPIAM:
 		c.src = &gcpTokens{impersonate: a.GCPImpersonateServiceAccount}
-	case AuthAzure:
+	case pgconn.AuthAzure:
 		c.src = &azureTokens{tenant: a.AzureTenantID, environment: a.AzureEnvironment}
 	default:
 		c.src = failingTokens{fmt.Errorf("unknown cloud login method %q", a.Method)}
@@ -191,7 +133,7 @@ func (f failingTokens) Token(context.Context) (string, time.Time, error) {
 // tokenCache shares one token among all connections of a client and fetches
 // a new one when the cached token is close to expiring.
 type tokenCache struct {
-	src    TokenSource
+	src    pgconn.TokenSource
 	method string
 
 	mu      sync.Mutex
@@ -204,9 +146,9 @@ type tokenCache struct {
 // most 5 minutes, and at most half its lifetime.
 const tokenRenewMargin = 5 * time.Minute
 
-// current returns the cached token (a fresh one when it is close to
+// Current returns the cached token (a fresh one when it is close to
 // expiring) and when it expires.
-func (c *tokenCache) current(ctx context.Context) (string, time.Time, error) {
+func (c *tokenCache) Current(ctx context.Context) (string, time.Time, error) {
 	tok, err := c.get(ctx)
 	if err != nil {
 		return "", time.Time{}, err
@@ -225,10 +167,10 @@ func (c *tokenCache) get(ctx context.Context) (string, error) {
 	}
 	tok, exp, err := c.src.Token(ctx)
 	if err != nil {
-		return "", &TokenError{Method: c.method, Err: err}
+		return "", &pgconn.TokenError{Method: c.method, Err: err}
 	}
 	if tok == "" {
-		return "", &TokenError{Method: c.method, Err: errors.New("the credential returned an empty token")}
+		return "", &pgconn.TokenError{Method: c.method, Err: errors.New("the credential returned an empty token")}
 	}
 	c.token, c.expires, c.renew = tok, exp, time.Time{}
 	if !exp.IsZero() {
@@ -239,8 +181,8 @@ func (c *tokenCache) get(ctx context.Context) (string, error) {
 	return tok, nil
 }
 
-// beforeConnect sets the token as the password of a new connection.
-func (c *tokenCache) beforeConnect(ctx context.Context, cc *pgx.ConnConfig) error {
+// BeforeConnect sets the token as the password of a new connection.
+func (c *tokenCache) BeforeConnect(ctx context.Context, cc *pgx.ConnConfig) error {
 	tok, err := c.get(ctx)
 	if err != nil {
 		return err
@@ -255,7 +197,7 @@ func (c *tokenCache) beforeConnect(ctx context.Context, cc *pgx.ConnConfig) erro
 // CloudAuth.AWSEndpoint when set (its port, else the first host's), else the
 // first host and its port (RDS checks the token's host against the instance,
 // so with several hosts the token is that of the first).
-func signingEndpoint(cfg Config) (string, int) {
+func signingEndpoint(cfg pgconn.Config) (string, int) {
 	hosts, ports := cfg.HostList(), cfg.PortList()
 	host, port := hosts[0], ports[0]
 	if e := cfg.CloudAuth.AWSEndpoint; e != "" {
@@ -294,7 +236,7 @@ func SplitEndpoint(e string) (string, int, error) {
 }
 
 type awsRDSTokens struct {
-	auth CloudAuth
+	auth pgconn.CloudAuth
 	host string
 	port int
 	user string
@@ -544,7 +486,7 @@ var azurePublicAuthorities = map[string]bool{
 func (a *azureTokens) azureCloud() (cloud.Configuration, string) {
 	env := a.environment
 	if env == "" {
-		env = AzurePublic
+		env = pgconn.AzurePublic
 	}
 	c := azureClouds[env]
 	return c.cloud, c.scope
