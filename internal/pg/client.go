@@ -18,6 +18,10 @@ type Client struct {
 	// snap serves repeated reads of one provider instance (one Terraform
 	// command) from catalog snapshots; nil: every read goes to the server.
 	snap *snapshot
+	// dropWithoutForce makes DropDatabase take the path of servers older
+	// than PostgreSQL 13 (no DROP DATABASE ... WITH (FORCE)); set by tests on
+	// a client of their own.
+	dropWithoutForce bool
 }
 
 // Querier is what typed functions run statements on: a pool, a connection or a transaction.

@@ -358,10 +358,6 @@ WHERE a.datname = $1 AND a.pid <> pg_backend_pid()`, name, app).Scan(&a.Connecti
 	return &a, nil
 }
 
-// dropWithoutForceOption makes DropDatabase take the path of servers older
-// than PostgreSQL 13 (no DROP DATABASE ... WITH (FORCE)); for tests.
-var dropWithoutForceOption bool
-
 // DropDatabase drops a database (a missing one is not an error). A template
 // database is first made an ordinary one. With force, other sessions are
 // disconnected: DROP DATABASE ... WITH (FORCE) on PostgreSQL 13+, otherwise
@@ -408,7 +404,7 @@ func (c *Client) DropDatabase(ctx context.Context, name string, force bool) erro
 			}
 			stmt := "DROP DATABASE IF EXISTS " + q
 			if force {
-				if caps.AtLeast(13) && !dropWithoutForceOption {
+				if caps.AtLeast(13) && !c.dropWithoutForce {
 					stmt += " WITH (FORCE)"
 				} else {
 					if d.AllowConn {

@@ -29,7 +29,7 @@ const snapshotMaxAge = 5 * time.Second
 // snapshotAfter is how many reads of a kind go to the server before the next
 // one loads the snapshot: a command that reads a few objects never loads a
 // whole catalog.
-var snapshotAfter int64 = 2
+const snapshotAfter = 2
 
 // catalogWrites counts writes begun and ended by every client of the process:
 // a snapshot loaded at another count may miss one of them.

@@ -25,22 +25,25 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn/cloudlogin"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn/tunnel"
 )
 
 var _ provider.Provider = (*pgProvider)(nil)
 var _ provider.ProviderWithValidateConfig = (*pgProvider)(nil)
 
-// New returns a constructor for the provider at the given version.
-func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &pgProvider{version: version} }
+// New returns a constructor for the provider at the given version. The
+// released provider takes no options; tests inject their seams through them.
+func New(version string, opts ...Option) func() provider.Provider {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return func() provider.Provider { return &pgProvider{version: version, opts: &o} }
 }
 
 type pgProvider struct {
 	version string
+	opts    *options
 }
 
 var sslModes = []string{"disable", "allow", "prefer", "require", "verify-ca", "verify-full"}
@@ -208,7 +211,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	cfg, diagErr := configureConfig(m, os.Getenv)
+	cfg, diagErr := configureConfig(m, os.Getenv, p.opts)
 	if diagErr != nil {
 		resp.Diagnostics.AddAttributeError(diagErr.path, diagErr.summary, diagErr.detail)
 		return
@@ -223,41 +226,25 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	tflog.Debug(ctx, "configured PostgreSQL provider", fields)
 	// one catalog snapshot per configured instance: Terraform configures a new
 	// one for every command, so no snapshot outlives the command (pg/snapshot.go)
-	client := pg.SharedClient(cfg, pgconn.WithConnectors(connectors())).WithSnapshot()
-	resp.ResourceData = client
-	resp.DataSourceData = client
-	resp.ListResourceData = client
-	resp.ActionData = client
-	resp.EphemeralResourceData = client
+	data := &providerData{client: p.opts.client(cfg).WithSnapshot(), opts: p.opts}
+	resp.ResourceData = data
+	resp.DataSourceData = data
+	resp.ListResourceData = data
+	resp.ActionData = data
+	resp.EphemeralResourceData = data
 }
 
-// connectors make the routes (SSH bastion, SOCKS5 proxy, Cloud SQL
-// connector) and cloud logins a configuration asks for.
-func connectors() pgconn.Connectors {
-	return pgconn.Connectors{Network: tunnel.New, CloudSQL: cloudlogin.NewConnector, Login: cloudlogin.NewLogin}
-}
-
-// configureConfig is resolveConfig with the tests' connection bound
-// (testMaxConnections) applied, as Configure uses it: the configuration that
+// configureConfig is resolveConfig with the seams of o applied (a default
+// max_connections, an idle time), as Configure uses it: the configuration that
 // keys the shared client.
-func configureConfig(m providerModel, getenv func(string) string) (pgconn.Config, *configError) {
+func configureConfig(m providerModel, getenv func(string) string, o *options) (pgconn.Config, *configError) {
 	cfg, diagErr := resolveConfig(m, getenv)
-	if diagErr == nil && testMaxConnections > 0 && m.MaxConnections.IsNull() {
-		cfg.MaxConnections = testMaxConnections
+	if diagErr == nil && o.defaultMaxConnections > 0 && m.MaxConnections.IsNull() {
+		cfg.MaxConnections = o.defaultMaxConnections
 	}
+	cfg.MaxConnIdleTime = o.maxConnIdleTime
 	return cfg, diagErr
 }
-
-// maxConnIdleTime, when set (by the tests' TestMain), overrides how long the
-// pools keep idle connections: acceptance tests serve hundreds of provider
-// instances in one process and never close their pools.
-var maxConnIdleTime time.Duration
-
-// testMaxConnections, when set (by the tests' TestMain), replaces the default
-// of max_connections (20) in Configure: in the tests one shared client
-// (pg.SharedClient) serves every test running in parallel, where in real use
-// each Terraform run has its own.
-var testMaxConnections int
 
 type configError struct {
 	path            path.Path
@@ -372,7 +359,6 @@ func resolveConfig(m providerModel, getenv func(string) string) (pgconn.Config, 
 			return cfg, cerr
 		}
 	}
-	cfg.MaxConnIdleTime = maxConnIdleTime
 	// As libpq: PGAPPNAME names the provider's sessions in pg_stat_activity.
 	cfg.ApplicationName = getenv("PGAPPNAME")
 

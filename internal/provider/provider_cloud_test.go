@@ -111,7 +111,7 @@ func testCloudLogin(t *testing.T, login, token, role, args, wrongArgs string, en
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { cloudLoginRole(t, login, token) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testFactories(WithCloudLogin(cloudLoginSeams(t)...)),
 		CheckDestroy:             checkRoleGone(t, role),
 		Steps:                    steps,
 	})
@@ -135,11 +135,30 @@ func testCloudLogin(t *testing.T, login, token, role, args, wrongArgs string, en
 
 // --- AWS RDS IAM -------------------------------------------------------------
 
+// cloudLoginOptions holds the cloud login seams of each test (setCloudLogin),
+// for the provider testCloudLogin serves.
+var cloudLoginOptions sync.Map // *testing.T -> []cloudlogin.Option
+
+// setCloudLogin gives the provider of test t's testCloudLogin the cloud login seams opts.
+func setCloudLogin(t *testing.T, opts ...cloudlogin.Option) {
+	prev, _ := cloudLoginOptions.Load(t)
+	list, _ := prev.([]cloudlogin.Option)
+	cloudLoginOptions.Store(t, append(list, opts...))
+	t.Cleanup(func() { cloudLoginOptions.Delete(t) })
+}
+
+// cloudLoginSeams are the cloud login seams of test t (setCloudLogin).
+func cloudLoginSeams(t *testing.T) []cloudlogin.Option {
+	v, _ := cloudLoginOptions.Load(t)
+	list, _ := v.([]cloudlogin.Option)
+	return list
+}
+
 // fixedAWSClock fixes the clock that signs RDS tokens for the test, so the
 // token is known in advance.
 func fixedAWSClock(t *testing.T) time.Time {
 	at := time.Now().UTC().Truncate(time.Second)
-	t.Cleanup(cloudlogin.SetCloudAuthTestHooks(func() time.Time { return at }, nil))
+	setCloudLogin(t, cloudlogin.WithClock(func() time.Time { return at }))
 	return at
 }
 
@@ -598,7 +617,7 @@ func TestAccProvider_azureIdentityAuth(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	t.Cleanup(cloudlogin.SetCloudAuthTestHooks(nil, srv.Client()))
+	setCloudLogin(t, cloudlogin.WithAzureHTTPClient(srv.Client()))
 	testCloudLogin(t, login, tokens[tenant], role,
 		fmt.Sprintf(`  azure_identity_auth = true
   azure_tenant_id     = %q`, tenant),
@@ -675,7 +694,7 @@ func TestAccProvider_azureEnvironment(t *testing.T) {
 		r.URL.Scheme, r.URL.Host, r.Host = "https", strings.TrimPrefix(srv.URL, "https://"), ""
 		return srv.Client().Transport.RoundTrip(r)
 	})}
-	t.Cleanup(cloudlogin.SetCloudAuthTestHooks(nil, client))
+	setCloudLogin(t, cloudlogin.WithAzureHTTPClient(client))
 	testCloudLogin(t, login, scopes["https://ossrdbms-aad.database.chinacloudapi.cn/.default"], role,
 		fmt.Sprintf(`  azure_identity_auth = true
   azure_tenant_id     = %q

@@ -15,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -69,55 +68,53 @@ var azureClouds = map[string]struct {
 	pgconn.AzureUSGovernment: {cloud.AzureGovernment, "https://ossrdbms-aad.database.usgovcloudapi.net/.default"},
 }
 
-// tokenNow is the clock of token signing and caching; tests replace it.
-var tokenNow atomic.Pointer[func() time.Time]
+// Option adjusts the cloud logins made by Logins (tests inject a clock and
+// an HTTP client this way; there is no package-level seam).
+type Option func(*settings)
 
-func now() time.Time {
-	if f := tokenNow.Load(); f != nil {
-		return (*f)()
-	}
-	return time.Now()
+type settings struct {
+	now       func() time.Time // signs AWS RDS tokens and ages cached tokens (nil: time.Now)
+	azureHTTP *http.Client     // carries the Azure credential's requests (nil: the SDK's)
 }
 
-// azureHTTPClient, when set, carries the Azure credential's requests (tests
-// trust their local authority's certificate through it).
-var azureHTTPClient atomic.Pointer[http.Client]
-
-// SetCloudAuthTestHooks replaces, for tests, the clock that signs AWS RDS
-// tokens and ages cached tokens (nil: the real clock), and the HTTP client of
-// the Azure credential (nil: the SDK's). It returns a function restoring the
-// previous hooks. Production code never calls it.
-func SetCloudAuthTestHooks(clock func() time.Time, azureClient *http.Client) (restore func()) {
-	oldClock, oldClient := tokenNow.Load(), azureHTTPClient.Load()
-	if clock != nil {
-		tokenNow.Store(&clock)
-	} else {
-		tokenNow.Store(nil)
-	}
-	azureHTTPClient.Store(azureClient)
-	return func() {
-		tokenNow.Store(oldClock)
-		azureHTTPClient.Store(oldClient)
-	}
+// WithClock replaces the clock that signs AWS RDS tokens and ages cached tokens.
+func WithClock(now func() time.Time) Option {
+	return func(s *settings) { s.now = now }
 }
 
-// NewLogin returns the cloud login of cfg.CloudAuth: a token cache shared by
-// every connection of the client (pgconn.Connectors.Login).
-func NewLogin(cfg pgconn.Config) pgconn.Login { return newTokenCache(cfg) }
+// WithAzureHTTPClient carries the Azure credential's requests through c
+// (tests trust their local authority's certificate through it).
+func WithAzureHTTPClient(c *http.Client) Option {
+	return func(s *settings) { s.azureHTTP = c }
+}
+
+// Logins returns the maker of the cloud login of a configuration's
+// CloudAuth (pgconn.Connectors.Login): a token cache shared by every
+// connection of the client.
+func Logins(opts ...Option) func(cfg pgconn.Config) pgconn.Login {
+	var s settings
+	for _, o := range opts {
+		o(&s)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	return func(cfg pgconn.Config) pgconn.Login { return newTokenCache(cfg, s) }
+}
 
 // newTokenCache returns the token cache of a client whose configuration
 // names a cloud login method.
-func newTokenCache(cfg pgconn.Config) *tokenCache {
+func newTokenCache(cfg pgconn.Config, s settings) *tokenCache {
 	a := cfg.CloudAuth
-	c := &tokenCache{method: a.Method}
+	c := &tokenCache{method: a.Method, now: s.now}
 	switch a.Method {
 	case pgconn.AuthAWSRDSIAM:
 		host, port := signingEndpoint(cfg)
-		c.src = &awsRDSTokens{auth: *a, host: host, port: port, user: cfg.Username}
+		c.src = &awsRDSTokens{auth: *a, host: host, port: port, user: cfg.Username, now: s.now}
 	case pgconn.AuthGCPIAM:
 		c.src = &gcpTokens{impersonate: a.GCPImpersonateServiceAccount}
 	case pgconn.AuthAzure:
-		c.src = &azureTokens{tenant: a.AzureTenantID, environment: a.AzureEnvironment}
+		c.src = &azureTokens{tenant: a.AzureTenantID, environment: a.AzureEnvironment, httpClient: s.azureHTTP}
 	default:
 		c.src = failingTokens{fmt.Errorf("unknown cloud login method %q", a.Method)}
 	}
@@ -135,6 +132,7 @@ func (f failingTokens) Token(context.Context) (string, time.Time, error) {
 type tokenCache struct {
 	src    pgconn.TokenSource
 	method string
+	now    func() time.Time // ages the cached token (nil: time.Now)
 
 	mu      sync.Mutex
 	token   string
@@ -161,7 +159,7 @@ func (c *tokenCache) Current(ctx context.Context) (string, time.Time, error) {
 func (c *tokenCache) get(ctx context.Context) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t := now()
+	t := clockOf(c.now)()
 	if c.token != "" && t.Before(c.renew) {
 		return c.token, nil
 	}
@@ -189,6 +187,14 @@ func (c *tokenCache) BeforeConnect(ctx context.Context, cc *pgx.ConnConfig) erro
 	}
 	cc.Password = tok
 	return nil
+}
+
+// clockOf is now, or time.Now when it is nil.
+func clockOf(now func() time.Time) func() time.Time {
+	if now == nil {
+		return time.Now
+	}
+	return now
 }
 
 // --- AWS RDS IAM ---------------------------------------------------------
@@ -240,6 +246,7 @@ type awsRDSTokens struct {
 	host string
 	port int
 	user string
+	now  func() time.Time // signs the token (nil: time.Now)
 
 	once   sync.Once
 	region string
@@ -302,7 +309,7 @@ func (a *awsRDSTokens) Token(ctx context.Context) (string, time.Time, error) {
 		}
 		return "", time.Time{}, fmt.Errorf("retrieving AWS credentials: %w", err)
 	}
-	signed := now()
+	signed := clockOf(a.now)()
 	tok, err := rdsAuthToken(ctx, net.JoinHostPort(a.host, strconv.Itoa(a.port)), a.region, a.user, creds, signed)
 	if err != nil {
 		return "", time.Time{}, err
@@ -468,7 +475,8 @@ func (it *impersonatedTokens) Token() (*oauth2.Token, error) {
 
 type azureTokens struct {
 	tenant      string
-	environment string // "" = AzurePublic
+	environment string       // "" = AzurePublic
+	httpClient  *http.Client // carries the credential's requests (nil: the SDK's)
 
 	once sync.Once
 	cred azcore.TokenCredential
@@ -503,8 +511,8 @@ func (a *azureTokens) load() {
 			opts.DisableInstanceDiscovery = true
 		}
 	}
-	if c := azureHTTPClient.Load(); c != nil {
-		opts.Transport = c
+	if a.httpClient != nil {
+		opts.Transport = a.httpClient
 	}
 	a.cred, a.err = azidentity.NewDefaultAzureCredential(opts)
 }

@@ -23,12 +23,13 @@ import (
 // fakeTokens hands out numbered tokens living ttl from the (fake) clock.
 type fakeTokens struct {
 	ttl   time.Duration
+	now   func() time.Time
 	calls int
 }
 
 func (f *fakeTokens) Token(context.Context) (string, time.Time, error) {
 	f.calls++
-	return fmt.Sprintf("token-%d", f.calls), now().Add(f.ttl), nil
+	return fmt.Sprintf("token-%d", f.calls), f.now().Add(f.ttl), nil
 }
 
 // TestTokenCache_renewsBeforeExpiry: one token serves every connection until
@@ -37,7 +38,7 @@ func (f *fakeTokens) Token(context.Context) (string, time.Time, error) {
 // an expired token.
 func TestTokenCache_renewsBeforeExpiry(t *testing.T) {
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	defer SetCloudAuthTestHooks(func() time.Time { return clock }, nil)()
+	now := func() time.Time { return clock }
 	for _, tc := range []struct {
 		ttl, reuseUntil time.Duration
 	}{
@@ -46,8 +47,8 @@ func TestTokenCache_renewsBeforeExpiry(t *testing.T) {
 		{4 * time.Minute, 2 * time.Minute},   // short-lived: half the lifetime
 	} {
 		start := clock
-		src := &fakeTokens{ttl: tc.ttl}
-		c := &tokenCache{src: src, method: "fake"}
+		src := &fakeTokens{ttl: tc.ttl, now: now}
+		c := &tokenCache{src: src, method: "fake", now: now}
 		cc := &pgx.ConnConfig{}
 		for _, step := range []struct {
 			at   time.Duration
@@ -154,7 +155,7 @@ func TestAWSRDSTokens_regionAndProfile(t *testing.T) {
 		t.Setenv(k, v)
 	}
 	fixed := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
-	defer SetCloudAuthTestHooks(func() time.Time { return fixed }, nil)()
+	clock := func() time.Time { return fixed }
 	host := "db.abc.us-east-2.rds.amazonaws.com"
 	for _, tc := range []struct {
 		name         string
@@ -169,7 +170,7 @@ func TestAWSRDSTokens_regionAndProfile(t *testing.T) {
 		{"missing profile", pgconn.CloudAuth{AWSProfile: "nope"}, "", "", "nope"},
 	} {
 		tc.auth.Method = pgconn.AuthAWSRDSIAM
-		src := &awsRDSTokens{auth: tc.auth, host: host, port: 5432, user: "u"}
+		src := &awsRDSTokens{auth: tc.auth, host: host, port: 5432, user: "u", now: clock}
 		tok, exp, err := src.Token(context.Background())
 		if tc.wantErrMatch != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.wantErrMatch) {
@@ -190,7 +191,7 @@ func TestAWSRDSTokens_regionAndProfile(t *testing.T) {
 		}
 	}
 	// no region anywhere
-	src := &awsRDSTokens{auth: pgconn.CloudAuth{Method: pgconn.AuthAWSRDSIAM}, host: "127.0.0.1", port: 5432, user: "u"}
+	src := &awsRDSTokens{auth: pgconn.CloudAuth{Method: pgconn.AuthAWSRDSIAM}, host: "127.0.0.1", port: 5432, user: "u", now: clock}
 	if _, _, err := src.Token(context.Background()); err == nil || !strings.Contains(err.Error(), "aws_rds_iam_region") {
 		t.Errorf("no region: error %v", err)
 	}

@@ -23,7 +23,7 @@ import (
 )
 
 // Intervals of the keepalive requests that find a dead SSH connection.
-var (
+const (
 	sshKeepaliveEvery   = 30 * time.Second
 	sshKeepaliveTimeout = 15 * time.Second
 )
