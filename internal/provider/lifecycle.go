@@ -668,7 +668,7 @@ func (d failedDiag) Equal(o diag.Diagnostic) bool {
 // an unknown outcome (the repeated write may lose its connection too).
 const maxSettle = 5
 
-// seamsOf returns the provider's seams of obj (options.go); the zero
+// seamsOf returns the provider's seams of obj (provider_data.go); the zero
 // options when obj has none.
 func seamsOf(obj any) *options {
 	if s, ok := obj.(interface{ providerOptions() *options }); ok {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -250,6 +251,9 @@ type configError struct {
 	path            path.Path
 	summary, detail string
 }
+
+// mustRegexp compiles a regular expression of the provider's own source.
+func mustRegexp(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
 var versionRe = mustRegexp(`^[0-9]+(\.[0-9]+){0,2}$`)
 

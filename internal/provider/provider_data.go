@@ -1,14 +1,67 @@
 package provider
 
+// What the provider hands to its resources, data sources, actions, list and
+// ephemeral resources (providerData: the client and the provider's options),
+// how they take it (withClient, clientFrom), and the options themselves: the
+// seams tests inject through New.
+
 import (
+	"context"
+	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn/cloudlogin"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn/tunnel"
 )
+
+// withClient holds the provider's client; resources and data sources embed
+// it for their Configure.
+type withClient struct {
+	client *pg.Client
+	opts   *options // the provider's seams (nil before Configure)
+}
+
+// pgClient is the resource's client (nil before Configure): clientUser.
+func (w *withClient) pgClient() *pg.Client { return w.client }
+
+// clientUser is a resource with a client (withClient).
+type clientUser interface{ pgClient() *pg.Client }
+
+func (w *withClient) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	w.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+	if d, ok := req.ProviderData.(*providerData); ok {
+		w.opts = d.opts
+	}
+}
+
+// providerOptions are the provider's seams (never nil).
+func (w *withClient) providerOptions() *options {
+	if w.opts == nil {
+		return &options{}
+	}
+	return w.opts
+}
+
+// clientFrom extracts the *pg.Client of the providerData that Configure hands
+// to resources and data sources (req.ProviderData); nil before the provider
+// is configured.
+func clientFrom(data any, diags *diag.Diagnostics) *pg.Client {
+	if data == nil {
+		return nil // ValidateResourceConfig and friends run before Configure
+	}
+	d, ok := data.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *providerData, got %T; this is a bug in the provider", data))
+		return nil
+	}
+	return d.client
+}
 
 // Option adjusts a provider made by New. The released provider takes none:
 // they are the seams tests inject (as terraform-provider-time injects its
