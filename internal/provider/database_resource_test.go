@@ -436,79 +436,40 @@ FROM pg_namespace WHERE nspname ~ '^s[0-9]+$'`, reader)
 func TestAccDatabase_regressionEmptyEncodingInconsistentResult(t *testing.T) {
 	acctest.PreCheck(t)
 	name := acctest.RandName("dbempty")
-	addr := "postgresql_database.test"
-	sameOID := statecheck.CompareValue(compare.ValuesSame())
 	attrs := []string{"template", "owner", "encoding", "lc_collate", "lc_ctype", "tablespace_name"}
 	q := `SELECT pg_get_userbyid(datdba)::text || ' ' || pg_encoding_to_char(encoding) || ' ' || datcollate::text || ' ' || datctype::text || ' ' || t.spcname::text
 		FROM pg_database d JOIN pg_tablespace t ON t.oid = d.dattablespace WHERE datname = $1`
 	// what unset gives: template0's settings, owned by the admin
-	unsetValues := strings.Fields(acctest.QueryString(t, "", q, "template0"))
-	unsetValues[0] = acctest.AdminUser()
+	unset := strings.Fields(acctest.QueryString(t, "", q, "template0"))
+	unset[0] = acctest.AdminUser()
 	server := map[string]string{"template": "template0"}
 	for i, a := range attrs[1:] {
-		server[a] = unsetValues[i]
-	}
-	body := func(value func(attr string) string) string {
-		var b strings.Builder
-		fmt.Fprintf(&b, "resource \"postgresql_database\" \"test\" {\n  name = %q\n", name)
-		for _, a := range attrs {
-			if v := value(a); v != "" {
-				fmt.Fprintf(&b, "  %s = %s\n", a, v)
-			}
-		}
-		b.WriteString("}\n")
-		return b.String()
-	}
-	empty := body(func(string) string { return `""` })
-	unset := body(func(string) string { return "" })
-	explicit := body(func(a string) string { return fmt.Sprintf("%q", server[a]) })
-	// PostgreSQL does not record the template: an import leaves it null, and
-	// any configured template then plans one in-place update without SQL
-	emptyNoTemplate := body(func(a string) string {
-		if a == "template" {
-			return ""
-		}
-		return `""`
-	})
-	asUnset := func(*terraform.State) error {
-		if got := acctest.QueryString(t, "", q, name); got != strings.Join(unsetValues, " ") {
-			return fmt.Errorf("database %s has owner, encoding, collation, ctype and tablespace %q; unset gives %q", name, got, strings.Join(unsetValues, " "))
-		}
-		return nil
-	}
-	var checks []statecheck.StateCheck
-	for _, a := range attrs {
-		checks = append(checks, str(addr, a, ""))
+		server[a] = unset[i]
 	}
 	v0 := map[string]any{"id": name, "name": name, "allow_connections": true, "alter_object_ownership": false, "connection_limit": -1, "is_template": false}
 	for _, a := range attrs {
 		v0[a] = server[a]
 	}
-	same := func(more ...statecheck.StateCheck) []statecheck.StateCheck {
-		return append(more, sameOID.AddStateValue(addr, tfjsonpath.New("oid")))
+	c := emptyCase{
+		addr: "postgresql_database.test", attrs: attrs, server: server, importID: name, v0: v0, identity: "oid",
+		body: func(set map[string]string) string {
+			return hclBlock("postgresql_database.test", []string{fmt.Sprintf("name = %q", name)}, set)
+		},
+		check: func(*terraform.State) error {
+			if got := acctest.QueryString(t, "", q, name); got != strings.Join(unset, " ") {
+				return fmt.Errorf("database %s has owner, encoding, collation, ctype and tablespace %q; unset gives %q", name, got, strings.Join(unset, " "))
+			}
+			return nil
+		},
+		// PostgreSQL does not record the template: an import leaves it null,
+		// and any configured template then plans one in-place update without SQL
+		noImport: []string{"template"},
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, name) },
-		Steps: []resource.TestStep{
-			{Config: acctest.Config("%s", empty), ConfigStateChecks: same(checks...), Check: asUnset},
-			{Config: acctest.Config("%s", empty), PlanOnly: true},
-			// unset, "" again, the server's values spelled out: no change, no replacement
-			{Config: acctest.Config("%s", unset), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
-			{Config: acctest.Config("%s", empty), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
-			{Config: acctest.Config("%s", explicit), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
-			{Config: acctest.Config("%s", empty), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
-			{
-				Config:          acctest.Config("%s", emptyNoTemplate),
-				ResourceName:    addr,
-				ImportState:     true,
-				ImportStateId:   name,
-				ImportStateKind: resource.ImportBlockWithID,
-			},
-			// over the state cyrilgdn wrote (its refresh recorded the server's values)
-			{Config: acctest.Config("%s", empty), PlanOnly: true, Check: migratedPlanEmpty(t, empty, "database", "test", v0)},
-		},
+		Steps:                    c.steps(t),
 	})
 }
 
