@@ -128,8 +128,9 @@ func (c emptyCase) steps(t *testing.T) []resource.TestStep {
 		resource.TestStep{Config: cfg(explicit), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
 		resource.TestStep{Config: cfg(empty), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
 		resource.TestStep{Config: cfg(forImport), ResourceName: c.addr, ImportState: true, ImportStateId: c.importID, ImportStateKind: resource.ImportBlockWithID},
-		// over the state cyrilgdn wrote (its refresh recorded the server's values)
-		resource.TestStep{Config: cfg(empty), PlanOnly: true, Check: migratedPlanEmpty(t, empty, typ, name, c.v0)},
+		// over the state cyrilgdn wrote (its refresh recorded the server's
+		// values); not a PlanOnly step: the testing framework runs no Check there
+		resource.TestStep{Config: cfg(empty), ConfigPlanChecks: expectEmpty(), Check: migratedPlanEmpty(t, empty, typ, name, c.v0)},
 	)
 }
 
