@@ -58,7 +58,7 @@ func TestAccSchema_regressionEmptyOwnerRejected(t *testing.T) {
 			return hclBlock(addr, []string{fmt.Sprintf("name = %q", name)}, set)
 		},
 		check: expectRow(t, db, "owner of schema "+name, admin, "SELECT pg_get_userbyid(nspowner)::text FROM pg_namespace WHERE nspname = $1", name),
-		v0: map[string]any{"database": db, "drop_cascade": false, "id": db + "." + name, "if_not_exists": true, "name": name, "owner": admin, "policy": []any{}},
+		v0:    map[string]any{"database": db, "drop_cascade": false, "id": db + "." + name, "if_not_exists": true, "name": name, "owner": admin, "policy": []any{}},
 	}, nil, func(*terraform.State) error {
 		if schemaExists(t, db, name) {
 			return fmt.Errorf("schema %s still exists", name)
