@@ -3,18 +3,13 @@ terraform {
     postgresql = {
       source = "pgtf/postgresql"
     }
-    azurerm = {
-      source = "hashicorp/azurerm"
-    }
   }
 }
 
-provider "azurerm" {
-  features {}
-  environment = "china"
+variable "azure_tenant_id" {
+  type        = string
+  description = "The Microsoft Entra ID tenant of the server's administrators."
 }
-
-data "azurerm_client_config" "current" {}
 
 # Microsoft Entra ID login in Azure operated by 21Vianet: the token comes from
 # login.chinacloudapi.cn, for Azure Database for PostgreSQL's scope there.
@@ -27,7 +22,7 @@ provider "postgresql" {
   sslmode   = "require"
 
   azure_identity_auth = true
-  azure_tenant_id     = data.azurerm_client_config.current.tenant_id
+  azure_tenant_id     = var.azure_tenant_id
   azure_environment   = "china" # or "usgovernment"; defaults to ARM_ENVIRONMENT, then "public"
 }
 
