@@ -12,8 +12,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/planmod"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
@@ -220,4 +222,14 @@ func keepPlannedEmpty(attrs []emptyAttr, plan tftypes.Value, state *tfsdk.State)
 	if changed {
 		state.Raw = tftypes.NewValue(state.Raw.Type(), s)
 	}
+}
+
+// sameDatabase tells whether the database arguments a and b name the same
+// database: null and "" (the value a create with "" records) both are the
+// provider's database. Unknown values are the same only as each other.
+func sameDatabase(c *pg.Client, a, b types.String) bool {
+	if a.IsUnknown() || b.IsUnknown() {
+		return a.Equal(b)
+	}
+	return databaseOf(c, a) == databaseOf(c, b)
 }

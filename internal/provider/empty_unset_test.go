@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -81,6 +82,9 @@ type emptyCase struct {
 	// identity, when set, is an attribute that changes when the object is
 	// replaced (its OID): the steps check it never changes.
 	identity string
+	// importUpdates: the import cannot read every argument back (it plans
+	// an update in place, no replacement).
+	importUpdates bool
 	// more are extra steps run after the apply with "" (before the others).
 	more []resource.TestStep
 }
@@ -121,13 +125,18 @@ func (c emptyCase) steps(t *testing.T) []resource.TestStep {
 		{Config: cfg(empty), PlanOnly: true},
 	}
 	steps = append(steps, c.more...)
+	importStep := resource.TestStep{Config: cfg(forImport), ResourceName: c.addr, ImportState: true, ImportStateId: c.importID, ImportStateKind: resource.ImportBlockWithID}
+	if c.importUpdates {
+		importStep.ExpectNonEmptyPlan = true
+		importStep.ImportPlanChecks.PreApply = []plancheck.PlanCheck{plancheck.ExpectResourceAction(c.addr, plancheck.ResourceActionUpdate)}
+	}
 	return append(steps,
 		// unset, "" again, the server's values spelled out: no change, no replacement
 		resource.TestStep{Config: cfg(unset), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
 		resource.TestStep{Config: cfg(empty), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
 		resource.TestStep{Config: cfg(explicit), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
 		resource.TestStep{Config: cfg(empty), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
-		resource.TestStep{Config: cfg(forImport), ResourceName: c.addr, ImportState: true, ImportStateId: c.importID, ImportStateKind: resource.ImportBlockWithID},
+		importStep,
 		// over the state cyrilgdn wrote (its refresh recorded the server's
 		// values); not a PlanOnly step: the testing framework runs no Check there
 		resource.TestStep{Config: cfg(empty), ConfigPlanChecks: expectEmpty(), Check: migratedPlanEmpty(t, empty, typ, name, c.v0)},

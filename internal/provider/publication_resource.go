@@ -172,7 +172,8 @@ func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyP
 		}
 	}
 	planDatabase(p, r.client, func(m *publicationModel) *types.String { return &m.Database })
-	replacing := p.creating() || !plan.AllTables.Equal(state.AllTables) || !plan.Database.Equal(state.Database)
+	// ("" recorded by a create with database = "" is the provider's database)
+	replacing := p.creating() || !plan.AllTables.Equal(state.AllTables) || !sameDatabase(r.client, plan.Database, state.Database)
 	if replacing {
 		if config.Tables.IsNull() {
 			if plan.AllTables.ValueBool() {

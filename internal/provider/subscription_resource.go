@@ -98,7 +98,7 @@ func (r *subscriptionResource) importState(ctx context.Context, req resource.Imp
 func (r *subscriptionResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[subscriptionModel]) {
 	plan, config, state := &p.plan, &p.config, p.state
 	// plan.Database is still the framework's here: the configured value, or unknown.
-	if !p.creating() && config.SlotName.IsNull() && plan.Database.Equal(state.Database) {
+	if !p.creating() && config.SlotName.IsNull() && sameDatabase(r.client, plan.Database, state.Database) {
 		plan.SlotName = state.SlotName
 	}
 	planDatabase(p, r.client, func(m *subscriptionModel) *types.String { return &m.Database })
