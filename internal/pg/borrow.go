@@ -25,6 +25,7 @@ type loan struct {
 	me        string
 	granted   []string
 	suspended []suspension
+	plain     []plainLoan // outside a transaction: the gates it is in
 }
 
 // suspension is a membership of a borrowed role in the connected role,
@@ -69,70 +70,223 @@ func borrowRoles(ctx context.Context, q Querier, roles ...string) (*loan, error)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
 	_, inTx := q.(pgx.Tx)
+	st := borrowTxState(q)
 	for _, r := range sorted {
 		if r == "" {
 			continue
 		}
-		// PostgreSQL 16 split membership into ADMIN, INHERIT and SET: a
-		// CREATEROLE admin holds ADMIN OPTION (only) on the roles it created,
-		// so being a member is not enough; it needs the role's privileges
-		// (USAGE: INHERIT) and the right to SET ROLE to it (giving it objects).
-		var has, v16, super, loop bool
-		var me string
-		var oid uint32
-		var direct *bool // the role's own membership in the connected role, with its ADMIN OPTION
-		err := q.QueryRow(ctx, `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) THEN true
-  WHEN current_setting('server_version_num')::int >= 160000
-    THEN pg_has_role(current_user, $1::text, 'USAGE') AND pg_has_role(current_user, $1::text, 'SET')
-  ELSE pg_has_role(current_user, $1::text, 'MEMBER') END,
-  current_setting('server_version_num')::int >= 160000, current_user,
-  coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = $1), false),
-  coalesce((SELECT oid FROM pg_roles WHERE rolname = $1), 0),
-  coalesce((SELECT NOT rolsuper AND pg_has_role(oid, current_user, 'MEMBER') FROM pg_roles WHERE rolname = $1), false),
-  (SELECT bool_or(m.admin_option) FROM pg_auth_members m JOIN pg_roles b ON b.oid = m.member
-   WHERE b.rolname = $1 AND m.roleid = (SELECT oid FROM pg_roles WHERE rolname = current_user))`, r).Scan(&has, &v16, &me, &super, &oid, &loop, &direct)
+		m, err := checkMembership(ctx, q, r)
 		if err != nil {
-			return l, fmt.Errorf("checking membership in role %q: %w", r, err)
+			return l, err
 		}
-		l.me = me
-		if has {
+		l.me = m.me
+		if m.has && !m.self {
+			// a lasting membership (or a superuser, or no such role): no
+			// borrowing, and none of the borrowers' memberships to rely on
 			continue
 		}
-		if loop {
-			if direct == nil || v16 || !inTx {
-				return l, circularError(r, me, direct != nil, v16, inTx, nil)
+		g := gateOf(m.gateKey())
+		if !inTx {
+			err := g.enterPlain(func() (bool, error) { return acquirePlainLoan(ctx, q, r) },
+				func() error { return advisory(ctx, q, "pg_advisory_lock_shared", loanUseClass, m.oid) })
+			if err != nil {
+				return l, err
+			}
+			l.plain = append(l.plain, plainLoan{gate: g, role: r, oid: m.oid})
+			continue
+		}
+		if st != nil {
+			loaned := m.self
+			st.enter(g) // until the transaction ends
+			if m, err = checkMembership(ctx, q, r); err != nil {
+				return l, err
+			}
+			if loaned && !m.self {
+				// The membership was a borrowing that ended meanwhile. The
+				// backend's membership cache may not know yet (a transaction
+				// takes in other sessions' catalog changes when it first locks
+				// a catalog, which it did when it checked first): pg_has_role
+				// can still say true.
+				m.has = false
+			}
+		}
+		if m.has {
+			continue
+		}
+		if m.loop {
+			if m.direct == nil || m.v16 {
+				return l, circularError(r, m.me, m.direct != nil, m.v16, inTx, nil)
 			}
 			// Concurrent borrowers of this role in this database queue here
 			// (another database's get "tuple concurrently deleted" and retry).
 			if err := lockRoles(ctx, q.(pgx.Tx), []string{r}); err != nil {
 				return l, err
 			}
-			if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(me)+" FROM "+QuoteIdent(r)); err != nil {
+			if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(m.me)+" FROM "+QuoteIdent(r)); err != nil {
 				return l, fmt.Errorf("taking the membership of role %s in role %s out while borrowing the privileges of %s: %w",
-					QuoteIdent(r), QuoteIdent(me), QuoteIdent(r), err)
+					QuoteIdent(r), QuoteIdent(m.me), QuoteIdent(r), err)
 			}
-			l.suspended = append(l.suspended, suspension{role: r, admin: *direct})
+			l.suspended = append(l.suspended, suspension{role: r, admin: *m.direct})
 		}
-		if v16 {
-			if !borrowKeepsMembership(ctx, q, oid) {
-				return l, fmt.Errorf("role %s needs the privileges of role %s for this change; it holds a membership in it that it granted "+
-					"itself without INHERIT or SET, which taking them temporarily would end: grant the membership WITH INHERIT TRUE, SET TRUE",
-					QuoteIdent(me), QuoteIdent(r))
-			}
-		}
-		grant := "GRANT " + QuoteIdent(r) + " TO CURRENT_USER"
-		if v16 {
-			grant += " WITH INHERIT TRUE, SET TRUE"
-		}
-		if _, err := q.Exec(ctx, grant); err != nil {
-			if SQLState(err) == CodeInvalidGrantOperation {
-				return l, circularError(r, me, false, v16, inTx, err)
-			}
-			return l, borrowError(r, me, v16, super, err)
+		if err := grantToSelf(ctx, q, r, m, inTx); err != nil {
+			return l, err
 		}
 		l.granted = append(l.granted, r)
 	}
 	return l, nil
+}
+
+// membership is what checkMembership found about the connected role (me) and
+// a role whose privileges it may need.
+type membership struct {
+	// has: the connected role has the privileges of the role already (on
+	// 16+ USAGE and SET: a CREATEROLE admin holds ADMIN OPTION only on the
+	// roles it created, and needs their privileges (INHERIT) and the right
+	// to SET ROLE to them (giving them objects)); true for no such role
+	has bool
+	// self: it holds a membership in the role that it granted itself (a
+	// borrowing under way, or one it made to last)
+	self   bool
+	v16    bool
+	super  bool // the role is a superuser
+	loop   bool // the role is a member of the connected role
+	me     string
+	oid    uint32
+	direct *bool  // the role's own membership in the connected role, with its ADMIN OPTION
+	server string // the server instance (start time and port), for gateKey
+}
+
+// gateKey names the borrowGate of the role: one per server, admin and role.
+func (m membership) gateKey() string {
+	return fmt.Sprintf("%s\x00%s\x00%d", m.server, m.me, m.oid)
+}
+
+func checkMembership(ctx context.Context, q Querier, r string) (membership, error) {
+	var m membership
+	err := q.QueryRow(ctx, `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1) THEN true
+  WHEN current_setting('server_version_num')::int >= 160000
+    THEN pg_has_role(current_user, $1::text, 'USAGE') AND pg_has_role(current_user, $1::text, 'SET')
+  ELSE pg_has_role(current_user, $1::text, 'MEMBER') END,
+  EXISTS (SELECT 1 FROM pg_auth_members m JOIN pg_roles b ON b.oid = m.roleid JOIN pg_roles me ON me.oid = m.member
+    WHERE b.rolname = $1 AND me.rolname = current_user AND m.grantor = me.oid),
+  current_setting('server_version_num')::int >= 160000, current_user,
+  coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = $1), false),
+  coalesce((SELECT oid FROM pg_roles WHERE rolname = $1), 0),
+  coalesce((SELECT NOT rolsuper AND pg_has_role(oid, current_user, 'MEMBER') FROM pg_roles WHERE rolname = $1), false),
+  (SELECT bool_or(m.admin_option) FROM pg_auth_members m JOIN pg_roles b ON b.oid = m.member
+   WHERE b.rolname = $1 AND m.roleid = (SELECT oid FROM pg_roles WHERE rolname = current_user)),
+  pg_postmaster_start_time()::text || '/' || current_setting('port')`, r).Scan(
+		&m.has, &m.self, &m.v16, &m.me, &m.super, &m.oid, &m.loop, &m.direct, &m.server)
+	if err != nil {
+		return m, fmt.Errorf("checking membership in role %q: %w", r, err)
+	}
+	return m, nil
+}
+
+// grantToSelf grants the connected role membership in role r (with INHERIT
+// and SET on 16+), unless it holds one it granted itself without them, which
+// giving the borrowed one back would end.
+func grantToSelf(ctx context.Context, q Querier, r string, m membership, inTx bool) error {
+	if m.v16 && !borrowKeepsMembership(ctx, q, m.oid) {
+		return fmt.Errorf("role %s needs the privileges of role %s for this change; it holds a membership in it that it granted "+
+			"itself without INHERIT or SET, which taking them temporarily would end: grant the membership WITH INHERIT TRUE, SET TRUE",
+			QuoteIdent(m.me), QuoteIdent(r))
+	}
+	grant := "GRANT " + QuoteIdent(r) + " TO CURRENT_USER"
+	if m.v16 {
+		grant += " WITH INHERIT TRUE, SET TRUE"
+	}
+	if _, err := q.Exec(ctx, grant); err != nil {
+		if SQLState(err) == CodeInvalidGrantOperation {
+			return circularError(r, m.me, false, m.v16, inTx, err)
+		}
+		return borrowError(r, m.me, m.v16, m.super, err)
+	}
+	return nil
+}
+
+// plainLoan is a borrowing outside a transaction: the borrower is in the
+// gate of the role and holds its use lock (borrow_gate.go).
+type plainLoan struct {
+	gate *borrowGate
+	role string
+	oid  uint32
+}
+
+// acquirePlainLoan is what the first plain borrower of role r in this process
+// does, on its connection: under the role's loan mutex (other provider
+// processes), it takes the membership unless the connected role has the
+// privileges, and takes the use lock. revoke tells whether the last plain
+// borrower is to take the membership back: the one it granted, or one another
+// process granted and still uses (that process then leaves it to this one).
+func acquirePlainLoan(ctx context.Context, q Querier, r string) (revoke bool, err error) {
+	m, err := checkMembership(ctx, q, r)
+	if err != nil {
+		return false, err
+	}
+	if err := advisory(ctx, q, "pg_advisory_lock", loanMutexClass, m.oid); err != nil {
+		return false, err
+	}
+	defer func() {
+		err = errors.Join(err, advisory(context.WithoutCancel(ctx), q, "pg_advisory_unlock", loanMutexClass, m.oid))
+	}()
+	if m, err = checkMembership(ctx, q, r); err != nil {
+		return false, err
+	}
+	switch {
+	case m.has && m.self:
+		if revoke, err = loanInUse(ctx, q, m.oid); err != nil {
+			return false, err
+		}
+	case m.has:
+	case m.loop:
+		return false, circularError(r, m.me, m.direct != nil, m.v16, false, nil)
+	default:
+		if err := grantToSelf(ctx, q, r, m, false); err != nil {
+			return false, err
+		}
+		revoke = true
+	}
+	if err := advisory(ctx, q, "pg_advisory_lock_shared", loanUseClass, m.oid); err != nil {
+		if revoke {
+			err = errors.Join(err, revokeFromSelf(context.WithoutCancel(ctx), q, r))
+		}
+		return false, err
+	}
+	return revoke, nil
+}
+
+// releasePlainLoan is what a plain borrower of role r does on its way out: it
+// lets go of the use lock; the last one in this process (last) also takes the
+// membership back when revoke says so and no borrower of another process
+// still uses it.
+func releasePlainLoan(ctx context.Context, q Querier, oid uint32, r string) func(last, revoke bool) error {
+	ctx = context.WithoutCancel(ctx)
+	return func(last, revoke bool) error {
+		if !last || !revoke {
+			return advisory(ctx, q, "pg_advisory_unlock_shared", loanUseClass, oid)
+		}
+		if err := advisory(ctx, q, "pg_advisory_lock", loanMutexClass, oid); err != nil {
+			return errors.Join(err, advisory(ctx, q, "pg_advisory_unlock_shared", loanUseClass, oid))
+		}
+		err := advisory(ctx, q, "pg_advisory_unlock_shared", loanUseClass, oid)
+		if err == nil {
+			var alone bool
+			if alone, err = tryUse(ctx, q, oid); err == nil && alone {
+				err = errors.Join(revokeFromSelf(ctx, q, r), advisory(ctx, q, "pg_advisory_unlock", loanUseClass, oid))
+			}
+		}
+		return errors.Join(err, advisory(ctx, q, "pg_advisory_unlock", loanMutexClass, oid))
+	}
+}
+
+// revokeFromSelf takes back the membership in r the connected role granted
+// itself; a role dropped meanwhile took it with it.
+func revokeFromSelf(ctx context.Context, q Querier, r string) error {
+	if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(r)+" FROM CURRENT_USER"); err != nil && SQLState(err) != CodeUndefinedObject {
+		return fmt.Errorf("revoking the temporary membership in role %q: %w", r, err)
+	}
+	return nil
 }
 
 // circularError explains why the connected role cannot borrow the privileges
@@ -212,6 +366,11 @@ func returnRoles(ctx context.Context, q Querier, l *loan) error {
 	}
 	_, inTx := q.(pgx.Tx)
 	var errs []error
+	for i := len(l.plain) - 1; i >= 0; i-- {
+		p := l.plain[i]
+		errs = append(errs, p.gate.leavePlain(releasePlainLoan(ctx, q, p.oid, p.role)))
+	}
+	l.plain = nil
 	for _, r := range l.granted {
 		if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(r)+" FROM CURRENT_USER"); err != nil {
 			if SQLState(err) == CodeUndefinedObject {

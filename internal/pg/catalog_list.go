@@ -253,11 +253,11 @@ func (c *Client) ListDefaultPrivileges(ctx context.Context, db string, f Default
 WITH d AS (
   SELECT d.defaclrole, d.defaclnamespace, d.defaclacl,
          CASE d.defaclobjtype WHEN 'r' THEN 'table' WHEN 'S' THEN 'sequence' WHEN 'f' THEN 'function'
-                              WHEN 'T' THEN 'type' WHEN 'n' THEN 'schema' END AS objtype,
+                              WHEN 'T' THEN 'type' WHEN 'n' THEN 'schema' WHEN 'L' THEN 'large_object' END AS objtype,
          CASE WHEN d.defaclnamespace = 0
               THEN acldefault(CASE d.defaclobjtype WHEN 'S' THEN 's' ELSE d.defaclobjtype END, d.defaclrole) END AS builtin
   FROM pg_default_acl d
-  WHERE d.defaclobjtype IN ('r', 'S', 'f', 'T', 'n')
+  WHERE d.defaclobjtype IN ('r', 'S', 'f', 'T', 'n', 'L')
 ), e AS (
   SELECT d.defaclrole, d.defaclnamespace, d.objtype, a.grantee, a.privilege_type || ':' || a.is_grantable::text AS p, false AS builtin
   FROM d, aclexplode(d.defaclacl) a

@@ -554,7 +554,9 @@ func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context,
 		if err != nil {
 			return err
 		}
-		if err := fn(ctx, oneStatementTx{tx}); err != nil {
+		st := &txState{}
+		defer st.end() // after COMMIT or ROLLBACK: the borrowings of the transaction are over
+		if err := fn(ctx, oneStatementTx{tx, st}); err != nil {
 			_ = tx.Rollback(ctx)
 			return err
 		}
@@ -576,7 +578,7 @@ func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context,
 func (c *Client) ReadTx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
 	return c.onReadPool(ctx, db, func(ctx context.Context, p *pgxpool.Pool) error {
 		return pgx.BeginTxFunc(ctx, p, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-			return fn(ctx, oneStatementTx{tx})
+			return fn(ctx, oneStatementTx{tx, nil})
 		})
 	})
 }
@@ -760,7 +762,10 @@ func (o oneStatement) QueryRow(ctx context.Context, sql string, args ...any) pgx
 
 // oneStatementTx is a transaction whose Exec runs exactly one statement
 // (execOne), and whose savepoints are the same.
-type oneStatementTx struct{ pgx.Tx }
+type oneStatementTx struct {
+	pgx.Tx
+	st *txState // the transaction's borrowings (borrow_gate.go); nil: not tracked
+}
 
 func (t oneStatementTx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
 	return execOne(ctx, t.Tx, sql, args...)
@@ -771,7 +776,7 @@ func (t oneStatementTx) Begin(ctx context.Context) (pgx.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return oneStatementTx{sp}, nil
+	return oneStatementTx{sp, t.st}, nil
 }
 
 // maxAttempts bounds the attempts after transient SQL errors (serialization

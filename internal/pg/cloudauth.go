@@ -204,6 +204,18 @@ type tokenCache struct {
 // most 5 minutes, and at most half its lifetime.
 const tokenRenewMargin = 5 * time.Minute
 
+// current returns the cached token (a fresh one when it is close to
+// expiring) and when it expires.
+func (c *tokenCache) current(ctx context.Context) (string, time.Time, error) {
+	tok, err := c.get(ctx)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return tok, c.expires, nil
+}
+
 func (c *tokenCache) get(ctx context.Context) (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

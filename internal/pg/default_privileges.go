@@ -13,7 +13,15 @@ import (
 const ClassDefaultACL = 826
 
 // DefaultPrivilegesObjectTypes lists the object types postgresql_default_privileges accepts.
-var DefaultPrivilegesObjectTypes = []string{"table", "sequence", "function", "routine", "type", "schema"}
+var DefaultPrivilegesObjectTypes = []string{"table", "sequence", "function", "routine", "type", "schema", "large_object"}
+
+// DefaultPrivilegesMinMajor is the first PostgreSQL major version that has
+// default privileges of an object type, for those newer than 12.
+var DefaultPrivilegesMinMajor = map[string]int{"large_object": 18}
+
+// UnqualifiedDefaultPrivilegesTypes are the object types whose default
+// privileges cannot be limited to a schema (IN SCHEMA).
+var UnqualifiedDefaultPrivilegesTypes = []string{"schema", "large_object"}
 
 // DefaultPrivileges returns the privileges ALTER DEFAULT PRIVILEGES knows for an object type.
 func DefaultPrivileges(objectType string, major int) []string {
@@ -28,6 +36,8 @@ func DefaultPrivileges(objectType string, major int) []string {
 		return []string{"USAGE"}
 	case "schema":
 		return []string{"CREATE", "USAGE"}
+	case "large_object":
+		return []string{"SELECT", "UPDATE"}
 	}
 	return nil
 }
@@ -46,6 +56,8 @@ func defaclType(objectType string) (objtype, aclType, plural string) {
 		return "T", "T", "TYPES"
 	case "schema":
 		return "n", "n", "SCHEMAS"
+	case "large_object":
+		return "L", "L", "LARGE OBJECTS"
 	}
 	return "", "", ""
 }

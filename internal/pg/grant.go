@@ -27,11 +27,17 @@ const (
 	ObjServer     = "foreign_server"
 	ObjColumn     = "column"
 	ObjParameter  = "parameter"
+	ObjType       = "type"
+	ObjDomain     = "domain"
+	ObjLanguage   = "language"
+	ObjTablespace = "tablespace"
+	ObjLargeObj   = "large_object"
 	PublicGrantee = "public"
 )
 
 // GrantObjectTypes lists the object types postgresql_grant accepts.
-var GrantObjectTypes = []string{ObjDatabase, ObjSchema, ObjTable, ObjSequence, ObjFunction, ObjProcedure, ObjRoutine, ObjFDW, ObjServer, ObjColumn, ObjParameter}
+var GrantObjectTypes = []string{ObjDatabase, ObjSchema, ObjTable, ObjSequence, ObjFunction, ObjProcedure, ObjRoutine, ObjFDW, ObjServer, ObjColumn, ObjParameter,
+	ObjType, ObjDomain, ObjLanguage, ObjTablespace, ObjLargeObj}
 
 // GrantPrivileges returns the privileges PostgreSQL (of the given major
 // version, 0 = newest) knows for an object type, in canonical order; ALL
@@ -53,8 +59,12 @@ func GrantPrivileges(objectType string, major int) []string {
 		return []string{"SELECT", "UPDATE", "USAGE"}
 	case ObjFunction, ObjProcedure, ObjRoutine:
 		return []string{"EXECUTE"}
-	case ObjFDW, ObjServer:
+	case ObjFDW, ObjServer, ObjType, ObjDomain, ObjLanguage:
 		return []string{"USAGE"}
+	case ObjTablespace:
+		return []string{"CREATE"}
+	case ObjLargeObj:
+		return []string{"SELECT", "UPDATE"}
 	case ObjColumn:
 		return []string{"INSERT", "REFERENCES", "SELECT", "UPDATE"}
 	case ObjParameter:
@@ -158,6 +168,16 @@ func (o grantObject) sql(objectType, schema string) string {
 		return "FOREIGN SERVER " + QuoteIdent(o.name)
 	case ObjParameter:
 		return "PARAMETER " + QuoteIdent(o.name)
+	case ObjType:
+		return "TYPE " + QuoteQualified(schema, o.name)
+	case ObjDomain:
+		return "DOMAIN " + QuoteQualified(schema, o.name)
+	case ObjLanguage:
+		return "LANGUAGE " + QuoteIdent(o.name)
+	case ObjTablespace:
+		return "TABLESPACE " + QuoteIdent(o.name)
+	case ObjLargeObj:
+		return "LARGE OBJECT " + largeObjectOID(o.name)
 	}
 	return ""
 }
@@ -169,12 +189,14 @@ func grantee(t GrantTarget) string {
 	return QuoteIdent(t.Grantee)
 }
 
+// sharedGrantTypes are the object types of cluster-wide catalogs.
+var sharedGrantTypes = []string{ObjDatabase, ObjParameter, ObjTablespace}
+
 // grantDatabase is the database whose connection runs statements for t:
-// shared catalogs (databases, parameters) go through the provider's database
-// so that advisory locks on them are taken in one database.
+// shared catalogs (databases, parameters, tablespaces) go through the
+// provider's database so that advisory locks on them are taken in one database.
 func (c *Client) grantDatabase(t GrantTarget) string {
-	switch t.ObjectType {
-	case ObjDatabase, ObjParameter:
+	if slices.Contains(sharedGrantTypes, t.ObjectType) {
 		return ""
 	}
 	return t.Database
@@ -228,6 +250,27 @@ FROM pg_foreign_data_wrapper WHERE fdwname = ANY($2) AND ($1::text IS NULL OR tr
 	case ObjServer:
 		return `SELECT oid, srvname::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("srvowner") + `, coalesce(srvacl, acldefault('S', srvowner)) AS acl
 FROM pg_foreign_server WHERE srvname = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 1417
+	case ObjType, ObjDomain:
+		// types and domains (a domain is a type), not the row types of
+		// tables nor array types, which take no privileges of their own
+		kinds := "'b','c','d','e','r','m'"
+		if objectType == ObjDomain {
+			kinds = "'d'"
+		}
+		return `SELECT t.oid, t.typname::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("t.typowner") + `, coalesce(t.typacl, acldefault('T', t.typowner)) AS acl
+FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+WHERE n.nspname = $1 AND t.typname = ANY($2) AND t.typtype IN (` + kinds + `)
+  AND (t.typtype <> 'c' OR (SELECT relkind FROM pg_class WHERE oid = t.typrelid) = 'c')
+  AND NOT (t.typcategory = 'A' AND t.typelem <> 0) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 1247
+	case ObjLanguage:
+		return `SELECT oid, lanname::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("lanowner") + `, coalesce(lanacl, acldefault('l', lanowner)) AS acl
+FROM pg_language WHERE lanname = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 2612
+	case ObjTablespace:
+		return `SELECT oid, spcname::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("spcowner") + `, coalesce(spcacl, acldefault('t', spcowner)) AS acl
+FROM pg_tablespace WHERE spcname = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 1213
+	case ObjLargeObj:
+		return `SELECT oid, oid::text AS name, '' AS col, '' AS args, '' AS argoids, ` + owner("lomowner") + `, coalesce(lomacl, acldefault('L', lomowner)) AS acl
+FROM pg_largeobject_metadata WHERE oid::text = ANY($2) AND ($1::text IS NULL OR true) AND ($3::text IS NULL OR true) AND ($4::text[] IS NULL OR true)`, 2613
 	case ObjParameter:
 		return `SELECT coalesce(pa.oid, 0::oid) AS oid, n.name, '' AS col, '' AS args, '' AS argoids, ` + owner("10::oid") + `,
        coalesce(pa.paracl, acldefault('p', 10::oid)) AS acl
@@ -314,8 +357,8 @@ func isRoutine(objectType string) bool {
 
 // containerExists checks the database (and schema, where the type has one).
 func (c *Client) containerExists(ctx context.Context, t GrantTarget) (bool, error) {
-	// database and parameter grants never connect to the database itself
-	shared := t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter
+	// database, parameter and tablespace grants never connect to the database itself
+	shared := slices.Contains(sharedGrantTypes, t.ObjectType)
 	if x, ok, err := c.databaseSnapshot(ctx); ok {
 		if err != nil {
 			return false, err
@@ -333,7 +376,7 @@ func (c *Client) containerExists(ctx context.Context, t GrantTarget) (bool, erro
 	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 		return q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1 AND (datallowconn OR $2))", t.Database, shared).Scan(&ok)
 	})
-	if err != nil || !ok || t.Schema == "" || t.ObjectType == ObjDatabase || t.ObjectType == ObjParameter {
+	if err != nil || !ok || t.Schema == "" || shared {
 		return ok, err
 	}
 	err = c.Read(ctx, t.Database, func(ctx context.Context, q Querier) error {
@@ -565,8 +608,8 @@ func missingError(t GrantTarget, objs []objectRow, sigs map[string]string) error
 		return schemaNotFound(t.Database, t.Schema)
 	case len(objects) > 0:
 		nf := &NotFoundError{What: MissingObjects, Database: t.Database}
-		if t.ObjectType == ObjParameter {
-			nf.Database = ""
+		if t.ObjectType == ObjParameter || t.ObjectType == ObjTablespace {
+			nf.Database = "" // cluster-wide
 		}
 		for _, o := range objects {
 			nf.Objects = append(nf.Objects, objectDisplay(t.ObjectType, t.Schema, o))
@@ -601,6 +644,10 @@ func objectDisplay(objectType, schema, name string) string {
 		return "server " + QuoteIdent(name)
 	case ObjParameter:
 		return "parameter " + QuoteIdent(name)
+	case ObjType, ObjDomain:
+		return objectType + " " + QuoteQualified(schema, name)
+	case ObjLargeObj:
+		return "large object " + largeObjectOID(name)
 	}
 	return objectType + " " + QuoteIdent(name)
 }
@@ -609,7 +656,7 @@ func objectDisplay(objectType, schema, name string) string {
 // ignore it).
 func usesSchema(objectType string) bool {
 	switch objectType {
-	case ObjDatabase, ObjFDW, ObjServer, ObjParameter:
+	case ObjDatabase, ObjFDW, ObjServer, ObjParameter, ObjLanguage, ObjTablespace, ObjLargeObj:
 		return false
 	}
 	return true
@@ -1079,6 +1126,16 @@ WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r','v','m','f','p') A
 		query, args = `SELECT fdwname::text FROM pg_foreign_data_wrapper`, nil
 	case ObjServer:
 		query, args = `SELECT srvname::text FROM pg_foreign_server`, nil
+	case ObjType, ObjDomain:
+		kinds := map[string]string{ObjType: "'b','c','d','e','r','m'", ObjDomain: "'d'"}[objectType]
+		query = `SELECT t.typname::text FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace
+WHERE n.nspname = $1 AND t.typtype IN (` + kinds + `) AND NOT (t.typcategory = 'A' AND t.typelem <> 0)`
+	case ObjLanguage:
+		query, args = `SELECT lanname::text FROM pg_language`, nil
+	case ObjTablespace:
+		query, args, db = `SELECT spcname::text FROM pg_tablespace`, nil, ""
+	case ObjLargeObj:
+		query, args = `SELECT oid::text FROM pg_largeobject_metadata`, nil
 	case ObjParameter:
 		caps, err := c.Capabilities(ctx)
 		if err != nil {

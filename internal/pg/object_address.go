@@ -31,10 +31,13 @@ var UnqualifiedObjectTypes = []string{
 // (pg_shdescription, pg_shseclabel); the others belong to one database.
 var SharedObjectTypes = []string{"role", "database", "tablespace"}
 
-// SQL spells the target for COMMENT ON / SECURITY LABEL ON, e.g.
-// `TABLE "s"."t"` or `COLUMN "s"."t"."c"`.
+// SQL spells the target for COMMENT ON / SECURITY LABEL ON / ALTER, e.g.
+// `TABLE "s"."t"`, `COLUMN "s"."t"."c"` or `LARGE OBJECT 16402`.
 func (t ObjectTarget) SQL() string {
 	typ := strings.ToUpper(t.ObjectType)
+	if strings.EqualFold(t.ObjectType, "large object") {
+		return typ + " " + largeObjectOID(t.Name)
+	}
 	if strings.EqualFold(t.ObjectType, "column") {
 		return typ + " " + QuoteQualified(t.Schema, t.Name) + "." + QuoteIdent(t.Column)
 	}
@@ -96,6 +99,15 @@ func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID ui
 		return 0, 0, 0, false, fmt.Errorf("finding %s: %w", t.SQL(), err)
 	}
 	return classID, objID, subID, true, nil
+}
+
+// largeObjectOID is name when it is a large object's OID (digits), else a
+// quoted literal of it, which PostgreSQL refuses as an OID.
+func largeObjectOID(name string) string {
+	if name != "" && strings.Trim(name, "0123456789") == "" {
+		return name
+	}
+	return QuoteLiteral(name)
 }
 
 // relkinds are the pg_class kinds of each relation object type.
@@ -181,6 +193,13 @@ func objectOwner(ctx context.Context, q Querier, classID, objID uint32) (string,
   WHEN 'pg_subscription'::regclass THEN COALESCE((SELECT refobjid FROM pg_shdepend
     WHERE classid = 'pg_subscription'::regclass AND objid = $2 AND deptype = 'o'), 10)
   WHEN 'pg_language'::regclass THEN (SELECT lanowner FROM pg_language WHERE oid = $2)
+  WHEN 'pg_foreign_server'::regclass THEN (SELECT srvowner FROM pg_foreign_server WHERE oid = $2)
+  WHEN 'pg_foreign_data_wrapper'::regclass THEN (SELECT fdwowner FROM pg_foreign_data_wrapper WHERE oid = $2)
+  WHEN 'pg_collation'::regclass THEN (SELECT collowner FROM pg_collation WHERE oid = $2)
+  WHEN 'pg_conversion'::regclass THEN (SELECT conowner FROM pg_conversion WHERE oid = $2)
+  WHEN 'pg_ts_dict'::regclass THEN (SELECT dictowner FROM pg_ts_dict WHERE oid = $2)
+  WHEN 'pg_ts_config'::regclass THEN (SELECT cfgowner FROM pg_ts_config WHERE oid = $2)
+  WHEN 'pg_largeobject'::regclass THEN (SELECT lomowner FROM pg_largeobject_metadata WHERE oid = $2)
 END)::text`, classID, objID).Scan(&owner)
 	if err != nil || owner == nil {
 		return "", err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -327,11 +328,12 @@ func (e *restoreError) Unwrap() error { return e.err }
 type optionValues struct {
 	sec    *secrets
 	all    bool
-	secret bool // a secret value was rendered
+	keys   []string // further options whose values are secret (write-only ones)
+	secret bool     // a secret value was rendered
 }
 
 func (o *optionValues) literal(name, value string) string {
-	if o.all || SensitiveServerOption(name) {
+	if o.all || SensitiveServerOption(name) || slices.Contains(o.keys, name) {
 		o.secret = true
 		return o.sec.literal(value)
 	}

@@ -32,6 +32,32 @@ type ForeignServerSpec struct {
 	Version string // "" = none
 	Owner   string // "" = leave as is (the creating role on create)
 	Options map[string]string
+	// Keep are options to leave as they are, whatever Options say (write-only
+	// options whose values are not being set).
+	Keep []string
+	// SecretKeys are options whose values are secret whatever their names
+	// (write-only ones): masked in logs and kept out of the server's log.
+	SecretKeys []string
+}
+
+// keptOptions returns want with the options of keep set to their values in
+// have (left out when have has none): an options change that leaves them alone.
+func keptOptions(have, want map[string]string, keep []string) map[string]string {
+	if len(keep) == 0 {
+		return want
+	}
+	out := make(map[string]string, len(want)+len(keep))
+	for k, v := range want {
+		out[k] = v
+	}
+	for _, k := range keep {
+		if v, ok := have[k]; ok {
+			out[k] = v
+		} else {
+			delete(out, k)
+		}
+	}
+	return out
 }
 
 const foreignServerSelect = `
@@ -132,7 +158,7 @@ func (c *Client) CreateForeignServer(ctx context.Context, db string, s ForeignSe
 			stmt += " VERSION " + QuoteLiteral(s.Version)
 		}
 		stmt += " FOREIGN DATA WRAPPER " + QuoteIdent(s.FDW)
-		opts := &optionValues{sec: sec}
+		opts := &optionValues{sec: sec, keys: s.SecretKeys}
 		if len(s.Options) > 0 {
 			stmt += optionsClauseCreate(s.Options, opts)
 		}
@@ -192,8 +218,8 @@ func (c *Client) UpdateForeignServer(ctx context.Context, db string, oid uint32,
 					clauses += " VERSION " + QuoteLiteral(s.Version)
 				}
 			}
-			opts := &optionValues{sec: sec}
-			clauses += optionsClause(cur.Options, s.Options, opts)
+			opts := &optionValues{sec: sec, keys: s.SecretKeys}
+			clauses += optionsClause(cur.Options, keptOptions(cur.Options, s.Options, s.Keep), opts)
 			if clauses != "" {
 				if err := c.exec(ctx, tx, opts.secret, "ALTER SERVER "+QuoteIdent(name)+clauses); err != nil {
 					return fmt.Errorf("altering foreign server %q: %w", name, err)

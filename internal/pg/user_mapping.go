@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -147,8 +148,10 @@ func optionsClauseCreate(options map[string]string, o *optionValues) string {
 // one of oldUser on oldServer) the mapping of user on server with options, in
 // one transaction: options change in place; when the mapping now belongs to
 // another role or server (not by a rename), it is dropped and created again.
-// known are the options last seen (used when PostgreSQL hides them).
-func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, oldUser, oldServer, user, server string, known, want map[string]string) (*UserMapping, error) {
+// known are the options last seen (used when PostgreSQL hides them); keep
+// are options to leave as they are (write-only ones whose values are not
+// being set).
+func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, oldUser, oldServer, user, server string, known, want map[string]string, keep []string) (*UserMapping, error) {
 	ctx, sec := withSecrets(ctx)
 	var out *UserMapping
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
@@ -175,12 +178,16 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 			}
 			same := cur != nil && cur.Server == server && (cur.User == user || (IsPublic(cur.User) && IsPublic(user)))
 			if same && cur.Options == nil {
+				known := maps.Clone(known)
+				for _, k := range keep {
+					delete(known, k) // never dropped
+				}
 				if err := c.alterHiddenOptions(ctx, tx, sec, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server), known, want); err != nil {
 					return fmt.Errorf("altering user mapping for %q on server %q: %w", user, server, err)
 				}
 			} else if same {
 				opts := &optionValues{sec: sec, all: true}
-				if clause := optionsClause(cur.Options, want, opts); clause != "" {
+				if clause := optionsClause(cur.Options, keptOptions(cur.Options, want, keep), opts); clause != "" {
 					if err := c.exec(ctx, tx, opts.secret, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server)+clause); err != nil {
 						return fmt.Errorf("altering user mapping for %q on server %q: %w", user, server, err)
 					}

@@ -169,41 +169,8 @@ func (r *commentResource) read(ctx context.Context, _ *call, m *commentModel) (b
 	return true, nil
 }
 
-// commentImportCandidate is one reading of an import ID.
-type commentImportCandidate struct{ db, typ, schema, name, column string }
-
-// commentImportReadings returns the readings of an import ID split into
-// parts (see commentImportUsage): with the provider's database def or with
-// parts[0] as the database, the type first, then the names.
-func commentImportReadings(def string, parts []string) []commentImportCandidate {
-	var out []commentImportCandidate
-	add := func(db string, p []string) {
-		if len(p) < 2 {
-			return
-		}
-		typ := strings.ToLower(p[0])
-		if !slices.Contains(pg.CommentObjectTypes, typ) {
-			return
-		}
-		c := commentImportCandidate{db: db, typ: p[0]}
-		switch {
-		case typ == "column" && len(p) == 3:
-			c.name, c.column = p[1], p[2]
-		case typ == "column" && len(p) == 4:
-			c.schema, c.name, c.column = p[1], p[2], p[3]
-		case typ != "column" && len(p) == 2:
-			c.name = p[1]
-		case typ != "column" && len(p) == 3 && !slices.Contains(pg.UnqualifiedObjectTypes, typ):
-			c.schema, c.name = p[1], p[2]
-		default:
-			return
-		}
-		out = append(out, c)
-	}
-	add(def, parts)
-	add(parts[0], parts[1:])
-	return out
-}
+// commentImport is the import ID of a comment.
+var commentImport = objectImportForm{what: "comment", usage: commentImportUsage, types: pg.CommentObjectTypes, unqualified: pg.UnqualifiedObjectTypes, columns: true}
 
 // importState takes the ID `<object_type>.<object_name>`,
 // `<object_type>.<schema>.<object_name>`, `column.<table>.<column_name>` or
@@ -212,67 +179,16 @@ func commentImportReadings(def string, parts []string) []commentImportCandidate 
 // the import-ID grammar (import_id.go). Like postgresql_security_label's, the
 // ID has a variable number of names, so it does not fit importForm: every
 // reading is tried against the server (the provider's database first) and the
-// one that names an existing comment wins.
+// one that names an existing comment wins (importObjectTarget).
 func (r *commentResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.client == nil {
-		resp.Diagnostics.AddError("Provider not configured", "The provider must be configured to import.")
+	c, diags := commentImport.resolve(ctx, r.client, req.ID, func(db string, t pg.ObjectTarget) (bool, error) {
+		found, err := r.client.ReadComment(ctx, db, t)
+		return found != nil, err
+	})
+	if resp.Diagnostics.Append(diags...); c == nil {
 		return
 	}
-	if err := r.client.Ready(); err != nil {
-		resp.Diagnostics.AddError("Cannot import", err.Error())
-		return
-	}
-	def := r.client.DefaultDatabase()
-	var cands []commentImportCandidate
-	for n := 2; n <= 5; n++ {
-		splits, err := importSplits(req.ID, n)
-		if err != nil {
-			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, commentImportUsage))
-			return
-		}
-		for _, p := range splits {
-			cands = append(cands, commentImportReadings(def, p)...)
-		}
-	}
-	var lastErr error
-	for _, c := range cands {
-		names := []string{c.db, c.name}
-		for _, n := range []string{c.schema, c.column} {
-			if n != "" {
-				names = append(names, n)
-			}
-		}
-		if firstInvalidName(names) != nil {
-			continue
-		}
-		if c.db != def {
-			if ok, err := r.client.DatabaseExists(ctx, c.db); err != nil || !ok {
-				continue
-			}
-		}
-		t := pg.ObjectTarget{ObjectType: c.typ, Schema: c.schema, Name: c.name, Column: c.column}
-		found, err := r.client.ReadComment(ctx, c.db, t)
-		if err != nil && !pg.IsMissingDatabase(err) {
-			lastErr = err
-		}
-		if found == nil {
-			continue
-		}
-		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", c.db, "object_type", c.typ, "object_name", c.name)...)
-		if c.schema != "" {
-			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), c.schema)...)
-		}
-		if c.column != "" {
-			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("column_name"), c.column)...)
-		}
-		return
-	}
-	msg := fmt.Sprintf("No comment matches the import ID %q. The import ID is %s (default %q); write a name that contains a dot in double quotes, as in SQL.",
-		req.ID, commentImportUsage, def)
-	if lastErr != nil {
-		msg += "\n\nReading failed: " + lastErr.Error()
-	}
-	resp.Diagnostics.AddError("Comment not found", msg)
+	resp.Diagnostics.Append(c.setState(ctx, &resp.State)...)
 }
 
 func (r *commentResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[commentModel]) {

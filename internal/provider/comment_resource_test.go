@@ -325,20 +325,20 @@ func TestAccComment_validation(t *testing.T) {
 func TestCommentImportReadings(t *testing.T) {
 	for _, c := range []struct {
 		parts []string
-		want  []commentImportCandidate
+		want  []objectImportCandidate
 	}{
-		{[]string{"role", "r"}, []commentImportCandidate{{db: "def", typ: "role", name: "r"}}},
-		{[]string{"TABLE", "s", "t"}, []commentImportCandidate{{db: "def", typ: "TABLE", schema: "s", name: "t"}}},
-		{[]string{"app", "role", "r"}, []commentImportCandidate{{db: "app", typ: "role", name: "r"}}},
+		{[]string{"role", "r"}, []objectImportCandidate{{db: "def", typ: "role", name: "r"}}},
+		{[]string{"TABLE", "s", "t"}, []objectImportCandidate{{db: "def", typ: "TABLE", schema: "s", name: "t"}}},
+		{[]string{"app", "role", "r"}, []objectImportCandidate{{db: "app", typ: "role", name: "r"}}},
 		{[]string{"role", "s", "r"}, nil}, // a role has no schema
-		{[]string{"column", "t", "c"}, []commentImportCandidate{{db: "def", typ: "column", name: "t", column: "c"}}},
-		{[]string{"column", "s", "t", "c"}, []commentImportCandidate{{db: "def", typ: "column", schema: "s", name: "t", column: "c"}}},
-		{[]string{"app", "column", "t", "c"}, []commentImportCandidate{{db: "app", typ: "column", name: "t", column: "c"}}},
-		{[]string{"table", "table", "t"}, []commentImportCandidate{{db: "def", typ: "table", schema: "table", name: "t"}, {db: "table", typ: "table", name: "t"}}},
+		{[]string{"column", "t", "c"}, []objectImportCandidate{{db: "def", typ: "column", name: "t", column: "c"}}},
+		{[]string{"column", "s", "t", "c"}, []objectImportCandidate{{db: "def", typ: "column", schema: "s", name: "t", column: "c"}}},
+		{[]string{"app", "column", "t", "c"}, []objectImportCandidate{{db: "app", typ: "column", name: "t", column: "c"}}},
+		{[]string{"table", "table", "t"}, []objectImportCandidate{{db: "def", typ: "table", schema: "table", name: "t"}, {db: "table", typ: "table", name: "t"}}},
 		{[]string{"column", "t"}, nil},
 		{[]string{"nosuch", "t"}, nil},
 	} {
-		if got := commentImportReadings("def", c.parts); fmt.Sprint(got) != fmt.Sprint(c.want) {
+		if got := commentImport.readings("def", c.parts); fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("commentImportReadings(%q) = %v, want %v", c.parts, got, c.want)
 		}
 	}

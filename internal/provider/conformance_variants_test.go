@@ -56,6 +56,14 @@ const fdwNoV0 = "cyrilgdn's servers and user mappings have no database attribute
 // leaves them null; `options = {}` then plans one update, which writes nothing.
 const optionsHiddenEmpty = "PostgreSQL shows a role's mapping options only to superusers and to that role: the managed admin cannot tell none from hidden on import"
 
+// woImport: an import cannot know which options (or whether the connection
+// string) the configuration gives write-only, so it reads them into the state
+// as the other ones; the first apply takes them out again (one in-place update).
+const woImport = "an import cannot tell write-only options or connection strings from the others: it records what the server shows, and the first apply moves it out of the state (one in-place update)"
+
+// woNoV0: cyrilgdn had no write-only connection string, and its layout requires conninfo.
+const woNoV0 = "cyrilgdn's layout requires conninfo and has no conninfo_wo: no v0 state can hold a write-only connection string"
+
 const policyImport = "the deprecated policy blocks report only the roles the state already lists (as in cyrilgdn): an import cannot know them"
 
 func polV(label, hcl string) confVariant {
@@ -240,6 +248,22 @@ var conformanceTypes = map[string]confType{
 		},
 		importID: jsonID("role", "database", "parameter"),
 	},
+	"postgresql_database_setting": {
+		setup:       func(t *testing.T, n confNames) { acctest.Database(t, n.P, acctest.AdminUser()) },
+		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",
+		// blocks without a role set the database's own setting: each its own parameter
+		body: "database = \"{{.P}}\"\nparameter = \"{{with .V.p}}{{.}}{{else}}work_mem{{end}}\"\nvalue = \"{{with .V.v}}{{.}}{{else}}64MB{{end}}\"",
+		attrs: map[string]confAttr{
+			"role": {variants: []confVariant{
+				{label: lUnset},
+				{label: lNull, hcl: "role = null", vars: map[string]string{"p": "maintenance_work_mem"}},
+				simpleV(lServer, "role = postgresql_role.{{.I}}.name"),
+				// PostgreSQL stores the parameter as DateStyle, and prints no other spelling of the value
+				{label: "lower_case_parameter", hcl: "role = postgresql_role.{{.I}}.name", vars: map[string]string{"p": "datestyle", "v": "iso, dmy"}},
+			}},
+		},
+		importID: jsonID("database", "role", "parameter"),
+	},
 	"postgresql_grant_role": {
 		prereqs:     preRole + `resource "postgresql_role" "group" { name = "{{.P}}_g" }` + "\n",
 		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",
@@ -319,6 +343,38 @@ var conformanceTypes = map[string]confType{
 			v0["id"] = grantID(cstr(v1["role"]), cstr(v1["database"]), cstr(v1["schema"]), cstr(v1["object_type"]),
 				sortedStrings(v1["objects"]), sortedStrings(v1["columns"]))
 			nullToFalse(v0, "with_grant_option")
+		},
+	},
+	"postgresql_object_owner": {
+		setup: func(t *testing.T, n confNames) {
+			for _, db := range []string{n.P, n.P + "_d1", n.P + "_d2"} {
+				acctest.Database(t, db, acctest.AdminUser())
+			}
+			acctest.AdminExec(t, n.P, "CREATE SCHEMA app", "CREATE TABLE public.t0 (id int)", "CREATE TABLE public.t1 (id int)",
+				"CREATE TABLE public.t2 (id int)", "CREATE TABLE app.t3 (id int)")
+			// a new owner needs CREATE on the schema (public has none for PUBLIC from PostgreSQL 15)
+			acctest.Exec(t, n.P, "GRANT CREATE ON SCHEMA public, app TO PUBLIC")
+		},
+		prereqs: preRole,
+		body: "{{if .V.db}}object_type = \"database\"\nobject_name = \"{{.P}}_d{{.V.db}}\"{{else}}object_type = \"table\"\nobject_name = \"t{{.V.t}}\"{{end}}\n" +
+			"owner = postgresql_role.pre.name",
+		attrs: map[string]confAttr{
+			"database": {variants: []confVariant{
+				{label: lUnset, vars: map[string]string{"db": "1"}},
+				{label: lNull, hcl: "database = null", vars: map[string]string{"db": "2"}},
+				{label: lServer, hcl: `database = "{{.P}}"`, vars: map[string]string{"t": "0"}}}},
+			"schema": {variants: []confVariant{
+				{label: lUnset, hcl: `database = "{{.P}}"`, vars: map[string]string{"t": "0"}},
+				{label: lNull, hcl: "database = \"{{.P}}\"\nschema = null", vars: map[string]string{"t": "1"}},
+				{label: lServer, hcl: "database = \"{{.P}}\"\nschema = \"public\"", vars: map[string]string{"t": "2"}},
+				{label: "other_schema", hcl: "database = \"{{.P}}\"\nschema = \"app\"", vars: map[string]string{"t": "3"}}}},
+		},
+		// objects outside the provider's database are imported as <database>.<id>
+		importID: func(v map[string]any) string {
+			if db := cstr(v["database"]); db != "" && db != acctest.DefaultDatabase() {
+				return db + "." + cstr(v["id"])
+			}
+			return cstr(v["id"])
 		},
 	},
 	"postgresql_publication": {
@@ -448,20 +504,25 @@ var conformanceTypes = map[string]confType{
 			acctest.Database(t, n.P+"_pub", acctest.AdminUser())
 			acctest.Database(t, n.P, acctest.AdminUser())
 			stmts := []string{"CREATE PUBLICATION pub_a"}
-			for i := range 8 {
+			for i := range 10 { // one per block (their slots are named after them)
 				stmts = append(stmts, fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s_%d', 'pgoutput')", n.P, i))
 			}
+			stmts = append(stmts, fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s_named', 'pgoutput')", n.P)) // slot_name's
 			acctest.Exec(t, n.P+"_pub", stmts...)
 			t.Cleanup(func() {
 				acctest.Exec(t, "", fmt.Sprintf("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name LIKE '%s%%' AND NOT active", n.P))
 			})
 		},
-		body: "name = \"{{.I}}\"\n{{if not .V.nodb}}database = \"{{.P}}\"\n{{end}}conninfo = \"{{.Conninfo}}\"\npublications = [\"pub_a\"]\n{{if not .V.noslot}}create_slot = false\n{{end}}",
+		body: "name = \"{{.I}}\"\n{{if not .V.nodb}}database = \"{{.P}}\"\n{{end}}{{if not .V.wo}}conninfo = \"{{.Conninfo}}\"\n{{end}}publications = [\"pub_a\"]\n{{if not .V.noslot}}create_slot = false\n{{end}}",
 		attrs: map[string]confAttr{
 			"database":    {variants: []confVariant{{label: lUnset, vars: map[string]string{"nodb": "1"}}, {label: lNull, hcl: "database = null", vars: map[string]string{"nodb": "1"}}, {label: lServer}}},
 			"create_slot": {variants: []confVariant{{label: "false"}}, none: "true (the default) creates the slot through a connection back to the same cluster, which blocks (a PostgreSQL limitation): unset, null and true are covered by the subscription tests against a slot made beforehand"},
-			"slot_name":   {variants: []confVariant{{label: lUnset}, simpleV(lNull, "slot_name = null"), simpleV(lServer, `slot_name = "{{.P}}_7"`)}},
+			"slot_name":   {variants: []confVariant{{label: lUnset}, simpleV(lNull, "slot_name = null"), simpleV(lServer, `slot_name = "{{.P}}_named"`)}},
 			"enabled":     {variants: boolAttr("enabled")},
+			"conninfo":    {none: "every block but the conninfo_wo one sets it (a subscription needs exactly one of conninfo and conninfo_wo)"},
+			"conninfo_wo": {none: "write-only: never in state nor read back; covered with conninfo_wo_version below"},
+			"conninfo_wo_version": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "conninfo_wo_version = null"),
+				{label: "set", hcl: "conninfo_wo = \"{{.Conninfo}}\"\nconninfo_wo_version = \"1\"", vars: map[string]string{"wo": "1"}, noImport: woImport, noV0: woNoV0}}},
 		},
 		v0: v0Dotted("database", "name"),
 	},
@@ -480,6 +541,9 @@ var conformanceTypes = map[string]confType{
 			"options": {variants: append(strAttr("options", `{ host = "db.example.internal", port = "5432", dbname = "remote" }`),
 				simpleV(lEmpty, "options = {}"))},
 			"drop_cascade": {variants: boolCfgOnly("drop_cascade")},
+			"options_wo":   {none: "write-only: never in state nor read back; covered with options_wo_version below"},
+			"options_wo_version": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "options_wo_version = null"),
+				{label: "set", hcl: "options = { host = \"db.example.internal\" }\noptions_wo = { dbname = \"conf-wo-1\" }\noptions_wo_version = \"1\"", noImport: woImport}}},
 		},
 		importID: func(v map[string]any) string { return cstr(v["database"]) + "." + cstr(v["server_name"]) },
 		noV0:     fdwNoV0,
@@ -500,6 +564,9 @@ var conformanceTypes = map[string]confType{
 			"options": {variants: append(append(strAttr("options")[:2], confVariant{label: lServer, hcl: `options = { user = "remote_user", password = "remote-pass" }`,
 				managedNoImport: "PostgreSQL shows a role's mapping options only to superusers and to that role: the managed admin cannot import them"}),
 				confVariant{label: lEmpty, hcl: "options = {}", managedNoImport: optionsHiddenEmpty})},
+			"options_wo": {none: "write-only: never in state nor read back; covered with options_wo_version below"},
+			"options_wo_version": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "options_wo_version = null"),
+				{label: "set", hcl: "options = { user = \"remote_user\" }\noptions_wo = { password = \"conf-wo-1\" }\noptions_wo_version = \"1\"", noImport: woImport}}},
 		},
 		importID: func(v map[string]any) string {
 			return cstr(v["database"]) + "." + cstr(v["user_name"]) + "." + cstr(v["server_name"])

@@ -55,15 +55,16 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 			"schema": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "Limit the entry to objects created in this schema (`IN SCHEMA`); unset (or `\"\"`, as cyrilgdn/postgresql read it) means every schema. " +
-					"Not allowed for `object_type = \"schema\"`. Changes in place: renaming the schema keeps the entry; naming another schema (or none) resets the old entry " +
+					"Not allowed for `object_type = \"schema\"` and `\"large_object\"`. Changes in place: renaming the schema keeps the entry; naming another schema (or none) resets the old entry " +
 					"and sets the new one in one transaction (switching between unset and `\"\"` changes nothing).",
 				Validators: []validator.String{validators.NameOrEmpty()},
 			},
 			"object_type": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "The kind of future objects: `table`, `sequence`, `function`, `routine` (PostgreSQL treats functions and routines alike here), `type` or `schema`. Changing it replaces the resource (resets, then sets).",
-				Validators:          []validator.String{stringvalidator.OneOf(pg.DefaultPrivilegesObjectTypes...)},
-				PlanModifiers:       replace,
+				Required: true,
+				MarkdownDescription: "The kind of future objects: `table`, `sequence`, `function`, `routine` (PostgreSQL treats functions and routines alike here), `type` (types and domains), " +
+					"`schema` or `large_object` (PostgreSQL 18 and later). `schema` and `large_object` take no `schema`. Changing it replaces the resource (resets, then sets).",
+				Validators:    []validator.String{stringvalidator.OneOf(pg.DefaultPrivilegesObjectTypes...)},
+				PlanModifiers: replace,
 			},
 			"privileges": schema.SetAttribute{
 				ElementType: types.StringType,
@@ -86,8 +87,9 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 	if !slices.Contains(pg.DefaultPrivilegesObjectTypes, ot) {
 		return // the object_type validator says so; nothing else can be checked against it
 	}
-	if ot == "schema" && !m.Schema.IsUnknown() && m.Schema.ValueString() != "" {
-		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema", "Default privileges on schemas cannot be limited to a schema; leave schema unset.")
+	if slices.Contains(pg.UnqualifiedDefaultPrivilegesTypes, ot) && !m.Schema.IsUnknown() && m.Schema.ValueString() != "" {
+		resp.Diagnostics.AddAttributeError(path.Root("schema"), "Unexpected schema",
+			fmt.Sprintf("Default privileges on %ss cannot be limited to a schema; leave schema unset.", strings.ReplaceAll(ot, "_", " ")))
 	}
 	if !m.Privileges.IsUnknown() {
 		validatePrivileges(ctx, m.Privileges, pg.DefaultPrivileges(ot, 0), ot, &resp.Diagnostics)
@@ -194,8 +196,14 @@ func (r *defaultPrivilegesResource) importUnderscoreID(ctx context.Context, id s
 		diags.AddError("Cannot import", "The provider must be configured (and able to connect) to import default privileges by their underscore-joined ID.")
 		return defaultPrivilegesImportID{}, diags
 	}
-	cut := strings.LastIndexByte(id, '_')
-	if cut < 0 || !slices.Contains(pg.DefaultPrivilegesObjectTypes, id[cut+1:]) {
+	// the object type ends the ID; large_object has an underscore of its own
+	cut := -1
+	for _, ot := range pg.DefaultPrivilegesObjectTypes {
+		if strings.HasSuffix(id, "_"+ot) && len(id)-len(ot)-1 > 0 && (cut < 0 || len(ot) > len(id)-cut-1) {
+			cut = len(id) - len(ot) - 1
+		}
+	}
+	if cut < 0 {
 		diags.AddError("Invalid import ID", fmt.Sprintf("The import ID %q is neither a JSON object (for example %s) nor cyrilgdn/postgresql's "+
 			"`<role>_<database>_<schema or noschema>_<owner>_<object_type>`, whose object type is one of %s.",
 			id, defaultPrivilegesImportExample, strings.Join(pg.DefaultPrivilegesObjectTypes, ", ")))
@@ -242,7 +250,13 @@ func (r *defaultPrivilegesResource) importUnderscoreID(ctx context.Context, id s
 
 func (r *defaultPrivilegesResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[defaultPrivilegesModel]) {
 	plan := &p.plan
-	planPrivileges(ctx, serverMajor(ctx, r.client), p, plan.ObjectType, func(m *defaultPrivilegesModel) *types.Set { return &m.Privileges },
+	major := serverMajor(ctx, r.client)
+	if ot := plan.ObjectType.ValueString(); major > 0 && major < pg.DefaultPrivilegesMinMajor[ot] {
+		resp.Diagnostics.AddAttributeError(path.Root("object_type"), "Unsupported object type",
+			fmt.Sprintf("Default privileges on %ss need PostgreSQL %d or later; the server runs PostgreSQL %d.", strings.ReplaceAll(ot, "_", " "), pg.DefaultPrivilegesMinMajor[ot], major))
+		return
+	}
+	planPrivileges(ctx, major, p, plan.ObjectType, func(m *defaultPrivilegesModel) *types.Set { return &m.Privileges },
 		pg.DefaultPrivileges, pg.ExpandDefaultPrivileges, &resp.Diagnostics)
 	if isKnown(plan.Database) && !plan.Schema.IsUnknown() && isKnown(plan.Role) && isKnown(plan.Owner) &&
 		(p.creating() || !plan.Database.Equal(p.state.Database) || !plan.Schema.Equal(p.state.Schema) ||

@@ -56,9 +56,9 @@ func grantSchemaV1() schema.Schema {
 				"Changes in place: renaming the database keeps the privileges; naming another database grants there and then revokes in the old one."),
 			"schema": schema.StringAttribute{
 				Optional: true,
-				MarkdownDescription: "The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine` and `column`. " +
+				MarkdownDescription: "The schema holding the objects; required for `schema`, `table`, `sequence`, `function`, `procedure`, `routine`, `column`, `type` and `domain`. " +
 					"Changes in place: renaming the schema keeps the privileges; naming another schema revokes in the old one and grants in the new one in one transaction. " +
-					"`database`, `foreign_data_wrapper`, `foreign_server` and `parameter` take none: a value there is ignored with a warning (cyrilgdn/postgresql ignored it silently), " +
+					"`database`, `foreign_data_wrapper`, `foreign_server`, `parameter`, `language`, `tablespace` and `large_object` take none: a value there is ignored with a warning (cyrilgdn/postgresql ignored it silently), " +
 					"`\"\"` without one, and changing or removing it changes nothing on the server.",
 				Validators: []validator.String{validators.NameOrEmpty()},
 			},
@@ -66,7 +66,9 @@ func grantSchemaV1() schema.Schema {
 				Required: true,
 				MarkdownDescription: "The kind of object: `database`, `schema`, `table` (also views, materialized views, foreign and partitioned tables), `sequence`, " +
 					"`function` (functions, aggregates and window functions, not procedures), `procedure`, `routine` (all of them), `foreign_data_wrapper`, " +
-					"`foreign_server`, `column`, or `parameter` (configuration parameters, PostgreSQL 15 and later). Changing it replaces the resource (revokes, then grants).",
+					"`foreign_server`, `column`, `parameter` (configuration parameters, PostgreSQL 15 and later), `type` (types and domains), `domain` (domains only), " +
+					"`language` (procedural languages), `tablespace` (cluster-wide: `database` is only where the statements run) or `large_object` (by OID). " +
+					"Changing it replaces the resource (revokes, then grants).",
 				Validators:    []validator.String{stringvalidator.OneOf(pg.GrantObjectTypes...)},
 				PlanModifiers: replace,
 			},
@@ -74,7 +76,8 @@ func grantSchemaV1() schema.Schema {
 				ElementType: types.StringType,
 				Optional:    true, Computed: true, Default: emptySetDefault(),
 				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type, type)` for one: the argument types in any spelling PostgreSQL accepts, such as `int`, `varchar`, `char` or `timestamptz`, with argument names and modes allowed as in `GRANT`, are matched by the types they name and kept as written), " +
-					"the table of a `column` grant (exactly one), or the foreign data wrappers, servers or parameters. " +
+					"the table of a `column` grant (exactly one), or the foreign data wrappers, servers, parameters, types or domains (in `schema`), languages, " +
+					"tablespaces or large objects (their OIDs, e.g. `\"16403\"`). " +
 					"Unset or empty for `table`, `sequence`, `function`, `procedure` and `routine` means every object of that type in the schema, read again at each refresh " +
 					"(an object that lost a privilege shows as drift and is repaired); unset and `[]` are the same and switching between them is no change (the state records `[]`). " +
 					"Changes in place: objects removed from the set have their privileges revoked.",
@@ -91,7 +94,8 @@ func grantSchemaV1() schema.Schema {
 				Required:    true,
 				MarkdownDescription: "The privileges the grantee must hold, case-insensitive, validated against the object type " +
 					"(e.g. `SELECT`, `INSERT`, `UPDATE`, `DELETE`, `TRUNCATE`, `REFERENCES`, `TRIGGER` and, from PostgreSQL 17, `MAINTAIN` for tables; `USAGE`, `CREATE` for schemas; " +
-					"`CONNECT`, `CREATE`, `TEMPORARY` for databases; `EXECUTE` for routines; `SET`, `ALTER SYSTEM` for parameters). " +
+					"`CONNECT`, `CREATE`, `TEMPORARY` for databases; `EXECUTE` for routines; `SET`, `ALTER SYSTEM` for parameters; `USAGE` for types, domains, languages, " +
+					"wrappers and servers; `CREATE` for tablespaces; `SELECT`, `UPDATE` for large objects). " +
 					"`ALL` means every privilege of the type on the server's version and is kept as written. An empty set revokes everything. Changes in place.",
 			},
 			"with_grant_option": defaultedBool(false, "Whether the grantee may grant these privileges to others (`WITH GRANT OPTION`); `false` revokes the grant option. Not allowed with `public`. Changes in place."),
@@ -99,7 +103,7 @@ func grantSchemaV1() schema.Schema {
 	}
 }
 
-var grantSchemaTypes = []string{pg.ObjSchema, pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine, pg.ObjColumn}
+var grantSchemaTypes = []string{pg.ObjSchema, pg.ObjTable, pg.ObjSequence, pg.ObjFunction, pg.ObjProcedure, pg.ObjRoutine, pg.ObjColumn, pg.ObjType, pg.ObjDomain}
 
 func (r *grantResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m grantModel
@@ -132,9 +136,16 @@ func (r *grantResource) ValidateConfig(ctx context.Context, req resource.Validat
 				resp.Diagnostics.AddAttributeError(path.Root("objects"), "Unexpected objects",
 					fmt.Sprintf("object_type %q names its object with the %s argument; objects must be unset.", ot, map[string]string{pg.ObjDatabase: "database", pg.ObjSchema: "schema"}[ot]))
 			}
-		case pg.ObjFDW, pg.ObjServer, pg.ObjParameter:
+		case pg.ObjFDW, pg.ObjServer, pg.ObjParameter, pg.ObjType, pg.ObjDomain, pg.ObjLanguage, pg.ObjTablespace, pg.ObjLargeObj:
 			if n == 0 {
 				resp.Diagnostics.AddAttributeError(path.Root("objects"), "Missing objects", fmt.Sprintf("object_type %q needs at least one object.", ot))
+			}
+			if ot == pg.ObjLargeObj {
+				for _, o := range setStrings(ctx, m.Objects) {
+					if strings.Trim(o, "0123456789") != "" {
+						resp.Diagnostics.AddAttributeError(path.Root("objects"), "Invalid large object OID", fmt.Sprintf("A large object is named by its OID (digits), not %q.", o))
+					}
+				}
 			}
 		case pg.ObjColumn:
 			if n != 1 {
@@ -391,7 +402,7 @@ func grantReadings(cat *importCatalog, ot, prefix, suffix string) []grantImportI
 			}
 		default:
 			if suffix == "" {
-				if !slices.Contains([]string{pg.ObjFDW, pg.ObjServer, pg.ObjParameter}, ot) {
+				if !slices.Contains([]string{pg.ObjFDW, pg.ObjServer, pg.ObjParameter, pg.ObjType, pg.ObjDomain, pg.ObjLanguage, pg.ObjTablespace, pg.ObjLargeObj}, ot) {
 					add(g) // every object of the type in the schema
 				}
 				continue

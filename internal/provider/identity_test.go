@@ -133,5 +133,6 @@ func TestDocsNameIdentityAttributes(t *testing.T) {
 // identityVars are the vars a conformance body needs to name one object
 // (postgresql_table_rls: which of the test's tables).
 var identityVars = map[string]map[string]string{
-	"postgresql_table_rls": {"t": "0"},
+	"postgresql_table_rls":    {"t": "0"},
+	"postgresql_object_owner": {"db": "1"},
 }

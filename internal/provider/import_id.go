@@ -281,3 +281,124 @@ func setAttributes(ctx context.Context, st *tfsdk.State, nameValues ...any) diag
 	}
 	return diags
 }
+
+// objectImportForm is the import ID of a resource that names its object by an
+// object type and names, as COMMENT ON does (postgresql_comment,
+// postgresql_object_owner): `<object_type>.[<schema>.]<object_name>`, for a
+// column `column.[<schema>.]<table>.<column_name>`, optionally prefixed with
+// `<database>.`. The number of names varies, so it does not fit importForm.
+type objectImportForm struct {
+	what  string // names the resource in messages ("comment")
+	usage string // the ID's forms, for messages
+	// types are the object types the resource takes (lower case);
+	// unqualified those that belong to no schema
+	types, unqualified []string
+	columns            bool // the resource takes columns
+}
+
+// objectImportCandidate is one reading of an import ID.
+type objectImportCandidate struct{ db, typ, schema, name, column string }
+
+// readings returns the readings of an import ID split into parts: with the
+// provider's database def or with parts[0] as the database, the type first,
+// then the names.
+func (f objectImportForm) readings(def string, parts []string) []objectImportCandidate {
+	var out []objectImportCandidate
+	add := func(db string, p []string) {
+		if len(p) < 2 {
+			return
+		}
+		typ := strings.ToLower(p[0])
+		if !slices.Contains(f.types, typ) {
+			return
+		}
+		c := objectImportCandidate{db: db, typ: p[0]}
+		switch {
+		case f.columns && typ == "column" && len(p) == 3:
+			c.name, c.column = p[1], p[2]
+		case f.columns && typ == "column" && len(p) == 4:
+			c.schema, c.name, c.column = p[1], p[2], p[3]
+		case typ != "column" && len(p) == 2:
+			c.name = p[1]
+		case typ != "column" && len(p) == 3 && !slices.Contains(f.unqualified, typ):
+			c.schema, c.name = p[1], p[2]
+		default:
+			return
+		}
+		out = append(out, c)
+	}
+	add(def, parts)
+	add(parts[0], parts[1:])
+	return out
+}
+
+// resolve tries every reading of id (the provider's database first) and
+// returns the first whose object find reports found; nil with an error
+// diagnostic when none is.
+func (f objectImportForm) resolve(ctx context.Context, client *pg.Client, id string, find func(db string, t pg.ObjectTarget) (bool, error)) (*objectImportCandidate, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	if client == nil {
+		diags.AddError("Provider not configured", "The provider must be configured to import.")
+		return nil, diags
+	}
+	if err := client.Ready(); err != nil {
+		diags.AddError("Cannot import", err.Error())
+		return nil, diags
+	}
+	def := client.DefaultDatabase()
+	var cands []objectImportCandidate
+	for n := 2; n <= 5; n++ {
+		splits, err := importSplits(id, n)
+		if err != nil {
+			diags.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, f.usage))
+			return nil, diags
+		}
+		for _, p := range splits {
+			cands = append(cands, f.readings(def, p)...)
+		}
+	}
+	var lastErr error
+	for _, c := range cands {
+		names := []string{c.db, c.name}
+		for _, n := range []string{c.schema, c.column} {
+			if n != "" {
+				names = append(names, n)
+			}
+		}
+		if firstInvalidName(names) != nil {
+			continue
+		}
+		if c.db != def {
+			if ok, err := client.DatabaseExists(ctx, c.db); err != nil || !ok {
+				continue
+			}
+		}
+		found, err := find(c.db, pg.ObjectTarget{ObjectType: c.typ, Schema: c.schema, Name: c.name, Column: c.column})
+		if err != nil && !pg.IsMissingDatabase(err) {
+			lastErr = err
+		}
+		if found {
+			return &c, diags
+		}
+	}
+	msg := fmt.Sprintf("No %s matches the import ID %q. The import ID is %s (default %q); write a name that contains a dot in double quotes, as in SQL.",
+		f.what, id, f.usage, def)
+	if lastErr != nil {
+		msg += "\n\nReading failed: " + lastErr.Error()
+	}
+	diags.AddError(strings.ToUpper(f.what[:1])+f.what[1:]+" not found", msg)
+	return nil, diags
+}
+
+// setState records the reading's attributes in an imported state: database,
+// object_type, object_name, and schema and column_name when it has them.
+func (c *objectImportCandidate) setState(ctx context.Context, st *tfsdk.State) diag.Diagnostics {
+	diags := setAttributes(ctx, st, "database", c.db, "object_type", c.typ, "object_name", c.name)
+	if c.schema != "" {
+		diags.Append(st.SetAttribute(ctx, path.Root("schema"), c.schema)...)
+	}
+	if c.column != "" {
+		diags.Append(st.SetAttribute(ctx, path.Root("column_name"), c.column)...)
+	}
+	return diags
+}

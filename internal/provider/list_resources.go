@@ -252,6 +252,31 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 				}}
 		},
 		func() list.ListResource {
+			return &catalogList[databaseSettingModel]{kind: "database_setting", newResource: NewDatabaseSettingResource, database: true,
+				about: "One result per parameter set for the database (`ALTER DATABASE ... SET`) and per role's parameter set in it (`ALTER ROLE ... IN DATABASE ... SET`). " +
+					"A role's settings for every database are `postgresql_role_setting`'s.",
+				filters: map[string]listschema.StringAttribute{
+					"role": {Optional: true, MarkdownDescription: "Keep this role's settings in the database only (the database's own are left out).", Validators: []validator.String{validators.Name()}},
+				},
+				display: func(m map[string]string) string {
+					if m["role"] != "" {
+						return fmt.Sprintf("%s: %s of role %s", m["database"], m["parameter"], m["role"])
+					}
+					return m["database"] + ": " + m["parameter"]
+				},
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+					ss, err := c.ListDatabaseSettings(ctx, a.db, a.str["role"])
+					out := make([]map[string]string, len(ss))
+					for i, s := range ss {
+						out[i] = map[string]string{"database": s.Database, "parameter": s.Parameter}
+						if s.Role != "" {
+							out[i]["role"] = s.Role
+						}
+					}
+					return out, err
+				}}
+		},
+		func() list.ListResource {
 			return &catalogList[defaultPrivilegesModel]{kind: "default_privileges", newResource: NewDefaultPrivilegesResource, database: true,
 				about: "One result per (grantee, owner, schema, object type) entry of `pg_default_acl`, as the resource manages them: every grantee of an `IN SCHEMA` entry, " +
 					"and the grantees of a global entry whose privileges differ from PostgreSQL's built-in ones (the owner's own, `PUBLIC`'s `EXECUTE` on functions and `USAGE` on types), " +
@@ -260,8 +285,8 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 					"owner": {Optional: true, MarkdownDescription: "Keep the entries of this owner (`FOR ROLE`).", Validators: []validator.String{validators.Name()}},
 					"schema": {Optional: true, MarkdownDescription: "Keep the entries limited to this schema (`IN SCHEMA`); global entries are left out when set.",
 						Validators: []validator.String{validators.Name()}},
-					"object_type": {Optional: true, MarkdownDescription: "Keep the entries for this kind of object: `table`, `sequence`, `function`, `type` or `schema`.",
-						Validators: []validator.String{stringvalidator.OneOf("table", "sequence", "function", "type", "schema")}},
+					"object_type": {Optional: true, MarkdownDescription: "Keep the entries for this kind of object: `table`, `sequence`, `function`, `type`, `schema` or `large_object`.",
+						Validators: []validator.String{stringvalidator.OneOf("table", "sequence", "function", "type", "schema", "large_object")}},
 				},
 				display: func(m map[string]string) string {
 					where := ""

@@ -48,6 +48,8 @@ func listFixture(t *testing.T, p string) []listCase {
 		acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(a), "DROP ROLE IF EXISTS "+acctest.QI(b))
 	})
 	acctest.Database(t, db, admin)
+	acctest.AdminExec(t, "", "ALTER DATABASE "+acctest.QI(db)+" SET work_mem = '8MB'",
+		"ALTER ROLE "+acctest.QI(a)+" IN DATABASE "+acctest.QI(db)+" SET statement_timeout = '1min'")
 	acctest.AdminExec(t, db,
 		"CREATE SCHEMA "+acctest.QI(s1), "CREATE SCHEMA "+acctest.QI(s2), "CREATE EXTENSION IF NOT EXISTS pgcrypto",
 		"ALTER DEFAULT PRIVILEGES IN SCHEMA "+acctest.QI(s1)+" GRANT SELECT ON TABLES TO "+acctest.QI(b),
@@ -113,6 +115,10 @@ func listFixture(t *testing.T, p string) []listCase {
 		{typ: "postgresql_function", config: dbArg + fmt.Sprintf("    schema = %q", s2), count: 1},
 		{typ: "postgresql_function", config: dbArg, limit: 1, count: 1},
 		{typ: "postgresql_function", config: dbArg + "    include_system = true\n    schema = \"public\"\n    like_any_patterns = [\"digest\"]", count: 2},
+		{typ: "postgresql_database_setting", config: dbArg, count: 2, adopt: true, ids: []map[string]knownvalue.Check{
+			{"database": str(db), "role": knownvalue.Null(), "parameter": str("work_mem")},
+			{"database": str(db), "role": str(a), "parameter": str("statement_timeout")}}},
+		{typ: "postgresql_database_setting", config: dbArg + fmt.Sprintf("    role = %q", a), count: 1},
 		{typ: "postgresql_publication", config: dbArg + "    like_any_patterns = [" + like + "]", count: 1, adopt: true,
 			ids: []map[string]knownvalue.Check{dbName(p + "_pub")}},
 		// in managed mode the import cannot read conninfo (superuser only): listed, not adopted

@@ -2,12 +2,15 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
@@ -245,4 +248,29 @@ func sameStringSets(ctx context.Context, a, b types.Set, norm func(string) strin
 		return out
 	}
 	return slices.Equal(normalised(as), normalised(bs))
+}
+
+// checkSettingAtPlan refuses at plan time a setting (postgresql_role_setting,
+// postgresql_database_setting) that ALTER ROLE / ALTER DATABASE would refuse:
+// an unknown parameter, one that cannot be set per role or database, one the
+// provider's role may not set, or a value the parameter does not take (see
+// pg.CheckSetting). what names the setting in the messages. It runs read-only
+// queries, and only when the provider can connect and both values are known.
+func checkSettingAtPlan(ctx context.Context, c *pg.Client, parameter, value types.String, what string, diags *diag.Diagnostics) {
+	if c == nil || c.Ready() != nil || !isKnown(parameter) || !isKnown(value) {
+		return
+	}
+	problem, err := c.CheckSetting(ctx, parameter.ValueString(), value.ValueString(), what)
+	if err != nil {
+		diags.AddWarning("Could not check the setting", fmt.Sprintf("Checking %s against pg_settings failed (the server checks it when it is applied): %s", what, err))
+		return
+	}
+	if problem == nil {
+		return
+	}
+	at := path.Root("parameter")
+	if problem.Value {
+		at = path.Root("value")
+	}
+	diags.AddAttributeError(at, problem.Summary, problem.Detail)
 }

@@ -225,6 +225,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	resp.DataSourceData = client
 	resp.ListResourceData = client
 	resp.ActionData = client
+	resp.EphemeralResourceData = client
 }
 
 // configureConfig is resolveConfig with the tests' connection bound
@@ -415,12 +416,14 @@ func (p *pgProvider) resources() []func() resource.Resource {
 	return []func() resource.Resource{
 		NewCommentResource,
 		NewDatabaseResource,
+		NewDatabaseSettingResource,
 		NewDefaultPrivilegesResource,
 		NewEventTriggerResource,
 		NewExtensionResource,
 		NewFunctionResource,
 		NewGrantResource,
 		NewGrantRoleResource,
+		NewObjectOwnerResource,
 		NewPhysicalReplicationSlotResource,
 		NewPolicyResource,
 		NewPublicationResource,
@@ -440,6 +443,7 @@ func (p *pgProvider) resources() []func() resource.Resource {
 func (p *pgProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewDatabaseDataSource,
+		NewQueryDataSource,
 		NewRoleDataSource,
 		NewSchemasDataSource,
 		NewSequencesDataSource,

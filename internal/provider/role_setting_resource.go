@@ -60,7 +60,7 @@ func roleSettingSchemaV1() schema.Schema {
 			"parameter": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The parameter's name in lower case, e.g. `work_mem`, or an extension's qualified name such as `auto_explain.log_min_duration` " +
-					"(a name with a dot may also be a custom variable, e.g. `app.tenant`). PostgreSQL checks it and the value when the setting is applied. " +
+					"(a name with a dot may also be a custom variable, e.g. `app.tenant`). Checked at plan time against `pg_settings` with the value, and by PostgreSQL when the setting is applied. " +
 					"Parameters that only a superuser may set need a superuser provider role, or a `GRANT SET ON PARAMETER` (PostgreSQL 15 and later). Changing it replaces the resource.",
 				Validators: []validator.String{
 					stringvalidator.LengthBetween(1, 63),
@@ -118,12 +118,17 @@ func (r *roleSettingResource) importState(ctx context.Context, req resource.Impo
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-func (r *roleSettingResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[roleSettingModel]) {
+// planChange computes the ID and refuses a setting PostgreSQL would refuse
+// (checkSettingAtPlan) when the parameter or the value changes.
+func (r *roleSettingResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[roleSettingModel]) {
 	plan := &p.plan
 	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Parameter.IsUnknown() {
 		plan.ID = types.StringUnknown()
 	} else {
 		plan.ID = types.StringValue(plan.id())
+	}
+	if p.creating() || !plan.Parameter.Equal(p.state.Parameter) || !plan.Value.Equal(p.state.Value) {
+		checkSettingAtPlan(ctx, r.client, plan.Parameter, plan.Value, r.describe(plan), &resp.Diagnostics)
 	}
 }
 
@@ -148,14 +153,15 @@ func (r *roleSettingResource) drop(ctx context.Context, _ *call, state *roleSett
 		r.client.ResetRoleSetting(ctx, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
 }
 
-// read refreshes the value, keeping the model's spelling of a list that has
-// the same elements.
+// read refreshes the value, keeping the model's spelling of a value that
+// means the same (a list with the same elements, the same amount in other
+// units, another letter case of a boolean or enum).
 func (r *roleSettingResource) read(ctx context.Context, _ *call, m *roleSettingModel) (bool, diag.Diagnostics) {
 	s, err := r.client.ReadRoleSetting(ctx, m.Role.ValueString(), m.Database.ValueString(), m.Parameter.ValueString())
 	if err != nil || s == nil {
 		return notFound("Could not read role setting", err)
 	}
-	if m.Value.IsNull() || m.Value.IsUnknown() || !pg.RoleSettingValuesEqual(s.Parameter, m.Value.ValueString(), s.Value) {
+	if m.Value.IsNull() || m.Value.IsUnknown() || !pg.SettingValuesEqual(s.Info, s.Parameter, m.Value.ValueString(), s.Value) {
 		m.Value = types.StringValue(s.Value)
 	}
 	m.ID = types.StringValue(m.id())

@@ -194,3 +194,37 @@ func TestRoleSettingWarnsOnParametersOfPostgresqlRole(t *testing.T) {
 		}
 	}
 }
+
+// TestAccRoleSetting_regressionCanonicalParameterName: PostgreSQL stores a
+// setting under the parameter's own spelling (`TimeZone`, `DateStyle`), so a
+// read that matched the configured `timezone` exactly never found the setting
+// it had just made ("Created object vanished"), and every plan created it again.
+func TestAccRoleSetting_regressionCanonicalParameterName(t *testing.T) {
+	role := acctest.RandName("rsetc")
+	addr := "postgresql_role_setting.tz"
+	config := acctest.Config(`
+resource "postgresql_role" "r" { name = %q }
+resource "postgresql_role_setting" "tz" {
+  role      = postgresql_role.r.name
+  parameter = "timezone"
+  value     = "Europe/Paris"
+}
+`, role)
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, role),
+		Steps: []tfresource.TestStep{
+			{
+				Config: config,
+				Check:  expectRoleSettings(t, role, "", "TimeZone=Europe/Paris"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("parameter"), knownvalue.StringExact("timezone")),
+				},
+			},
+			{Config: config, PlanOnly: true},
+			{Config: config, ResourceName: addr, ImportState: true, ImportStateVerify: true,
+				ImportStateId: fmt.Sprintf(`{"role":%q,"parameter":"timezone"}`, role)},
+		},
+	})
+}

@@ -19,7 +19,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ managedResource = (*serverResource)(nil)
+var _ validatedResource = (*serverResource)(nil)
 
 // NewServerResource is the constructor of postgresql_server.
 func NewServerResource() resource.Resource {
@@ -70,8 +70,12 @@ func serverSchemaV1() schema.Schema {
 					"Options are added, changed and dropped in place (`ALTER SERVER ... OPTIONS (ADD|SET|DROP ...)`); options set outside Terraform are dropped. " +
 					"Values of options whose name contains `pass`, `secret`, `key`, `token`, `credential` or `auth` are treated as secrets: masked in the provider's logs " +
 					"and errors, and kept out of the server's statement log when the provider's role may set `log_statement` (superuser, or on PostgreSQL 15+ " +
-					"`GRANT SET ON PARAMETER`; see the provider documentation). The attribute itself is not sensitive: credentials belong in a `postgresql_user_mapping`.",
+					"`GRANT SET ON PARAMETER`; see the provider documentation). The attribute itself is not sensitive: credentials belong in a `postgresql_user_mapping`, " +
+					"or in `options_wo`, which never reaches the state.",
 			},
+			"options_wo":         optionsWOAttribute("server"),
+			"options_wo_version": optionsWOVersionAttribute(),
+			"options_wo_names":   optionsWONamesAttribute(),
 			"drop_cascade": defaultedBool(false, "When true, destroying the server also drops what depends on it (user mappings, foreign tables) with `DROP SERVER ... CASCADE`. "+
 				"When false (the default) the drop fails while such objects exist."),
 		},
@@ -99,6 +103,11 @@ func (r *serverResource) importState(ctx context.Context, req resource.ImportSta
 	})...)
 }
 
+// ValidateConfig refuses an option in both options and options_wo.
+func (r *serverResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	validateOptionsWO(ctx, req, resp)
+}
+
 // planChange keeps the state's owner when the configuration sets none (not
 // managed: ownership does not change) and the state's spelling of no options.
 func (r *serverResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[serverModel]) {
@@ -110,6 +119,7 @@ func (r *serverResource) planChange(_ context.Context, _ resource.ModifyPlanRequ
 		stateOptions = p.state.Options
 	}
 	planOptions(config.Options, stateOptions, &plan.Options)
+	plan.OptionsWONames = planOptionsWONames(config.OptionsWO)
 	planDatabase(p, r.client, func(m *serverModel) *types.String { return &m.Database })
 }
 
@@ -132,7 +142,7 @@ func (r *serverResource) planDestroy(ctx context.Context, _ resource.ModifyPlanR
 
 func (r *serverResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeServerV0, "oid", "database"),
+		0: upgradeFromV0(upgradeServerV0, "oid", "database", "options_wo", "options_wo_version", "options_wo_names"),
 	}
 }
 
@@ -140,16 +150,41 @@ func (r *serverResource) describe(m *serverModel) string {
 	return fmt.Sprintf("foreign server %q in database %q", m.ServerName.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *serverResource) create(ctx context.Context, _ *call, plan *serverModel) diag.Diagnostics {
-	return createFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreateForeignServer, "foreign server")
+// create creates the server with its options and those of options_wo.
+func (r *serverResource) create(ctx context.Context, c *call, plan *serverModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	spec := plan.spec(ctx, &diags)
+	wo, d := configOptionsWO(ctx, c)
+	if diags.Append(d...); diags.HasError() {
+		return diags
+	}
+	for k, v := range wo {
+		spec.Options[k] = v
+	}
+	spec.SecretKeys = sortedKeys(wo)
+	if _, err := r.client.CreateForeignServer(ctx, databaseOf(r.client, plan.Database), spec); err != nil {
+		return failed("Could not create foreign server", err)
+	}
+	return nil
 }
 
+// update changes the server in place; the options of options_wo are set again
+// with a new options_wo_version, and left as they are otherwise.
 func (r *serverResource) update(ctx context.Context, c *call, plan, state *serverModel) diag.Diagnostics {
 	oid, diags := oidOrRead(ctx, r, c, *state, func(m *serverModel) types.Int64 { return m.OID })
 	if diags.HasError() {
 		return diags
 	}
-	return updateFromSpec(ctx, databaseOf(r.client, plan.Database), oid, plan.spec, r.client.UpdateForeignServer, "foreign server")
+	spec := plan.spec(ctx, &diags)
+	ch, d := planOptionsWO(ctx, c, spec.Options, optionsFromTF(ctx, state.Options, &diags), state.OptionsWONames, !plan.OptionsWOVersion.Equal(state.OptionsWOVersion))
+	if diags.Append(d...); diags.HasError() {
+		return diags
+	}
+	spec.Options, spec.Keep, spec.SecretKeys = ch.want, ch.keep, ch.keys
+	if _, err := r.client.UpdateForeignServer(ctx, databaseOf(r.client, plan.Database), oid, spec); err != nil {
+		return failed("Could not update foreign server", err)
+	}
+	return nil
 }
 
 func (r *serverResource) drop(ctx context.Context, _ *call, state *serverModel) diag.Diagnostics {
@@ -159,11 +194,14 @@ func (r *serverResource) drop(ctx context.Context, _ *call, state *serverModel) 
 
 // read refreshes m from the server (by OID, else by name); a missing database
 // means the server is gone with it.
-func (r *serverResource) read(ctx context.Context, _ *call, m *serverModel) (bool, diag.Diagnostics) {
+func (r *serverResource) read(ctx context.Context, c *call, m *serverModel) (bool, diag.Diagnostics) {
 	s, err := r.client.ReadForeignServer(ctx, databaseOf(r.client, m.Database), uint32(m.OID.ValueInt64()), m.ServerName.ValueString())
 	if err != nil || s == nil {
 		return notFound("Could not read foreign server", err)
 	}
+	knownOptionsWONames(ctx, c, &m.OptionsWONames)
+	s.Options = withoutKeys(s.Options, setNames(ctx, m.OptionsWONames)) // never in the state
+	m.OptionsWO = types.MapNull(types.StringType)
 	var diags diag.Diagnostics
 	m.fill(ctx, r.client, s, &diags)
 	return true, diags
@@ -200,14 +238,17 @@ func (m *serverModel) fill(ctx context.Context, c *pg.Client, s *pg.ForeignServe
 }
 
 type serverModel struct {
-	ID            types.String `tfsdk:"id"`
-	OID           types.Int64  `tfsdk:"oid"`
-	Database      types.String `tfsdk:"database"`
-	ServerName    types.String `tfsdk:"server_name"`
-	FDWName       types.String `tfsdk:"fdw_name"`
-	ServerType    types.String `tfsdk:"server_type"`
-	ServerVersion types.String `tfsdk:"server_version"`
-	ServerOwner   types.String `tfsdk:"server_owner"`
-	Options       types.Map    `tfsdk:"options"`
-	DropCascade   types.Bool   `tfsdk:"drop_cascade"`
+	ID               types.String `tfsdk:"id"`
+	OID              types.Int64  `tfsdk:"oid"`
+	Database         types.String `tfsdk:"database"`
+	ServerName       types.String `tfsdk:"server_name"`
+	FDWName          types.String `tfsdk:"fdw_name"`
+	ServerType       types.String `tfsdk:"server_type"`
+	ServerVersion    types.String `tfsdk:"server_version"`
+	ServerOwner      types.String `tfsdk:"server_owner"`
+	Options          types.Map    `tfsdk:"options"`
+	OptionsWO        types.Map    `tfsdk:"options_wo"`
+	OptionsWOVersion types.String `tfsdk:"options_wo_version"`
+	OptionsWONames   types.Set    `tfsdk:"options_wo_names"`
+	DropCascade      types.Bool   `tfsdk:"drop_cascade"`
 }

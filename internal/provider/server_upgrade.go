@@ -17,5 +17,7 @@ func upgradeServerV0(m serverModel) serverModel {
 	m.ServerType = stringOr(m.ServerType, "")
 	m.ServerVersion = stringOr(m.ServerVersion, "")
 	m.DropCascade = boolOr(m.DropCascade, false)
+	m.OptionsWO, m.OptionsWOVersion = types.MapNull(types.StringType), types.StringNull() // write-only: never in a state
+	m.OptionsWONames = types.SetNull(types.StringType)
 	return m
 }

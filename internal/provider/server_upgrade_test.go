@@ -24,6 +24,7 @@ func serverDefaults(name, fdw, owner string) serverModel {
 		ServerName: types.StringValue(name), FDWName: types.StringValue(fdw),
 		ServerType: types.StringValue(""), ServerVersion: types.StringValue(""), ServerOwner: types.StringValue(owner),
 		Options: types.MapNull(types.StringType), DropCascade: types.BoolValue(false),
+		OptionsWO: types.MapNull(types.StringType), OptionsWOVersion: types.StringNull(), OptionsWONames: types.SetNull(types.StringType),
 	}
 }
 

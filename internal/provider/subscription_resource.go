@@ -6,7 +6,9 @@ import (
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -46,13 +48,30 @@ func subscriptionSchemaV1() schema.Schema {
 			"name":     nameAttribute("The subscription name (unique in the cluster). Changing it renames the subscription in place."),
 			"database": optionalDatabaseAttribute("The database the changes are applied to; the provider's `database` when not set. Changing it replaces the subscription."),
 			"conninfo": schema.StringAttribute{
-				Required:  true,
+				Optional:  true,
 				Sensitive: true,
 				MarkdownDescription: "The libpq connection string to the publisher (keyword/value form, e.g. `host=... dbname=... user=... password=...`). " +
 					"Changed in place (`ALTER SUBSCRIPTION ... CONNECTION`). Stored in the state (sensitive) and readable in `pg_subscription` by superusers only, " +
 					"so out-of-band changes are detected only when the provider runs as superuser, and after an import by a non-superuser the first apply " +
 					"sets it again, in place. Masked in the provider's logs and errors, and kept out of the " +
-					"server's statement log when the provider's role may set `log_statement` (superuser, or on PostgreSQL 15+ `GRANT SET ON PARAMETER`).",
+					"server's statement log when the provider's role may set `log_statement` (superuser, or on PostgreSQL 15+ `GRANT SET ON PARAMETER`). " +
+					"Exactly one of `conninfo` and `conninfo_wo` is required; a connection string with a password is better in `conninfo_wo`.",
+				Validators: []validator.String{stringvalidator.ExactlyOneOf(path.MatchRoot("conninfo"), path.MatchRoot("conninfo_wo"))},
+			},
+			"conninfo_wo": schema.StringAttribute{
+				Optional:  true,
+				Sensitive: true,
+				WriteOnly: true,
+				MarkdownDescription: "The connection string to the publisher, write-only: never stored in the plan or the state (Terraform 1.11 or later). " +
+					"It is set when the subscription is created and whenever `conninfo_wo_version` changes; changes made to it outside Terraform are not detected. " +
+					"Masked in logs and kept out of the server's statement log as `conninfo` is. Needs `conninfo_wo_version`.",
+				Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRoot("conninfo_wo_version"))},
+			},
+			"conninfo_wo_version": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "Any value; change it to make the provider set `conninfo_wo` again. Required with `conninfo_wo`: the state records it, " +
+					"which tells a refresh that the connection string is write-only (so it stays out of the state).",
+				Validators: []validator.String{stringvalidator.AlsoRequires(path.MatchRoot("conninfo_wo"))},
 			},
 			"publications": schema.SetAttribute{
 				ElementType: types.StringType,
@@ -107,7 +126,7 @@ func (r *subscriptionResource) planChange(_ context.Context, _ resource.ModifyPl
 
 func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeSubscriptionV0, "oid", "enabled"),
+		0: upgradeFromV0(upgradeSubscriptionV0, "oid", "enabled", "conninfo_wo", "conninfo_wo_version"),
 	}
 }
 
@@ -115,25 +134,50 @@ func (r *subscriptionResource) describe(m *subscriptionModel) string {
 	return fmt.Sprintf("subscription %q in database %q", m.Name.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *subscriptionResource) create(ctx context.Context, _ *call, plan *subscriptionModel) diag.Diagnostics {
+func (r *subscriptionResource) create(ctx context.Context, c *call, plan *subscriptionModel) diag.Diagnostics {
 	spec, diags := plan.spec(ctx)
-	if diags.HasError() {
+	wo, d := configConninfoWO(ctx, c)
+	if diags.Append(d...); diags.HasError() {
 		return diags
+	}
+	if wo != nil {
+		spec.Conninfo = *wo
 	}
 	plan.OID = types.Int64Null()
 	return failed("Could not create subscription", r.client.CreateSubscription(ctx, databaseOf(r.client, plan.Database), spec))
 }
 
-func (r *subscriptionResource) update(ctx context.Context, _ *call, plan, state *subscriptionModel) diag.Diagnostics {
+// update changes the subscription in place. conninfo_wo is set again when
+// conninfo_wo_version changes, or when it replaces conninfo; otherwise the
+// connection string is left as it is.
+func (r *subscriptionResource) update(ctx context.Context, c *call, plan, state *subscriptionModel) diag.Diagnostics {
 	spec, diags := plan.spec(ctx)
-	if diags.HasError() {
+	wo, d := configConninfoWO(ctx, c)
+	if diags.Append(d...); diags.HasError() {
 		return diags
+	}
+	if wo != nil {
+		spec.Conninfo = "" // left as it is
+		if !plan.ConninfoWOVersion.Equal(state.ConninfoWOVersion) || !state.Conninfo.IsNull() {
+			spec.Conninfo = *wo
+		}
 	}
 	return failed("Could not update subscription", r.client.UpdateSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
 }
 
 func (r *subscriptionResource) drop(ctx context.Context, _ *call, state *subscriptionModel) diag.Diagnostics {
 	return failed("Could not drop subscription", r.client.DropSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()))
+}
+
+// configConninfoWO reads the configuration's conninfo_wo (nil when unset).
+func configConninfoWO(ctx context.Context, c *call) (*string, diag.Diagnostics) {
+	var v types.String
+	diags := c.config.GetAttribute(ctx, path.Root("conninfo_wo"), &v)
+	if diags.HasError() || v.IsNull() || v.IsUnknown() {
+		return nil, diags
+	}
+	s := v.ValueString()
+	return &s, diags
 }
 
 // read refreshes m from the server.
@@ -149,7 +193,11 @@ func (r *subscriptionResource) read(ctx context.Context, _ *call, m *subscriptio
 	}
 	m.OID = types.Int64Value(int64(s.OID))
 	m.Name = types.StringValue(s.Name)
-	if s.Conninfo != "" || !isKnown(m.Conninfo) {
+	m.ConninfoWO = types.StringNull()
+	switch {
+	case !m.ConninfoWOVersion.IsNull():
+		m.Conninfo = types.StringNull() // conninfo_wo's (which needs a version): never in the state
+	case s.Conninfo != "" || !isKnown(m.Conninfo):
 		m.Conninfo = types.StringValue(s.Conninfo) // "" only when not superuser: keep the state's value
 	}
 	pubs, d := types.SetValueFrom(ctx, types.StringType, s.Publications)
@@ -187,13 +235,15 @@ func (m *subscriptionModel) spec(ctx context.Context) (pg.SubscriptionSpec, diag
 }
 
 type subscriptionModel struct {
-	ID           types.String `tfsdk:"id"`
-	OID          types.Int64  `tfsdk:"oid"`
-	Name         types.String `tfsdk:"name"`
-	Database     types.String `tfsdk:"database"`
-	Conninfo     types.String `tfsdk:"conninfo"`
-	Publications types.Set    `tfsdk:"publications"`
-	CreateSlot   types.Bool   `tfsdk:"create_slot"`
-	SlotName     types.String `tfsdk:"slot_name"`
-	Enabled      types.Bool   `tfsdk:"enabled"`
+	ID                types.String `tfsdk:"id"`
+	OID               types.Int64  `tfsdk:"oid"`
+	Name              types.String `tfsdk:"name"`
+	Database          types.String `tfsdk:"database"`
+	Conninfo          types.String `tfsdk:"conninfo"`
+	ConninfoWO        types.String `tfsdk:"conninfo_wo"`
+	ConninfoWOVersion types.String `tfsdk:"conninfo_wo_version"`
+	Publications      types.Set    `tfsdk:"publications"`
+	CreateSlot        types.Bool   `tfsdk:"create_slot"`
+	SlotName          types.String `tfsdk:"slot_name"`
+	Enabled           types.Bool   `tfsdk:"enabled"`
 }

@@ -14,7 +14,8 @@ import (
 func upgradeSubscriptionV0(m subscriptionModel) subscriptionModel {
 	m.OID = types.Int64Null()
 	m.CreateSlot = boolOr(m.CreateSlot, false)
-	m.Enabled = types.BoolValue(true) // cyrilgdn has no such argument: its subscriptions are created enabled
+	m.Enabled = types.BoolValue(true)                                          // cyrilgdn has no such argument: its subscriptions are created enabled
+	m.ConninfoWO, m.ConninfoWOVersion = types.StringNull(), types.StringNull() // this provider's write-only form
 	if !isKnown(m.Database) {
 		m.Database = types.StringNull()
 	}

@@ -13,6 +13,7 @@ func TestUpgradeSubscriptionV0Fixtures(t *testing.T) {
 			ID: types.StringValue("fx_sub_sub." + name), OID: types.Int64Null(), Name: types.StringValue(name),
 			Database: types.StringValue("fx_sub_sub"), Conninfo: types.StringValue(conn), Publications: strSet(pubs...),
 			CreateSlot: types.BoolValue(false), SlotName: types.StringNull(), Enabled: types.BoolValue(true),
+			ConninfoWO: types.StringNull(), ConninfoWOVersion: types.StringNull(),
 		}
 	}
 	custom := sub("fx_sub_custom", "fx_pub_a", "fx_pub_b")

@@ -14,7 +14,7 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 )
 
-var _ managedResource = (*userMappingResource)(nil)
+var _ validatedResource = (*userMappingResource)(nil)
 
 // NewUserMappingResource is the constructor of postgresql_user_mapping.
 func NewUserMappingResource() resource.Resource {
@@ -51,10 +51,19 @@ func userMappingSchemaV1() schema.Schema {
 					"(it is still stored in the Terraform state). Every value is masked in the provider's logs and errors, and kept out of the server's statement log " +
 					"when the provider's role may set `log_statement` (superuser, or on PostgreSQL 15+ `GRANT SET ON PARAMETER`; see the provider documentation). Changes in place (`ALTER USER MAPPING ... OPTIONS (ADD|SET|DROP ...)`); options set outside Terraform are dropped. " +
 					"PostgreSQL shows a role's mapping options only to superusers and to that role itself (and the PUBLIC mapping's to the server's owner); " +
-					"when they are hidden from the provider's role, out-of-band changes cannot be detected and the provider keeps the last applied ones.",
+					"when they are hidden from the provider's role, out-of-band changes cannot be detected and the provider keeps the last applied ones. " +
+					"Secrets (a password) are better in `options_wo`, which never reaches the state.",
 			},
+			"options_wo":         optionsWOAttribute("user mapping"),
+			"options_wo_version": optionsWOVersionAttribute(),
+			"options_wo_names":   optionsWONamesAttribute(),
 		},
 	}
+}
+
+// ValidateConfig refuses an option in both options and options_wo.
+func (r *userMappingResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	validateOptionsWO(ctx, req, resp)
 }
 
 // userMappingImport is the import ID of a user mapping (see import_id.go).
@@ -101,11 +110,12 @@ func (r *userMappingResource) planChange(_ context.Context, _ resource.ModifyPla
 	plan.ID = joinedID(plan.UserName, plan.ServerName)
 	planDatabase(p, r.client, func(m *userMappingModel) *types.String { return &m.Database })
 	planOptions(config.Options, stateOptions, &plan.Options)
+	plan.OptionsWONames = planOptionsWONames(config.OptionsWO)
 }
 
 func (r *userMappingResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeUserMappingV0, "oid", "database"),
+		0: upgradeFromV0(upgradeUserMappingV0, "oid", "database", "options_wo", "options_wo_version", "options_wo_names"),
 	}
 }
 
@@ -113,28 +123,46 @@ func (r *userMappingResource) describe(m *userMappingModel) string {
 	return fmt.Sprintf("user mapping for %q on server %q in database %q", m.UserName.ValueString(), m.ServerName.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *userMappingResource) create(ctx context.Context, _ *call, plan *userMappingModel) diag.Diagnostics {
+func (r *userMappingResource) create(ctx context.Context, c *call, plan *userMappingModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	opts := optionsFromTF(ctx, plan.Options, &diags)
+	wo, d := configOptionsWO(ctx, c)
+	diags.Append(d...)
 	if diags.HasError() {
 		return diags
 	}
+	for k, v := range wo {
+		opts[k] = v
+	}
 	_, err := r.client.CreateUserMapping(ctx, databaseOf(r.client, plan.Database), plan.UserName.ValueString(), plan.ServerName.ValueString(), opts)
-	return failed("Could not create user mapping", err)
+	if err != nil {
+		return failed("Could not create user mapping", err)
+	}
+	return nil
 }
 
 // update changes the mapping of state (found by OID, else by its names) into
-// the plan's; the pg function handles a state without OID.
-func (r *userMappingResource) update(ctx context.Context, _ *call, plan, state *userMappingModel) diag.Diagnostics {
+// the plan's; the pg function handles a state without OID. The options of
+// options_wo are set again with a new options_wo_version, or when the mapping
+// moves to another role or server (it is created again).
+func (r *userMappingResource) update(ctx context.Context, c *call, plan, state *userMappingModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	opts := optionsFromTF(ctx, plan.Options, &diags)
 	known := optionsFromTF(ctx, state.Options, &diags)
 	if diags.HasError() {
 		return diags
 	}
+	force := !plan.OptionsWOVersion.Equal(state.OptionsWOVersion) || !plan.UserName.Equal(state.UserName) || !plan.ServerName.Equal(state.ServerName)
+	ch, d := planOptionsWO(ctx, c, opts, known, state.OptionsWONames, force)
+	if diags.Append(d...); diags.HasError() {
+		return diags
+	}
 	_, err := r.client.UpdateUserMapping(ctx, databaseOf(r.client, plan.Database), uint32(state.OID.ValueInt64()),
-		state.UserName.ValueString(), state.ServerName.ValueString(), plan.UserName.ValueString(), plan.ServerName.ValueString(), known, opts)
-	return failed("Could not update user mapping", err)
+		state.UserName.ValueString(), state.ServerName.ValueString(), plan.UserName.ValueString(), plan.ServerName.ValueString(), ch.known, ch.want, ch.keep)
+	if err != nil {
+		return failed("Could not update user mapping", err)
+	}
+	return nil
 }
 
 func (r *userMappingResource) drop(ctx context.Context, _ *call, state *userMappingModel) diag.Diagnostics {
@@ -148,12 +176,15 @@ func (r *userMappingResource) drop(ctx context.Context, _ *call, state *userMapp
 }
 
 // read refreshes m from the server (by OID, else by user and server name).
-func (r *userMappingResource) read(ctx context.Context, _ *call, m *userMappingModel) (bool, diag.Diagnostics) {
+func (r *userMappingResource) read(ctx context.Context, c *call, m *userMappingModel) (bool, diag.Diagnostics) {
 	um, err := r.client.ReadUserMapping(ctx, databaseOf(r.client, m.Database), uint32(m.OID.ValueInt64()),
 		m.UserName.ValueString(), m.ServerName.ValueString())
 	if err != nil || um == nil {
 		return notFound("Could not read user mapping", err)
 	}
+	knownOptionsWONames(ctx, c, &m.OptionsWONames)
+	um.Options = withoutKeys(um.Options, setNames(ctx, m.OptionsWONames)) // never in the state
+	m.OptionsWO = types.MapNull(types.StringType)
 	var diags diag.Diagnostics
 	m.fill(ctx, r.client, um, &diags)
 	return true, diags
@@ -179,10 +210,13 @@ func (m *userMappingModel) fill(ctx context.Context, c *pg.Client, um *pg.UserMa
 }
 
 type userMappingModel struct {
-	ID         types.String `tfsdk:"id"`
-	OID        types.Int64  `tfsdk:"oid"`
-	Database   types.String `tfsdk:"database"`
-	ServerName types.String `tfsdk:"server_name"`
-	UserName   types.String `tfsdk:"user_name"`
-	Options    types.Map    `tfsdk:"options"`
+	ID               types.String `tfsdk:"id"`
+	OID              types.Int64  `tfsdk:"oid"`
+	Database         types.String `tfsdk:"database"`
+	ServerName       types.String `tfsdk:"server_name"`
+	UserName         types.String `tfsdk:"user_name"`
+	Options          types.Map    `tfsdk:"options"`
+	OptionsWO        types.Map    `tfsdk:"options_wo"`
+	OptionsWOVersion types.String `tfsdk:"options_wo_version"`
+	OptionsWONames   types.Set    `tfsdk:"options_wo_names"`
 }

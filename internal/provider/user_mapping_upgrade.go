@@ -14,5 +14,7 @@ func upgradeUserMappingV0(m userMappingModel) userMappingModel {
 	m.ID = types.StringValue(m.UserName.ValueString() + "." + m.ServerName.ValueString())
 	m.OID = types.Int64Null()
 	m.Database = types.StringNull()
+	m.OptionsWO, m.OptionsWOVersion = types.MapNull(types.StringType), types.StringNull() // write-only: never in a state
+	m.OptionsWONames = types.SetNull(types.StringType)
 	return m
 }

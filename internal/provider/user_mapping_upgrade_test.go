@@ -11,6 +11,7 @@ func TestUpgradeUserMappingV0Fixtures(t *testing.T) {
 		return userMappingModel{
 			ID: types.StringValue(user + "." + server), OID: types.Int64Null(), Database: types.StringNull(),
 			ServerName: types.StringValue(server), UserName: types.StringValue(user), Options: opts,
+			OptionsWO: types.MapNull(types.StringType), OptionsWOVersion: types.StringNull(), OptionsWONames: types.SetNull(types.StringType),
 		}
 	}
 	local := um("fx_um_local", "fx_um_remote", strMap("password", "fx-remote-pass-1", "user", "remote_user"))

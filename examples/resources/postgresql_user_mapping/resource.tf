@@ -1,6 +1,8 @@
+# Terraform 1.10+: an ephemeral variable's value never reaches the plan or the state.
 variable "reporting_password" {
   type      = string
   sensitive = true
+  ephemeral = true
 }
 
 resource "postgresql_server" "reporting" {
@@ -18,9 +20,13 @@ resource "postgresql_user_mapping" "app" {
   server_name = postgresql_server.reporting.server_name
   user_name   = "app"
   options = {
-    user     = "app_reader"
+    user = "app_reader"
+  }
+  # Terraform 1.11+: write-only, never in the plan or the state; set again when the version changes.
+  options_wo = {
     password = var.reporting_password
   }
+  options_wo_version = "1"
 }
 
 # The mapping used by every role that has none of its own.

@@ -116,7 +116,6 @@ resource "postgresql_database" "force_drop" {
 }
 
 # case: two_databases_one_owner
-# known-issue: defect found by this corpus (not fixed in issue 30's branches): on PostgreSQL 16+ the managed admin destroying two databases owned by one role at once fails intermittently ("holds a membership in it that it granted itself without INHERIT or SET"): the concurrent borrowings of the owner's privileges collide
 resource "postgresql_role" "shared_owner" {
   name = "{{.P}}_shared_owner"
 }
