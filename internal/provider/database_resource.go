@@ -37,10 +37,14 @@ func isDefaultKeyword(v types.String) bool {
 	return !v.IsNull() && !v.IsUnknown() && strings.EqualFold(v.ValueString(), "DEFAULT")
 }
 
-// templateName is the template database v means: DEFAULT is template1.
+// templateName is the template database v means: DEFAULT is template1, and
+// "" (unset, as cyrilgdn/postgresql read it) template0.
 func templateName(v string) string {
-	if strings.EqualFold(v, "DEFAULT") {
+	switch {
+	case strings.EqualFold(v, "DEFAULT"):
 		return serverDefaultTemplate
+	case v == "":
+		return defaultDatabaseTemplate
 	}
 	return v
 }
@@ -60,11 +64,11 @@ type databaseResource struct {
 
 func databaseSchemaV1() schema.Schema {
 	fixed := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{
+		return unsetIfEmpty(schema.StringAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: desc + " PostgreSQL sets it only when the database is created: changing a configured value replaces the database " +
 				"(a value differing only in spelling, such as `utf8` for `UTF8`, is no change). When left unset the server's choice is recorded and never forces a replacement.",
-		}
+		})
 	}
 	return schema.Schema{
 		Version: 1,
@@ -75,13 +79,14 @@ func databaseSchemaV1() schema.Schema {
 			"oid": oidAttribute("The database's OID. It never changes for the life of the database, renames included."),
 			"name": nameAttribute("The database name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the database in place, " +
 				"which PostgreSQL allows only while no session is connected to it; the provider's own database cannot be renamed."),
-			"owner": schema.StringAttribute{
+			"owner": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
-				MarkdownDescription: "The role owning the database. Defaults to the provider's role; when unset, the current owner is recorded and not managed. " +
+				MarkdownDescription: "The role owning the database. Defaults to the provider's role, the role creating the database, which `DEFAULT` (any letter case) also names, as in cyrilgdn/postgresql; " +
+					"when unset or `DEFAULT`, the current owner is recorded and not managed. " +
 					"A non-superuser provider role (managed services) must be able to act as the owner: the provider grants itself membership in it for the statement and revokes it afterwards, " +
 					"and reports which grant is missing when that is not allowed.",
 				Validators: []validator.String{validators.Name()},
-			},
+			}),
 			"template": fixed("The template database copied to create this one (`TEMPLATE`); `template0` when unset, as in cyrilgdn/postgresql, and `DEFAULT` (any letter case) for the server's default, `template1`. " +
 				"PostgreSQL does not remember it, so after an import it is null."),
 			"encoding": fixed("The character set encoding (`ENCODING`), e.g. `UTF8`; `DEFAULT` (any letter case) for the template's. " + defaultKeyword),
@@ -89,12 +94,12 @@ func databaseSchemaV1() schema.Schema {
 				defaultKeyword),
 			"lc_ctype": fixed("The character classification (`LC_CTYPE`); `DEFAULT` (any letter case) for the template's. A value different from the template's needs `template = \"template0\"`. " +
 				defaultKeyword),
-			"tablespace_name": schema.StringAttribute{
+			"tablespace_name": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The default tablespace of the database. Changing it moves the database in place (`ALTER DATABASE ... SET TABLESPACE`), which needs that nobody is connected to it. " +
 					"When unset, the current tablespace is recorded and not managed. `DEFAULT` (any letter case) creates the database in the template's tablespace and, like unset, records the current one without managing it.",
 				Validators: []validator.String{validators.Name()},
-			},
+			}),
 			"connection_limit": schema.Int64Attribute{
 				Optional: true, Computed: true, Default: int64default.StaticInt64(-1),
 				MarkdownDescription: "How many concurrent connections can be made to the database; `-1` (the default) means no limit. Superusers are not limited.",
@@ -137,7 +142,7 @@ func (r *databaseResource) planChange(ctx context.Context, _ resource.ModifyPlan
 		plan, state *types.String
 		keyword     bool // DEFAULT means what the server chose
 	}{
-		{config.Owner, &plan.Owner, &state.Owner, false},
+		{config.Owner, &plan.Owner, &state.Owner, true},
 		{config.TablespaceName, &plan.TablespaceName, &state.TablespaceName, true},
 		{config.Template, &plan.Template, &state.Template, false},
 		{config.Encoding, &plan.Encoding, &state.Encoding, true},
@@ -162,9 +167,10 @@ func (r *databaseResource) planChange(ctx context.Context, _ resource.ModifyPlan
 		if a.plan.IsUnknown() || a.plan.IsNull() || a.state.IsNull() || a.state.IsUnknown() {
 			continue // after an import the template is not known: record the configured one
 		}
-		if a.attr != "template" && isDefaultKeyword(*a.state) {
-			// recorded as configured at create, not refreshed since: what the
-			// server chose is not known here; record the configured value
+		if a.attr != "template" && (isDefaultKeyword(*a.state) || a.state.ValueString() == "") {
+			// recorded as configured at create (DEFAULT, or "" for unset), not
+			// refreshed since: what the server chose is not known here; record
+			// the configured value
 			continue
 		}
 		if a.equal(a.plan.ValueString(), a.state.ValueString()) {
@@ -342,7 +348,7 @@ func (r *databaseResource) read(ctx context.Context, c *call, m *databaseModel) 
 	m.ID = types.StringValue(d.Name)
 	m.OID = types.Int64Value(int64(d.OID))
 	m.Name = types.StringValue(d.Name)
-	m.Owner = types.StringValue(d.Owner)
+	m.Owner = keep(m.Owner, d.Owner, same)
 	m.Encoding = keep(m.Encoding, d.Encoding, encodingEqual)
 	m.LCCollate = keep(m.LCCollate, d.Collate, localeEqual)
 	m.LCCtype = keep(m.LCCtype, d.Ctype, localeEqual)
@@ -370,11 +376,15 @@ func (m *databaseModel) spec() pg.DatabaseSpec {
 		}
 		return v.ValueString()
 	}
+	template := orDefault(m.Template)
+	if isKnown(m.Template) && m.Template.ValueString() == "" {
+		template = defaultDatabaseTemplate // "" is unset
+	}
 	return pg.DatabaseSpec{
 		Name:     m.Name.ValueString(),
-		Template: orDefault(m.Template),
+		Template: template,
 		DatabaseSettings: pg.DatabaseSettings{
-			Owner:      m.Owner.ValueString(),
+			Owner:      orDefault(m.Owner),
 			Encoding:   orDefault(m.Encoding),
 			Collate:    orDefault(m.LCCollate),
 			Ctype:      orDefault(m.LCCtype),

@@ -423,3 +423,92 @@ FROM pg_namespace WHERE nspname ~ '^s[0-9]+$'`, reader)
 		},
 	})
 }
+
+// TestAccDatabase_regressionEmptyEncodingInconsistentResult (issue 30):
+// encoding, lc_collate and lc_ctype = "" (cyrilgdn documents "unset or
+// empty"), and the other optional strings spelled "" (template, owner,
+// tablespace_name), were recorded as "" and the read-back of the server's
+// values failed the apply with "Provider produced inconsistent result"
+// (owner and tablespace_name were refused as invalid names). "" now means
+// unset: the same database as unset, no change after create, refresh,
+// import, over cyrilgdn's state, nor when switching between "", unset and
+// the server's values.
+func TestAccDatabase_regressionEmptyEncodingInconsistentResult(t *testing.T) {
+	acctest.PreCheck(t)
+	name := acctest.RandName("dbempty")
+	attrs := []string{"template", "owner", "encoding", "lc_collate", "lc_ctype", "tablespace_name"}
+	q := `SELECT pg_get_userbyid(datdba)::text || ' ' || pg_encoding_to_char(encoding) || ' ' || datcollate::text || ' ' || datctype::text || ' ' || t.spcname::text
+		FROM pg_database d JOIN pg_tablespace t ON t.oid = d.dattablespace WHERE datname = $1`
+	// what unset gives: template0's settings, owned by the admin
+	unset := strings.Fields(acctest.QueryString(t, "", q, "template0"))
+	unset[0] = acctest.AdminUser()
+	server := map[string]string{"template": "template0"}
+	for i, a := range attrs[1:] {
+		server[a] = unset[i]
+	}
+	v0 := map[string]any{"id": name, "name": name, "allow_connections": true, "alter_object_ownership": false, "connection_limit": -1, "is_template": false}
+	for _, a := range attrs {
+		v0[a] = server[a]
+	}
+	c := emptyCase{
+		addr: "postgresql_database.test", attrs: attrs, server: server, importID: name, v0: v0, identity: "oid",
+		body: func(set map[string]string) string {
+			return hclBlock("postgresql_database.test", []string{fmt.Sprintf("name = %q", name)}, set)
+		},
+		check: func(*terraform.State) error {
+			if got := acctest.QueryString(t, "", q, name); got != strings.Join(unset, " ") {
+				return fmt.Errorf("database %s has owner, encoding, collation, ctype and tablespace %q; unset gives %q", name, got, strings.Join(unset, " "))
+			}
+			return nil
+		},
+		// PostgreSQL does not record the template: an import leaves it null,
+		// and any configured template then plans one in-place update without SQL
+		noImport: []string{"template"},
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, name) },
+		Steps:                    c.steps(t),
+	})
+}
+
+// TestAccDatabase_regressionDefaultOwnerRoleNotFound (issue 30): owner =
+// "DEFAULT", which cyrilgdn documents (the role running CREATE DATABASE), was
+// taken as a role name: `role "DEFAULT" does not exist`. It now creates the
+// database owned by the provider's role, records the owner after a refresh,
+// and never plans a change against it.
+func TestAccDatabase_regressionDefaultOwnerRoleNotFound(t *testing.T) {
+	name := acctest.RandName("dbdefown")
+	addr := "postgresql_database.test"
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	config := func(owner string) string {
+		return acctest.Config(`resource "postgresql_database" "test" {
+  name  = %q
+  owner = %q
+}`, name, owner)
+	}
+	same := func(more ...statecheck.StateCheck) []statecheck.StateCheck {
+		return append(more, sameOID.AddStateValue(addr, tfjsonpath.New("oid")))
+	}
+	owned := func(*terraform.State) error {
+		if got := acctest.QueryString(t, "", `SELECT pg_get_userbyid(datdba)::text FROM pg_database WHERE datname = $1`, name); got != acctest.AdminUser() {
+			return fmt.Errorf("database %s is owned by %q, want the provider's role %q", name, got, acctest.AdminUser())
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             func(*terraform.State) error { return acctest.CheckDatabasesGone(t, name) },
+		Steps: []resource.TestStep{
+			{Config: config("DEFAULT"), ConfigStateChecks: same(str(addr, "owner", "DEFAULT")), Check: owned},
+			{Config: config("DEFAULT"), PlanOnly: true},
+			// the refresh records the owner; another spelling, and the role's name: no change
+			{Config: config("default"), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same(str(addr, "owner", acctest.AdminUser()))},
+			{Config: config(acctest.AdminUser()), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
+			{Config: config("DEFAULT"), ConfigPlanChecks: expectEmpty(), ConfigStateChecks: same()},
+			{Config: config("DEFAULT"), ResourceName: addr, ImportState: true, ImportStateId: name, ImportStateKind: resource.ImportBlockWithID},
+		},
+	})
+}

@@ -49,23 +49,23 @@ func extensionSchemaV1() schema.Schema {
 					"during this apply, becomes) the name of the database with this OID, the extension is kept and updated in place instead of being replaced (see `postgresql_schema`).",
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
-			"database": schema.StringAttribute{
+			"database": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The database to install the extension in; defaults to the provider's database. Changing it replaces the resource, unless the new name " +
 					"belongs to the same database after a rename (see `database_oid`).",
 				Validators: []validator.String{validators.Name()},
-			},
-			"schema": schema.StringAttribute{
+			}),
+			"schema": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The schema holding the extension's objects. When unset, PostgreSQL picks it (the extension's own or the first schema of the search path) and the provider records it. " +
 					"Changing it moves the extension in place (`ALTER EXTENSION ... SET SCHEMA`), for relocatable extensions.",
 				Validators: []validator.String{validators.Name()},
-			},
-			"version": schema.StringAttribute{
+			}),
+			"version": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The extension version. When unset, the default version is installed and the installed version is recorded without ever showing a change. " +
 					"Changing it updates the extension in place (`ALTER EXTENSION ... UPDATE TO`).",
-			},
+			}),
 			"create_cascade": defaultedBool(false, "When true, creating the extension also installs the extensions it requires (`CASCADE`). They are not dropped with it."),
 			"drop_cascade":   defaultedBool(false, "When true, dropping the extension also drops the objects that depend on it (`DROP EXTENSION ... CASCADE`). When false (the default) the drop fails if any exist."),
 		},

@@ -81,10 +81,10 @@ func TestAccForeign_deleteWhenGone(t *testing.T) {
 		t.Run(database, func(t *testing.T) {
 			dbv := s(database)
 			deleteWithState(t, c, NewServerResource(), &serverModel{ID: s("gone"), OID: types.Int64Value(99999), Database: dbv, ServerName: s("gone"),
-				FDWName: s("postgres_fdw"), ServerType: s(""), ServerVersion: s(""), ServerOwner: s("x"), Options: types.MapNull(types.StringType), DropCascade: types.BoolValue(false)})
+				FDWName: s("postgres_fdw"), ServerType: s(""), ServerVersion: s(""), ServerOwner: s("x"), Options: types.MapNull(types.StringType), OptionsWO: types.MapNull(types.StringType), OptionsWOVersion: null, OptionsWONames: types.SetNull(types.StringType), DropCascade: types.BoolValue(false)})
 			for _, server := range []string{srv, "gone"} {
 				deleteWithState(t, c, NewUserMappingResource(), &userMappingModel{ID: s("public." + server), OID: types.Int64Null(), Database: dbv,
-					ServerName: s(server), UserName: s("public"), Options: types.MapNull(types.StringType)})
+					ServerName: s(server), UserName: s("public"), Options: types.MapNull(types.StringType), OptionsWO: types.MapNull(types.StringType), OptionsWOVersion: null, OptionsWONames: types.SetNull(types.StringType)})
 			}
 			for _, table := range []string{"t", "gone"} {
 				deleteWithState(t, c, NewPolicyResource(), &policyModel{ID: s("x"), OID: types.Int64Null(), Name: s("gone"), Database: dbv, Schema: s("public"),

@@ -52,20 +52,20 @@ func functionSchemaV1() schema.Schema {
 			"id":       idAttribute("`<database>.<schema>.<name>(<input argument types>)`, e.g. `postgres.public.add(integer,integer)`; OUT arguments are not listed."),
 			"oid":      oidAttribute("The function's OID. `CREATE OR REPLACE`, renames and schema moves keep it; a replacement gets a new one."),
 			"name":     nameAttribute("The function name (1 to 63 bytes, always quoted). Changing it renames the function in place."),
-			"schema":   publicSchemaAttribute("The schema of the function; `public` by default. Changing it moves the function in place (`ALTER FUNCTION ... SET SCHEMA`)."),
+			"schema":   unsetIfEmpty(publicSchemaAttribute("The schema of the function; `public` by default. Changing it moves the function in place (`ALTER FUNCTION ... SET SCHEMA`).")),
 			"database": optionalDatabaseAttribute("The database of the function; the provider's `database` when not set. Changing it replaces the function."),
-			"returns": schema.StringAttribute{
+			"returns": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The result type (`RETURNS`), e.g. `integer`, `SETOF text`, `TABLE(a int)`, `trigger`. When not set PostgreSQL derives it " +
 					"from the OUT arguments (`record` for several) or uses `void`. Compared by meaning (`int` = `integer`): the configured spelling is kept. " +
 					"Must be a single SQL fragment (no `;`, comments or unbalanced quotes or parentheses). Changing it replaces the function.",
 				Validators: []validator.String{validators.SQLFragment()},
-			},
-			"language": schema.StringAttribute{
-				Optional: true, Computed: true, Default: stringdefault.StaticString("plpgsql"),
+			}),
+			"language": unsetIfEmpty(schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString(functionDefaultLanguage),
 				MarkdownDescription: "The implementation language (`LANGUAGE`), e.g. `plpgsql` (the default), `sql`, `internal`, `c`. Compared case-insensitively. " +
 					"Only trusted languages (`sql`, `plpgsql`) are usable without superuser.",
-			},
+			}),
 			"body": schema.StringAttribute{
 				Required: true,
 				MarkdownDescription: "The function body (`AS '...'`), sent verbatim. Differences PostgreSQL ignores are not changes: line endings, " +
@@ -382,7 +382,7 @@ func (r *functionResource) update(ctx context.Context, _ *call, plan, state *fun
 
 func (r *functionResource) drop(ctx context.Context, _ *call, state *functionModel) diag.Diagnostics {
 	return failed("Could not drop function", r.client.DropFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
-		state.Schema.ValueString(), state.Name.ValueString(), state.argSpecs().inputTypes(), state.DropCascade.ValueBool()))
+		state.schemaName(), state.Name.ValueString(), state.argSpecs().inputTypes(), state.DropCascade.ValueBool()))
 }
 
 // read refreshes m (see readFunction) and records the server's rendering in
@@ -411,9 +411,7 @@ func (r *functionResource) readFunction(ctx context.Context, m *functionModel, h
 		hints = &functionReadHints{}
 	}
 	db := databaseOf(r.client, m.Database)
-	if !isKnown(m.Database) {
-		m.Database = types.StringValue(r.client.DefaultDatabase())
-	}
+	m.Database = types.StringValue(db) // "" is unset: the provider's database
 	var oid uint32
 	var err error
 	var f *pg.Function
@@ -428,7 +426,7 @@ func (r *functionResource) readFunction(ctx context.Context, m *functionModel, h
 		if hints.importArgs != nil {
 			inputs = hints.importArgs
 		}
-		oid, err = r.client.FindFunction(ctx, db, m.Schema.ValueString(), m.Name.ValueString(), inputs)
+		oid, err = r.client.FindFunction(ctx, db, m.schemaName(), m.Name.ValueString(), inputs)
 		if err == nil && oid != 0 {
 			f, err = r.client.ReadFunction(ctx, db, oid)
 		}
@@ -480,7 +478,8 @@ func (r *functionResource) readFunction(ctx context.Context, m *functionModel, h
 		}
 		m.Arg = newFunctionArgList(args)
 	}
-	keepReturns := isKnown(m.Returns) && (hints.trusted ||
+	// "" (unset) is never kept: a refresh records the server's type
+	keepReturns := isKnown(m.Returns) && m.Returns.ValueString() != "" && (hints.trusted ||
 		(rec != nil && rec.Returns == f.Returns) ||
 		pg.SameType(m.Returns.ValueString(), f.Returns))
 	if !keepReturns {
@@ -550,12 +549,27 @@ func newFunctionArgList(args []functionArgModel) types.List {
 	return types.ListValueMust(types.ObjectType{AttrTypes: functionArgAttrTypes}, elems)
 }
 
+// functionDefaultLanguage is the language of a function that names none.
+const functionDefaultLanguage = "plpgsql"
+
+// schemaName is the function's schema: "" is unset, public.
+func (m *functionModel) schemaName() string {
+	if s := m.Schema.ValueString(); s != "" {
+		return s
+	}
+	return "public"
+}
+
 func (m *functionModel) spec() pg.FunctionSpec {
+	language := m.Language.ValueString()
+	if language == "" {
+		language = functionDefaultLanguage // "" is unset
+	}
 	s := pg.FunctionSpec{
-		Schema:          m.Schema.ValueString(),
+		Schema:          m.schemaName(),
 		Name:            m.Name.ValueString(),
 		Args:            m.argSpecs(),
-		Language:        m.Language.ValueString(),
+		Language:        language,
 		Body:            m.Body.ValueString(),
 		Volatility:      strings.ToUpper(m.Volatility.ValueString()),
 		Parallel:        strings.ToUpper(m.Parallel.ValueString()),

@@ -256,6 +256,7 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	finishCreate(ctx, resp, &plan, l.obj.describe(&plan), seamsOf(l.obj).readBackFault, func() (bool, diag.Diagnostics) { return l.obj.read(ctx, c, &plan) })
+	keepPlannedEmpty(l.emptyAttrs(), req.Plan.Raw, &resp.State)
 	// recorded, tainted or not: its identity with it
 	resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
@@ -304,6 +305,7 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 		return
 	}
 	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, &plan, resp.State.Set)...)
+	keepPlannedEmpty(l.emptyAttrs(), req.Plan.Raw, &resp.State)
 	resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
 
@@ -567,8 +569,12 @@ func (l lifecycle[M]) modifyPlan(ctx context.Context, req resource.ModifyPlanReq
 		return
 	}
 	var p planned[M]
-	resp.Diagnostics.Append(getInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &p.plan, req.Plan.Get)...)
-	resp.Diagnostics.Append(getInto(ctx, req.Config.Schema.Type, req.Config.Raw, &p.config, req.Config.Get)...)
+	// arguments configured "" that mean unset: planChange sees them unset
+	cfg, proposed, empties := presentEmptyAsUnset(l.emptyAttrs(), req.Config.Raw, req.Plan.Raw, req.State.Raw)
+	planIn := tfsdk.Plan{Schema: req.Plan.Schema, Raw: proposed}
+	configIn := tfsdk.Config{Schema: req.Config.Schema, Raw: cfg}
+	resp.Diagnostics.Append(getInto(ctx, req.Plan.Schema.Type, planIn.Raw, &p.plan, planIn.Get)...)
+	resp.Diagnostics.Append(getInto(ctx, req.Config.Schema.Type, configIn.Raw, &p.config, configIn.Get)...)
 	if !req.State.Raw.IsNull() {
 		p.state = new(M)
 		resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, p.state, req.State.Get)...)
@@ -581,6 +587,9 @@ func (l lifecycle[M]) modifyPlan(ctx context.Context, req resource.ModifyPlanReq
 		return
 	}
 	resp.Diagnostics.Append(setFrom(ctx, resp.Plan.Schema.Type, &p.plan, resp.Plan.Set)...)
+	if len(empties) > 0 && !resp.Diagnostics.HasError() {
+		resp.Plan.Raw = settleEmptyPlan(empties, resp.Plan.Raw, req.State.Raw, &resp.RequiresReplace)
+	}
 }
 
 // oidOrRead is the OID a state records, or, when it records none (0: a state

@@ -54,12 +54,12 @@ func publicationSchemaV1() schema.Schema {
 			"oid":      oidAttribute("The publication's OID; it survives renames and other in-place changes."),
 			"name":     nameAttribute("The publication name, unique in its database. Changing it renames the publication in place."),
 			"database": optionalDatabaseAttribute("The database of the publication (and of its tables); the provider's `database` when not set. Changing it replaces the publication."),
-			"owner": schema.StringAttribute{
+			"owner": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The role owning the publication; the provider's role when not set. The owner needs `CREATE` on the database " +
 					"(and, for `all_tables`, superuser). A non-superuser provider role is made a member of the new owner for the change and then removed.",
 				Validators: []validator.String{validators.Name()},
-			},
+			}),
 			"tables": schema.SetAttribute{
 				ElementType: types.StringType,
 				Optional:    true, Computed: true,
@@ -172,7 +172,8 @@ func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyP
 		}
 	}
 	planDatabase(p, r.client, func(m *publicationModel) *types.String { return &m.Database })
-	replacing := p.creating() || !plan.AllTables.Equal(state.AllTables) || !plan.Database.Equal(state.Database)
+	// ("" recorded by a create with database = "" is the provider's database)
+	replacing := p.creating() || !plan.AllTables.Equal(state.AllTables) || !sameDatabase(r.client, plan.Database, state.Database)
 	if replacing {
 		if config.Tables.IsNull() {
 			if plan.AllTables.ValueBool() {
@@ -312,9 +313,7 @@ func (r *publicationResource) drop(ctx context.Context, _ *call, state *publicat
 func (r *publicationResource) read(ctx context.Context, _ *call, m *publicationModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	db := databaseOf(r.client, m.Database)
-	if !isKnown(m.Database) {
-		m.Database = types.StringValue(r.client.DefaultDatabase())
-	}
+	m.Database = types.StringValue(db) // "" is unset: the provider's database
 	p, err := readByOIDOrName(m.OID, m.Name.ValueString(), func(oid uint32, name string) (*pg.Publication, error) {
 		return r.client.ReadPublication(ctx, db, oid, name)
 	})

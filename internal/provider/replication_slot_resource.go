@@ -106,11 +106,8 @@ func (r *replicationSlotResource) describe(m *replicationSlotModel) string {
 }
 
 func (r *replicationSlotResource) create(ctx context.Context, _ *call, plan *replicationSlotModel) diag.Diagnostics {
-	if !isKnown(plan.Database) {
-		plan.Database = types.StringValue(r.client.DefaultDatabase())
-	}
 	return failed("Could not create replication slot",
-		r.client.CreateLogicalReplicationSlot(ctx, plan.Database.ValueString(), plan.Name.ValueString(), plan.Plugin.ValueString()))
+		r.client.CreateLogicalReplicationSlot(ctx, databaseOf(r.client, plan.Database), plan.Name.ValueString(), plan.Plugin.ValueString()))
 }
 
 func (r *replicationSlotResource) drop(ctx context.Context, _ *call, state *replicationSlotModel) diag.Diagnostics {

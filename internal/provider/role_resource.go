@@ -86,7 +86,7 @@ func roleSchemaV1() schema.Schema {
 				Sensitive: true,
 				WriteOnly: true,
 				MarkdownDescription: "The role's password, write-only: never stored in the plan or the state (Terraform 1.11 or later). " +
-					"It is set when the role is created and whenever `password_wo_version` changes.",
+					"It is set when the role is created and whenever `password_wo_version` changes. " + emptyUnsetNote,
 				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("password"))},
 			},
 			"password_wo_version": optionalString("Any value; change it to make the provider set `password_wo` again."),
@@ -108,11 +108,11 @@ func roleSchemaV1() schema.Schema {
 					"Unset or empty resets it to the server default; the two spellings are the same and switching between them is no change (the state records `[]`).",
 				Validators: []validator.List{listvalidator.ValueStringsAre(validators.Name())},
 			},
-			"valid_until": schema.StringAttribute{
+			"valid_until": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true, Default: stringdefault.StaticString("infinity"),
-				MarkdownDescription: "Date and time after which the role's password stops being valid (`VALID UNTIL`), e.g. `2030-01-01 00:00:00+00`; `infinity` means never. " +
+				MarkdownDescription: "Date and time after which the role's password stops being valid (`VALID UNTIL`), e.g. `2030-01-01 00:00:00+00`; `infinity` (the default) means never. " +
 					"Compared as an instant, so the server's rendering of the same time never shows as a change.",
-			},
+			}),
 			"skip_drop_role":      defaultedBool(false, "When true, destroying the resource only removes it from the state: the role is not dropped (for roles shared by several configurations or clusters)."),
 			"skip_reassign_owned": defaultedBool(false, "When true, destroying the role skips `REASSIGN OWNED` and `DROP OWNED`; the drop then fails if the role still owns objects or holds privileges."),
 			"statement_timeout": schema.Int64Attribute{
@@ -438,7 +438,7 @@ func (r *roleResource) create(ctx context.Context, c *call, plan *roleModel) dia
 	}
 	pw := pg.PasswordChange{}
 	switch {
-	case !wo.IsNull():
+	case !wo.IsNull() && wo.ValueString() != "": // "" is unset, as cyrilgdn/postgresql read it
 		pw = pg.PasswordChange{Set: true, Password: wo.ValueString()}
 	case !plan.Password.IsNull():
 		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
@@ -483,7 +483,8 @@ func (r *roleResource) update(ctx context.Context, c *call, plan, state *roleMod
 	}
 	pw := pg.PasswordChange{}
 	switch {
-	case !config.PasswordWO.IsNull() && !plan.PasswordWOVersion.Equal(state.PasswordWOVersion):
+	case !config.PasswordWO.IsNull() && config.PasswordWO.ValueString() != "" && !plan.PasswordWOVersion.Equal(state.PasswordWOVersion):
+		// ("" is unset, as cyrilgdn/postgresql read it: nothing to set)
 		pw = pg.PasswordChange{Set: true, Password: config.PasswordWO.ValueString()}
 	case !plan.Password.Equal(state.Password) && config.PasswordWO.IsNull() && (plan.Password.ValueString() != "" || state.Password.ValueString() != ""):
 		// (null and "" both mean no password set by Terraform: going from one
@@ -549,8 +550,8 @@ func (r *roleResource) read(ctx context.Context, c *call, m *roleModel) (bool, d
 	m.OID = types.Int64Value(int64(role.OID))
 	m.Name = types.StringValue(role.Name)
 	m.read(role)
-	if m.ValidUntil.IsNull() || m.ValidUntil.IsUnknown() {
-		m.ValidUntil = types.StringValue(role.ValidUntil)
+	if m.ValidUntil.IsNull() || m.ValidUntil.IsUnknown() || m.ValidUntil.ValueString() == "" {
+		m.ValidUntil = types.StringValue(role.ValidUntil) // "" is unset: no expiry
 	} else if m.ValidUntil.ValueString() != role.ValidUntil {
 		eq, err := r.client.TimestampsEqual(ctx, m.ValidUntil.ValueString(), role.ValidUntil)
 		if err != nil {

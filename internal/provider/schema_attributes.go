@@ -39,11 +39,12 @@ func databaseAttribute(what string) schema.StringAttribute {
 }
 
 // optionalDatabaseAttribute is databaseAttribute with a description of the
-// resource's own.
+// resource's own, for the objects cyrilgdn/postgresql had with an optional
+// database: "" means unset there (unsetIfEmpty).
 func optionalDatabaseAttribute(description string) schema.StringAttribute {
 	a := databaseAttribute("")
 	a.MarkdownDescription = description
-	return a
+	return unsetIfEmpty(a)
 }
 
 // nameAttribute is the required name of the object a resource manages,

@@ -67,19 +67,19 @@ func schemaSchemaV1() schema.Schema {
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
 			"name": nameAttribute("The schema name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the schema in place."),
-			"database": schema.StringAttribute{
+			"database": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The database holding the schema; defaults to the provider's database. Changing it replaces the schema, unless the new name belongs to the same " +
 					"database after a rename (see `database_oid`). If a plan moves the schema to a database that does not exist yet while the old one still exists, " +
 					"the plan shows an update and the apply fails (without touching anything) unless the old database was renamed to the new name; plan again to get the replacement.",
 				Validators: []validator.String{validators.Name()},
-			},
-			"owner": schema.StringAttribute{
+			}),
+			"owner": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The role owning the schema (`AUTHORIZATION`). Defaults to the provider's role; when unset the current owner is recorded and not managed. " +
 					"A non-superuser provider role must be able to act as the owner: the provider grants itself membership in the role within the transaction and revokes it before committing.",
 				Validators: []validator.String{validators.Name()},
-			},
+			}),
 			"if_not_exists": defaultedBool(true, "When true (the default), creating the schema adopts an existing schema of the same name (`CREATE SCHEMA IF NOT EXISTS`) and gives it the configured owner."),
 			"drop_cascade":  defaultedBool(false, "When true, destroying the schema also drops every object in it (`DROP SCHEMA ... CASCADE`). When false (the default) the drop fails if the schema is not empty."),
 		},

@@ -56,12 +56,12 @@ func serverSchemaV1() schema.Schema {
 				Optional: true, Computed: true, Default: stringdefault.StaticString(""),
 				MarkdownDescription: "The server version (`VERSION`), passed to the wrapper; most wrappers ignore it. Empty (the default) means none. Changes in place.",
 			},
-			"server_owner": schema.StringAttribute{
+			"server_owner": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The role owning the server. Defaults to the provider's role. Changes in place (`ALTER SERVER ... OWNER TO`); " +
 					"the new owner needs `USAGE` on the foreign-data wrapper, and a non-superuser provider role temporarily becomes a member of the owner.",
 				Validators: []validator.String{validators.Name()},
-			},
+			}),
 			"options": schema.MapAttribute{
 				ElementType: types.StringType,
 				Optional:    true,

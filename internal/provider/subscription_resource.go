@@ -82,12 +82,12 @@ func subscriptionSchemaV1() schema.Schema {
 			},
 			"create_slot": defaultedBool(true, "Whether `CREATE SUBSCRIPTION` creates the replication slot on the publisher (`create_slot`); `true` by default. "+
 				"Only used when the subscription is created: changing it later changes nothing on the server and never replaces the subscription."),
-			"slot_name": schema.StringAttribute{
+			"slot_name": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The replication slot on the publisher; PostgreSQL uses the subscription name when not set. Changed in place " +
 					"(the subscription is disabled, `SET (slot_name = ...)`, enabled again, all in one transaction: a failure leaves it as it was).",
 				Validators: []validator.String{validators.Name(), slotNameValidator()},
-			},
+			}),
 			"enabled": defaultedBool(true, "Whether the subscription is enabled (replicating); `true` by default. Changed in place "+
 				"(`ALTER SUBSCRIPTION ... ENABLE` / `DISABLE`); a subscription disabled outside Terraform is enabled again on the next apply. "+
 				"Publications changed while it is disabled are set without fetching their table list (`refresh = false`)."),
@@ -117,7 +117,7 @@ func (r *subscriptionResource) importState(ctx context.Context, req resource.Imp
 func (r *subscriptionResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[subscriptionModel]) {
 	plan, config, state := &p.plan, &p.config, p.state
 	// plan.Database is still the framework's here: the configured value, or unknown.
-	if !p.creating() && config.SlotName.IsNull() && plan.Database.Equal(state.Database) {
+	if !p.creating() && config.SlotName.IsNull() && sameDatabase(r.client, plan.Database, state.Database) {
 		plan.SlotName = state.SlotName
 	}
 	planDatabase(p, r.client, func(m *subscriptionModel) *types.String { return &m.Database })
@@ -184,9 +184,7 @@ func configConninfoWO(ctx context.Context, c *call) (*string, diag.Diagnostics) 
 func (r *subscriptionResource) read(ctx context.Context, _ *call, m *subscriptionModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	db := databaseOf(r.client, m.Database)
-	if !isKnown(m.Database) {
-		m.Database = types.StringValue(r.client.DefaultDatabase())
-	}
+	m.Database = types.StringValue(db) // "" is unset: the provider's database
 	s, err := readByOIDOrName(m.OID, m.Name.ValueString(), func(oid uint32, name string) (*pg.Subscription, error) {
 		return r.client.ReadSubscription(ctx, db, oid, name)
 	})

@@ -60,3 +60,24 @@ func (nameOrEmptyValidator) ValidateString(ctx context.Context, req validator.St
 	}
 	nameValidator{}.ValidateString(ctx, req, resp)
 }
+
+// AllowEmpty is v, but the empty string is accepted without asking v: for an
+// optional argument whose "" means unset (planmod.EmptyIsUnset).
+func AllowEmpty(v validator.String) validator.String { return allowEmpty{v} }
+
+type allowEmpty struct{ v validator.String }
+
+func (a allowEmpty) Description(ctx context.Context) string {
+	return a.v.Description(ctx) + `, or "" for unset`
+}
+
+func (a allowEmpty) MarkdownDescription(ctx context.Context) string {
+	return a.v.MarkdownDescription(ctx) + ", or `\"\"` for unset"
+}
+
+func (a allowEmpty) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if !req.ConfigValue.IsNull() && !req.ConfigValue.IsUnknown() && req.ConfigValue.ValueString() == "" {
+		return
+	}
+	a.v.ValidateString(ctx, req, resp)
+}

@@ -85,7 +85,6 @@ resource "postgresql_database" "tablespace" {
 
 # case: empty_strings_for_unset
 # cyrilgdn documents "unset or empty" for encoding, lc_collate and lc_ctype.
-# known-issue: not fixed with issue 30's database "DEFAULT" values (branch db-schema-plan, merged): an empty encoding, lc_collate or lc_ctype is sent and recorded as "", and the read-back of the server's value is "Provider produced inconsistent result"
 resource "postgresql_database" "empty_strings" {
   name       = "{{.P}}_empty_strings"
   encoding   = ""
@@ -105,7 +104,6 @@ resource "postgresql_database" "default_values" {
 
 # case: default_keyword_owner
 # cyrilgdn documents owner = "DEFAULT" (the provider's role).
-# known-issue: not fixed with issue 30's database "DEFAULT" values (branch db-schema-plan, merged): owner = "DEFAULT" is taken as a role name (ERROR: role "DEFAULT" does not exist)
 resource "postgresql_database" "default_owner" {
   name  = "{{.P}}_default_owner"
   owner = "DEFAULT"
