@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -156,7 +157,7 @@ func schemaObjectType(kind string) types.ObjectType {
 // configured schemas; what (e.g. "tables") names them in the error.
 func listInSchemas(ctx context.Context, schemas types.List, kind, what string, diags *diag.Diagnostics, list func(schemas []string) ([]pg.SchemaObject, error)) types.List {
 	t := schemaObjectType(kind)
-	names := listStrings(ctx, schemas, diags)
+	names := tfkit.ListStrings(ctx, schemas, diags)
 	if diags.HasError() {
 		return types.ListNull(t)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -75,8 +76,8 @@ func databaseSchemaV1() schema.Schema {
 		MarkdownDescription: "A PostgreSQL database (`CREATE DATABASE`). Renaming changes it in place (`ALTER DATABASE ... RENAME`), keeping its OID and content; " +
 			"schemas and extensions managed in it follow the new name without being recreated.",
 		Attributes: map[string]schema.Attribute{
-			"id":  idAttribute("The database name (kept equal to `name`)."),
-			"oid": oidAttribute("The database's OID. It never changes for the life of the database, renames included."),
+			"id":  tfkit.IDAttr("The database name (kept equal to `name`)."),
+			"oid": tfkit.OIDAttr("The database's OID. It never changes for the life of the database, renames included."),
 			"name": nameAttribute("The database name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the database in place, " +
 				"which PostgreSQL allows only while no session is connected to it; the provider's own database cannot be renamed."),
 			"owner": unsetIfEmpty(schema.StringAttribute{
@@ -105,11 +106,11 @@ func databaseSchemaV1() schema.Schema {
 				MarkdownDescription: "How many concurrent connections can be made to the database; `-1` (the default) means no limit. Superusers are not limited.",
 				Validators:          []validator.Int64{int64validator.AtLeast(-1)},
 			},
-			"allow_connections": defaultedBool(true, "When false nobody can connect to the database (`ALLOW_CONNECTIONS false`). Defaults to true."),
-			"is_template":       defaultedBool(false, "When true, any role with `CREATEDB` can clone the database (`IS_TEMPLATE`). A template database is made an ordinary one before it is dropped."),
-			"alter_object_ownership": defaultedBool(false, "When true, changing `owner` also gives the new owner the objects owned by the previous owner inside the database (`ALTER ... OWNER TO` for its schemas, tables, views, sequences, functions, procedures and types outside the system schemas; "+
+			"allow_connections": tfkit.DefaultedBoolAttr(true, "When false nobody can connect to the database (`ALLOW_CONNECTIONS false`). Defaults to true."),
+			"is_template":       tfkit.DefaultedBoolAttr(false, "When true, any role with `CREATEDB` can clone the database (`IS_TEMPLATE`). A template database is made an ordinary one before it is dropped."),
+			"alter_object_ownership": tfkit.DefaultedBoolAttr(false, "When true, changing `owner` also gives the new owner the objects owned by the previous owner inside the database (`ALTER ... OWNER TO` for its schemas, tables, views, sequences, functions, procedures and types outside the system schemas; "+
 				"unlike `REASSIGN OWNED` it leaves the previous owner's other databases alone)."),
-			"force_drop": defaultedBool(false, "When true, destroying the database disconnects the sessions connected to it (`DROP DATABASE ... WITH (FORCE)` on PostgreSQL 13+, "+
+			"force_drop": tfkit.DefaultedBoolAttr(false, "When true, destroying the database disconnects the sessions connected to it (`DROP DATABASE ... WITH (FORCE)` on PostgreSQL 13+, "+
 				"otherwise connections are disallowed and the backends terminated first). When false (the default) the drop fails while anyone is connected. "+
 				"When the drop fails, connections are allowed again (and a template stays a template)."),
 		},

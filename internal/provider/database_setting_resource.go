@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 var _ managedResource = (*databaseSettingResource)(nil)
@@ -47,7 +48,7 @@ func databaseSettingSchemaV1() schema.Schema {
 			"(`ALTER ROLE ... IN DATABASE ... SET`, with `role`). Authoritative for that one parameter in that scope only: other parameters, " +
 			"other roles and other databases are left alone. `postgresql_role_setting` sets a role's parameters in every database.",
 		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("The import ID: a JSON object with `database`, `parameter` and, for one role's setting, `role` (see Import)."),
+			"id": tfkit.IDAttr("The import ID: a JSON object with `database`, `parameter` and, for one role's setting, `role` (see Import)."),
 			"database": nameAttribute("The database the setting applies in. With a non-superuser provider role and no `role`, a database it owns or "+
 				"whose owner's privileges it can borrow (a role it created). Changing it replaces the resource.", replace),
 			"role": optionalNameAttribute("The role whose sessions in `database` get the setting (`ALTER ROLE ... IN DATABASE`); unset means every role "+
@@ -95,7 +96,7 @@ func (r *databaseSettingResource) importState(ctx context.Context, req resource.
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"database":"app","parameter":"work_mem"} or {"database":"app","role":"reporting","parameter":"statement_timeout"}`)
 		return
 	}
-	m := databaseSettingModel{Database: types.StringValue(id.Database), Role: strOrNull(id.Role), Parameter: types.StringValue(id.Parameter), Value: types.StringNull()}
+	m := databaseSettingModel{Database: types.StringValue(id.Database), Role: tfkit.StringOrNull(id.Role), Parameter: types.StringValue(id.Parameter), Value: types.StringNull()}
 	m.ID = types.StringValue(m.id())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -44,7 +45,7 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 			"Without `schema` the entry applies in every schema and replaces PostgreSQL's built-in defaults for that grantee (e.g. `PUBLIC` may `EXECUTE` new functions); " +
 			"destroying the resource restores those built-in defaults, which removes the entry. With `schema` the entry adds to the global one, and destroying it revokes everything it granted.",
 		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("cyrilgdn/postgresql's id of the entry: `<role>_<database>_<schema>_<owner>_<object_type>`, with `noschema` for an entry without schema. " +
+			"id": tfkit.IDAttr("cyrilgdn/postgresql's id of the entry: `<role>_<database>_<schema>_<owner>_<object_type>`, with `noschema` for an entry without schema. " +
 				"It is also an import ID, unless underscores in the names make it ambiguous (see Import)."),
 			"role": nameAttribute("The grantee: a role name, or `public`. Changes in place: renaming the role keeps the entry (PostgreSQL records it by OID) and runs no statement; " +
 				"naming another role resets the old one's default privileges and sets the new one's in one transaction."),
@@ -72,7 +73,7 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 				MarkdownDescription: "The privileges new objects grant the grantee, case-insensitive and validated against the object type; `ALL` is kept as written. " +
 					"An empty set revokes everything (e.g. `role = \"public\"`, `object_type = \"function\"`, `privileges = []` stops new functions being executable by everyone). Changes in place.",
 			},
-			"with_grant_option": defaultedBool(false, "Whether the grantee may grant these privileges to others. Not allowed with `public`. Changes in place."),
+			"with_grant_option": tfkit.DefaultedBoolAttr(false, "Whether the grantee may grant these privileges to others. Not allowed with `public`. Changes in place."),
 		},
 	}
 }
@@ -124,7 +125,7 @@ func (r *defaultPrivilegesResource) update(ctx context.Context, _ *call, plan, s
 			return failed("Could not read default privileges", err)
 		}
 		if !pg.SameDefaultPrivileges(from, t) {
-			privs := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, plan.Privileges))
+			privs := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), tfkit.SetStrings(ctx, plan.Privileges))
 			return changeFailed("Could not alter default privileges",
 				r.client.MoveDefaultPrivileges(ctx, from, t, privs, plan.WithGrantOption.ValueBool()), defaultPrivilegesArguments)
 		}
@@ -135,7 +136,7 @@ func (r *defaultPrivilegesResource) update(ctx context.Context, _ *call, plan, s
 // set makes the grantee's default privileges what m says.
 func (r *defaultPrivilegesResource) set(ctx context.Context, m *defaultPrivilegesModel) diag.Diagnostics {
 	t := m.target()
-	privs := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, m.Privileges))
+	privs := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), tfkit.SetStrings(ctx, m.Privileges))
 	return changeFailed("Could not alter default privileges", r.client.SetDefaultPrivileges(ctx, t, privs, m.WithGrantOption.ValueBool(), false), defaultPrivilegesArguments)
 }
 
@@ -229,7 +230,7 @@ func (r *defaultPrivilegesResource) importUnderscoreID(ctx context.Context, id s
 			d := defaultPrivilegesImportID{Role: p[0], Database: p[1], Owner: p[3], Schema: schema, ObjectType: id[cut+1:]}
 			found = append(found, d)
 			m := defaultPrivilegesModel{Role: types.StringValue(d.Role), Database: types.StringValue(d.Database), Owner: types.StringValue(d.Owner),
-				Schema: strOrNull(d.Schema), ObjectType: types.StringValue(d.ObjectType)}
+				Schema: tfkit.StringOrNull(d.Schema), ObjectType: types.StringValue(d.ObjectType)}
 			if st, err := r.client.ReadDefaultPrivileges(ctx, m.target()); err == nil && st.Exists && st.HasEntry {
 				withEntry = append(withEntry, d)
 			}
@@ -289,18 +290,18 @@ func (r *defaultPrivilegesResource) read(ctx context.Context, _ *call, m *defaul
 		return false, failed("Could not read default privileges", err)
 	}
 	if m.Privileges.IsNull() {
-		m.Privileges = stringSet(st.Held)
+		m.Privileges = tfkit.StringSet(st.Held)
 	}
 	if m.WithGrantOption.IsNull() {
-		m.WithGrantOption = types.BoolValue(len(st.Held) > 0 && sameStrings(st.Grantable, st.Held))
+		m.WithGrantOption = types.BoolValue(len(st.Held) > 0 && tfkit.SameStrings(st.Grantable, st.Held))
 	}
-	want := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, m.Privileges))
-	if !sameStrings(want, st.Held) {
-		m.Privileges = stringSet(st.Held)
+	want := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), tfkit.SetStrings(ctx, m.Privileges))
+	if !tfkit.SameStrings(want, st.Held) {
+		m.Privileges = tfkit.StringSet(st.Held)
 	}
 	wgo := m.WithGrantOption.ValueBool()
-	g := intersect([][]string{st.Grantable, want})
-	if (wgo && !sameStrings(g, want)) || (!wgo && len(st.Grantable) > 0) {
+	g := tfkit.Intersect([][]string{st.Grantable, want})
+	if (wgo && !tfkit.SameStrings(g, want)) || (!wgo && len(st.Grantable) > 0) {
 		m.WithGrantOption = types.BoolValue(!wgo)
 	}
 	m.ID = types.StringValue(m.id())

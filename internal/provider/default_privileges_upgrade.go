@@ -2,6 +2,8 @@ package provider
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // upgradeDefaultPrivilegesV0 reads cyrilgdn/postgresql 1.26's
@@ -15,7 +17,7 @@ func upgradeDefaultPrivilegesV0(m defaultPrivilegesModel) defaultPrivilegesModel
 		m.Schema = types.StringNull()
 	}
 	if m.Privileges.IsNull() || m.Privileges.IsUnknown() {
-		m.Privileges = stringSet(nil)
+		m.Privileges = tfkit.StringSet(nil)
 	}
 	m.ID = types.StringValue(m.id())
 	return m

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -44,8 +45,8 @@ func eventTriggerSchemaV1() schema.Schema {
 			"PostgreSQL allows only superusers to create event triggers, and their owner must be a superuser. " +
 			"Renaming, firing mode and owner change in place; event, tags and function replace the trigger.",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("`<database>.<name>`."),
-			"oid":      oidAttribute("The event trigger's OID; it never changes for the life of the trigger, renames included."),
+			"id":       tfkit.IDAttr("`<database>.<name>`."),
+			"oid":      tfkit.OIDAttr("The event trigger's OID; it never changes for the life of the trigger, renames included."),
 			"name":     nameAttribute("The event trigger name, unique in its database. Changing it renames the trigger in place."),
 			"database": databaseAttribute("event trigger"),
 			"event": schema.StringAttribute{

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -40,8 +41,8 @@ func extensionSchemaV1() schema.Schema {
 			"(`ALTER EXTENSION ... SET SCHEMA` / `UPDATE TO`); another name or database means another extension and replaces it. " +
 			"Trusted extensions (e.g. `pgcrypto`, `hstore`, `citext`) can be installed by a non-superuser with `CREATE` on the database; untrusted ones (e.g. `postgres_fdw`) need a superuser.",
 		Attributes: map[string]schema.Attribute{
-			"id":   idAttribute("`<database>.<extension>`, as in cyrilgdn/postgresql."),
-			"oid":  oidAttribute("The extension's OID in its database (`pg_extension.oid`). It does not change when the extension is moved or updated."),
+			"id":   tfkit.IDAttr("`<database>.<extension>`, as in cyrilgdn/postgresql."),
+			"oid":  tfkit.OIDAttr("The extension's OID in its database (`pg_extension.oid`). It does not change when the extension is moved or updated."),
 			"name": nameAttribute("The extension name, as listed in `pg_available_extensions`. Changing it replaces the resource.", stringplanmodifier.RequiresReplace()),
 			"database_oid": schema.Int64Attribute{
 				Computed: true,
@@ -66,8 +67,8 @@ func extensionSchemaV1() schema.Schema {
 				MarkdownDescription: "The extension version. When unset, the default version is installed and the installed version is recorded without ever showing a change. " +
 					"Changing it updates the extension in place (`ALTER EXTENSION ... UPDATE TO`).",
 			}),
-			"create_cascade": defaultedBool(false, "When true, creating the extension also installs the extensions it requires (`CASCADE`). They are not dropped with it."),
-			"drop_cascade":   defaultedBool(false, "When true, dropping the extension also drops the objects that depend on it (`DROP EXTENSION ... CASCADE`). When false (the default) the drop fails if any exist."),
+			"create_cascade": tfkit.DefaultedBoolAttr(false, "When true, creating the extension also installs the extensions it requires (`CASCADE`). They are not dropped with it."),
+			"drop_cascade":   tfkit.DefaultedBoolAttr(false, "When true, dropping the extension also drops the objects that depend on it (`DROP EXTENSION ... CASCADE`). When false (the default) the drop fails if any exist."),
 		},
 	}
 }

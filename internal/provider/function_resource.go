@@ -18,6 +18,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -49,8 +50,8 @@ func functionSchemaV1() schema.Schema {
 			"change in place with `CREATE OR REPLACE FUNCTION`; name and schema change in place with `ALTER FUNCTION ... RENAME TO / SET SCHEMA`. " +
 			"A change to the arguments or the result type, which PostgreSQL cannot make in place, replaces the function.",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("`<database>.<schema>.<name>(<input argument types>)`, e.g. `postgres.public.add(integer,integer)`; OUT arguments are not listed."),
-			"oid":      oidAttribute("The function's OID. `CREATE OR REPLACE`, renames and schema moves keep it; a replacement gets a new one."),
+			"id":       tfkit.IDAttr("`<database>.<schema>.<name>(<input argument types>)`, e.g. `postgres.public.add(integer,integer)`; OUT arguments are not listed."),
+			"oid":      tfkit.OIDAttr("The function's OID. `CREATE OR REPLACE`, renames and schema moves keep it; a replacement gets a new one."),
 			"name":     nameAttribute("The function name (1 to 63 bytes, always quoted). Changing it renames the function in place."),
 			"schema":   unsetIfEmpty(publicSchemaAttribute("The schema of the function; `public` by default. Changing it moves the function in place (`ALTER FUNCTION ... SET SCHEMA`).")),
 			"database": optionalDatabaseAttribute("The database of the function; the provider's `database` when not set. Changing it replaces the function."),
@@ -81,9 +82,9 @@ func functionSchemaV1() schema.Schema {
 				MarkdownDescription: "`UNSAFE` (the default), `RESTRICTED` or `SAFE`: whether the function may run in parallel workers (`PARALLEL`).",
 				Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive("UNSAFE", "RESTRICTED", "SAFE")},
 			},
-			"strict":           defaultedBool(false, "Whether the function returns NULL without being called when any argument is NULL (`STRICT`); `false` means `CALLED ON NULL INPUT`."),
-			"security_definer": defaultedBool(false, "Whether the function runs with the privileges of its owner (`SECURITY DEFINER`) instead of its caller (`SECURITY INVOKER`)."),
-			"drop_cascade":     defaultedBool(false, "Whether destroying (or replacing) the function also drops the objects that depend on it, such as triggers and views (`DROP FUNCTION ... CASCADE`)."),
+			"strict":           tfkit.DefaultedBoolAttr(false, "Whether the function returns NULL without being called when any argument is NULL (`STRICT`); `false` means `CALLED ON NULL INPUT`."),
+			"security_definer": tfkit.DefaultedBoolAttr(false, "Whether the function runs with the privileges of its owner (`SECURITY DEFINER`) instead of its caller (`SECURITY INVOKER`)."),
+			"drop_cascade":     tfkit.DefaultedBoolAttr(false, "Whether destroying (or replacing) the function also drops the objects that depend on it, such as triggers and views (`DROP FUNCTION ... CASCADE`)."),
 		},
 		Blocks: map[string]schema.Block{
 			"arg": schema.ListNestedBlock{

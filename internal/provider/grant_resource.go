@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -46,7 +47,7 @@ func grantSchemaV1() schema.Schema {
 			"Table and column privileges are separate: a table grant never revokes column grants, and a column grant never revokes table grants. " +
 			"Changes to the same object's ACL are serialised with advisory locks, so any number of grants can be applied in parallel.",
 		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("cyrilgdn/postgresql's id of the grant: `<role>_<database>_<schema>_<object_type>_<objects...>_<columns...>` joined with underscores " +
+			"id": tfkit.IDAttr("cyrilgdn/postgresql's id of the grant: `<role>_<database>_<schema>_<object_type>_<objects...>_<columns...>` joined with underscores " +
 				"(no schema for `database`, `foreign_data_wrapper`, `foreign_server` and `parameter`; objects and columns in the order cyrilgdn lists them), so it changes with `objects` and `columns`. " +
 				"It is also an import ID, unless underscores in the names make it ambiguous (see Import)."),
 			"role": nameAttribute("The grantee: a role name, or `public` for every role (`PUBLIC`). " +
@@ -74,7 +75,7 @@ func grantSchemaV1() schema.Schema {
 			},
 			"objects": schema.SetAttribute{
 				ElementType: types.StringType,
-				Optional:    true, Computed: true, Default: emptySetDefault(),
+				Optional:    true, Computed: true, Default: tfkit.EmptySetDefault(),
 				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type, type)` for one: the argument types in any spelling PostgreSQL accepts, such as `int`, `varchar`, `char` or `timestamptz`, with argument names and modes allowed as in `GRANT`, are matched by the types they name and kept as written), " +
 					"the table of a `column` grant (exactly one), or the foreign data wrappers, servers, parameters, types or domains (in `schema`), languages, " +
 					"tablespaces or large objects (their OIDs, e.g. `\"16403\"`). " +
@@ -85,7 +86,7 @@ func grantSchemaV1() schema.Schema {
 			},
 			"columns": schema.SetAttribute{
 				ElementType: types.StringType,
-				Optional:    true, Computed: true, Default: emptySetDefault(),
+				Optional:    true, Computed: true, Default: tfkit.EmptySetDefault(),
 				MarkdownDescription: "The columns of a `column` grant (required for it, not allowed otherwise: unset or `[]`, which are the same; the state records `[]`). Changes in place.",
 				Validators:          []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
 			},
@@ -98,7 +99,7 @@ func grantSchemaV1() schema.Schema {
 					"wrappers and servers; `CREATE` for tablespaces; `SELECT`, `UPDATE` for large objects). " +
 					"`ALL` means every privilege of the type on the server's version and is kept as written. An empty set revokes everything. Changes in place.",
 			},
-			"with_grant_option": defaultedBool(false, "Whether the grantee may grant these privileges to others (`WITH GRANT OPTION`); `false` revokes the grant option. Not allowed with `public`. Changes in place."),
+			"with_grant_option": tfkit.DefaultedBoolAttr(false, "Whether the grantee may grant these privileges to others (`WITH GRANT OPTION`); `false` revokes the grant option. Not allowed with `public`. Changes in place."),
 		},
 	}
 }
@@ -141,7 +142,7 @@ func (r *grantResource) ValidateConfig(ctx context.Context, req resource.Validat
 				resp.Diagnostics.AddAttributeError(path.Root("objects"), "Missing objects", fmt.Sprintf("object_type %q needs at least one object.", ot))
 			}
 			if ot == pg.ObjLargeObj {
-				for _, o := range setStrings(ctx, m.Objects) {
+				for _, o := range tfkit.SetStrings(ctx, m.Objects) {
 					if strings.Trim(o, "0123456789") != "" {
 						resp.Diagnostics.AddAttributeError(path.Root("objects"), "Invalid large object OID", fmt.Sprintf("A large object is named by its OID (digits), not %q.", o))
 					}
@@ -172,7 +173,7 @@ func (r *grantResource) ValidateConfig(ctx context.Context, req resource.Validat
 
 // validatePrivileges checks every privilege against the valid ones for the type.
 func validatePrivileges(ctx context.Context, s types.Set, valid []string, objectType string, diags *diag.Diagnostics) {
-	for _, p := range setStrings(ctx, s) {
+	for _, p := range tfkit.SetStrings(ctx, s) {
 		n := pg.NormalizePrivilege(p)
 		if n == "ALL" || n == "ALL PRIVILEGES" || slices.Contains(valid, n) {
 			continue
@@ -313,7 +314,7 @@ func (r *grantResource) importState(ctx context.Context, req resource.ImportStat
 	}
 	m := grantModel{
 		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Schema: importedString(req.ID, "schema", id.Schema),
-		ObjectType: types.StringValue(id.ObjectType), Objects: stringSet(id.Objects), Columns: stringSet(id.Columns),
+		ObjectType: types.StringValue(id.ObjectType), Objects: tfkit.StringSet(id.Objects), Columns: tfkit.StringSet(id.Columns),
 		Privileges: types.SetNull(types.StringType), WithGrantOption: types.BoolNull(),
 	}
 	m.ID = types.StringValue(m.id(ctx))
@@ -488,8 +489,8 @@ func (r *grantResource) target(ctx context.Context, m *grantModel) pg.GrantTarge
 		Database:   m.Database.ValueString(),
 		Schema:     schema,
 		ObjectType: m.ObjectType.ValueString(),
-		Objects:    setStrings(ctx, m.Objects),
-		Columns:    setStrings(ctx, m.Columns),
+		Objects:    tfkit.SetStrings(ctx, m.Objects),
+		Columns:    tfkit.SetStrings(ctx, m.Columns),
 		Grantee:    m.Role.ValueString(),
 	}
 }
@@ -498,7 +499,7 @@ func (r *grantResource) spec(ctx context.Context, m *grantModel) pg.GrantSpec {
 	t := r.target(ctx, m)
 	return pg.GrantSpec{
 		Target:          t,
-		Privileges:      pg.ExpandPrivileges(t.ObjectType, serverMajor(ctx, r.client), setStrings(ctx, m.Privileges)),
+		Privileges:      pg.ExpandPrivileges(t.ObjectType, serverMajor(ctx, r.client), tfkit.SetStrings(ctx, m.Privileges)),
 		WithGrantOption: m.WithGrantOption.ValueBool(),
 	}
 }
@@ -534,7 +535,7 @@ func (r *grantResource) read(ctx context.Context, _ *call, m *grantModel) (bool,
 			return false, nil
 		}
 		if len(present) != len(t.Objects) {
-			m.Objects = stringSet(present)
+			m.Objects = tfkit.StringSet(present)
 		}
 	}
 	if len(t.Columns) > 0 {
@@ -548,7 +549,7 @@ func (r *grantResource) read(ctx context.Context, _ *call, m *grantModel) (bool,
 			return false, nil
 		}
 		if len(present) != len(t.Columns) {
-			m.Columns = stringSet(present)
+			m.Columns = tfkit.StringSet(present)
 		}
 	}
 	var held, grantable [][]string
@@ -561,36 +562,36 @@ func (r *grantResource) read(ctx context.Context, _ *call, m *grantModel) (bool,
 	}
 	major := serverMajor(ctx, r.client)
 	if m.Privileges.IsNull() || m.WithGrantOption.IsNull() { // import
-		want := intersect(held)
+		want := tfkit.Intersect(held)
 		wgo := len(want) > 0
 		for _, g := range grantable {
-			wgo = wgo && sameStrings(intersect([][]string{g, want}), want)
+			wgo = wgo && tfkit.SameStrings(tfkit.Intersect([][]string{g, want}), want)
 		}
 		if m.Privileges.IsNull() {
-			m.Privileges = stringSet(want)
+			m.Privileges = tfkit.StringSet(want)
 		}
 		if m.WithGrantOption.IsNull() {
 			m.WithGrantOption = types.BoolValue(wgo)
 		}
 	}
-	want := pg.ExpandPrivileges(t.ObjectType, major, setStrings(ctx, m.Privileges))
+	want := pg.ExpandPrivileges(t.ObjectType, major, tfkit.SetStrings(ctx, m.Privileges))
 	wgo := m.WithGrantOption.ValueBool()
 	privsOK, goOK := true, true
 	for i := range held {
-		if !sameStrings(held[i], want) {
+		if !tfkit.SameStrings(held[i], want) {
 			privsOK = false
 		}
-		g := intersect([][]string{grantable[i], want})
-		if (wgo && !sameStrings(g, want)) || (!wgo && len(grantable[i]) > 0) {
+		g := tfkit.Intersect([][]string{grantable[i], want})
+		if (wgo && !tfkit.SameStrings(g, want)) || (!wgo && len(grantable[i]) > 0) {
 			goOK = false
 		}
 	}
 	if !privsOK {
-		report := intersect(held)
-		if sameStrings(report, want) {
-			report = union(held)
+		report := tfkit.Intersect(held)
+		if tfkit.SameStrings(report, want) {
+			report = tfkit.Union(held)
 		}
-		m.Privileges = stringSet(report)
+		m.Privileges = tfkit.StringSet(report)
 	}
 	if !goOK {
 		m.WithGrantOption = types.BoolValue(!wgo)
@@ -602,7 +603,7 @@ func (r *grantResource) read(ctx context.Context, _ *call, m *grantModel) (bool,
 // id is cyrilgdn/postgresql's id of the grant (its generateGrantID), see grantID.
 func (m *grantModel) id(ctx context.Context) string {
 	return grantID(m.Role.ValueString(), m.Database.ValueString(), m.Schema.ValueString(), m.ObjectType.ValueString(),
-		setStrings(ctx, m.Objects), setStrings(ctx, m.Columns))
+		tfkit.SetStrings(ctx, m.Objects), tfkit.SetStrings(ctx, m.Columns))
 }
 
 // grantID is cyrilgdn/postgresql's id of a grant:

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 var _ validatedResource = (*grantRoleResource)(nil)
@@ -36,12 +37,12 @@ func grantRoleSchemaV1() schema.Schema {
 		MarkdownDescription: "Membership of one role in another (`GRANT grant_role TO role`). Use it next to `postgresql_role` resources whose `roles` is unset: " +
 			"neither shows a diff. Membership changes on the same roles are serialised with advisory locks, so they never fail when applied in parallel.",
 		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("cyrilgdn/postgresql's id of the membership: `<role>_<grant_role>_<with_admin_option>` (`true` or `false`), so it changes with `with_admin_option`. " +
+			"id": tfkit.IDAttr("cyrilgdn/postgresql's id of the membership: `<role>_<grant_role>_<with_admin_option>` (`true` or `false`), so it changes with `with_admin_option`. " +
 				"It is also an import ID, unless underscores in the names make it ambiguous (see Import)."),
 			"role": nameAttribute("The member: the role that receives `grant_role`. Changes in place: renaming the role keeps the membership (PostgreSQL records it by OID) " +
 				"and runs no statement; naming another role revokes the old membership and grants the new one in one transaction."),
 			"grant_role":        nameAttribute("The role granted to `role` (predefined roles such as `pg_read_all_data` are allowed). Changes in place, as `role` does."),
-			"with_admin_option": defaultedBool(false, "Whether `role` may grant `grant_role` to others (`WITH ADMIN OPTION`). Changes in place."),
+			"with_admin_option": tfkit.DefaultedBoolAttr(false, "Whether `role` may grant `grant_role` to others (`WITH ADMIN OPTION`). Changes in place."),
 			"inherit_option": schema.BoolAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "PostgreSQL 16 and later: whether `role` uses the privileges of `grant_role` without `SET ROLE` (`WITH INHERIT`). " +

@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // upgradeGrantV0 reads cyrilgdn/postgresql 1.26's postgresql_grant, whose
@@ -21,7 +23,7 @@ func upgradeGrantV0(ctx context.Context, m grantModel) (grantModel, diag.Diagnos
 		m.Schema = types.StringNull()
 	}
 	if m.Privileges.IsNull() || m.Privileges.IsUnknown() {
-		m.Privileges = stringSet(nil)
+		m.Privileges = tfkit.StringSet(nil)
 	}
 	m.ID = types.StringValue(m.id(ctx))
 	return m, nil

@@ -6,16 +6,18 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 func TestUpgradeGrantV0Fixtures(t *testing.T) {
 	ctx := context.Background()
 	g := func(role, db, schema, ot string, objects, columns, privs []string, wgo bool) grantModel {
 		m := grantModel{
-			Role: types.StringValue(role), Database: types.StringValue(db), Schema: strOrNull(schema), ObjectType: types.StringValue(ot),
+			Role: types.StringValue(role), Database: types.StringValue(db), Schema: tfkit.StringOrNull(schema), ObjectType: types.StringValue(ot),
 			// unset objects/columns (null in cyrilgdn's state) are recorded as []
-			Objects: stringSet(objects), Columns: stringSet(columns),
-			Privileges: stringSet(privs), WithGrantOption: types.BoolValue(wgo),
+			Objects: tfkit.StringSet(objects), Columns: tfkit.StringSet(columns),
+			Privileges: tfkit.StringSet(privs), WithGrantOption: types.BoolValue(wgo),
 		}
 		m.ID = types.StringValue(m.id(ctx))
 		return m
@@ -99,7 +101,7 @@ func TestUpgradeDefaultPrivilegesV0Fixtures(t *testing.T) {
 	dp := func(role, owner, schema, ot string, privs []string, wgo bool) defaultPrivilegesModel {
 		m := defaultPrivilegesModel{
 			Role: types.StringValue(role), Database: types.StringValue("fx_dp_db"), Owner: types.StringValue(owner),
-			Schema: strOrNull(schema), ObjectType: types.StringValue(ot), Privileges: stringSet(privs), WithGrantOption: types.BoolValue(wgo),
+			Schema: tfkit.StringOrNull(schema), ObjectType: types.StringValue(ot), Privileges: tfkit.StringSet(privs), WithGrantOption: types.BoolValue(wgo),
 		}
 		m.ID = types.StringValue(m.id())
 		return m

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // The import-ID grammar of every resource whose object is named by names:
@@ -251,7 +252,7 @@ func parseID(id string, dst any, required ...string) error {
 	return nil
 }
 
-// importedString is the value of key in a JSON import ID, as strOrNull
+// importedString is the value of key in a JSON import ID, as tfkit.StringOrNull
 // makes it of v, but "" when the ID holds the key with an empty string: a
 // configuration may spell "none" that way (cyrilgdn/postgresql read an empty
 // schema as unset), and the imported state must then plan no change.
@@ -262,7 +263,7 @@ func importedString(id, key, v string) types.String {
 			return types.StringValue("")
 		}
 	}
-	return strOrNull(v)
+	return tfkit.StringOrNull(v)
 }
 
 // joinAnd joins words as "a, b and c".

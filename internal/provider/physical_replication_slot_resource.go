@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 var _ managedResource = (*physicalReplicationSlotResource)(nil)
@@ -33,7 +35,7 @@ func physicalReplicationSlotSchemaV1() schema.Schema {
 			"Once a client has used it, the server keeps the WAL the client has not received, so an abandoned slot makes WAL pile up. " +
 			"Slots cannot be altered: a new name replaces the slot. Creating a slot needs superuser or the `REPLICATION` attribute.",
 		Attributes: map[string]schema.Attribute{
-			"id":   idAttribute("The slot name."),
+			"id":   tfkit.IDAttr("The slot name."),
 			"name": slotNameAttribute(),
 		},
 	}

@@ -54,7 +54,7 @@ func planOptions(config, state types.Map, plan *types.Map) {
 	*plan = types.MapNull(types.StringType)
 }
 
-// emptyIfNull turns a null set into an empty one (see emptySetDefault).
+// emptyIfNull turns a null set into an empty one (see tfkit.EmptySetDefault).
 func emptyIfNull(s types.Set) types.Set {
 	if s.IsNull() {
 		return types.SetValueMust(types.StringType, []attr.Value{})

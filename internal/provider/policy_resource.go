@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -54,8 +55,8 @@ func policySchemaV1() schema.Schema {
 			"and the plan changes it back. An imported policy starts with the server's rendering; a configured expression that differs from the state's only in letter case " +
 			"outside quotes, spacing, or parentheses around the whole (`id>0` against `(id > 0)`) plans no change (a lexical comparison, made without the server).",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("`<database>.<schema>.<table>.<name>`."),
-			"oid":      oidAttribute("The policy's OID; it never changes for the life of the policy, renames included."),
+			"id":       tfkit.IDAttr("`<database>.<schema>.<table>.<name>`."),
+			"oid":      tfkit.OIDAttr("The policy's OID; it never changes for the life of the policy, renames included."),
 			"name":     nameAttribute("The policy name, unique per table. Changing it renames the policy in place."),
 			"database": databaseAttribute("policy"),
 			"schema":   publicSchemaAttribute("The schema of the table (default `public`). Changing it replaces the policy.", stringplanmodifier.RequiresReplace()),
@@ -66,7 +67,7 @@ func policySchemaV1() schema.Schema {
 				Validators:          []validator.String{stringvalidator.OneOf("ALL", "SELECT", "INSERT", "UPDATE", "DELETE")},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
-			"permissive": defaultedBool(true, "Whether the policy is permissive (`AS PERMISSIVE`, the default: combined with other permissive policies by `OR`) "+
+			"permissive": tfkit.DefaultedBoolAttr(true, "Whether the policy is permissive (`AS PERMISSIVE`, the default: combined with other permissive policies by `OR`) "+
 				"or restrictive (`false`, `AS RESTRICTIVE`: combined by `AND`). Changing it replaces the policy.", boolplanmodifier.RequiresReplace()),
 			"roles": schema.SetAttribute{
 				ElementType: types.StringType,

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // Helpers shared by postgresql_grant and postgresql_default_privileges.
@@ -18,7 +19,7 @@ import (
 // privilegesEqual reports whether two privilege lists mean the same for an
 // object type (case, TEMP, ALL and order do not matter).
 func privilegesEqual(expand func([]string) []string, a, b []string) bool {
-	return sameStrings(expand(a), expand(b))
+	return tfkit.SameStrings(expand(a), expand(b))
 }
 
 // canonicalID renders an import/resource ID: a JSON object with sorted keys
@@ -54,7 +55,7 @@ func planPrivileges[M any](ctx context.Context, major int, p *planned[M], object
 		return
 	}
 	if state := *privs(p.state); !plan.IsUnknown() && !plan.Equal(state) &&
-		privilegesEqual(func(l []string) []string { return expand(ot, major, l) }, setStrings(ctx, *plan), setStrings(ctx, state)) {
+		privilegesEqual(func(l []string) []string { return expand(ot, major, l) }, tfkit.SetStrings(ctx, *plan), tfkit.SetStrings(ctx, state)) {
 		*plan = state
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -50,8 +51,8 @@ func publicationSchemaV1() schema.Schema {
 			"Tables, schemas, options, owner and name change in place (`ALTER PUBLICATION`); switching `all_tables` replaces the publication. " +
 			"`FOR ALL TABLES` and `FOR TABLES IN SCHEMA` need superuser; adding a table needs ownership of it.",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("`<database>.<name>`."),
-			"oid":      oidAttribute("The publication's OID; it survives renames and other in-place changes."),
+			"id":       tfkit.IDAttr("`<database>.<name>`."),
+			"oid":      tfkit.OIDAttr("The publication's OID; it survives renames and other in-place changes."),
 			"name":     nameAttribute("The publication name, unique in its database. Changing it renames the publication in place."),
 			"database": optionalDatabaseAttribute("The database of the publication (and of its tables); the provider's `database` when not set. Changing it replaces the publication."),
 			"owner": unsetIfEmpty(schema.StringAttribute{
@@ -75,7 +76,7 @@ func publicationSchemaV1() schema.Schema {
 					"Changed in place. When not set, they are not managed.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
 			},
-			"all_tables": defaultedBool(false, "Publish every table of the database, present and future (`FOR ALL TABLES`; needs superuser). PostgreSQL cannot switch an "+
+			"all_tables": tfkit.DefaultedBoolAttr(false, "Publish every table of the database, present and future (`FOR ALL TABLES`; needs superuser). PostgreSQL cannot switch an "+
 				"existing publication to or from this mode, so a change replaces the publication.", boolplanmodifier.RequiresReplace()),
 			"publish_param": schema.ListAttribute{
 				ElementType: types.StringType,
@@ -86,7 +87,7 @@ func publicationSchemaV1() schema.Schema {
 					"Order does not matter.",
 				Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(allPublishParams...)), listvalidator.UniqueValues()},
 			},
-			"publish_via_partition_root_param": defaultedBool(false, "Publish changes of partitions as changes of their partitioned table (`publish_via_partition_root`), so the subscriber "+
+			"publish_via_partition_root_param": tfkit.DefaultedBoolAttr(false, "Publish changes of partitions as changes of their partitioned table (`publish_via_partition_root`), so the subscriber "+
 				"needs only the root table."),
 			"publish_generated_columns_param": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -96,7 +97,7 @@ func publicationSchemaV1() schema.Schema {
 					"and setting it is an error at plan time.",
 				Validators: []validator.String{stringvalidator.OneOf(allGeneratedColumnsParams...)},
 			},
-			"drop_cascade": defaultedBool(false, "Use `DROP PUBLICATION ... CASCADE` on destroy. (Publications have no dependent objects in PostgreSQL today; kept for compatibility.)"),
+			"drop_cascade": tfkit.DefaultedBoolAttr(false, "Use `DROP PUBLICATION ... CASCADE` on destroy. (Publications have no dependent objects in PostgreSQL today; kept for compatibility.)"),
 		},
 	}
 }
@@ -155,7 +156,7 @@ func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyP
 	plan, config, state := &p.plan, &p.config, p.state
 	// the server's major version, asked only when an argument depends on it
 	major := sync.OnceValue(func() int { return serverMajor(ctx, r.client) })
-	if len(setStrings(ctx, config.Schemas)) > 0 {
+	if len(tfkit.SetStrings(ctx, config.Schemas)) > 0 {
 		if major := major(); major > 0 && major < 15 {
 			resp.Diagnostics.AddAttributeError(path.Root("schemas"), "Unsupported on this server version",
 				fmt.Sprintf("Publishing the tables of a schema (FOR TABLES IN SCHEMA) needs PostgreSQL 15 or later; the server runs PostgreSQL %d. "+

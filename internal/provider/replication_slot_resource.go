@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -39,7 +40,7 @@ func replicationSlotSchemaV1() schema.Schema {
 			"so an unused slot makes WAL pile up on the server. Slots cannot be altered: any change replaces the slot, and its position is lost. " +
 			"Creating a slot needs superuser or the `REPLICATION` attribute; an active slot (a consumer is connected) cannot be dropped.",
 		Attributes: map[string]schema.Attribute{
-			"id":   idAttribute("`<database>.<name>`."),
+			"id":   tfkit.IDAttr("`<database>.<name>`."),
 			"name": slotNameAttribute(),
 			"plugin": schema.StringAttribute{
 				Required:            true,

@@ -26,6 +26,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -50,22 +51,22 @@ func roleSchemaV1() schema.Schema {
 		MarkdownDescription: "A PostgreSQL role (`CREATE ROLE`). Renaming changes the role in place (`ALTER ROLE ... RENAME`), keeping its OID, " +
 			"privileges and memberships. Passwords are sent to the server as SCRAM-SHA-256 verifiers computed by the provider, never in plain text.",
 		Attributes: map[string]schema.Attribute{
-			"id":                        idAttribute("The role name (kept equal to `name`)."),
-			"oid":                       oidAttribute("The role's OID. It never changes for the life of the role, renames included."),
+			"id":                        tfkit.IDAttr("The role name (kept equal to `name`)."),
+			"oid":                       tfkit.OIDAttr("The role's OID. It never changes for the life of the role, renames included."),
 			"name":                      nameAttribute("The role name: 1 to 63 bytes, any characters (it is always quoted). Changing it renames the role in place."),
-			"superuser":                 defaultedBool(false, "Whether the role is a superuser (`SUPERUSER`), bypassing every permission check. Only a superuser can set it."),
-			"create_database":           defaultedBool(false, "Whether the role may create databases (`CREATEDB`)."),
-			"create_role":               defaultedBool(false, "Whether the role may create, alter and drop other roles (`CREATEROLE`)."),
-			"inherit":                   defaultedBool(true, "Whether the role uses the privileges of the roles it is a member of without `SET ROLE` (`INHERIT`)."),
-			"login":                     defaultedBool(false, "Whether the role may log in (`LOGIN`), i.e. is a user rather than a group."),
-			"replication":               defaultedBool(false, "Whether the role may start streaming replication and use backup functions (`REPLICATION`). Only a superuser can set it."),
-			"bypass_row_level_security": defaultedBool(false, "Whether the role bypasses every row-level security policy (`BYPASSRLS`). Only a superuser can set it."),
+			"superuser":                 tfkit.DefaultedBoolAttr(false, "Whether the role is a superuser (`SUPERUSER`), bypassing every permission check. Only a superuser can set it."),
+			"create_database":           tfkit.DefaultedBoolAttr(false, "Whether the role may create databases (`CREATEDB`)."),
+			"create_role":               tfkit.DefaultedBoolAttr(false, "Whether the role may create, alter and drop other roles (`CREATEROLE`)."),
+			"inherit":                   tfkit.DefaultedBoolAttr(true, "Whether the role uses the privileges of the roles it is a member of without `SET ROLE` (`INHERIT`)."),
+			"login":                     tfkit.DefaultedBoolAttr(false, "Whether the role may log in (`LOGIN`), i.e. is a user rather than a group."),
+			"replication":               tfkit.DefaultedBoolAttr(false, "Whether the role may start streaming replication and use backup functions (`REPLICATION`). Only a superuser can set it."),
+			"bypass_row_level_security": tfkit.DefaultedBoolAttr(false, "Whether the role bypasses every row-level security policy (`BYPASSRLS`). Only a superuser can set it."),
 			"connection_limit": schema.Int64Attribute{
 				Optional: true, Computed: true, Default: int64default.StaticInt64(-1),
 				MarkdownDescription: "How many concurrent connections the role may open; `-1` (the default) means no limit. Superusers are not limited.",
 				Validators:          []validator.Int64{int64validator.AtLeast(-1)},
 			},
-			"encrypted_password": defaultedBool(true, "Kept for compatibility. PostgreSQL 10 and later always store passwords hashed; this provider always sends a SCRAM-SHA-256 verifier, so `false` has no effect."),
+			"encrypted_password": tfkit.DefaultedBoolAttr(true, "Kept for compatibility. PostgreSQL 10 and later always store passwords hashed; this provider always sends a SCRAM-SHA-256 verifier, so `false` has no effect."),
 			"encrypted": schema.StringAttribute{
 				Optional:            true,
 				DeprecationMessage:  "encrypted has no effect: passwords are always stored hashed. Remove it from the configuration.",
@@ -89,7 +90,7 @@ func roleSchemaV1() schema.Schema {
 					"It is set when the role is created and whenever `password_wo_version` changes. " + emptyUnsetNote,
 				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("password"))},
 			},
-			"password_wo_version": optionalString("Any value; change it to make the provider set `password_wo` again."),
+			"password_wo_version": tfkit.OptionalStringAttr("Any value; change it to make the provider set `password_wo` again."),
 			"roles": schema.SetAttribute{
 				ElementType: types.StringType,
 				Optional:    true,
@@ -113,8 +114,8 @@ func roleSchemaV1() schema.Schema {
 				MarkdownDescription: "Date and time after which the role's password stops being valid (`VALID UNTIL`), e.g. `2030-01-01 00:00:00+00`; `infinity` (the default) means never. " +
 					"Compared as an instant, so the server's rendering of the same time never shows as a change.",
 			}),
-			"skip_drop_role":      defaultedBool(false, "When true, destroying the resource only removes it from the state: the role is not dropped (for roles shared by several configurations or clusters)."),
-			"skip_reassign_owned": defaultedBool(false, "When true, destroying the role skips `REASSIGN OWNED` and `DROP OWNED`; the drop then fails if the role still owns objects or holds privileges."),
+			"skip_drop_role":      tfkit.DefaultedBoolAttr(false, "When true, destroying the resource only removes it from the state: the role is not dropped (for roles shared by several configurations or clusters)."),
+			"skip_reassign_owned": tfkit.DefaultedBoolAttr(false, "When true, destroying the role skips `REASSIGN OWNED` and `DROP OWNED`; the drop then fails if the role still owns objects or holds privileges."),
 			"statement_timeout": schema.Int64Attribute{
 				Optional: true, Computed: true, Default: int64default.StaticInt64(0),
 				MarkdownDescription: "The role's `statement_timeout` in milliseconds; `0` (the default) resets it to the server default.",

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 var _ validatedResource = (*roleSettingResource)(nil)
@@ -52,7 +53,7 @@ func roleSettingSchemaV1() schema.Schema {
 		MarkdownDescription: "One configuration parameter a role gets when it logs in (`ALTER ROLE ... [IN DATABASE ...] SET`), in every database or in one. " +
 			"Authoritative for that one parameter of that role in that database only: other parameters and other databases are left alone.",
 		Attributes: map[string]schema.Attribute{
-			"id": idAttribute("The import ID: a JSON object with `role`, `parameter` and, for a setting in one database, `database` (see Import)."),
+			"id": tfkit.IDAttr("The import ID: a JSON object with `role`, `parameter` and, for a setting in one database, `database` (see Import)."),
 			"role": nameAttribute("The role that gets the setting. With a non-superuser provider role, a role it may administer (on PostgreSQL 16 and later, "+
 				"one it has `ADMIN OPTION` on, as it has on the roles it created). Changing it replaces the resource.", replace),
 			"database": optionalNameAttribute("The database the setting applies in (`IN DATABASE`). Unset means every database: unlike other resources, "+
@@ -113,7 +114,7 @@ func (r *roleSettingResource) importState(ctx context.Context, req resource.Impo
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"main","parameter":"work_mem"}`)
 		return
 	}
-	m := roleSettingModel{Role: types.StringValue(id.Role), Database: strOrNull(id.Database), Parameter: types.StringValue(id.Parameter), Value: types.StringNull()}
+	m := roleSettingModel{Role: types.StringValue(id.Role), Database: tfkit.StringOrNull(id.Database), Parameter: types.StringValue(id.Parameter), Value: types.StringNull()}
 	m.ID = types.StringValue(m.id())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -58,8 +59,8 @@ func schemaSchemaV1() schema.Schema {
 			"(`database_oid`) and, when the configured database name is the new name of that same database, updates the schema in place, so renaming a " +
 			"`postgresql_database` never drops the schemas (and data) inside it.",
 		Attributes: map[string]schema.Attribute{
-			"id":  idAttribute("`<database>.<schema>`, as in cyrilgdn/postgresql."),
-			"oid": oidAttribute("The schema's OID in its database. It never changes for the life of the schema, renames included."),
+			"id":  tfkit.IDAttr("`<database>.<schema>`, as in cyrilgdn/postgresql."),
+			"oid": tfkit.OIDAttr("The schema's OID in its database. It never changes for the life of the schema, renames included."),
 			"database_oid": schema.Int64Attribute{
 				Computed: true,
 				MarkdownDescription: "The OID of the database holding the schema. It identifies the database across renames: when `database` changes to a name that is (or, " +
@@ -80,8 +81,8 @@ func schemaSchemaV1() schema.Schema {
 					"A non-superuser provider role must be able to act as the owner: the provider grants itself membership in the role within the transaction and revokes it before committing.",
 				Validators: []validator.String{validators.Name()},
 			}),
-			"if_not_exists": defaultedBool(true, "When true (the default), creating the schema adopts an existing schema of the same name (`CREATE SCHEMA IF NOT EXISTS`) and gives it the configured owner."),
-			"drop_cascade":  defaultedBool(false, "When true, destroying the schema also drops every object in it (`DROP SCHEMA ... CASCADE`). When false (the default) the drop fails if the schema is not empty."),
+			"if_not_exists": tfkit.DefaultedBoolAttr(true, "When true (the default), creating the schema adopts an existing schema of the same name (`CREATE SCHEMA IF NOT EXISTS`) and gives it the configured owner."),
+			"drop_cascade":  tfkit.DefaultedBoolAttr(false, "When true, destroying the schema also drops every object in it (`DROP SCHEMA ... CASCADE`). When false (the default) the drop fails if the schema is not empty."),
 		},
 		Blocks: map[string]schema.Block{
 			"policy": schema.SetNestedBlock{
@@ -91,7 +92,7 @@ func schemaSchemaV1() schema.Schema {
 					"Several blocks for the same role add up: the role holds every privilege any of them gives (with the grant option when any of them asks for it), and each block stays as written in the state.",
 				NestedObject: schema.NestedBlockObject{
 					Attributes: map[string]schema.Attribute{
-						"role":              optionalString("The role receiving the privileges; empty or unset means `PUBLIC`."),
+						"role":              tfkit.OptionalStringAttr("The role receiving the privileges; empty or unset means `PUBLIC`."),
 						"usage":             policyBool("Grant `USAGE` (look up objects in the schema)."),
 						"usage_with_grant":  policyBool("Grant `USAGE` `WITH GRANT OPTION`."),
 						"create":            policyBool("Grant `CREATE` (create objects in the schema)."),

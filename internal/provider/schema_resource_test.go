@@ -261,7 +261,7 @@ resource "postgresql_schema" "test" {
 }
 
 // Two policy blocks for the same role are cumulative (as documented by
-// cyrilgdn/postgresql): the role gets the union of their privileges, the
+// cyrilgdn/postgresql): the role gets the tfkit.Union of their privileges, the
 // state keeps both blocks as configured (unset flags recorded as false, as
 // cyrilgdn stored them), and the apply no longer fails with "Provider
 // produced inconsistent result after apply" leaving the schema tainted.

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 var _ managedResource = (*securityLabelResource)(nil)
@@ -39,7 +40,7 @@ func securityLabelSchemaV1() schema.Schema {
 			"(such as `sepgsql`, or `anon` of PostgreSQL Anonymizer) must be loaded in the server; it decides which labels are valid and who may set them. " +
 			"The label changes in place; destroying the resource removes the label (`IS NULL`).",
 		Attributes: map[string]schema.Attribute{
-			"id":             idAttribute("`<label_provider>.<object_type>.<object_name>` (as in cyrilgdn/postgresql), or `<label_provider>.<object_type>.<schema>.<object_name>` when `schema` is set."),
+			"id":             tfkit.IDAttr("`<label_provider>.<object_type>.<object_name>` (as in cyrilgdn/postgresql), or `<label_provider>.<object_type>.<schema>.<object_name>` when `schema` is set."),
 			"database":       databaseAttribute("labelled object"),
 			"label_provider": nameAttribute("The label provider (`FOR provider`). Changing it replaces the label.", stringplanmodifier.RequiresReplace()),
 			"object_type": schema.StringAttribute{

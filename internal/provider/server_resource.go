@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -41,8 +42,8 @@ func serverSchemaV1() schema.Schema {
 			"The wrapper's extension must exist in the database, and a non-superuser needs `USAGE` on the foreign-data wrapper. " +
 			"Renaming (`ALTER SERVER ... RENAME TO`), version, options and owner change in place; the server keeps its user mappings, foreign tables and privileges.",
 		Attributes: map[string]schema.Attribute{
-			"id":          idAttribute("The server name (kept equal to `server_name`, as in cyrilgdn/postgresql)."),
-			"oid":         oidAttribute("The server's OID in its database; it never changes for the life of the server, renames included."),
+			"id":          tfkit.IDAttr("The server name (kept equal to `server_name`, as in cyrilgdn/postgresql)."),
+			"oid":         tfkit.OIDAttr("The server's OID in its database; it never changes for the life of the server, renames included."),
 			"database":    databaseAttribute("foreign server"),
 			"server_name": nameAttribute("The server name, unique in its database. Changing it renames the server in place."),
 			"fdw_name":    nameAttribute("The foreign-data wrapper that manages the server (e.g. `postgres_fdw`, installed by the extension of the same name). Changing it replaces the server.", stringplanmodifier.RequiresReplace()),
@@ -76,7 +77,7 @@ func serverSchemaV1() schema.Schema {
 			"options_wo":         optionsWOAttribute("server"),
 			"options_wo_version": optionsWOVersionAttribute(),
 			"options_wo_names":   optionsWONamesAttribute(),
-			"drop_cascade": defaultedBool(false, "When true, destroying the server also drops what depends on it (user mappings, foreign tables) with `DROP SERVER ... CASCADE`. "+
+			"drop_cascade": tfkit.DefaultedBoolAttr(false, "When true, destroying the server also drops what depends on it (user mappings, foreign tables) with `DROP SERVER ... CASCADE`. "+
 				"When false (the default) the drop fails while such objects exist."),
 		},
 	}
@@ -176,7 +177,7 @@ func (r *serverResource) update(ctx context.Context, c *call, plan, state *serve
 		return diags
 	}
 	spec := plan.spec(ctx, &diags)
-	ch, d := planOptionsWO(ctx, c, spec.Options, optionsFromTF(ctx, state.Options, &diags), state.OptionsWONames, !plan.OptionsWOVersion.Equal(state.OptionsWOVersion))
+	ch, d := planOptionsWO(ctx, c, spec.Options, tfkit.OptionsFromTF(ctx, state.Options, &diags), state.OptionsWONames, !plan.OptionsWOVersion.Equal(state.OptionsWOVersion))
 	if diags.Append(d...); diags.HasError() {
 		return diags
 	}
@@ -213,7 +214,7 @@ func (m *serverModel) spec(ctx context.Context, diags *diag.Diagnostics) pg.Fore
 		FDW:     m.FDWName.ValueString(),
 		Type:    m.ServerType.ValueString(),
 		Version: m.ServerVersion.ValueString(),
-		Options: optionsFromTF(ctx, m.Options, diags),
+		Options: tfkit.OptionsFromTF(ctx, m.Options, diags),
 	}
 	if !m.ServerOwner.IsUnknown() {
 		s.Owner = m.ServerOwner.ValueString()
@@ -231,7 +232,7 @@ func (m *serverModel) fill(ctx context.Context, c *pg.Client, s *pg.ForeignServe
 	m.ServerType = types.StringValue(s.Type)
 	m.ServerVersion = types.StringValue(s.Version)
 	m.ServerOwner = types.StringValue(s.Owner)
-	m.Options = optionsToTF(ctx, s.Options, m.Options, diags)
+	m.Options = tfkit.OptionsToTF(ctx, s.Options, m.Options, diags)
 	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
 		m.DropCascade = types.BoolValue(false)
 	}

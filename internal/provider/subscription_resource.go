@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -43,8 +44,8 @@ func subscriptionSchemaV1() schema.Schema {
 			"before PostgreSQL 16, and from 16 membership in `pg_create_subscription` and `CREATE` on the database. Destroying it also drops its replication slot on the publisher. A subscription to a publication of the same cluster " +
 			"must use `create_slot = false` with a slot created beforehand (PostgreSQL would otherwise wait forever).",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("`<database>.<name>`."),
-			"oid":      oidAttribute("The subscription's OID; it survives in-place changes."),
+			"id":       tfkit.IDAttr("`<database>.<name>`."),
+			"oid":      tfkit.OIDAttr("The subscription's OID; it survives in-place changes."),
 			"name":     nameAttribute("The subscription name (unique in the cluster). Changing it renames the subscription in place."),
 			"database": optionalDatabaseAttribute("The database the changes are applied to; the provider's `database` when not set. Changing it replaces the subscription."),
 			"conninfo": schema.StringAttribute{
@@ -80,7 +81,7 @@ func subscriptionSchemaV1() schema.Schema {
 					"which also fetches the new table list when the subscription is enabled.",
 				Validators: []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(validators.Name())},
 			},
-			"create_slot": defaultedBool(true, "Whether `CREATE SUBSCRIPTION` creates the replication slot on the publisher (`create_slot`); `true` by default. "+
+			"create_slot": tfkit.DefaultedBoolAttr(true, "Whether `CREATE SUBSCRIPTION` creates the replication slot on the publisher (`create_slot`); `true` by default. "+
 				"Only used when the subscription is created: changing it later changes nothing on the server and never replaces the subscription."),
 			"slot_name": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -88,7 +89,7 @@ func subscriptionSchemaV1() schema.Schema {
 					"(the subscription is disabled, `SET (slot_name = ...)`, enabled again, all in one transaction: a failure leaves it as it was).",
 				Validators: []validator.String{validators.Name(), slotNameValidator()},
 			}),
-			"enabled": defaultedBool(true, "Whether the subscription is enabled (replicating); `true` by default. Changed in place "+
+			"enabled": tfkit.DefaultedBoolAttr(true, "Whether the subscription is enabled (replicating); `true` by default. Changed in place "+
 				"(`ALTER SUBSCRIPTION ... ENABLE` / `DISABLE`); a subscription disabled outside Terraform is enabled again on the next apply. "+
 				"Publications changed while it is disabled are set without fetching their table list (`refresh = false`)."),
 		},

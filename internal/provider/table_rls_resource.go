@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 var _ managedResource = (*tableRLSResource)(nil)
@@ -37,14 +39,14 @@ func tableRLSSchemaV1() schema.Schema {
 			"without any policy denies every row to everyone but the owner. Destroying the resource disables row-level security (and forcing) on the table. " +
 			"Needs ownership of the table.",
 		Attributes: map[string]schema.Attribute{
-			"id":       idAttribute("`<database>.<schema>.<table>`."),
-			"oid":      oidAttribute("The table's OID."),
+			"id":       tfkit.IDAttr("`<database>.<schema>.<table>`."),
+			"oid":      tfkit.OIDAttr("The table's OID."),
 			"database": databaseAttribute("table"),
 			"schema":   publicSchemaAttribute("The schema of the table (default `public`). Changing it means another table (replacement).", stringplanmodifier.RequiresReplace()),
 			"table":    nameAttribute("The table (ordinary or partitioned). Changing it means another table (replacement).", stringplanmodifier.RequiresReplace()),
-			"enabled": defaultedBool(true, "Whether row-level security is enabled (default `true`): rows are then visible and changeable only as the table's policies allow, "+
+			"enabled": tfkit.DefaultedBoolAttr(true, "Whether row-level security is enabled (default `true`): rows are then visible and changeable only as the table's policies allow, "+
 				"except to the table's owner, superusers and roles with `BYPASSRLS`."),
-			"force": defaultedBool(false, "Whether the policies also apply to the table's owner (`FORCE ROW LEVEL SECURITY`; default `false`)."),
+			"force": tfkit.DefaultedBoolAttr(false, "Whether the policies also apply to the table's owner (`FORCE ROW LEVEL SECURITY`; default `false`)."),
 		},
 	}
 }

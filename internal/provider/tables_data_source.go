@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // NewTablesDataSource is the constructor of the postgresql_tables data source.
@@ -32,7 +33,7 @@ func NewTablesDataSource() datasource.DataSource {
 			},
 		},
 		list: func(ctx context.Context, c *pg.Client, db string, f pg.NameFilter, m *tablesDataSourceModel, diags *diag.Diagnostics) {
-			tableTypes := listStrings(ctx, m.TableTypes, diags)
+			tableTypes := tfkit.ListStrings(ctx, m.TableTypes, diags)
 			m.Tables = listInSchemas(ctx, m.Schemas, "table_type", "tables", diags, func(schemas []string) ([]pg.SchemaObject, error) {
 				return c.ListTables(ctx, db, f, schemas, tableTypes)
 			})

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 var _ validatedResource = (*userMappingResource)(nil)
@@ -36,8 +37,8 @@ func userMappingSchemaV1() schema.Schema {
 			"Creating a mapping for another role needs ownership of the server (a non-superuser provider role temporarily becomes a member of the server's owner). " +
 			"Options change in place; renaming the role or the server keeps the mapping.",
 		Attributes: map[string]schema.Attribute{
-			"id":          idAttribute("`<user_name>.<server_name>`, as in cyrilgdn/postgresql."),
-			"oid":         oidAttribute("The mapping's OID in its database."),
+			"id":          tfkit.IDAttr("`<user_name>.<server_name>`, as in cyrilgdn/postgresql."),
+			"oid":         tfkit.OIDAttr("The mapping's OID in its database."),
 			"database":    databaseAttribute("user mapping"),
 			"server_name": nameAttribute("The foreign server. Following a rename of the server keeps the mapping; pointing it at another server moves the mapping (drop and create in one transaction)."),
 			"user_name": nameAttribute("The local role the mapping is for, or `public` for the mapping used by every role without a mapping of its own (`FOR PUBLIC`, any letter case). " +
@@ -125,7 +126,7 @@ func (r *userMappingResource) describe(m *userMappingModel) string {
 
 func (r *userMappingResource) create(ctx context.Context, c *call, plan *userMappingModel) diag.Diagnostics {
 	var diags diag.Diagnostics
-	opts := optionsFromTF(ctx, plan.Options, &diags)
+	opts := tfkit.OptionsFromTF(ctx, plan.Options, &diags)
 	wo, d := configOptionsWO(ctx, c)
 	diags.Append(d...)
 	if diags.HasError() {
@@ -147,8 +148,8 @@ func (r *userMappingResource) create(ctx context.Context, c *call, plan *userMap
 // moves to another role or server (it is created again).
 func (r *userMappingResource) update(ctx context.Context, c *call, plan, state *userMappingModel) diag.Diagnostics {
 	var diags diag.Diagnostics
-	opts := optionsFromTF(ctx, plan.Options, &diags)
-	known := optionsFromTF(ctx, state.Options, &diags)
+	opts := tfkit.OptionsFromTF(ctx, plan.Options, &diags)
+	known := tfkit.OptionsFromTF(ctx, state.Options, &diags)
 	if diags.HasError() {
 		return diags
 	}
@@ -203,7 +204,7 @@ func (m *userMappingModel) fill(ctx context.Context, c *pg.Client, um *pg.UserMa
 	m.OID = types.Int64Value(int64(um.OID))
 	m.Database = types.StringValue(databaseOf(c, m.Database))
 	if um.Options != nil {
-		m.Options = optionsToTF(ctx, um.Options, m.Options, diags)
+		m.Options = tfkit.OptionsToTF(ctx, um.Options, m.Options, diags)
 	} else if m.Options.IsUnknown() {
 		m.Options = types.MapNull(types.StringType)
 	}

@@ -13,6 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // Write-only arguments (Terraform 1.11+): a secret given in the
@@ -42,7 +44,7 @@ func optionsWOAttribute(what string) schema.MapAttribute {
 
 // optionsWOVersionAttribute is options_wo_version.
 func optionsWOVersionAttribute() schema.StringAttribute {
-	return optionalString("Any value; change it to make the provider set the values of `options_wo` again.")
+	return tfkit.OptionalStringAttr("Any value; change it to make the provider set the values of `options_wo` again.")
 }
 
 // configOptionsWO reads the configuration's options_wo (nil when unset).

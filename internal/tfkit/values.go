@@ -1,4 +1,4 @@
-package provider
+package tfkit
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 // Conversions between Terraform values and Go values shared by resources and
 // data sources.
 
-// setStrings returns the elements of a string set (nil for null/unknown).
-func setStrings(ctx context.Context, s types.Set) []string {
+// SetStrings returns the elements of a string set (nil for null/unknown).
+func SetStrings(ctx context.Context, s types.Set) []string {
 	if s.IsNull() || s.IsUnknown() {
 		return nil
 	}
@@ -24,7 +24,7 @@ func setStrings(ctx context.Context, s types.Set) []string {
 	return out
 }
 
-func stringSet(v []string) types.Set {
+func StringSet(v []string) types.Set {
 	elems := make([]attr.Value, 0, len(v))
 	for _, s := range v {
 		elems = append(elems, types.StringValue(s))
@@ -32,7 +32,7 @@ func stringSet(v []string) types.Set {
 	return types.SetValueMust(types.StringType, elems)
 }
 
-func listStrings(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
+func ListStrings(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
 	var out []string
 	if !l.IsNull() && !l.IsUnknown() {
 		diags.Append(l.ElementsAs(ctx, &out, false)...)
@@ -40,20 +40,20 @@ func listStrings(ctx context.Context, l types.List, diags *diag.Diagnostics) []s
 	return out
 }
 
-func strOrNull(s string) types.String {
+func StringOrNull(s string) types.String {
 	if s == "" {
 		return types.StringNull()
 	}
 	return types.StringValue(s)
 }
 
-// sameStrings compares two sorted string slices.
-func sameStrings(a, b []string) bool {
+// SameStrings compares two sorted string slices.
+func SameStrings(a, b []string) bool {
 	return slices.Equal(a, b) || (len(a) == 0 && len(b) == 0)
 }
 
-// optionsFromTF converts an options map to Go (nil for a null map).
-func optionsFromTF(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
+// OptionsFromTF converts an options map to Go (nil for a null map).
+func OptionsFromTF(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
 	if m.IsNull() || m.IsUnknown() {
 		return map[string]string{}
 	}
@@ -62,9 +62,9 @@ func optionsFromTF(ctx context.Context, m types.Map, diags *diag.Diagnostics) ma
 	return out
 }
 
-// optionsToTF reports the server's options, keeping a null map when the
+// OptionsToTF reports the server's options, keeping a null map when the
 // server has none and the state had none (cyrilgdn wrote null, then {}).
-func optionsToTF(ctx context.Context, have map[string]string, prior types.Map, diags *diag.Diagnostics) types.Map {
+func OptionsToTF(ctx context.Context, have map[string]string, prior types.Map, diags *diag.Diagnostics) types.Map {
 	if len(have) == 0 && (prior.IsNull() || prior.IsUnknown()) {
 		return types.MapNull(types.StringType)
 	}
@@ -73,8 +73,8 @@ func optionsToTF(ctx context.Context, have map[string]string, prior types.Map, d
 	return m
 }
 
-// intersect returns the elements present in every list.
-func intersect(lists [][]string) []string {
+// Intersect returns the elements present in every list.
+func Intersect(lists [][]string) []string {
 	if len(lists) == 0 {
 		return nil
 	}
@@ -86,7 +86,7 @@ func intersect(lists [][]string) []string {
 	return out
 }
 
-func union(lists [][]string) []string {
+func Union(lists [][]string) []string {
 	var out []string
 	for _, l := range lists {
 		out = append(out, l...)
