@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 var _ validatedResource = (*commentResource)(nil)
@@ -133,7 +134,7 @@ func (m *commentModel) computeID() types.String {
 		}
 		names[i] = p.ValueString()
 	}
-	return types.StringValue(importID(names...))
+	return types.StringValue(tfkit.ImportID(names...))
 }
 
 func (r *commentResource) describe(m *commentModel) string {
@@ -170,25 +171,25 @@ func (r *commentResource) read(ctx context.Context, _ *call, m *commentModel) (b
 }
 
 // commentImport is the import ID of a comment.
-var commentImport = objectImportForm{what: "comment", usage: commentImportUsage, types: pg.CommentObjectTypes, unqualified: pg.UnqualifiedObjectTypes, columns: true}
+var commentImport = tfkit.ObjectImportForm{What: "comment", Usage: commentImportUsage, Types: pg.CommentObjectTypes, Unqualified: pg.UnqualifiedObjectTypes, Columns: true}
 
 // importState takes the ID `<object_type>.<object_name>`,
 // `<object_type>.<schema>.<object_name>`, `column.<table>.<column_name>` or
 // `column.<schema>.<table>.<column_name>`, optionally prefixed with
 // `<database>.` (the provider's database when left out), names written as in
 // the import-ID grammar (import_id.go). Like postgresql_security_label's, the
-// ID has a variable number of names, so it does not fit importForm: every
+// ID has a variable number of names, so it does not fit tfkit.ImportForm: every
 // reading is tried against the server (the provider's database first) and the
 // one that names an existing comment wins (importObjectTarget).
 func (r *commentResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	c, diags := commentImport.resolve(ctx, r.client, req.ID, func(c *objectImportCandidate) (bool, error) {
-		found, err := r.client.ReadComment(ctx, c.db, c.target())
+	c, diags := commentImport.Resolve(ctx, importServer(r.client), req.ID, func(c *tfkit.ObjectImportCandidate) (bool, error) {
+		found, err := r.client.ReadComment(ctx, c.DB, objectTarget(c))
 		return found != nil, err
 	})
 	if resp.Diagnostics.Append(diags...); c == nil {
 		return
 	}
-	resp.Diagnostics.Append(c.setState(ctx, &resp.State)...)
+	resp.Diagnostics.Append(c.SetState(ctx, &resp.State)...)
 }
 
 func (r *commentResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[commentModel]) {

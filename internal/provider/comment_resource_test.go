@@ -15,6 +15,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // The objects of the comment tests belong to a role the admin created but is
@@ -80,8 +81,8 @@ func TestAccComment_basic(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addrRole, tfjsonpath.New("id"), knownvalue.StringExact("role."+role)),
 					statecheck.ExpectKnownValue(addrRole, tfjsonpath.New("database"), knownvalue.StringExact(acctest.DefaultDatabase())),
-					statecheck.ExpectKnownValue(addrTable, tfjsonpath.New("id"), knownvalue.StringExact("table."+importID(schemaName, table))),
-					statecheck.ExpectKnownValue(addrCol, tfjsonpath.New("id"), knownvalue.StringExact("column."+importID(schemaName, table, column))),
+					statecheck.ExpectKnownValue(addrTable, tfjsonpath.New("id"), knownvalue.StringExact("table."+tfkit.ImportID(schemaName, table))),
+					statecheck.ExpectKnownValue(addrCol, tfjsonpath.New("id"), knownvalue.StringExact("column."+tfkit.ImportID(schemaName, table, column))),
 					statecheck.ExpectKnownValue(addrSchema, tfjsonpath.New("database"), knownvalue.StringExact(db)),
 					sameID.AddStateValue(addrTable, tfjsonpath.New("id")),
 				},
@@ -133,19 +134,19 @@ func TestAccComment_basic(t *testing.T) {
 			{ // the quoted form
 				ResourceName:      addrTable,
 				ImportState:       true,
-				ImportStateId:     db + ".table." + importID(schemaName, table),
+				ImportStateId:     db + ".table." + tfkit.ImportID(schemaName, table),
 				ImportStateVerify: true,
 			},
 			{
 				ResourceName:      addrCol,
 				ImportState:       true,
-				ImportStateId:     db + ".column." + importID(schemaName, table, column),
+				ImportStateId:     db + ".column." + tfkit.ImportID(schemaName, table, column),
 				ImportStateVerify: true,
 			},
 			{
 				ResourceName:      addrSchema,
 				ImportState:       true,
-				ImportStateId:     db + ".SCHEMA." + importID(schemaName),
+				ImportStateId:     db + ".SCHEMA." + tfkit.ImportID(schemaName),
 				ImportStateVerify: true,
 			},
 			{ // drift made with SQL is repaired in place
@@ -325,20 +326,20 @@ func TestAccComment_validation(t *testing.T) {
 func TestCommentImportReadings(t *testing.T) {
 	for _, c := range []struct {
 		parts []string
-		want  []objectImportCandidate
+		want  []tfkit.ObjectImportCandidate
 	}{
-		{[]string{"role", "r"}, []objectImportCandidate{{db: "def", typ: "role", name: "r"}}},
-		{[]string{"TABLE", "s", "t"}, []objectImportCandidate{{db: "def", typ: "TABLE", schema: "s", name: "t"}}},
-		{[]string{"app", "role", "r"}, []objectImportCandidate{{db: "app", typ: "role", name: "r"}}},
+		{[]string{"role", "r"}, []tfkit.ObjectImportCandidate{{DB: "def", Type: "role", Name: "r"}}},
+		{[]string{"TABLE", "s", "t"}, []tfkit.ObjectImportCandidate{{DB: "def", Type: "TABLE", Schema: "s", Name: "t"}}},
+		{[]string{"app", "role", "r"}, []tfkit.ObjectImportCandidate{{DB: "app", Type: "role", Name: "r"}}},
 		{[]string{"role", "s", "r"}, nil}, // a role has no schema
-		{[]string{"column", "t", "c"}, []objectImportCandidate{{db: "def", typ: "column", name: "t", column: "c"}}},
-		{[]string{"column", "s", "t", "c"}, []objectImportCandidate{{db: "def", typ: "column", schema: "s", name: "t", column: "c"}}},
-		{[]string{"app", "column", "t", "c"}, []objectImportCandidate{{db: "app", typ: "column", name: "t", column: "c"}}},
-		{[]string{"table", "table", "t"}, []objectImportCandidate{{db: "def", typ: "table", schema: "table", name: "t"}, {db: "table", typ: "table", name: "t"}}},
+		{[]string{"column", "t", "c"}, []tfkit.ObjectImportCandidate{{DB: "def", Type: "column", Name: "t", Column: "c"}}},
+		{[]string{"column", "s", "t", "c"}, []tfkit.ObjectImportCandidate{{DB: "def", Type: "column", Schema: "s", Name: "t", Column: "c"}}},
+		{[]string{"app", "column", "t", "c"}, []tfkit.ObjectImportCandidate{{DB: "app", Type: "column", Name: "t", Column: "c"}}},
+		{[]string{"table", "table", "t"}, []tfkit.ObjectImportCandidate{{DB: "def", Type: "table", Schema: "table", Name: "t"}, {DB: "table", Type: "table", Name: "t"}}},
 		{[]string{"column", "t"}, nil},
 		{[]string{"nosuch", "t"}, nil},
 	} {
-		if got := commentImport.readings("def", c.parts); fmt.Sprint(got) != fmt.Sprint(c.want) {
+		if got := commentImport.Readings("def", c.parts); fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("commentImportReadings(%q) = %v, want %v", c.parts, got, c.want)
 		}
 	}

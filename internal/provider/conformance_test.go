@@ -97,7 +97,7 @@ type confType struct {
 	// attrs is keyed by attribute path ("policy.role" for nested attributes; a
 	// block's own path for the block).
 	attrs map[string]confAttr
-	// importID is the import ID of an instance from its v1 state values.
+	// tfkit.ImportID is the import ID of an instance from its v1 state values.
 	importID func(v map[string]any) string
 	// v0 adjusts the generic downgrade (attributes of the prior schema copied by
 	// name from v1) to cyrilgdn's layout: at least its id. nil with an upgrader

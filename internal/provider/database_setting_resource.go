@@ -92,7 +92,7 @@ type databaseSettingImportID struct {
 // with role, that role's setting in the database.
 func (r *databaseSettingResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id databaseSettingImportID
-	if err := parseID(req.ID, &id, "database", "parameter"); err != nil {
+	if err := tfkit.ParseID(req.ID, &id, "database", "parameter"); err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"database":"app","parameter":"work_mem"} or {"database":"app","role":"reporting","parameter":"statement_timeout"}`)
 		return
 	}

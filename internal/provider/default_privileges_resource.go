@@ -165,7 +165,7 @@ const defaultPrivilegesImportExample = `{"role":"app","database":"mydb","owner":
 func (r *defaultPrivilegesResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id defaultPrivilegesImportID
 	if strings.HasPrefix(strings.TrimSpace(req.ID), "{") {
-		if err := parseID(req.ID, &id); err != nil {
+		if err := tfkit.ParseID(req.ID, &id); err != nil {
 			resp.Diagnostics.AddError("Invalid import ID", err.Error()+". Example: "+defaultPrivilegesImportExample)
 			return
 		}
@@ -182,7 +182,7 @@ func (r *defaultPrivilegesResource) importState(ctx context.Context, req resourc
 	}
 	m := defaultPrivilegesModel{
 		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Owner: types.StringValue(id.Owner),
-		Schema: importedString(req.ID, "schema", id.Schema), ObjectType: types.StringValue(id.ObjectType),
+		Schema: tfkit.ImportedString(req.ID, "schema", id.Schema), ObjectType: types.StringValue(id.ObjectType),
 		Privileges: types.SetNull(types.StringType), WithGrantOption: types.BoolNull(),
 	}
 	m.ID = types.StringValue(m.id())

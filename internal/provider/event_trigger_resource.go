@@ -83,18 +83,18 @@ func eventTriggerSchemaV1() schema.Schema {
 }
 
 // eventTriggerImport is the import ID of an event trigger (see import_id.go).
-var eventTriggerImport = importForm{what: "event trigger", names: []string{"name"}}
+var eventTriggerImport = tfkit.ImportForm{What: "event trigger", Names: []string{"name"}}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
 func (r *eventTriggerResource) importIDAttributes() []string { return []string{"database", "name"} }
 
 func (r *eventTriggerResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(eventTriggerImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+	resp.Diagnostics.Append(eventTriggerImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		e, err := r.client.ReadEventTrigger(ctx, db, 0, names[0])
 		if err != nil || e == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", e.Name, "oid", int64(e.OID))...)
+		resp.Diagnostics.Append(tfkit.SetAttributes(ctx, &resp.State, "database", db, "name", e.Name, "oid", int64(e.OID))...)
 		return true, nil
 	})...)
 }

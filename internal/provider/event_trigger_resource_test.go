@@ -17,6 +17,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 func TestAccEventTrigger_basic(t *testing.T) {
@@ -103,7 +104,7 @@ resource "postgresql_event_trigger" "test" {
 			{ // the same, with the name quoted as in SQL
 				ResourceName:            addr,
 				ImportState:             true,
-				ImportStateId:           importID(db, renamed),
+				ImportStateId:           tfkit.ImportID(db, renamed),
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"tags"},
 			},

@@ -74,18 +74,18 @@ func extensionSchemaV1() schema.Schema {
 }
 
 // extensionImport is the import ID of an extension (see import_id.go).
-var extensionImport = importForm{what: "extension", names: []string{"extension"}, database: true}
+var extensionImport = tfkit.ImportForm{What: "extension", Names: []string{"extension"}, Database: true}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
 func (r *extensionResource) importIDAttributes() []string { return []string{"database", "name"} }
 
 func (r *extensionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(extensionImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+	resp.Diagnostics.Append(extensionImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		e, err := r.client.ReadExtension(ctx, db, names[0])
 		if err != nil || e == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", names[0])...)
+		resp.Diagnostics.Append(tfkit.SetAttributes(ctx, &resp.State, "database", db, "name", names[0])...)
 		return true, nil
 	})...)
 }

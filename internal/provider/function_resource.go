@@ -166,7 +166,7 @@ func parseFunctionID(id string) (db, schemaName, name string, args []string, err
 	if open < 0 || !strings.HasSuffix(id, ")") {
 		return "", "", "", nil, bad
 	}
-	splits, err := importSplits(id[:open], 3)
+	splits, err := tfkit.ImportSplits(id[:open], 3)
 	if err != nil || len(splits) == 0 {
 		return "", "", "", nil, bad
 	}
@@ -186,7 +186,7 @@ func parseFunctionID(id string) (db, schemaName, name string, args []string, err
 
 // functionArgsStart is the index of the parenthesis that opens the argument
 // list of a function import ID: the first one outside a quoted name (-1 when
-// there is none). As in splitImportID, a name is quoted when it starts with a
+// there is none). As in tfkit.SplitImportID, a name is quoted when it starts with a
 // double quote.
 func functionArgsStart(id string) int {
 	inQuotes, nameStart := false, true

@@ -297,7 +297,7 @@ const grantImportExample = `{"role":"app","database":"mydb","schema":"public","o
 func (r *grantResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id grantImportID
 	if strings.HasPrefix(strings.TrimSpace(req.ID), "{") {
-		if err := parseID(req.ID, &id); err != nil {
+		if err := tfkit.ParseID(req.ID, &id); err != nil {
 			resp.Diagnostics.AddError("Invalid import ID", err.Error()+". Example: "+grantImportExample)
 			return
 		}
@@ -313,7 +313,7 @@ func (r *grantResource) importState(ctx context.Context, req resource.ImportStat
 		}
 	}
 	m := grantModel{
-		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Schema: importedString(req.ID, "schema", id.Schema),
+		Role: types.StringValue(id.Role), Database: types.StringValue(id.Database), Schema: tfkit.ImportedString(req.ID, "schema", id.Schema),
 		ObjectType: types.StringValue(id.ObjectType), Objects: tfkit.StringSet(id.Objects), Columns: tfkit.StringSet(id.Columns),
 		Privileges: types.SetNull(types.StringType), WithGrantOption: types.BoolNull(),
 	}

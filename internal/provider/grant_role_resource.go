@@ -84,7 +84,7 @@ const grantRoleImportExample = `{"role":"app","grant_role":"readers"}`
 func (r *grantRoleResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id grantRoleImportID
 	if strings.HasPrefix(strings.TrimSpace(req.ID), "{") {
-		if err := parseID(req.ID, &id, "role", "grant_role"); err != nil {
+		if err := tfkit.ParseID(req.ID, &id, "role", "grant_role"); err != nil {
 			resp.Diagnostics.AddError("Invalid import ID", err.Error()+". Example: "+grantRoleImportExample)
 			return
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // Every resource has an identity schema built from attributes of its own,
@@ -78,7 +79,7 @@ func TestAccIdentity(t *testing.T) {
 		addr := sr.typeName + ".x"
 
 		var checks []statecheck.StateCheck
-		for _, a := range sr.res.(identified).identityAttributes() {
+		for _, a := range sr.res.(tfkit.Identified).IdentityAttributes() {
 			checks = append(checks, statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New(a)))
 		}
 		importStep := tfresource.TestStep{Config: config, ResourceName: addr, ImportState: true, ImportStateKind: tfresource.ImportBlockWithResourceIdentity}
@@ -122,7 +123,7 @@ func TestDocsNameIdentityAttributes(t *testing.T) {
 			continue
 		}
 		para, _, _ := strings.Cut(page[i:], "\n\n")
-		for _, a := range r.(identified).identityAttributes() {
+		for _, a := range r.(tfkit.Identified).IdentityAttributes() {
 			if !strings.Contains(para, "`"+a+"`") {
 				t.Errorf("%s: the identity paragraph does not name %q: %s", mr.TypeName, a, para)
 			}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // The resource skeleton. Every resource embeds lifecycle[M] for its model type
@@ -46,14 +47,14 @@ import (
 // managedResource is what every resource implements: lifecycle gives Create,
 // Read, Update, Delete, ModifyPlan, ImportState and IdentitySchema (see
 // identity.go); withClient gives Configure; the resource adds Metadata
-// (setMetadata), Schema, importState, identityAttributes and UpgradeState.
+// (tfkit.SetMetadata), Schema, importState, IdentityAttributes and UpgradeState.
 type managedResource interface {
 	resource.ResourceWithConfigure
 	resource.ResourceWithImportState
 	resource.ResourceWithIdentity
 	resource.ResourceWithModifyPlan
 	resource.ResourceWithUpgradeState
-	identified
+	tfkit.Identified
 	idImporter
 }
 
@@ -93,7 +94,7 @@ type lifecycle[M any] struct {
 	obj      object[M]
 	kind     string               // the type name after "postgresql_"
 	schema   func() schema.Schema // the current schema
-	identity []string             // the attributes naming the object (identified)
+	identity []string             // the attributes naming the object (tfkit.Identified)
 }
 
 // newLifecycle is the skeleton of resource obj: its type name
@@ -104,14 +105,21 @@ func newLifecycle[M any](obj object[M], kind string, schema func() schema.Schema
 }
 
 func (l lifecycle[M]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	setMetadata(req, resp, l.kind)
+	tfkit.SetMetadata(req, resp, l.kind)
 }
 
 func (l lifecycle[M]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = l.schema()
 }
 
-func (l lifecycle[M]) identityAttributes() []string { return l.identity }
+func (l lifecycle[M]) IdentityAttributes() []string { return l.identity }
+
+// IdentitySchema derives the identity schema from the resource schema: a
+// string, number or bool attribute of the same name, a list of strings for a
+// set or list; required for import when the argument is required.
+func (l lifecycle[M]) IdentitySchema(ctx context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema, resp.Diagnostics = tfkit.IdentitySchemaOf(ctx, l.obj)
+}
 
 // operation is the framework call an object function runs in.
 type operation int
@@ -183,26 +191,26 @@ func (l lifecycle[M]) Read(ctx context.Context, req resource.ReadRequest, resp *
 	if !found {
 		// gone: Terraform plans to create it again. The framework (1.19) still
 		// wants the identity of what was there.
-		resp.Diagnostics.Append(setIdentity(ctx, l.obj, req.State, resp.Identity)...)
+		resp.Diagnostics.Append(tfkit.SetIdentity(ctx, l.obj, req.State, resp.Identity)...)
 		resp.State.RemoveResource(ctx)
 		return
 	}
 	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, &state, resp.State.Set)...)
-	resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
+	resp.Diagnostics.Append(tfkit.SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
 
-// ImportState imports by identity (importByIdentity) or by ID (the
+// ImportState imports by identity (tfkit.ImportByIdentity) or by ID (the
 // resource's importState). A resource identified by `id` alone takes its
 // identity's id as an import ID.
 func (l lifecycle[M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if id, ok := l.obj.(identified); ok && req.ID == "" && req.Identity != nil && slices.Equal(id.identityAttributes(), []string{"id"}) {
+	if id, ok := l.obj.(tfkit.Identified); ok && req.ID == "" && req.Identity != nil && slices.Equal(id.IdentityAttributes(), []string{"id"}) {
 		var v types.String
 		if resp.Diagnostics.Append(req.Identity.GetAttribute(ctx, path.Root("id"), &v)...); resp.Diagnostics.HasError() {
 			return
 		}
 		req.ID = v.ValueString()
 	}
-	if importByIdentity(ctx, l.obj, req, resp) {
+	if tfkit.ImportByIdentity(ctx, l.obj, req, resp) {
 		return
 	}
 	if imp, ok := l.obj.(idImporter); ok {
@@ -245,7 +253,7 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 	if d.HasError() && adopted {
 		// it exists: record it (tainted), lest it become an orphan
 		resp.Diagnostics.Append(recordState(ctx, &resp.State, &plan)...)
-		resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
+		resp.Diagnostics.Append(tfkit.SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 		resp.Diagnostics.Append(d...)
 		resp.Diagnostics.AddError("Created, but not completed", fmt.Sprintf("%s was created, but the connection was lost meanwhile and completing it failed (see the error above). It is recorded in the state as tainted; the next apply replaces it.", l.obj.describe(&plan)))
 		return
@@ -258,7 +266,7 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 	finishCreate(ctx, resp, &plan, l.obj.describe(&plan), seamsOf(l.obj).readBackFault, func() (bool, diag.Diagnostics) { return l.obj.read(ctx, c, &plan) })
 	keepPlannedEmpty(l.emptyAttrs(), req.Plan.Raw, &resp.State)
 	// recorded, tainted or not: its identity with it
-	resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
+	resp.Diagnostics.Append(tfkit.SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
 
 func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -306,7 +314,7 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 	}
 	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, &plan, resp.State.Set)...)
 	keepPlannedEmpty(l.emptyAttrs(), req.Plan.Raw, &resp.State)
-	resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
+	resp.Diagnostics.Append(tfkit.SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
 
 func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -341,7 +349,7 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 }
 
 // importIDAttributes is implemented by a resource whose import ID is made of
-// state attributes (their values, as importID writes them; a single one
+// state attributes (their values, as tfkit.ImportID writes them; a single one
 // bare), in the order the ID lists them.
 type importIDAttributes interface {
 	importIDAttributes() []string
@@ -407,7 +415,7 @@ func importIDOf(attrs map[string]tftypes.Value, names []string) (string, bool) {
 	if len(vals) == 1 {
 		return vals[0], true
 	}
-	return importID(vals...), true
+	return tfkit.ImportID(vals...), true
 }
 
 // hclValue writes a known string, number, bool or collection of strings as HCL.

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -215,7 +216,7 @@ func listedObject[M any](ctx context.Context, obj object[M], res resource.Resour
 	if diags.Append(recordState(ctx, &st, &m)...); diags.HasError() {
 		return false, diags
 	}
-	diags.Append(setIdentity(ctx, res, st, result.Identity)...)
+	diags.Append(tfkit.SetIdentity(ctx, res, st, result.Identity)...)
 	if req.IncludeResource {
 		result.Resource.Raw = st.Raw
 	}
@@ -329,7 +330,7 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 					fs, err := c.ListFunctions(ctx, a.db, a.str["schema"], a.filter, a.includeSystem)
 					out := make([]map[string]string, len(fs))
 					for i, f := range fs {
-						out[i] = map[string]string{"id": importID(a.db, f.Schema, f.Name) + "(" + strings.Join(f.InputTypes, ",") + ")"}
+						out[i] = map[string]string{"id": tfkit.ImportID(a.db, f.Schema, f.Name) + "(" + strings.Join(f.InputTypes, ",") + ")"}
 					}
 					return out, err
 				}}

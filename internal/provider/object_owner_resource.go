@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 var _ validatedResource = (*objectOwnerResource)(nil)
@@ -38,7 +39,7 @@ type objectOwnerResource struct {
 const objectOwnerImportUsage = "`<object_type>.<object_name>` or `<object_type>.<schema>.<object_name>`, optionally prefixed with `<database>.`"
 
 // objectOwnerImport is the import ID of an object's ownership.
-var objectOwnerImport = objectImportForm{what: "object", usage: objectOwnerImportUsage, types: pg.OwnershipObjectTypes, unqualified: pg.OwnershipUnqualifiedObjectTypes}
+var objectOwnerImport = tfkit.ObjectImportForm{What: "object", Usage: objectOwnerImportUsage, Types: pg.OwnershipObjectTypes, Unqualified: pg.OwnershipUnqualifiedObjectTypes}
 
 func objectOwnerSchemaV1() schema.Schema {
 	replace := stringplanmodifier.RequiresReplace()
@@ -95,16 +96,16 @@ func (r *objectOwnerResource) ValidateConfig(ctx context.Context, req resource.V
 }
 
 // importState takes `<object_type>.[<schema>.]<object_name>`, optionally
-// prefixed with `<database>.` (objectImportForm).
+// prefixed with `<database>.` (tfkit.ObjectImportForm).
 func (r *objectOwnerResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	c, diags := objectOwnerImport.resolve(ctx, r.client, req.ID, func(c *objectImportCandidate) (bool, error) {
-		_, found, err := r.client.ReadObjectOwner(ctx, c.db, c.target())
+	c, diags := objectOwnerImport.Resolve(ctx, importServer(r.client), req.ID, func(c *tfkit.ObjectImportCandidate) (bool, error) {
+		_, found, err := r.client.ReadObjectOwner(ctx, c.DB, objectTarget(c))
 		return found, err
 	})
 	if resp.Diagnostics.Append(diags...); c == nil {
 		return
 	}
-	resp.Diagnostics.Append(c.setState(ctx, &resp.State)...)
+	resp.Diagnostics.Append(c.SetState(ctx, &resp.State)...)
 }
 
 func (r *objectOwnerResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[objectOwnerModel]) {
@@ -131,7 +132,7 @@ func (m *objectOwnerModel) computeID() types.String {
 		}
 		names[i] = p.ValueString()
 	}
-	return types.StringValue(importID(names...))
+	return types.StringValue(tfkit.ImportID(names...))
 }
 
 func (r *objectOwnerResource) describe(m *objectOwnerModel) string {

@@ -180,7 +180,7 @@ func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (boo
 }
 
 // policyImportForm is the import ID of a policy (see import_id.go).
-var policyImportForm = importForm{what: "policy", names: []string{"schema", "table", "name"}}
+var policyImportForm = tfkit.ImportForm{What: "policy", Names: []string{"schema", "table", "name"}}
 
 // importIDAttributes: the import ID is made of `database`, `schema`, `table` and `name` (see alreadyExists).
 func (r *policyResource) importIDAttributes() []string {
@@ -188,7 +188,7 @@ func (r *policyResource) importIDAttributes() []string {
 }
 
 func (r *policyResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(policyImportForm.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+	resp.Diagnostics.Append(policyImportForm.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		p, err := r.client.ReadPolicy(ctx, db, 0, names[0], names[1], names[2])
 		if err != nil || p == nil {
 			return false, err

@@ -133,18 +133,18 @@ func (r *publicationResource) ValidateConfig(ctx context.Context, req resource.V
 }
 
 // publicationImport is the import ID of a publication (see import_id.go).
-var publicationImport = importForm{what: "publication", names: []string{"name"}, database: true}
+var publicationImport = tfkit.ImportForm{What: "publication", Names: []string{"name"}, Database: true}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
 func (r *publicationResource) importIDAttributes() []string { return []string{"database", "name"} }
 
 func (r *publicationResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(publicationImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+	resp.Diagnostics.Append(publicationImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		p, err := r.client.ReadPublication(ctx, db, 0, names[0])
 		if err != nil || p == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", p.Name, "id", db+"."+p.Name)...)
+		resp.Diagnostics.Append(tfkit.SetAttributes(ctx, &resp.State, "database", db, "name", p.Name, "id", db+"."+p.Name)...)
 		return true, nil
 	})...)
 }

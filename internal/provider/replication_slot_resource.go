@@ -53,18 +53,18 @@ func replicationSlotSchemaV1() schema.Schema {
 }
 
 // replicationSlotImport is the import ID of a logical slot (see import_id.go).
-var replicationSlotImport = importForm{what: "replication slot", names: []string{"slot"}, database: true}
+var replicationSlotImport = tfkit.ImportForm{What: "replication slot", Names: []string{"slot"}, Database: true}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
 func (r *replicationSlotResource) importIDAttributes() []string { return []string{"database", "name"} }
 
 func (r *replicationSlotResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(replicationSlotImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+	resp.Diagnostics.Append(replicationSlotImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		s, err := readSlot(ctx, r.client, names[0], "logical")
 		if err != nil || s == nil || s.Database != db {
 			return false, err
 		}
-		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", s.Name)...)
+		resp.Diagnostics.Append(tfkit.SetAttributes(ctx, &resp.State, "database", db, "name", s.Name)...)
 		return true, nil
 	})...)
 }

@@ -110,7 +110,7 @@ type roleSettingImportID struct {
 // without database, the setting for every database.
 func (r *roleSettingResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id roleSettingImportID
-	if err := parseID(req.ID, &id, "role", "parameter"); err != nil {
+	if err := tfkit.ParseID(req.ID, &id, "role", "parameter"); err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"main","parameter":"work_mem"}`)
 		return
 	}

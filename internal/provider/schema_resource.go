@@ -140,18 +140,18 @@ func (r *schemaResource) ValidateConfig(ctx context.Context, req resource.Valida
 }
 
 // schemaImport is the import ID of a schema (see import_id.go).
-var schemaImport = importForm{what: "schema", names: []string{"schema"}, database: true}
+var schemaImport = tfkit.ImportForm{What: "schema", Names: []string{"schema"}, Database: true}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
 func (r *schemaResource) importIDAttributes() []string { return []string{"database", "name"} }
 
 func (r *schemaResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(schemaImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+	resp.Diagnostics.Append(schemaImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadSchema(ctx, db, 0, names[0])
 		if err != nil || s == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", s.Name)...)
+		resp.Diagnostics.Append(tfkit.SetAttributes(ctx, &resp.State, "database", db, "name", s.Name)...)
 		return true, nil
 	})...)
 }

@@ -114,26 +114,26 @@ func (r *securityLabelResource) read(ctx context.Context, _ *call, m *securityLa
 // (object in the provider's database, resolved through the search_path), or
 // `<label_provider>.<object_type>.<schema>.<object_name>`, either optionally
 // prefixed with `<database>.`; the reading that names an existing label wins
-// (objectImportForm). Names are written as in the import-ID grammar
+// (tfkit.ObjectImportForm). Names are written as in the import-ID grammar
 // (import_id.go): a name that contains a dot in double quotes.
 func (r *securityLabelResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	c, diags := securityLabelImport.resolve(ctx, r.client, req.ID, func(c *objectImportCandidate) (bool, error) {
-		t := pg.SecurityLabelTarget{Provider: c.prefix[0], ObjectType: c.typ, Schema: c.schema, Name: c.name}
-		_, ok, err := r.client.ReadSecurityLabel(ctx, c.db, t)
+	c, diags := securityLabelImport.Resolve(ctx, importServer(r.client), req.ID, func(c *tfkit.ObjectImportCandidate) (bool, error) {
+		t := pg.SecurityLabelTarget{Provider: c.Prefix[0], ObjectType: c.Type, Schema: c.Schema, Name: c.Name}
+		_, ok, err := r.client.ReadSecurityLabel(ctx, c.DB, t)
 		return ok, err
 	})
 	if resp.Diagnostics.Append(diags...); c == nil {
 		return
 	}
-	resp.Diagnostics.Append(c.setState(ctx, &resp.State)...)
+	resp.Diagnostics.Append(c.SetState(ctx, &resp.State)...)
 }
 
 // securityLabelImport is the import ID of postgresql_security_label (importState).
-var securityLabelImport = objectImportForm{
-	what:   "security label",
-	usage:  "`<label_provider>.<object_type>.<object_name>` or `<label_provider>.<object_type>.<schema>.<object_name>`, optionally prefixed with `<database>.`",
-	prefix: []string{"label_provider"},
-	types:  pg.SecurityLabelObjectTypes,
+var securityLabelImport = tfkit.ObjectImportForm{
+	What:   "security label",
+	Usage:  "`<label_provider>.<object_type>.<object_name>` or `<label_provider>.<object_type>.<schema>.<object_name>`, optionally prefixed with `<database>.`",
+	Prefix: []string{"label_provider"},
+	Types:  pg.SecurityLabelObjectTypes,
 }
 
 func (r *securityLabelResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[securityLabelModel]) {

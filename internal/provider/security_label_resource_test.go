@@ -14,6 +14,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // skipWithoutDummyLabelProvider skips when the test cluster has not loaded the
@@ -113,7 +114,7 @@ resource "postgresql_role" "r2" { name = "%[1]s_2" }
 			{ // the quoted form: the table name contains a dot
 				ResourceName:      addrTable,
 				ImportState:       true,
-				ImportStateId:     db + ".dummy.TABLE." + importID(schemaName, table),
+				ImportStateId:     db + ".dummy.TABLE." + tfkit.ImportID(schemaName, table),
 				ImportStateVerify: true,
 			},
 			{ // drift made with SQL is repaired in place

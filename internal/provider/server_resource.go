@@ -84,18 +84,18 @@ func serverSchemaV1() schema.Schema {
 }
 
 // serverImport is the import ID of a foreign server (see import_id.go).
-var serverImport = importForm{what: "foreign server", names: []string{"server_name"}}
+var serverImport = tfkit.ImportForm{What: "foreign server", Names: []string{"server_name"}}
 
 // importIDAttributes: the import ID is made of `database` and `server_name` (see alreadyExists).
 func (r *serverResource) importIDAttributes() []string { return []string{"database", "server_name"} }
 
 func (r *serverResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(serverImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+	resp.Diagnostics.Append(serverImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadForeignServer(ctx, db, 0, names[0])
 		if err != nil || s == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "server_name", s.Name, "id", s.Name, "oid", int64(s.OID))...)
+		resp.Diagnostics.Append(tfkit.SetAttributes(ctx, &resp.State, "database", db, "server_name", s.Name, "id", s.Name, "oid", int64(s.OID))...)
 		// {} rather than null: Read then reports the options as an empty map when
 		// there are none, which both an unset options (planOptions keeps the
 		// state's "none") and `options = {}` plan as no change.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 func checkServersGone(t *testing.T, db string, names ...string) func(*terraform.State) error {
@@ -106,7 +107,7 @@ resource "postgresql_server" "test" {
 			{ // the same, with the name quoted as in SQL
 				ResourceName:            addr,
 				ImportState:             true,
-				ImportStateId:           importID(db, renamed),
+				ImportStateId:           tfkit.ImportID(db, renamed),
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: []string{"drop_cascade"},
 			},

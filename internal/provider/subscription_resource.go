@@ -97,18 +97,18 @@ func subscriptionSchemaV1() schema.Schema {
 }
 
 // subscriptionImport is the import ID of a subscription (see import_id.go).
-var subscriptionImport = importForm{what: "subscription", names: []string{"name"}, database: true}
+var subscriptionImport = tfkit.ImportForm{What: "subscription", Names: []string{"name"}, Database: true}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
 func (r *subscriptionResource) importIDAttributes() []string { return []string{"database", "name"} }
 
 func (r *subscriptionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(subscriptionImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+	resp.Diagnostics.Append(subscriptionImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadSubscription(ctx, db, 0, names[0])
 		if err != nil || s == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "name", s.Name, "id", db+"."+s.Name)...)
+		resp.Diagnostics.Append(tfkit.SetAttributes(ctx, &resp.State, "database", db, "name", s.Name, "id", db+"."+s.Name)...)
 		return true, nil
 	})...)
 }

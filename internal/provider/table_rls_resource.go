@@ -94,7 +94,7 @@ func (r *tableRLSResource) read(ctx context.Context, _ *call, m *tableRLSModel) 
 }
 
 // tableRLSImportForm is the import ID of a table's row-level security (see import_id.go).
-var tableRLSImportForm = importForm{what: "table", names: []string{"schema", "table"}}
+var tableRLSImportForm = tfkit.ImportForm{What: "table", Names: []string{"schema", "table"}}
 
 // importIDAttributes: the import ID is made of `database`, `schema` and `table` (see alreadyExists).
 func (r *tableRLSResource) importIDAttributes() []string {
@@ -102,7 +102,7 @@ func (r *tableRLSResource) importIDAttributes() []string {
 }
 
 func (r *tableRLSResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(tableRLSImportForm.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+	resp.Diagnostics.Append(tableRLSImportForm.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		t, err := r.client.ReadTableRLS(ctx, db, 0, names[0], names[1])
 		if err != nil || t == nil {
 			return false, err
@@ -115,7 +115,7 @@ func (r *tableRLSResource) importState(ctx context.Context, req resource.ImportS
 // setImportedTableObject sets the import state of an object of a table (its
 // row-level security, a policy): its database, schema, table and OID.
 func setImportedTableObject(ctx context.Context, st *tfsdk.State, db, schema, table string, oid uint32) diag.Diagnostics {
-	return setAttributes(ctx, st, "database", db, "schema", schema, "table", table, "oid", int64(oid))
+	return tfkit.SetAttributes(ctx, st, "database", db, "schema", schema, "table", table, "oid", int64(oid))
 }
 
 func (r *tableRLSResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[tableRLSModel]) {

@@ -68,7 +68,7 @@ func (r *userMappingResource) ValidateConfig(ctx context.Context, req resource.V
 }
 
 // userMappingImport is the import ID of a user mapping (see import_id.go).
-var userMappingImport = importForm{what: "user mapping", names: []string{"user_name", "server_name"}}
+var userMappingImport = tfkit.ImportForm{What: "user mapping", Names: []string{"user_name", "server_name"}}
 
 // importIDAttributes: the import ID is made of `database`, `user_name` and `server_name` (see alreadyExists).
 func (r *userMappingResource) importIDAttributes() []string {
@@ -78,12 +78,12 @@ func (r *userMappingResource) importIDAttributes() []string {
 // importState takes `<user_name>.<server_name>` (in the provider's database)
 // or `<database>.<user_name>.<server_name>`; `public` names the PUBLIC mapping.
 func (r *userMappingResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(userMappingImport.resolve(ctx, r.client, req.ID, func(db string, names []string) (bool, error) {
+	resp.Diagnostics.Append(userMappingImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		m, err := r.client.ReadUserMapping(ctx, db, 0, names[0], names[1])
 		if err != nil || m == nil {
 			return false, err
 		}
-		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", db, "user_name", m.User, "server_name", m.Server, "oid", int64(m.OID))...)
+		resp.Diagnostics.Append(tfkit.SetAttributes(ctx, &resp.State, "database", db, "user_name", m.User, "server_name", m.Server, "oid", int64(m.OID))...)
 		if m.Options != nil {
 			// {} rather than null when the options are visible: Read then reports
 			// none as an empty map, which both an unset options (planOptions keeps

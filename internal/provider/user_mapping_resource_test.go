@@ -14,6 +14,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 func TestAccUserMapping_basic(t *testing.T) {
@@ -118,7 +119,7 @@ resource "postgresql_user_mapping" "pub" {
 			{ // the same, with the role's name quoted as in SQL
 				ResourceName:            addr,
 				ImportState:             true,
-				ImportStateId:           importID(db, role+"_renamed", srv+"_renamed"),
+				ImportStateId:           tfkit.ImportID(db, role+"_renamed", srv+"_renamed"),
 				ImportStateVerify:       true,
 				ImportStateVerifyIgnore: importIgnoreOptions,
 			},

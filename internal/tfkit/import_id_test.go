@@ -1,4 +1,4 @@
-package provider
+package tfkit
 
 import (
 	"reflect"
@@ -13,7 +13,7 @@ func TestSplitImportID(t *testing.T) {
 		quoted bool
 		bad    bool
 
-		noRoundTrip bool // importID writes it unquoted
+		noRoundTrip bool // ImportID writes it unquoted
 	}{
 		{id: "main.app", names: []string{"main", "app"}},
 		{id: "app", names: []string{"app"}},
@@ -28,7 +28,7 @@ func TestSplitImportID(t *testing.T) {
 		{id: `main.`, bad: true},
 		{id: ``, bad: true},
 	} {
-		names, quoted, err := splitImportID(tc.id)
+		names, quoted, err := SplitImportID(tc.id)
 		if tc.bad {
 			if err == nil {
 				t.Errorf("%q: no error, got %q", tc.id, names)
@@ -38,29 +38,36 @@ func TestSplitImportID(t *testing.T) {
 		if err != nil || quoted != tc.quoted || !reflect.DeepEqual(names, tc.names) {
 			t.Errorf("%q: got %q quoted=%v err=%v, want %q quoted=%v", tc.id, names, quoted, err, tc.names, tc.quoted)
 		}
-		if got := importID(names...); tc.quoted && !tc.noRoundTrip && got != tc.id {
-			t.Errorf("importID(%q) = %q, want %q", names, got, tc.id)
+		if got := ImportID(names...); tc.quoted && !tc.noRoundTrip && got != tc.id {
+			t.Errorf("ImportID(%q) = %q, want %q", names, got, tc.id)
 		}
 	}
 }
 
 func TestImportSplits(t *testing.T) {
-	got, _ := importSplits("a.b.c", 2)
+	got, _ := ImportSplits("a.b.c", 2)
 	if want := [][]string{{"a", "b.c"}, {"a.b", "c"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("unquoted: got %q, want %q", got, want)
 	}
-	got, _ = importSplits(`a."b.c"`, 2)
+	got, _ = ImportSplits(`a."b.c"`, 2)
 	if want := [][]string{{"a", "b.c"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("quoted: got %q, want %q", got, want)
 	}
-	if got, _ = importSplits(`a."b.c"`, 3); got != nil {
+	if got, _ = ImportSplits(`a."b.c"`, 3); got != nil {
 		t.Errorf("quoted, other count: got %q, want none", got)
 	}
 }
 
+// roleSettingImportID has the shape of postgresql_role_setting's import ID.
+type roleSettingImportID struct {
+	Role      string `json:"role"`
+	Database  string `json:"database"`
+	Parameter string `json:"parameter"`
+}
+
 func TestParseIDRequiredKeys(t *testing.T) {
 	var id roleSettingImportID
-	if err := parseID(`{"role":"app","parameter":"work_mem"}`, &id, "role", "parameter"); err != nil || id.Role != "app" || id.Parameter != "work_mem" {
+	if err := ParseID(`{"role":"app","parameter":"work_mem"}`, &id, "role", "parameter"); err != nil || id.Role != "app" || id.Parameter != "work_mem" {
 		t.Fatalf("valid ID: %v %+v", err, id)
 	}
 	for in, want := range map[string]string{
@@ -69,11 +76,11 @@ func TestParseIDRequiredKeys(t *testing.T) {
 		`app.work_mem`:                         "must be a JSON object",
 	} {
 		var id roleSettingImportID
-		if err := parseID(in, &id, "role", "parameter"); err == nil || !strings.Contains(err.Error(), want) {
+		if err := ParseID(in, &id, "role", "parameter"); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", in, err, want)
 		}
 	}
-	if got := joinAnd([]string{"a", "b", "c"}); got != "a, b and c" {
-		t.Errorf("joinAnd: %q", got)
+	if got := JoinAnd([]string{"a", "b", "c"}); got != "a, b and c" {
+		t.Errorf("JoinAnd: %q", got)
 	}
 }

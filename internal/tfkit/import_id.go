@@ -1,4 +1,4 @@
-package provider
+package tfkit
 
 import (
 	"context"
@@ -10,13 +10,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
-	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // The import-ID grammar of every resource whose object is named by names:
@@ -34,27 +29,43 @@ import (
 // grants, default privileges and memberships by a JSON object (see their
 // pages): those are not named by dotted names.
 
-// importForm is the shape of one resource's import ID.
-type importForm struct {
-	what     string   // what the ID names, for messages: "schema"
-	names    []string // the placeholders after the database: "schema", "table", "name"
-	database bool     // the <database>. prefix is required
+// ImportCatalog is what resolving an import ID asks of the server. The
+// provider supplies it (a PostgreSQL client with PostgreSQL's name rules):
+// the skeleton knows neither.
+type ImportCatalog interface {
+	// Ready reports why the server cannot be asked (nil when it can).
+	Ready() error
+	// DefaultDatabase is the provider's database, tried first.
+	DefaultDatabase() string
+	// DatabaseExists reports whether a database of that name exists.
+	DatabaseExists(ctx context.Context, name string) (bool, error)
+	// ValidateName reports why a name cannot name an object (nil when it can).
+	ValidateName(name string) error
+	// IsMissingDatabase reports whether err says that the database is gone.
+	IsMissingDatabase(err error) bool
 }
 
-// usage spells the form for messages, e.g. "`<database>.<schema>`".
-func (f importForm) usage() string {
-	names := "<" + strings.Join(f.names, ">.<") + ">"
-	if f.database {
+// ImportForm is the shape of one resource's import ID.
+type ImportForm struct {
+	What     string   // what the ID names, for messages: "schema"
+	Names    []string // the placeholders after the database: "schema", "table", "name"
+	Database bool     // the <database>. prefix is required
+}
+
+// Usage spells the form for messages, e.g. "`<database>.<schema>`".
+func (f ImportForm) Usage() string {
+	names := "<" + strings.Join(f.Names, ">.<") + ">"
+	if f.Database {
 		return "`<database>." + names + "`"
 	}
 	return "`" + names + "` (in the provider's database) or `<database>." + names + "`"
 }
 
-// resolve finds the object id names: for each way to read id as a database
-// and names (see importSplits), it calls find, which reads the object and,
+// Resolve finds the object id names: for each way to read id as a database
+// and names (see ImportSplits), it calls find, which reads the object and,
 // when it exists, fills the import state and reports true. Names are
 // validated first; an unquoted database other than the provider's must exist.
-func (f importForm) resolve(ctx context.Context, c *pg.Client, id string, find func(db string, names []string) (bool, error)) diag.Diagnostics {
+func (f ImportForm) Resolve(ctx context.Context, c ImportCatalog, id string, find func(db string, names []string) (bool, error)) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if c == nil {
 		diags.AddError("Provider not configured", "The provider must be configured to import.")
@@ -64,27 +75,27 @@ func (f importForm) resolve(ctx context.Context, c *pg.Client, id string, find f
 		diags.AddError("Cannot import", err.Error())
 		return diags
 	}
-	n := len(f.names)
+	n := len(f.Names)
 	var cands [][]string
-	if !f.database {
-		withoutDB, err := importSplits(id, n)
+	if !f.Database {
+		withoutDB, err := ImportSplits(id, n)
 		if err != nil {
-			diags.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, f.usage()))
+			diags.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, f.Usage()))
 			return diags
 		}
 		for _, p := range withoutDB {
 			cands = append(cands, append([]string{c.DefaultDatabase()}, p...))
 		}
 	}
-	withDB, err := importSplits(id, n+1)
+	withDB, err := ImportSplits(id, n+1)
 	if err != nil {
-		diags.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, f.usage()))
+		diags.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, f.Usage()))
 		return diags
 	}
 	cands = append(cands, withDB...)
 	var invalid, lastErr error
 	for _, parts := range cands {
-		if bad := firstInvalidName(parts); bad != nil {
+		if bad := firstInvalidName(c, parts); bad != nil {
 			invalid = bad
 			continue
 		}
@@ -98,50 +109,38 @@ func (f importForm) resolve(ctx context.Context, c *pg.Client, id string, find f
 			}
 		}
 		ok, err := find(parts[0], parts[1:])
-		if err != nil && !pg.IsMissingDatabase(err) {
+		if err != nil && !c.IsMissingDatabase(err) {
 			lastErr = err
 		}
 		if ok {
 			return diags
 		}
 	}
-	msg := fmt.Sprintf("No %s matches the import ID %q. The import ID is %s; write a name that contains a dot in double quotes, as in SQL (`main.\"my.schema\"`).", f.what, id, f.usage())
+	msg := fmt.Sprintf("No %s matches the import ID %q. The import ID is %s; write a name that contains a dot in double quotes, as in SQL (`main.\"my.schema\"`).", f.What, id, f.Usage())
 	switch {
 	case lastErr != nil:
 		msg += "\n\nReading failed: " + lastErr.Error()
 	case invalid != nil && len(cands) == 1:
 		msg += "\n\n" + invalid.Error()
 	}
-	diags.AddError(strings.ToUpper(f.what[:1])+f.what[1:]+" not found", msg)
+	diags.AddError(strings.ToUpper(f.What[:1])+f.What[1:]+" not found", msg)
 	return diags
 }
 
-// importByName imports an object of a cluster-wide kind whose import ID is its
-// bare name (role, database, physical replication slot): name and id are
-// the ID. what names the kind in the error.
-func importByName(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, what string) {
-	if err := pgconn.ValidateName(req.ID); err != nil {
-		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the "+what+" name, which "+err.Error()+".")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-}
-
-func firstInvalidName(names []string) error {
+func firstInvalidName(c ImportCatalog, names []string) error {
 	for _, n := range names {
-		if err := pgconn.ValidateName(n); err != nil {
+		if err := c.ValidateName(n); err != nil {
 			return fmt.Errorf("the name %q %s", n, err.Error())
 		}
 	}
 	return nil
 }
 
-// importSplits returns the ways to read id as n names. An ID with a quoted
+// ImportSplits returns the ways to read id as n names. An ID with a quoted
 // name has one reading (or none when it holds another number of names); an
 // unquoted one has every cut at dots into n non-empty names, first dot first.
-func importSplits(id string, n int) ([][]string, error) {
-	parts, quoted, err := splitImportID(id)
+func ImportSplits(id string, n int) ([][]string, error) {
+	parts, quoted, err := SplitImportID(id)
 	if err != nil {
 		return nil, err
 	}
@@ -154,11 +153,11 @@ func importSplits(id string, n int) ([][]string, error) {
 	return dottedSplits(id, n), nil
 }
 
-// splitImportID cuts id at the dots outside double quotes and unquotes the
+// SplitImportID cuts id at the dots outside double quotes and unquotes the
 // quoted names. A name is quoted when it starts with a double quote; a quote
 // inside an unquoted name is part of it (as cyrilgdn IDs were written).
 // quoted reports whether any name was quoted.
-func splitImportID(id string) (names []string, quoted bool, err error) {
+func SplitImportID(id string) (names []string, quoted bool, err error) {
 	var cur strings.Builder
 	inQuotes, wasQuoted := false, false
 	for i := 0; i < len(id); i++ {
@@ -226,8 +225,8 @@ func quoteImportName(name string) string {
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
-// importID writes names as an import ID (the inverse of splitImportID).
-func importID(names ...string) string {
+// ImportID writes names as an import ID (the inverse of SplitImportID).
+func ImportID(names ...string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
 		q[i] = quoteImportName(n)
@@ -235,8 +234,8 @@ func importID(names ...string) string {
 	return strings.Join(q, ".")
 }
 
-// parseID decodes a JSON import ID into dst, refusing unknown keys.
-func parseID(id string, dst any, required ...string) error {
+// ParseID decodes a JSON import ID into dst, refusing unknown keys.
+func ParseID(id string, dst any, required ...string) error {
 	dec := json.NewDecoder(strings.NewReader(id))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
@@ -246,37 +245,37 @@ func parseID(id string, dst any, required ...string) error {
 	for i := range v.NumField() {
 		key, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
 		if slices.Contains(required, key) && v.Field(i).IsZero() {
-			return fmt.Errorf("%s are required", joinAnd(required))
+			return fmt.Errorf("%s are required", JoinAnd(required))
 		}
 	}
 	return nil
 }
 
-// importedString is the value of key in a JSON import ID, as tfkit.StringOrNull
+// ImportedString is the value of key in a JSON import ID, as StringOrNull
 // makes it of v, but "" when the ID holds the key with an empty string: a
 // configuration may spell "none" that way (cyrilgdn/postgresql read an empty
 // schema as unset), and the imported state must then plan no change.
-func importedString(id, key, v string) types.String {
+func ImportedString(id, key, v string) types.String {
 	if v == "" {
 		var raw map[string]any
 		if json.Unmarshal([]byte(id), &raw) == nil && raw[key] == "" {
 			return types.StringValue("")
 		}
 	}
-	return tfkit.StringOrNull(v)
+	return StringOrNull(v)
 }
 
-// joinAnd joins words as "a, b and c".
-func joinAnd(words []string) string {
+// JoinAnd joins words as "a, b and c".
+func JoinAnd(words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
-// setAttributes sets top-level attributes of an imported state from
-// name/value pairs: setAttributes(ctx, &resp.State, "database", db, "name", n).
-func setAttributes(ctx context.Context, st *tfsdk.State, nameValues ...any) diag.Diagnostics {
+// SetAttributes sets top-level attributes of an imported state from
+// name/value pairs: SetAttributes(ctx, &resp.State, "database", db, "name", n).
+func SetAttributes(ctx context.Context, st *tfsdk.State, nameValues ...any) diag.Diagnostics {
 	var diags diag.Diagnostics
 	for i := 0; i+1 < len(nameValues); i += 2 {
 		diags.Append(st.SetAttribute(ctx, path.Root(nameValues[i].(string)), nameValues[i+1])...)
@@ -284,62 +283,57 @@ func setAttributes(ctx context.Context, st *tfsdk.State, nameValues ...any) diag
 	return diags
 }
 
-// objectImportForm is the import ID of a resource that names its object by an
+// ObjectImportForm is the import ID of a resource that names its object by an
 // object type and names, as COMMENT ON and SECURITY LABEL ON do
 // (postgresql_comment, postgresql_object_owner, postgresql_security_label):
 // `<object_type>.[<schema>.]<object_name>`, for a column
 // `column.[<schema>.]<table>.<column_name>`, after the names of prefix
 // (security label: `<label_provider>.`), optionally prefixed with
-// `<database>.`. The number of names varies, so it does not fit importForm.
+// `<database>.`. The number of names varies, so it does not fit ImportForm.
 // Every importer of such an ID resolves it here (resolve), never by hand.
-type objectImportForm struct {
-	what  string // names the resource in messages ("comment")
-	usage string // the ID's forms, for messages
+type ObjectImportForm struct {
+	What  string // names the resource in messages ("comment")
+	Usage string // the ID's forms, for messages
 	// prefix are the attributes whose names come before the object type
 	// (security label: label_provider)
-	prefix []string
+	Prefix []string
 	// types are the object types the resource takes (lower case);
 	// unqualified those that belong to no schema
-	types, unqualified []string
-	columns            bool // the resource takes columns
+	Types, Unqualified []string
+	Columns            bool // the resource takes columns
 }
 
-// objectImportCandidate is one reading of an import ID.
-type objectImportCandidate struct {
-	db, typ, schema, name, column string
-	prefixAttrs, prefix           []string // the form's prefix attributes and their values
+// ObjectImportCandidate is one reading of an import ID.
+type ObjectImportCandidate struct {
+	DB, Type, Schema, Name, Column string
+	PrefixAttrs, Prefix            []string // the form's prefix attributes and their values
 }
 
-// target is the object the reading names.
-func (c *objectImportCandidate) target() pg.ObjectTarget {
-	return pg.ObjectTarget{ObjectType: c.typ, Schema: c.schema, Name: c.name, Column: c.column}
-}
-
-// readings returns the readings of an import ID split into parts: with the
+// Readings returns the readings of an import ID split into parts: with the
 // provider's database def or with parts[0] as the database, the prefix names,
 // the type, then the names.
-func (f objectImportForm) readings(def string, parts []string) []objectImportCandidate {
-	var out []objectImportCandidate
+func (f ObjectImportForm) Readings(def string, parts []string) []ObjectImportCandidate {
+	var out []ObjectImportCandidate
 	add := func(db string, p []string) {
-		if len(p) < len(f.prefix)+2 {
+		if len(p) < len(f.Prefix)+2 {
 			return
 		}
-		pre := p[:len(f.prefix)]
-		p = p[len(f.prefix):]
+		pre := p[:len(f.Prefix)]
+		p = p[len(f.Prefix):]
 		typ := strings.ToLower(p[0])
-		if !slices.Contains(f.types, typ) {
+		if !slices.Contains(f.Types, typ) {
 			return
 		}
-		c := objectImportCandidate{db: db, typ: p[0], prefixAttrs: f.prefix, prefix: pre}
+		c := ObjectImportCandidate{DB: db, Type: p[0], PrefixAttrs: f.Prefix, Prefix: pre}
 		switch {
-		case f.columns && typ == "column" && len(p) == 3:
-			c.name, c.column = p[1], p[2]
-		case f.columns && typ == "column" && len(p) == 4:
-			c.schema, c.name, c.column = p[1], p[2], p[3]
+		case f.Columns && typ == "column" && len(p) == 3:
+			c.Name, c.Column = p[1], p[2]
+		case f.Columns && typ == "column" && len(p) == 4:
+			c.Schema, c.Name, c.Column = p[1], p[2], p[3]
 		case typ != "column" && len(p) == 2:
-			c.name = p[1]
-		case typ != "column" && len(p) == 3 && !slices.Contains(f.unqualified, typ):
-			c.schema, c.name = p[1], p[2]
+			c.Name = p[1]
+		case typ != "column" && len(p) == 3 && !slices.Contains(f.Unqualified, typ):
+			c.Schema, c.Name = p[1], p[2]
 		default:
 			return
 		}
@@ -350,10 +344,10 @@ func (f objectImportForm) readings(def string, parts []string) []objectImportCan
 	return out
 }
 
-// resolve tries every reading of id (the provider's database first) and
+// Resolve tries every reading of id (the provider's database first) and
 // returns the first whose object find reports found; nil with an error
 // diagnostic when none is.
-func (f objectImportForm) resolve(ctx context.Context, client *pg.Client, id string, find func(c *objectImportCandidate) (bool, error)) (*objectImportCandidate, diag.Diagnostics) {
+func (f ObjectImportForm) Resolve(ctx context.Context, client ImportCatalog, id string, find func(c *ObjectImportCandidate) (bool, error)) (*ObjectImportCandidate, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if client == nil {
 		diags.AddError("Provider not configured", "The provider must be configured to import.")
@@ -364,35 +358,35 @@ func (f objectImportForm) resolve(ctx context.Context, client *pg.Client, id str
 		return nil, diags
 	}
 	def := client.DefaultDatabase()
-	var cands []objectImportCandidate
-	for n := 2; n <= 5+len(f.prefix); n++ {
-		splits, err := importSplits(id, n)
+	var cands []ObjectImportCandidate
+	for n := 2; n <= 5+len(f.Prefix); n++ {
+		splits, err := ImportSplits(id, n)
 		if err != nil {
-			diags.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, f.usage))
+			diags.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, f.Usage))
 			return nil, diags
 		}
 		for _, p := range splits {
-			cands = append(cands, f.readings(def, p)...)
+			cands = append(cands, f.Readings(def, p)...)
 		}
 	}
 	var lastErr error
 	for _, c := range cands {
-		names := append([]string{c.db, c.name}, c.prefix...)
-		for _, n := range []string{c.schema, c.column} {
+		names := append([]string{c.DB, c.Name}, c.Prefix...)
+		for _, n := range []string{c.Schema, c.Column} {
 			if n != "" {
 				names = append(names, n)
 			}
 		}
-		if firstInvalidName(names) != nil {
+		if firstInvalidName(client, names) != nil {
 			continue
 		}
-		if c.db != def {
-			if ok, err := client.DatabaseExists(ctx, c.db); err != nil || !ok {
+		if c.DB != def {
+			if ok, err := client.DatabaseExists(ctx, c.DB); err != nil || !ok {
 				continue
 			}
 		}
 		found, err := find(&c)
-		if err != nil && !pg.IsMissingDatabase(err) {
+		if err != nil && !client.IsMissingDatabase(err) {
 			lastErr = err
 		}
 		if found {
@@ -400,27 +394,27 @@ func (f objectImportForm) resolve(ctx context.Context, client *pg.Client, id str
 		}
 	}
 	msg := fmt.Sprintf("No %s matches the import ID %q. The import ID is %s (default %q); write a name that contains a dot in double quotes, as in SQL.",
-		f.what, id, f.usage, def)
+		f.What, id, f.Usage, def)
 	if lastErr != nil {
 		msg += "\n\nReading failed: " + lastErr.Error()
 	}
-	diags.AddError(strings.ToUpper(f.what[:1])+f.what[1:]+" not found", msg)
+	diags.AddError(strings.ToUpper(f.What[:1])+f.What[1:]+" not found", msg)
 	return nil, diags
 }
 
-// setState records the reading's attributes in an imported state: database,
+// SetState records the reading's attributes in an imported state: database,
 // the prefix attributes, object_type, object_name, and schema and column_name
 // when it has them.
-func (c *objectImportCandidate) setState(ctx context.Context, st *tfsdk.State) diag.Diagnostics {
-	diags := setAttributes(ctx, st, "database", c.db, "object_type", c.typ, "object_name", c.name)
-	for i, a := range c.prefixAttrs {
-		diags.Append(st.SetAttribute(ctx, path.Root(a), c.prefix[i])...)
+func (c *ObjectImportCandidate) SetState(ctx context.Context, st *tfsdk.State) diag.Diagnostics {
+	diags := SetAttributes(ctx, st, "database", c.DB, "object_type", c.Type, "object_name", c.Name)
+	for i, a := range c.PrefixAttrs {
+		diags.Append(st.SetAttribute(ctx, path.Root(a), c.Prefix[i])...)
 	}
-	if c.schema != "" {
-		diags.Append(st.SetAttribute(ctx, path.Root("schema"), c.schema)...)
+	if c.Schema != "" {
+		diags.Append(st.SetAttribute(ctx, path.Root("schema"), c.Schema)...)
 	}
-	if c.column != "" {
-		diags.Append(st.SetAttribute(ctx, path.Root("column_name"), c.column)...)
+	if c.Column != "" {
+		diags.Append(st.SetAttribute(ctx, path.Root("column_name"), c.Column)...)
 	}
 	return diags
 }

@@ -1,4 +1,4 @@
-package provider
+package tfkit
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 )
 
 // Resource identity (Terraform 1.12 and later). Every resource names its
-// object by some of its own attributes (identified.identityAttributes): a
+// object by some of its own attributes (Identified.IdentityAttributes): a
 // role by `name`, a schema by `database` and `name`, a grant by `role`,
 // `database`, `schema`, `object_type`, `objects` and `columns`. The identity
 // holds their values as the state does (a set as a sorted list), so the
@@ -29,41 +29,38 @@ import (
 //
 // Objects that PostgreSQL renames in place (roles, databases, schemas, ...)
 // change identity with the rename, so every resource declares its identity
-// mutable (setMetadata).
+// mutable (SetMetadata).
 
-// identified is what the resource of an object with an identity implements.
-type identified interface {
-	// identityAttributes are the names of the state attributes that name the
+// Identified is what the resource of an object with an identity implements.
+type Identified interface {
+	// IdentityAttributes are the names of the state attributes that name the
 	// object, in the order the documentation lists them.
-	identityAttributes() []string
+	IdentityAttributes() []string
 }
 
-// setMetadata sets the type name (postgresql_<kind>) and the behaviours every
+// SetMetadata sets the type name (postgresql_<kind>) and the behaviours every
 // resource shares.
-func setMetadata(req resource.MetadataRequest, resp *resource.MetadataResponse, kind string) {
+func SetMetadata(req resource.MetadataRequest, resp *resource.MetadataResponse, kind string) {
 	resp.TypeName = req.ProviderTypeName + "_" + kind
 	resp.ResourceBehavior.MutableIdentity = true // renames in place change the names that identify the object
 }
 
-// IdentitySchema derives the identity schema from the resource schema: a
-// string, number or bool attribute of the same name, a list of strings for a
-// set or list; required for import when the argument is required.
-func (l lifecycle[M]) IdentitySchema(ctx context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema, resp.Diagnostics = identitySchemaOf(ctx, l.obj)
-}
-
-func identitySchemaOf(ctx context.Context, obj any) (identityschema.Schema, diag.Diagnostics) {
+// IdentitySchemaOf derives the identity schema of a resource from its
+// schema: a string, number or bool attribute of the same name, a list of
+// strings for a set or list; required for import when the argument is
+// required. The skeleton's IdentitySchema calls it.
+func IdentitySchemaOf(ctx context.Context, obj any) (identityschema.Schema, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	id, ok1 := obj.(identified)
+	id, ok1 := obj.(Identified)
 	res, ok2 := obj.(resource.Resource)
 	if !ok1 || !ok2 {
-		diags.AddError("Resource without identity", fmt.Sprintf("%T declares no identity attributes (identityAttributes)", obj))
+		diags.AddError("Resource without identity", fmt.Sprintf("%T declares no identity attributes (IdentityAttributes)", obj))
 		return identityschema.Schema{}, diags
 	}
 	var sr resource.SchemaResponse
 	res.Schema(ctx, resource.SchemaRequest{}, &sr)
 	out := identityschema.Schema{Version: 0, Attributes: map[string]identityschema.Attribute{}}
-	for _, name := range id.identityAttributes() {
+	for _, name := range id.IdentityAttributes() {
 		a, ok := sr.Schema.Attributes[name]
 		if !ok {
 			diags.AddError("Unknown identity attribute", fmt.Sprintf("%T: identity attribute %q is not an attribute of the resource", obj, name))
@@ -91,10 +88,10 @@ func identitySchemaOf(ctx context.Context, obj any) (identityschema.Schema, diag
 	return out, diags
 }
 
-// setIdentity sets the identity from the state (no-op when Terraform keeps no
+// SetIdentity sets the identity from the state (no-op when Terraform keeps no
 // identity: before 1.12).
-func setIdentity(ctx context.Context, obj any, state tfsdk.State, identity *tfsdk.ResourceIdentity) diag.Diagnostics {
-	id, ok := obj.(identified)
+func SetIdentity(ctx context.Context, obj any, state tfsdk.State, identity *tfsdk.ResourceIdentity) diag.Diagnostics {
+	id, ok := obj.(Identified)
 	if !ok || identity == nil || identity.Schema == nil || state.Raw.IsNull() {
 		return nil
 	}
@@ -113,7 +110,7 @@ func setIdentity(ctx context.Context, obj any, state tfsdk.State, identity *tfsd
 		return diags
 	}
 	vals := make(map[string]tftypes.Value, len(typ.AttributeTypes))
-	for _, name := range id.identityAttributes() {
+	for _, name := range id.IdentityAttributes() {
 		v, err := identityValue(attrs[name], typ.AttributeTypes[name])
 		if err != nil {
 			diags.AddAttributeError(path.Root(name), "Setting the identity", err.Error())
@@ -157,16 +154,16 @@ func identityValue(v tftypes.Value, want tftypes.Type) (tftypes.Value, error) {
 	return tftypes.NewValue(want, out), nil
 }
 
-// importByIdentity handles an import by identity (an `import` block with
+// ImportByIdentity handles an import by identity (an `import` block with
 // `identity`): the identity's attributes go to the state, which Read then
 // completes. It reports false for an import by ID, which the resource's
 // importState handles.
-func importByIdentity(ctx context.Context, obj any, req resource.ImportStateRequest, resp *resource.ImportStateResponse) bool {
-	id, ok := obj.(identified)
+func ImportByIdentity(ctx context.Context, obj any, req resource.ImportStateRequest, resp *resource.ImportStateResponse) bool {
+	id, ok := obj.(Identified)
 	if req.ID != "" || req.Identity == nil || req.Identity.Raw.IsNull() || !ok {
 		return false
 	}
-	for _, name := range id.identityAttributes() {
+	for _, name := range id.IdentityAttributes() {
 		var v attr.Value
 		if resp.Diagnostics.Append(req.Identity.GetAttribute(ctx, path.Root(name), &v)...); resp.Diagnostics.HasError() {
 			return true
