@@ -33,7 +33,7 @@ func NewCommentResource() resource.Resource {
 type commentResource struct {
 	lifecycle[commentModel]
 	withClient
-	noPriorLayout // cyrilgdn/postgresql has no postgresql_comment
+	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_comment
 }
 
 const commentImportUsage = "`<object_type>.<object_name>`, `<object_type>.<schema>.<object_name>`, `column.<table>.<column_name>` or " +

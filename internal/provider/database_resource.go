@@ -266,7 +266,7 @@ func (r *databaseResource) warnDrop(ctx context.Context, state *databaseModel, r
 
 func (r *databaseResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeDatabaseV0, "oid", "force_drop"),
+		0: tfkit.UpgradeFromV0(upgradeDatabaseV0, "oid", "force_drop"),
 	}
 }
 

@@ -32,7 +32,7 @@ func NewDatabaseSettingResource() resource.Resource {
 type databaseSettingResource struct {
 	lifecycle[databaseSettingModel]
 	withClient
-	noPriorLayout // cyrilgdn/postgresql has no postgresql_database_setting
+	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_database_setting
 }
 
 // settingParameterRe is a configuration parameter's name in any letter case

@@ -276,8 +276,8 @@ func (r *defaultPrivilegesResource) planChange(ctx context.Context, _ resource.M
 
 func (r *defaultPrivilegesResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeDefaultPrivilegesV0),
-		1: upgradeFromV1(upgradeDefaultPrivilegesV1),
+		0: tfkit.UpgradeFromV0(upgradeDefaultPrivilegesV0),
+		1: tfkit.UpgradeFromV1(upgradeDefaultPrivilegesV1),
 	}
 }
 

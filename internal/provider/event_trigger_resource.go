@@ -35,7 +35,7 @@ func NewEventTriggerResource() resource.Resource {
 type eventTriggerResource struct {
 	lifecycle[eventTriggerModel]
 	withClient
-	noPriorLayout // cyrilgdn/postgresql has no postgresql_event_trigger
+	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_event_trigger
 }
 
 func eventTriggerSchemaV1() schema.Schema {

@@ -127,7 +127,7 @@ func (r *extensionResource) planDestroy(ctx context.Context, _ resource.ModifyPl
 
 func (r *extensionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeExtensionV0, "oid", "database_oid"),
+		0: tfkit.UpgradeFromV0(upgradeExtensionV0, "oid", "database_oid"),
 	}
 }
 

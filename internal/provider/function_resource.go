@@ -309,7 +309,7 @@ func functionID(m functionModel) types.String {
 
 func (r *functionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeFunctionV0),
+		0: tfkit.UpgradeFromV0(upgradeFunctionV0),
 	}
 }
 

@@ -473,8 +473,8 @@ func (r *grantResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRe
 
 func (r *grantResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0Diag(upgradeGrantV0),
-		1: upgradeFromV1Diag(upgradeGrantV1),
+		0: tfkit.UpgradeFromV0Diag(upgradeGrantV0),
+		1: tfkit.UpgradeFromV1Diag(upgradeGrantV1),
 	}
 }
 

@@ -177,8 +177,8 @@ func (r *grantRoleResource) planChange(ctx context.Context, _ resource.ModifyPla
 
 func (r *grantRoleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeGrantRoleV0, "inherit_option", "set_option"),
-		1: upgradeFromV1(upgradeGrantRoleV1),
+		0: tfkit.UpgradeFromV0(upgradeGrantRoleV0, "inherit_option", "set_option"),
+		1: tfkit.UpgradeFromV1(upgradeGrantRoleV1),
 	}
 }
 

@@ -178,7 +178,7 @@ func (lifecycle[M]) model() any { return new(M) }
 
 func (l lifecycle[M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state M
-	resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
+	resp.Diagnostics.Append(tfkit.GetInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -195,7 +195,7 @@ func (l lifecycle[M]) Read(ctx context.Context, req resource.ReadRequest, resp *
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, &state, resp.State.Set)...)
+	resp.Diagnostics.Append(tfkit.SetFrom(ctx, resp.State.Schema.Type, &state, resp.State.Set)...)
 	resp.Diagnostics.Append(tfkit.SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
 
@@ -220,7 +220,7 @@ func (l lifecycle[M]) ImportState(ctx context.Context, req resource.ImportStateR
 
 func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan M
-	resp.Diagnostics.Append(getInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &plan, req.Plan.Get)...)
+	resp.Diagnostics.Append(tfkit.GetInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &plan, req.Plan.Get)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -271,8 +271,8 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 
 func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state M
-	resp.Diagnostics.Append(getInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &plan, req.Plan.Get)...)
-	resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
+	resp.Diagnostics.Append(tfkit.GetInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &plan, req.Plan.Get)...)
+	resp.Diagnostics.Append(tfkit.GetInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -312,14 +312,14 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, &plan, resp.State.Set)...)
+	resp.Diagnostics.Append(tfkit.SetFrom(ctx, resp.State.Schema.Type, &plan, resp.State.Set)...)
 	keepPlannedEmpty(l.emptyAttrs(), req.Plan.Raw, &resp.State)
 	resp.Diagnostics.Append(tfkit.SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
 
 func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state M
-	resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
+	resp.Diagnostics.Append(tfkit.GetInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -566,7 +566,7 @@ func (l lifecycle[M]) modifyPlan(ctx context.Context, req resource.ModifyPlanReq
 			return
 		}
 		var state M
-		if resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...); resp.Diagnostics.HasError() {
+		if resp.Diagnostics.Append(tfkit.GetInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...); resp.Diagnostics.HasError() {
 			return
 		}
 		dp.planDestroy(ctx, req, resp, &state)
@@ -581,11 +581,11 @@ func (l lifecycle[M]) modifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	cfg, proposed, empties := presentEmptyAsUnset(l.emptyAttrs(), req.Config.Raw, req.Plan.Raw, req.State.Raw)
 	planIn := tfsdk.Plan{Schema: req.Plan.Schema, Raw: proposed}
 	configIn := tfsdk.Config{Schema: req.Config.Schema, Raw: cfg}
-	resp.Diagnostics.Append(getInto(ctx, req.Plan.Schema.Type, planIn.Raw, &p.plan, planIn.Get)...)
-	resp.Diagnostics.Append(getInto(ctx, req.Config.Schema.Type, configIn.Raw, &p.config, configIn.Get)...)
+	resp.Diagnostics.Append(tfkit.GetInto(ctx, req.Plan.Schema.Type, planIn.Raw, &p.plan, planIn.Get)...)
+	resp.Diagnostics.Append(tfkit.GetInto(ctx, req.Config.Schema.Type, configIn.Raw, &p.config, configIn.Get)...)
 	if !req.State.Raw.IsNull() {
 		p.state = new(M)
-		resp.Diagnostics.Append(getInto(ctx, req.State.Schema.Type, req.State.Raw, p.state, req.State.Get)...)
+		resp.Diagnostics.Append(tfkit.GetInto(ctx, req.State.Schema.Type, req.State.Raw, p.state, req.State.Get)...)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -594,7 +594,7 @@ func (l lifecycle[M]) modifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(setFrom(ctx, resp.Plan.Schema.Type, &p.plan, resp.Plan.Set)...)
+	resp.Diagnostics.Append(tfkit.SetFrom(ctx, resp.Plan.Schema.Type, &p.plan, resp.Plan.Set)...)
 	if len(empties) > 0 && !resp.Diagnostics.HasError() {
 		resp.Plan.Raw = settleEmptyPlan(empties, resp.Plan.Raw, req.State.Raw, &resp.RequiresReplace)
 	}
@@ -739,7 +739,7 @@ func finishCreate(ctx context.Context, resp *resource.CreateResponse, model any,
 			fmt.Sprintf("%s was created, but reading it back failed (see the error above). It is recorded in the state as tainted, so Terraform does not lose track of it; the next apply replaces it.", what))
 		return
 	}
-	resp.Diagnostics.Append(setFrom(ctx, resp.State.Schema.Type, model, resp.State.Set)...)
+	resp.Diagnostics.Append(tfkit.SetFrom(ctx, resp.State.Schema.Type, model, resp.State.Set)...)
 }
 
 // recordState sets the state to model with every unknown value made null, so

@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // sampleValue is a value of type t: null, unknown, or known with every
@@ -56,7 +58,7 @@ func TestModelCodecMatchesFramework(t *testing.T) {
 			continue
 		}
 		objType := sr.schema.Type().TerraformType(ctx).(tftypes.Object)
-		if !codecFor(ctx, reflect.TypeOf(m.model()).Elem(), sr.schema.Type).ok {
+		if !tfkit.HasCodec(ctx, reflect.TypeOf(m.model()).Elem(), sr.schema.Type) {
 			t.Errorf("%s: its model has no codec (the framework's Get and Set serve it, slowly)", sr.typeName)
 			continue
 		}
@@ -72,7 +74,7 @@ func TestModelCodecMatchesFramework(t *testing.T) {
 			if d := st.Get(ctx, want); d.HasError() {
 				t.Fatalf("%s %s: framework Get: %v", sr.typeName, kind, d)
 			}
-			if !decodeModel(ctx, sr.schema.Type, raw, got) {
+			if !tfkit.DecodeModel(ctx, sr.schema.Type, raw, got) {
 				t.Errorf("%s %s: the codec refused a value the framework reads", sr.typeName, kind)
 				continue
 			}
@@ -84,7 +86,7 @@ func TestModelCodecMatchesFramework(t *testing.T) {
 			if d := out.Set(ctx, want); d.HasError() {
 				t.Fatalf("%s %s: framework Set: %v", sr.typeName, kind, d)
 			}
-			enc, ok := encodeModel(ctx, sr.schema.Type, want)
+			enc, ok := tfkit.EncodeModel(ctx, sr.schema.Type, want)
 			if !ok {
 				t.Errorf("%s %s: the codec refused a model the framework writes", sr.typeName, kind)
 				continue
@@ -93,14 +95,5 @@ func TestModelCodecMatchesFramework(t *testing.T) {
 				t.Errorf("%s %s: the codec wrote\n%s\nthe framework\n%s", sr.typeName, kind, enc, out.Raw)
 			}
 		}
-	}
-}
-
-// TestModelCodec_workaroundTiedToFramework119 fails when go.mod moves terraform-plugin-framework past
-// v1.19: check whether the framework still needs the workaround of model_codec.go, then
-// remove it or raise the version checked here.
-func TestModelCodec_workaroundTiedToFramework119(t *testing.T) {
-	if v, past := frameworkPast119(t); past {
-		t.Errorf("go.mod requires terraform-plugin-framework %s, past v1.19: check whether the workaround of model_codec.go (the model codec: the framework v1.19 walks a model's struct tags and compiles a regular expression per field on every Get and Set; a codec built once per model type does the conversion) is still needed (remove it if not), then update this test", v)
 	}
 }

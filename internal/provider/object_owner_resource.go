@@ -33,7 +33,7 @@ func NewObjectOwnerResource() resource.Resource {
 type objectOwnerResource struct {
 	lifecycle[objectOwnerModel]
 	withClient
-	noPriorLayout // cyrilgdn/postgresql has no postgresql_object_owner
+	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_object_owner
 }
 
 const objectOwnerImportUsage = "`<object_type>.<object_name>` or `<object_type>.<schema>.<object_name>`, optionally prefixed with `<database>.`"

@@ -59,7 +59,7 @@ func (r *physicalReplicationSlotResource) planDestroy(ctx context.Context, _ res
 
 func (r *physicalReplicationSlotResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradePhysicalReplicationSlotV0),
+		0: tfkit.UpgradeFromV0(upgradePhysicalReplicationSlotV0),
 	}
 }
 

@@ -40,7 +40,7 @@ func NewPolicyResource() resource.Resource {
 type policyResource struct {
 	lifecycle[policyModel]
 	withClient
-	noPriorLayout // cyrilgdn/postgresql has no postgresql_policy
+	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_policy
 }
 
 func policySchemaV1() schema.Schema {

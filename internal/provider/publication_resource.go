@@ -218,7 +218,7 @@ func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyP
 
 func (r *publicationResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradePublicationV0, "oid", "schemas", "publish_generated_columns_param"),
+		0: tfkit.UpgradeFromV0(upgradePublicationV0, "oid", "schemas", "publish_generated_columns_param"),
 	}
 }
 

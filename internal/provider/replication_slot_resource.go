@@ -98,7 +98,7 @@ func warnActiveSlot(ctx context.Context, client *pg.Client, name types.String, r
 
 func (r *replicationSlotResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeReplicationSlotV0),
+		0: tfkit.UpgradeFromV0(upgradeReplicationSlotV0),
 	}
 }
 

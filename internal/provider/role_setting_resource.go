@@ -33,7 +33,7 @@ func NewRoleSettingResource() resource.Resource {
 type roleSettingResource struct {
 	lifecycle[roleSettingModel]
 	withClient
-	noPriorLayout // cyrilgdn/postgresql has no postgresql_role_setting
+	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_role_setting
 }
 
 // parameterNameRe is a configuration parameter's name as PostgreSQL stores

@@ -263,7 +263,7 @@ func more(n, shown int) string {
 
 func (r *schemaResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0Diag(upgradeSchemaV0),
+		0: tfkit.UpgradeFromV0Diag(upgradeSchemaV0),
 	}
 }
 

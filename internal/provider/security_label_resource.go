@@ -143,7 +143,7 @@ func (r *securityLabelResource) planChange(_ context.Context, _ resource.ModifyP
 
 func (r *securityLabelResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeSecurityLabelV0, "database", "schema"),
+		0: tfkit.UpgradeFromV0(upgradeSecurityLabelV0, "database", "schema"),
 	}
 }
 

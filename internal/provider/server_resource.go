@@ -143,7 +143,7 @@ func (r *serverResource) planDestroy(ctx context.Context, _ resource.ModifyPlanR
 
 func (r *serverResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeServerV0, "oid", "database", "options_wo", "options_wo_version", "options_wo_names"),
+		0: tfkit.UpgradeFromV0(upgradeServerV0, "oid", "database", "options_wo", "options_wo_version", "options_wo_names"),
 	}
 }
 

@@ -127,7 +127,7 @@ func (r *subscriptionResource) planChange(_ context.Context, _ resource.ModifyPl
 
 func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeSubscriptionV0, "oid", "enabled", "conninfo_wo", "conninfo_wo_version"),
+		0: tfkit.UpgradeFromV0(upgradeSubscriptionV0, "oid", "enabled", "conninfo_wo", "conninfo_wo_version"),
 	}
 }
 

@@ -28,7 +28,7 @@ func NewTableRLSResource() resource.Resource {
 type tableRLSResource struct {
 	lifecycle[tableRLSModel]
 	withClient
-	noPriorLayout // cyrilgdn/postgresql has no postgresql_table_rls
+	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_table_rls
 }
 
 func tableRLSSchemaV1() schema.Schema {

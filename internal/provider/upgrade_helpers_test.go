@@ -176,3 +176,22 @@ func checkFixtureUpgradesBySet[M any](t *testing.T, res resource.Resource, typ s
 		}
 	}
 }
+
+// Every version-0 upgrader has a prior schema (deriving one panics on a
+// model it cannot describe).
+func TestEveryResourceUpgraderHasPriorSchema(t *testing.T) {
+	ctx := context.Background()
+	for _, f := range (&pgProvider{}).Resources(ctx) {
+		res := f()
+		up, ok := res.(resource.ResourceWithUpgradeState)
+		if !ok {
+			t.Errorf("%T has no UpgradeState", res)
+			continue
+		}
+		for v, u := range up.UpgradeState(ctx) {
+			if u.PriorSchema == nil || len(u.PriorSchema.Attributes) == 0 {
+				t.Errorf("%T: the upgrader from version %d has no prior schema", res, v)
+			}
+		}
+	}
+}

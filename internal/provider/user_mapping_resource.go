@@ -116,7 +116,7 @@ func (r *userMappingResource) planChange(_ context.Context, _ resource.ModifyPla
 
 func (r *userMappingResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: upgradeFromV0(upgradeUserMappingV0, "oid", "database", "options_wo", "options_wo_version", "options_wo_names"),
+		0: tfkit.UpgradeFromV0(upgradeUserMappingV0, "oid", "database", "options_wo", "options_wo_version", "options_wo_names"),
 	}
 }
 

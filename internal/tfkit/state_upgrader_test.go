@@ -1,11 +1,10 @@
-package provider
+package tfkit
 
 import (
 	"context"
 	"reflect"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -36,7 +35,7 @@ func TestPriorSchemaFromModel(t *testing.T) {
 		"arg":     tftypes.List{ElementType: obj},
 		"policy":  tftypes.Set{ElementType: obj},
 	}}
-	got := priorSchema(reflect.TypeFor[layout]()).Type().TerraformType(context.Background())
+	got := PriorSchema(reflect.TypeFor[layout]()).Type().TerraformType(context.Background())
 	if !got.Equal(want) {
 		t.Fatalf("prior schema type:\n got %s\nwant %s", got, want)
 	}
@@ -51,24 +50,5 @@ func TestPriorSchemaRejectsUnknownFieldTypes(t *testing.T) {
 			t.Fatal("no panic for a field type no prior layout holds")
 		}
 	}()
-	priorSchema(reflect.TypeFor[layout]())
-}
-
-// Every version-0 upgrader has a prior schema (deriving one panics on a
-// model it cannot describe).
-func TestEveryResourceUpgraderHasPriorSchema(t *testing.T) {
-	ctx := context.Background()
-	for _, f := range (&pgProvider{}).Resources(ctx) {
-		res := f()
-		up, ok := res.(resource.ResourceWithUpgradeState)
-		if !ok {
-			t.Errorf("%T has no UpgradeState", res)
-			continue
-		}
-		for v, u := range up.UpgradeState(ctx) {
-			if u.PriorSchema == nil || len(u.PriorSchema.Attributes) == 0 {
-				t.Errorf("%T: the upgrader from version %d has no prior schema", res, v)
-			}
-		}
-	}
+	PriorSchema(reflect.TypeFor[layout]())
 }

@@ -1,4 +1,4 @@
-package provider
+package tfkit
 
 import (
 	"context"
@@ -50,9 +50,15 @@ var (
 	codecs          sync.Map // reflect.Type of the model -> *modelCodec
 )
 
+// HasCodec reports whether model type t has a codec for the object type of
+// the resource's schema (false: the framework's Get and Set serve it).
+func HasCodec(ctx context.Context, t reflect.Type, schemaType func() attr.Type) bool {
+	return codecFor(ctx, t, schemaType).ok
+}
+
 // codecFor returns the codec of model type t for the object type of the
 // resource's schema (asked for once: each resource has a model type of its
-// own; a value of another type is refused by decodeModel, and by Set).
+// own; a value of another type is refused by DecodeModel, and by Set).
 func codecFor(ctx context.Context, t reflect.Type, schemaType func() attr.Type) *modelCodec {
 	if c, ok := codecs.Load(t); ok {
 		return c.(*modelCodec)
@@ -106,9 +112,9 @@ func buildCodec(ctx context.Context, t reflect.Type, schemaType attr.Type) *mode
 	return c
 }
 
-// decodeModel reads raw into *target (a pointer to a model struct). It returns
+// DecodeModel reads raw into *target (a pointer to a model struct). It returns
 // false, having possibly set some fields, when the caller must use Get.
-func decodeModel(ctx context.Context, schemaType func() attr.Type, raw tftypes.Value, target any) bool {
+func DecodeModel(ctx context.Context, schemaType func() attr.Type, raw tftypes.Value, target any) bool {
 	rv := reflect.ValueOf(target)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || !raw.IsKnown() || raw.IsNull() {
 		return false
@@ -132,9 +138,9 @@ func decodeModel(ctx context.Context, schemaType func() attr.Type, raw tftypes.V
 	return true
 }
 
-// encodeModel is the Terraform value of *model; false when the caller must
+// EncodeModel is the Terraform value of *model; false when the caller must
 // use Set.
-func encodeModel(ctx context.Context, schemaType func() attr.Type, model any) (tftypes.Value, bool) {
+func EncodeModel(ctx context.Context, schemaType func() attr.Type, model any) (tftypes.Value, bool) {
 	rv := reflect.ValueOf(model)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return tftypes.Value{}, false
@@ -162,19 +168,19 @@ func encodeModel(ctx context.Context, schemaType func() attr.Type, model any) (t
 	return tftypes.NewValue(c.objType, vals), true
 }
 
-// getInto is Get of a plan, state or config (get) into target, through the
+// GetInto is Get of a plan, state or config (get) into target, through the
 // codec when it can.
-func getInto(ctx context.Context, schemaType func() attr.Type, raw tftypes.Value, target any, get func(context.Context, any) diag.Diagnostics) diag.Diagnostics {
-	if decodeModel(ctx, schemaType, raw, target) {
+func GetInto(ctx context.Context, schemaType func() attr.Type, raw tftypes.Value, target any, get func(context.Context, any) diag.Diagnostics) diag.Diagnostics {
+	if DecodeModel(ctx, schemaType, raw, target) {
 		return nil
 	}
 	return get(ctx, target)
 }
 
-// setFrom is Set of a plan or state (set) from model, through the codec when
+// SetFrom is Set of a plan or state (set) from model, through the codec when
 // it can (Set of a Terraform value only checks its type).
-func setFrom(ctx context.Context, schemaType func() attr.Type, model any, set func(context.Context, any) diag.Diagnostics) diag.Diagnostics {
-	if v, ok := encodeModel(ctx, schemaType, model); ok {
+func SetFrom(ctx context.Context, schemaType func() attr.Type, model any, set func(context.Context, any) diag.Diagnostics) diag.Diagnostics {
+	if v, ok := EncodeModel(ctx, schemaType, model); ok {
 		if d := set(ctx, v); !d.HasError() {
 			return d
 		}

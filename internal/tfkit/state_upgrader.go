@@ -1,4 +1,4 @@
-package provider
+package tfkit
 
 import (
 	"context"
@@ -14,33 +14,33 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// noPriorLayout is the UpgradeState of a resource type that is new:
+// NoPriorLayout is the UpgradeState of a resource type that is new:
 // cyrilgdn/postgresql has no such type, so no state of an earlier schema
 // version exists and there is nothing to upgrade from.
-type noPriorLayout struct{}
+type NoPriorLayout struct{}
 
-func (noPriorLayout) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+func (NoPriorLayout) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{}
 }
 
-// upgradeFromV0 is the version-0 state upgrader of a resource: it reads a
+// UpgradeFromV0 is the version-0 state upgrader of a resource: it reads a
 // state in cyrilgdn/postgresql 1.26's layout into Old and writes what convert
-// makes of it. The prior schema is derived from Old (see priorSchema), less
+// makes of it. The prior schema is derived from Old (see PriorSchema), less
 // the attributes named in added: those this provider added to cyrilgdn's
 // layout, which Old reads as null. So Old is the resource's own model
 // wherever cyrilgdn's layout is that model's attributes or a subset of them.
-func upgradeFromV0[Old, New any](convert func(Old) New, added ...string) resource.StateUpgrader {
-	return upgradeFromV0Diag(func(_ context.Context, old Old) (New, diag.Diagnostics) {
+func UpgradeFromV0[Old, New any](convert func(Old) New, added ...string) resource.StateUpgrader {
+	return UpgradeFromV0Diag(func(_ context.Context, old Old) (New, diag.Diagnostics) {
 		return convert(old), nil
 	}, added...)
 }
 
-// upgradeFromV0Diag is upgradeFromV0 for conversions that need a context or
+// UpgradeFromV0Diag is UpgradeFromV0 for conversions that need a context or
 // can fail.
-func upgradeFromV0Diag[Old, New any](convert func(context.Context, Old) (New, diag.Diagnostics), added ...string) resource.StateUpgrader {
-	full := priorSchema(reflect.TypeFor[Old]())
+func UpgradeFromV0Diag[Old, New any](convert func(context.Context, Old) (New, diag.Diagnostics), added ...string) resource.StateUpgrader {
+	full := PriorSchema(reflect.TypeFor[Old]())
 	return resource.StateUpgrader{
-		PriorSchema: priorSchema(reflect.TypeFor[Old](), added...),
+		PriorSchema: PriorSchema(reflect.TypeFor[Old](), added...),
 		StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 			state := *req.State
 			if len(added) > 0 {
@@ -65,15 +65,15 @@ func upgradeFromV0Diag[Old, New any](convert func(context.Context, Old) (New, di
 	}
 }
 
-// upgradeFromV1 and upgradeFromV1Diag are upgradeFromV0 and
-// upgradeFromV0Diag for a resource's own schema version 1 (Old is then the
+// UpgradeFromV1 and UpgradeFromV1Diag are UpgradeFromV0 and
+// UpgradeFromV0Diag for a resource's own schema version 1 (Old is then the
 // layout this provider wrote with version 1).
-func upgradeFromV1[Old, New any](convert func(Old) New, added ...string) resource.StateUpgrader {
-	return upgradeFromV0(convert, added...)
+func UpgradeFromV1[Old, New any](convert func(Old) New, added ...string) resource.StateUpgrader {
+	return UpgradeFromV0(convert, added...)
 }
 
-func upgradeFromV1Diag[Old, New any](convert func(context.Context, Old) (New, diag.Diagnostics), added ...string) resource.StateUpgrader {
-	return upgradeFromV0Diag(convert, added...)
+func UpgradeFromV1Diag[Old, New any](convert func(context.Context, Old) (New, diag.Diagnostics), added ...string) resource.StateUpgrader {
+	return UpgradeFromV0Diag(convert, added...)
 }
 
 // withNullAttributes is state in schema s, a superset of state's own: the
@@ -91,18 +91,18 @@ func withNullAttributes(ctx context.Context, state tfsdk.State, s *schema.Schema
 	return tfsdk.State{Schema: *s, Raw: tftypes.NewValue(s.Type().TerraformType(ctx), vals)}, nil
 }
 
-// priorSchema derives the schema of a prior state layout from the model that
+// PriorSchema derives the schema of a prior state layout from the model that
 // reads it. Reading a prior state needs only the types, so every attribute is
 // optional: types.String, types.Bool and types.Int64 fields are attributes of
 // those types; types.Set, types.List and types.Map fields hold strings (every
 // collection of cyrilgdn's layouts does); a slice of structs is a nested
 // block, a list unless the field is tagged `prior:"set"`. The attributes
 // named in without are left out (each must be one of t's).
-func priorSchema(t reflect.Type, without ...string) *schema.Schema {
+func PriorSchema(t reflect.Type, without ...string) *schema.Schema {
 	attrs, blocks := priorFields(t)
 	for _, name := range without {
 		if _, ok := attrs[name]; !ok {
-			panic(fmt.Sprintf("priorSchema: %s has no attribute %q", t.Name(), name))
+			panic(fmt.Sprintf("PriorSchema: %s has no attribute %q", t.Name(), name))
 		}
 		delete(attrs, name)
 	}
@@ -139,7 +139,7 @@ func priorFields(t reflect.Type) (map[string]schema.Attribute, map[string]schema
 			attrs[name] = schema.MapAttribute{ElementType: types.StringType, Optional: true}
 		default:
 			if f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.Struct {
-				panic(fmt.Sprintf("priorSchema: %s.%s is a %s, which no prior state layout holds", t.Name(), f.Name, f.Type))
+				panic(fmt.Sprintf("PriorSchema: %s.%s is a %s, which no prior state layout holds", t.Name(), f.Name, f.Type))
 			}
 			nested, _ := priorFields(f.Type.Elem())
 			obj := schema.NestedBlockObject{Attributes: nested}
