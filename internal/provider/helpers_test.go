@@ -2,9 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
-	"regexp"
-	"strconv"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -70,22 +67,4 @@ func num(addr, attr string, want int64) statecheck.StateCheck {
 // boolean: attr of addr is the bool want.
 func boolean(addr, attr string, want bool) statecheck.StateCheck {
 	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), knownvalue.Bool(want))
-}
-
-// frameworkPast119 reports the terraform-plugin-framework version go.mod
-// requires, and whether it is past v1.19 (the workarounds of
-// protocol_server.go and model_codec.go are tied to v1.19).
-func frameworkPast119(t *testing.T) (string, bool) {
-	t.Helper()
-	b, err := os.ReadFile("../../go.mod")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?m)^\s*github\.com/hashicorp/terraform-plugin-framework v(\d+)\.(\d+)\.\S+`).FindSubmatch(b)
-	if m == nil {
-		t.Fatal("go.mod requires no github.com/hashicorp/terraform-plugin-framework")
-	}
-	major, _ := strconv.Atoi(string(m[1]))
-	minor, _ := strconv.Atoi(string(m[2]))
-	return fmt.Sprintf("v%d.%d", major, minor), major > 1 || major == 1 && minor > 19
 }

@@ -21,12 +21,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 var _ provider.Provider = (*pgProvider)(nil)
@@ -504,5 +507,15 @@ func validateHosts(m providerModel, diags *diag.Diagnostics) {
 	}
 	if _, err := pgconn.ParsePorts(m.Port.ValueString(), hosts); err != nil {
 		diags.AddAttributeError(path.Root("port"), "Invalid port", fmt.Sprintf("port %q: %s.", m.Port.ValueString(), err))
+	}
+}
+
+// ProtocolServer returns the provider's protocol 6 server: the plugin
+// framework's, with the request contexts of its per-object calls released
+// when the call returns (tfkit.ReleaseContexts: a workaround tied to
+// terraform-plugin-framework v1.19).
+func ProtocolServer(version string) func() tfprotov6.ProviderServer {
+	return func() tfprotov6.ProviderServer {
+		return tfkit.ReleaseContexts(providerserver.NewProtocol6(New(version)())())
 	}
 }

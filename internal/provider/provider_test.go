@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // testAccProtoV6ProviderFactories serves the provider under test in-process.
@@ -56,7 +58,7 @@ func testFactories(extra ...Option) map[string]func() (tfprotov6.ProviderServer,
 // testProtocolServer serves p as the provider binary does (ProtocolServer).
 func testProtocolServer(p provider.Provider) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
-		return releaseContexts(providerserver.NewProtocol6(p)()), nil
+		return tfkit.ReleaseContexts(providerserver.NewProtocol6(p)()), nil
 	}
 }
 

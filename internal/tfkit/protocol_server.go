@@ -1,17 +1,16 @@
-package provider
+package tfkit
 
 import (
 	"context"
 	"sync/atomic"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
-// ProtocolServer returns the provider's protocol 6 server: the plugin
-// framework's, with the request contexts of its per-object calls released
-// when the call returns.
+// ReleaseContexts wraps the plugin framework's protocol 6 server so that the
+// request contexts of its per-object calls are released when the call
+// returns.
 //
 // The framework (v1.19) keeps a cancel function for the context of every call
 // until Terraform stops the provider (proto6server's registerContext), so each
@@ -22,10 +21,12 @@ import (
 // returns and forgets it then, so what the framework keeps is a few hundred
 // bytes per call. Streaming calls (list resources, actions, state stores) are
 // passed through: their contexts outlive the call.
-func ProtocolServer(version string) func() tfprotov6.ProviderServer {
-	return func() tfprotov6.ProviderServer {
-		return releaseContexts(providerserver.NewProtocol6(New(version)())())
+func ReleaseContexts(s tfprotov6.ProviderServer) tfprotov6.ProviderServer {
+	full, ok := s.(fullServer)
+	if !ok {
+		return s
 	}
+	return releasingServer{full}
 }
 
 // fullServer is every protocol 6 interface the framework's server implements.
@@ -34,14 +35,6 @@ type fullServer interface {
 	tfprotov6.ListResourceServer
 	tfprotov6.ActionServer
 	tfprotov6.StateStoreServer
-}
-
-func releaseContexts(s tfprotov6.ProviderServer) tfprotov6.ProviderServer {
-	full, ok := s.(fullServer)
-	if !ok {
-		return s
-	}
-	return releasingServer{full}
 }
 
 type releasingServer struct{ fullServer }
