@@ -117,7 +117,7 @@ func (m *commentModel) target() pg.ObjectTarget {
 }
 
 // computeID writes the import ID of the comment in the provider's database
-// (import_id.go), unknown while a part is.
+// (internal/tfkit/import_id.go), unknown while a part is.
 func (m *commentModel) computeID() types.String {
 	parts := []types.String{m.ObjectType}
 	if !m.Schema.IsNull() {
@@ -177,7 +177,7 @@ var commentImport = tfkit.ObjectImportForm{What: "comment", Usage: commentImport
 // `<object_type>.<schema>.<object_name>`, `column.<table>.<column_name>` or
 // `column.<schema>.<table>.<column_name>`, optionally prefixed with
 // `<database>.` (the provider's database when left out), names written as in
-// the import-ID grammar (import_id.go). Like postgresql_security_label's, the
+// the import-ID grammar (internal/tfkit/import_id.go). Like postgresql_security_label's, the
 // ID has a variable number of names, so it does not fit tfkit.ImportForm: every
 // reading is tried against the server (the provider's database first) and the
 // one that names an existing comment wins (importObjectTarget).

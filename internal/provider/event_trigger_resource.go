@@ -82,7 +82,7 @@ func eventTriggerSchemaV1() schema.Schema {
 	}
 }
 
-// eventTriggerImport is the import ID of an event trigger (see import_id.go).
+// eventTriggerImport is the import ID of an event trigger (see internal/tfkit/import_id.go).
 var eventTriggerImport = tfkit.ImportForm{What: "event trigger", Names: []string{"name"}}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).

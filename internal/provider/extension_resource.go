@@ -73,7 +73,7 @@ func extensionSchemaV1() schema.Schema {
 	}
 }
 
-// extensionImport is the import ID of an extension (see import_id.go).
+// extensionImport is the import ID of an extension (see internal/tfkit/import_id.go).
 var extensionImport = tfkit.ImportForm{What: "extension", Names: []string{"extension"}, Database: true}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).

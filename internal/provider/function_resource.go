@@ -155,7 +155,7 @@ func functionImport(id string) (attrs map[string]string, private map[string][]by
 }
 
 // parseFunctionID splits `<database>.<schema>.<name>(<t1>, <t2>)`. The names
-// follow the import-ID grammar (see import_id.go): unquoted, the database and
+// follow the import-ID grammar (see internal/tfkit/import_id.go): unquoted, the database and
 // schema are taken up to the first and second dot; a name in double quotes may
 // hold dots (and parentheses). The argument list is split on top-level commas
 // (so `numeric(10,2)` stays one type).

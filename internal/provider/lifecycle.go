@@ -46,7 +46,7 @@ import (
 
 // managedResource is what every resource implements: lifecycle gives Create,
 // Read, Update, Delete, ModifyPlan, ImportState and IdentitySchema (see
-// identity.go); withClient gives Configure; the resource adds Metadata
+// internal/tfkit/identity.go); withClient gives Configure; the resource adds Metadata
 // (tfkit.SetMetadata), Schema, importState, IdentityAttributes and UpgradeState.
 type managedResource interface {
 	resource.ResourceWithConfigure

@@ -16,7 +16,7 @@ import (
 
 // The plan-time helper set shared by resources: defaults of database-scoped
 // objects, unknown-aware checks, and value helpers of ModifyPlan. The
-// attribute builders of their schemas are in schema_attributes.go.
+// attribute builders of their schemas are in name_attributes.go and internal/tfkit/schema_attributes.go.
 
 // defaultedDatabase resolves the `database` argument of a database-scoped object at
 // plan time: the configured value, else the value in state, else the

@@ -179,7 +179,7 @@ func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (boo
 	return true, diags
 }
 
-// policyImportForm is the import ID of a policy (see import_id.go).
+// policyImportForm is the import ID of a policy (see internal/tfkit/import_id.go).
 var policyImportForm = tfkit.ImportForm{What: "policy", Names: []string{"schema", "table", "name"}}
 
 // importIDAttributes: the import ID is made of `database`, `schema`, `table` and `name` (see alreadyExists).

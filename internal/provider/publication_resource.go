@@ -132,7 +132,7 @@ func (r *publicationResource) ValidateConfig(ctx context.Context, req resource.V
 	}
 }
 
-// publicationImport is the import ID of a publication (see import_id.go).
+// publicationImport is the import ID of a publication (see internal/tfkit/import_id.go).
 var publicationImport = tfkit.ImportForm{What: "publication", Names: []string{"name"}, Database: true}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).

@@ -52,7 +52,7 @@ func replicationSlotSchemaV1() schema.Schema {
 	}
 }
 
-// replicationSlotImport is the import ID of a logical slot (see import_id.go).
+// replicationSlotImport is the import ID of a logical slot (see internal/tfkit/import_id.go).
 var replicationSlotImport = tfkit.ImportForm{What: "replication slot", Names: []string{"slot"}, Database: true}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).

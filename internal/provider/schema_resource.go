@@ -139,7 +139,7 @@ func (r *schemaResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-// schemaImport is the import ID of a schema (see import_id.go).
+// schemaImport is the import ID of a schema (see internal/tfkit/import_id.go).
 var schemaImport = tfkit.ImportForm{What: "schema", Names: []string{"schema"}, Database: true}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).

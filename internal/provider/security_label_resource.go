@@ -115,7 +115,7 @@ func (r *securityLabelResource) read(ctx context.Context, _ *call, m *securityLa
 // `<label_provider>.<object_type>.<schema>.<object_name>`, either optionally
 // prefixed with `<database>.`; the reading that names an existing label wins
 // (tfkit.ObjectImportForm). Names are written as in the import-ID grammar
-// (import_id.go): a name that contains a dot in double quotes.
+// (internal/tfkit/import_id.go): a name that contains a dot in double quotes.
 func (r *securityLabelResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	c, diags := securityLabelImport.Resolve(ctx, importServer(r.client), req.ID, func(c *tfkit.ObjectImportCandidate) (bool, error) {
 		t := pg.SecurityLabelTarget{Provider: c.Prefix[0], ObjectType: c.Type, Schema: c.Schema, Name: c.Name}

@@ -83,7 +83,7 @@ func serverSchemaV1() schema.Schema {
 	}
 }
 
-// serverImport is the import ID of a foreign server (see import_id.go).
+// serverImport is the import ID of a foreign server (see internal/tfkit/import_id.go).
 var serverImport = tfkit.ImportForm{What: "foreign server", Names: []string{"server_name"}}
 
 // importIDAttributes: the import ID is made of `database` and `server_name` (see alreadyExists).

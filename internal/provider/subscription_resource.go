@@ -96,7 +96,7 @@ func subscriptionSchemaV1() schema.Schema {
 	}
 }
 
-// subscriptionImport is the import ID of a subscription (see import_id.go).
+// subscriptionImport is the import ID of a subscription (see internal/tfkit/import_id.go).
 var subscriptionImport = tfkit.ImportForm{What: "subscription", Names: []string{"name"}, Database: true}
 
 // importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).

@@ -93,7 +93,7 @@ func (r *tableRLSResource) read(ctx context.Context, _ *call, m *tableRLSModel) 
 	return true, nil
 }
 
-// tableRLSImportForm is the import ID of a table's row-level security (see import_id.go).
+// tableRLSImportForm is the import ID of a table's row-level security (see internal/tfkit/import_id.go).
 var tableRLSImportForm = tfkit.ImportForm{What: "table", Names: []string{"schema", "table"}}
 
 // importIDAttributes: the import ID is made of `database`, `schema` and `table` (see alreadyExists).

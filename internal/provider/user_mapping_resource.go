@@ -67,7 +67,7 @@ func (r *userMappingResource) ValidateConfig(ctx context.Context, req resource.V
 	validateOptionsWO(ctx, req, resp)
 }
 
-// userMappingImport is the import ID of a user mapping (see import_id.go).
+// userMappingImport is the import ID of a user mapping (see internal/tfkit/import_id.go).
 var userMappingImport = tfkit.ImportForm{What: "user mapping", Names: []string{"user_name", "server_name"}}
 
 // importIDAttributes: the import ID is made of `database`, `user_name` and `server_name` (see alreadyExists).
