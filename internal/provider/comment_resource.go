@@ -151,11 +151,11 @@ func (r *commentResource) update(ctx context.Context, _ *call, plan, _ *commentM
 
 // set sets the comment m says.
 func (r *commentResource) set(ctx context.Context, m *commentModel) diag.Diagnostics {
-	return failed("Could not set comment", r.client.SetComment(ctx, databaseOf(r.client, m.Database), m.target(), m.Comment.ValueString()))
+	return tfkit.Failed("Could not set comment", r.client.SetComment(ctx, databaseOf(r.client, m.Database), m.target(), m.Comment.ValueString()))
 }
 
 func (r *commentResource) drop(ctx context.Context, _ *call, state *commentModel) diag.Diagnostics {
-	return failed("Could not remove comment", r.client.DropComment(ctx, databaseOf(r.client, state.Database), state.target()))
+	return tfkit.Failed("Could not remove comment", r.client.DropComment(ctx, databaseOf(r.client, state.Database), state.target()))
 }
 
 func (r *commentResource) read(ctx context.Context, _ *call, m *commentModel) (bool, diag.Diagnostics) {

@@ -290,7 +290,7 @@ func (r *databaseResource) create(ctx context.Context, _ *call, plan *databaseMo
 	spec := plan.spec()
 	created, err := r.client.CreateDatabase(ctx, spec)
 	if !created {
-		return failed("Could not create database", err) // the skeleton tells how to import one that exists
+		return tfkit.Failed("Could not create database", err) // the skeleton tells how to import one that exists
 	}
 	if err != nil {
 		// The database exists: record it, so the next apply does not try to create it again.
@@ -302,7 +302,7 @@ func (r *databaseResource) create(ctx context.Context, _ *call, plan *databaseMo
 func (r *databaseResource) update(ctx context.Context, _ *call, plan, state *databaseModel) diag.Diagnostics {
 	cur, err := r.lookup(ctx, state)
 	if err != nil {
-		return failed("Could not read database", err)
+		return tfkit.Failed("Could not read database", err)
 	}
 	if cur == nil {
 		return diag.Diagnostics{diag.NewErrorDiagnostic("Database not found",
@@ -315,15 +315,15 @@ func (r *databaseResource) update(ctx context.Context, _ *call, plan, state *dat
 	if plan.TablespaceName.IsUnknown() {
 		spec.Tablespace = ""
 	}
-	return failed("Could not update database", r.client.UpdateDatabase(ctx, cur.Name, cur, spec, plan.AlterObjectOwnership.ValueBool()))
+	return tfkit.Failed("Could not update database", r.client.UpdateDatabase(ctx, cur.Name, cur, spec, plan.AlterObjectOwnership.ValueBool()))
 }
 
 func (r *databaseResource) drop(ctx context.Context, _ *call, state *databaseModel) diag.Diagnostics {
 	cur, err := r.lookup(ctx, state)
 	if err != nil || cur == nil {
-		return failed("Could not read database", err) // none: already gone
+		return tfkit.Failed("Could not read database", err) // none: already gone
 	}
-	return failed("Could not drop database", r.client.DropDatabase(ctx, cur.Name, state.ForceDrop.ValueBool()))
+	return tfkit.Failed("Could not drop database", r.client.DropDatabase(ctx, cur.Name, state.ForceDrop.ValueBool()))
 }
 
 // read refreshes m from the server, keeping m's spelling where the server's

@@ -123,15 +123,15 @@ func (r *databaseSettingResource) describe(m *databaseSettingModel) string {
 }
 
 func (r *databaseSettingResource) create(ctx context.Context, _ *call, plan *databaseSettingModel) diag.Diagnostics {
-	return failed("Could not set database setting", r.client.SetRoleSetting(ctx, plan.setting()))
+	return tfkit.Failed("Could not set database setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
 func (r *databaseSettingResource) update(ctx context.Context, _ *call, plan, _ *databaseSettingModel) diag.Diagnostics {
-	return failed("Could not change database setting", r.client.SetRoleSetting(ctx, plan.setting()))
+	return tfkit.Failed("Could not change database setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
 func (r *databaseSettingResource) drop(ctx context.Context, _ *call, state *databaseSettingModel) diag.Diagnostics {
-	return failed("Could not reset database setting",
+	return tfkit.Failed("Could not reset database setting",
 		r.client.ResetRoleSetting(ctx, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
 }
 

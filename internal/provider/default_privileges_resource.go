@@ -122,7 +122,7 @@ func (r *defaultPrivilegesResource) update(ctx context.Context, _ *call, plan, s
 	if !pg.SameDefaultPrivileges(old, t) {
 		from, err := r.client.DefaultPrivilegesFrom(ctx, old, t)
 		if err != nil {
-			return failed("Could not read default privileges", err)
+			return tfkit.Failed("Could not read default privileges", err)
 		}
 		if !pg.SameDefaultPrivileges(from, t) {
 			privs := pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), tfkit.SetStrings(ctx, plan.Privileges))
@@ -143,7 +143,7 @@ func (r *defaultPrivilegesResource) set(ctx context.Context, m *defaultPrivilege
 // drop resets the grantee's default privileges to the built-in ones.
 func (r *defaultPrivilegesResource) drop(ctx context.Context, _ *call, state *defaultPrivilegesModel) diag.Diagnostics {
 	t := state.target()
-	return failed("Could not reset default privileges", r.client.SetDefaultPrivileges(ctx, t, pg.BuiltinDefaultPrivileges(t), false, true))
+	return tfkit.Failed("Could not reset default privileges", r.client.SetDefaultPrivileges(ctx, t, pg.BuiltinDefaultPrivileges(t), false, true))
 }
 
 type defaultPrivilegesImportID struct {
@@ -287,7 +287,7 @@ func (r *defaultPrivilegesResource) read(ctx context.Context, _ *call, m *defaul
 	t := m.target()
 	st, err := r.client.ReadDefaultPrivileges(ctx, t)
 	if err != nil || !st.Exists {
-		return false, failed("Could not read default privileges", err)
+		return false, tfkit.Failed("Could not read default privileges", err)
 	}
 	if m.Privileges.IsNull() {
 		m.Privileges = tfkit.StringSet(st.Held)

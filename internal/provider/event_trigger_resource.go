@@ -112,7 +112,7 @@ func (r *eventTriggerResource) describe(m *eventTriggerModel) string {
 }
 
 func (r *eventTriggerResource) create(ctx context.Context, _ *call, plan *eventTriggerModel) diag.Diagnostics {
-	return createFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreateEventTrigger, "event trigger")
+	return tfkit.CreateFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreateEventTrigger, "event trigger")
 }
 
 func (r *eventTriggerResource) update(ctx context.Context, c *call, plan, state *eventTriggerModel) diag.Diagnostics {
@@ -120,11 +120,11 @@ func (r *eventTriggerResource) update(ctx context.Context, c *call, plan, state 
 	if diags.HasError() {
 		return diags
 	}
-	return updateFromSpec(ctx, databaseOf(r.client, plan.Database), oid, plan.spec, r.client.UpdateEventTrigger, "event trigger")
+	return tfkit.UpdateFromSpec(ctx, databaseOf(r.client, plan.Database), oid, plan.spec, r.client.UpdateEventTrigger, "event trigger")
 }
 
 func (r *eventTriggerResource) drop(ctx context.Context, _ *call, state *eventTriggerModel) diag.Diagnostics {
-	return failed("Could not drop event trigger",
+	return tfkit.Failed("Could not drop event trigger",
 		r.client.DropEventTrigger(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()))
 }
 

@@ -157,15 +157,15 @@ func (r *extensionResource) update(ctx context.Context, _ *call, plan, state *ex
 	if diags.HasError() {
 		return diags
 	}
-	return failed("Could not update extension", r.client.UpdateExtension(ctx, db, plan.spec()))
+	return tfkit.Failed("Could not update extension", r.client.UpdateExtension(ctx, db, plan.spec()))
 }
 
 func (r *extensionResource) drop(ctx context.Context, _ *call, state *extensionModel) diag.Diagnostics {
 	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
 	if err != nil || d == nil {
-		return failed("Could not read database", err) // none: the database is gone, and the extension with it
+		return tfkit.Failed("Could not read database", err) // none: the database is gone, and the extension with it
 	}
-	return failed("Could not drop extension", r.client.DropExtension(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()))
+	return tfkit.Failed("Could not drop extension", r.client.DropExtension(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()))
 }
 
 // read refreshes m from the server. It reports whether the extension is installed.

@@ -366,7 +366,7 @@ func (r *functionResource) describe(m *functionModel) string {
 func (r *functionResource) create(ctx context.Context, _ *call, plan *functionModel) diag.Diagnostics {
 	oid, err := r.client.CreateFunction(ctx, databaseOf(r.client, plan.Database), plan.spec())
 	if err != nil {
-		return failed("Could not create function", err)
+		return tfkit.Failed("Could not create function", err)
 	}
 	plan.OID = types.Int64Value(int64(oid))
 	return nil
@@ -378,11 +378,11 @@ func (r *functionResource) update(ctx context.Context, _ *call, plan, state *fun
 	// of the result type so CREATE OR REPLACE sees the same type.
 	spec.Returns = state.Returns.ValueString()
 	plan.OID = state.OID
-	return failed("Could not update function", r.client.UpdateFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
+	return tfkit.Failed("Could not update function", r.client.UpdateFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
 }
 
 func (r *functionResource) drop(ctx context.Context, _ *call, state *functionModel) diag.Diagnostics {
-	return failed("Could not drop function", r.client.DropFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
+	return tfkit.Failed("Could not drop function", r.client.DropFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.schemaName(), state.Name.ValueString(), state.argSpecs().inputTypes(), state.DropCascade.ValueBool()))
 }
 

@@ -217,7 +217,7 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 	if !pg.SameGrant(oldT, newT) {
 		from, err := r.client.GrantFrom(ctx, oldT, newT)
 		if err != nil {
-			return failed("Could not read privileges", err)
+			return tfkit.Failed("Could not read privileges", err)
 		}
 		if !pg.SameGrant(from, newT) {
 			return changeFailed("Could not move privileges", r.client.ChangeGrant(ctx, r.spec(ctx, plan), from), grantArguments)
@@ -230,7 +230,7 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 		if len(oldObjects) == 0 {
 			st, err := r.client.ReadGrant(ctx, oldT)
 			if err != nil {
-				return failed("Could not read privileges", err)
+				return tfkit.Failed("Could not read privileges", err)
 			}
 			for _, o := range st.Objects {
 				oldObjects = append(oldObjects, o.Name)
@@ -248,7 +248,7 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 			t.Objects = append(slices.Clone(removed), newT.Objects...)
 			keys, err := r.client.ResolveRoutineSignatures(ctx, t)
 			if err != nil {
-				return failed("Could not read privileges", err)
+				return tfkit.Failed("Could not read privileges", err)
 			}
 			removed = slices.DeleteFunc(removed, func(o string) bool {
 				return keys[o] != "" && slices.ContainsFunc(newT.Objects, func(n string) bool { return keys[n] == keys[o] })
@@ -275,7 +275,7 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 }
 
 func (r *grantResource) drop(ctx context.Context, _ *call, state *grantModel) diag.Diagnostics {
-	return failed("Could not revoke privileges", r.client.SetGrant(ctx, pg.GrantSpec{Target: r.target(ctx, state)}, true))
+	return tfkit.Failed("Could not revoke privileges", r.client.SetGrant(ctx, pg.GrantSpec{Target: r.target(ctx, state)}, true))
 }
 
 // grantImportID is the JSON shape of the import ID.
@@ -516,7 +516,7 @@ func (r *grantResource) read(ctx context.Context, _ *call, m *grantModel) (bool,
 	t := r.target(ctx, m)
 	st, err := r.client.ReadGrant(ctx, t)
 	if err != nil || !st.Exists {
-		return false, failed("Could not read privileges", err)
+		return false, tfkit.Failed("Could not read privileges", err)
 	}
 	switch t.ObjectType {
 	case pg.ObjDatabase, pg.ObjSchema:

@@ -187,7 +187,7 @@ func (r *grantRoleResource) describe(m *grantRoleModel) string {
 }
 
 func (r *grantRoleResource) create(ctx context.Context, _ *call, plan *grantRoleModel) diag.Diagnostics {
-	return failed("Could not grant role", r.client.SetMembership(ctx, plan.spec()))
+	return tfkit.Failed("Could not grant role", r.client.SetMembership(ctx, plan.spec()))
 }
 
 // update sets the planned membership. When a role changed, one that no
@@ -199,17 +199,17 @@ func (r *grantRoleResource) update(ctx context.Context, _ *call, plan, state *gr
 	if oldRole, oldGrant := state.Role.ValueString(), state.GrantRole.ValueString(); oldRole != role || oldGrant != grantRole {
 		fromRole, fromGrant, err := r.client.MembershipFrom(ctx, oldRole, oldGrant, role, grantRole)
 		if err != nil {
-			return failed("Could not read role membership", err)
+			return tfkit.Failed("Could not read role membership", err)
 		}
 		if fromRole != role || fromGrant != grantRole {
-			return failed("Could not change role membership", r.client.MoveMembership(ctx, fromRole, fromGrant, plan.spec()))
+			return tfkit.Failed("Could not change role membership", r.client.MoveMembership(ctx, fromRole, fromGrant, plan.spec()))
 		}
 	}
-	return failed("Could not change role membership", r.client.SetMembership(ctx, plan.spec()))
+	return tfkit.Failed("Could not change role membership", r.client.SetMembership(ctx, plan.spec()))
 }
 
 func (r *grantRoleResource) drop(ctx context.Context, _ *call, state *grantRoleModel) diag.Diagnostics {
-	return failed("Could not revoke role", r.client.RevokeMembership(ctx, state.Role.ValueString(), state.GrantRole.ValueString()))
+	return tfkit.Failed("Could not revoke role", r.client.RevokeMembership(ctx, state.Role.ValueString(), state.GrantRole.ValueString()))
 }
 
 func (r *grantRoleResource) read(ctx context.Context, _ *call, m *grantRoleModel) (bool, diag.Diagnostics) {

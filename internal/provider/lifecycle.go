@@ -5,10 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -33,7 +30,7 @@ import (
 //     the object gone (dropped out of band: Terraform plans to create it again),
 //     and saves what read found.
 //   - Create gets the plan, calls create, records the planned object in the
-//     state before reading it back (finishCreate), so that a failed read-back
+//     state before reading it back (tfkit.FinishCreate), so that a failed read-back
 //     leaves it tainted in the state instead of orphaned, and saves the
 //     read-back.
 //   - Update gets plan and state, calls update, reads back into the plan and
@@ -252,7 +249,7 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 	}
 	if d.HasError() && adopted {
 		// it exists: record it (tainted), lest it become an orphan
-		resp.Diagnostics.Append(recordState(ctx, &resp.State, &plan)...)
+		resp.Diagnostics.Append(tfkit.RecordState(ctx, &resp.State, &plan)...)
 		resp.Diagnostics.Append(tfkit.SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 		resp.Diagnostics.Append(d...)
 		resp.Diagnostics.AddError("Created, but not completed", fmt.Sprintf("%s was created, but the connection was lost meanwhile and completing it failed (see the error above). It is recorded in the state as tainted; the next apply replaces it.", l.obj.describe(&plan)))
@@ -263,7 +260,7 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 		resp.Diagnostics.Append(l.alreadyExists(ctx, req, resp, &plan, d)...)
 		return
 	}
-	finishCreate(ctx, resp, &plan, l.obj.describe(&plan), seamsOf(l.obj).readBackFault, func() (bool, diag.Diagnostics) { return l.obj.read(ctx, c, &plan) })
+	tfkit.FinishCreate(ctx, resp, &plan, l.obj.describe(&plan), seamsOf(l.obj).readBackFault, func() (bool, diag.Diagnostics) { return l.obj.read(ctx, c, &plan) })
 	keepPlannedEmpty(l.emptyAttrs(), req.Plan.Raw, &resp.State)
 	// recorded, tainted or not: its identity with it
 	resp.Diagnostics.Append(tfkit.SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
@@ -361,7 +358,7 @@ type importIDAttributes interface {
 func (l lifecycle[M]) alreadyExists(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse, plan *M, d diag.Diagnostics) diag.Diagnostics {
 	duplicate := false
 	for _, x := range d {
-		if f, ok := x.(failedDiag); ok && pgconn.IsDuplicate(f.err) {
+		if err := tfkit.ErrorOf(x); err != nil && pgconn.IsDuplicate(err) {
 			duplicate = true
 		}
 	}
@@ -375,7 +372,7 @@ func (l lifecycle[M]) alreadyExists(ctx context.Context, req resource.CreateRequ
 	}
 	st := tfsdk.State{Schema: resp.State.Schema}
 	var attrs map[string]tftypes.Value
-	if recordState(ctx, &st, &probe).HasError() || st.Raw.As(&attrs) != nil {
+	if tfkit.RecordState(ctx, &st, &probe).HasError() || st.Raw.As(&attrs) != nil {
 		return nil
 	}
 	addr := "postgresql_" + l.kind + ".<name>"
@@ -383,14 +380,14 @@ func (l lifecycle[M]) alreadyExists(ctx context.Context, req resource.CreateRequ
 	fmt.Fprintf(&b, "%s already exists in PostgreSQL but not in the Terraform state. To manage it with this resource, import it (or give the resource another name); "+
 		"below, %s stands for this resource's address.\n", l.obj.describe(&probe), addr)
 	if ia, ok := l.obj.(importIDAttributes); ok {
-		if id, ok := importIDOf(attrs, ia.importIDAttributes()); ok {
+		if id, ok := tfkit.ImportIDOf(attrs, ia.importIDAttributes()); ok {
 			fmt.Fprintf(&b, "\nWith the import command:\n\n  terraform import %s %s\n\nor with an import block:\n\n  import {\n    to = %s\n    id = %s\n  }\n",
-				addr, shellQuote(id), addr, hclString(id))
+				addr, tfkit.ShellQuote(id), addr, tfkit.HCLString(id))
 		}
 	}
 	var ident []string
 	for _, name := range l.identity {
-		if v, ok := hclValue(attrs[name]); ok {
+		if v, ok := tfkit.HCLValue(attrs[name]); ok {
 			ident = append(ident, fmt.Sprintf("      %s = %s", name, v))
 		}
 	}
@@ -400,103 +397,6 @@ func (l lifecycle[M]) alreadyExists(ctx context.Context, req resource.CreateRequ
 	b.WriteString("\nThen plan and apply: the import brings the object into the state, and the plan shows what would change to match the configuration.")
 	what := strings.ReplaceAll(l.kind, "_", " ")
 	return diag.Diagnostics{diag.NewErrorDiagnostic(strings.ToUpper(what[:1])+what[1:]+" already exists", b.String())}
-}
-
-// importIDOf is the import ID made of the string attributes names of attrs.
-func importIDOf(attrs map[string]tftypes.Value, names []string) (string, bool) {
-	vals := make([]string, 0, len(names))
-	for _, n := range names {
-		var s string
-		if v, ok := attrs[n]; !ok || !v.IsKnown() || v.IsNull() || v.As(&s) != nil {
-			return "", false
-		}
-		vals = append(vals, s)
-	}
-	if len(vals) == 1 {
-		return vals[0], true
-	}
-	return tfkit.ImportID(vals...), true
-}
-
-// hclValue writes a known string, number, bool or collection of strings as HCL.
-func hclValue(v tftypes.Value) (string, bool) {
-	if v.Type() == nil || !v.IsKnown() || v.IsNull() {
-		return "", false
-	}
-	switch {
-	case v.Type().Is(tftypes.String):
-		var s string
-		if v.As(&s) != nil {
-			return "", false
-		}
-		return hclString(s), true
-	case v.Type().Is(tftypes.Bool):
-		var b bool
-		if v.As(&b) != nil {
-			return "", false
-		}
-		return strconv.FormatBool(b), true
-	case v.Type().Is(tftypes.Number):
-		var f big.Float
-		if v.As(&f) != nil {
-			return "", false
-		}
-		return f.Text('f', -1), true
-	case v.Type().Is(tftypes.Set{}) || v.Type().Is(tftypes.List{}):
-		var elems []tftypes.Value
-		if v.As(&elems) != nil {
-			return "", false
-		}
-		out := make([]string, 0, len(elems))
-		for _, e := range elems {
-			s, ok := hclValue(e)
-			if !ok {
-				return "", false
-			}
-			out = append(out, s)
-		}
-		sort.Strings(out)
-		return "[" + strings.Join(out, ", ") + "]", true
-	}
-	return "", false
-}
-
-// hclString writes s as an HCL string literal.
-func hclString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case (r == '$' || r == '%') && strings.HasPrefix(s[i+1:], "{"):
-			b.WriteRune(r) // $${ and %%{ are a literal ${ and %{
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// shellQuote writes s as one POSIX shell word.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && !strings.ContainsRune("_.-/:@+=,", r)
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // planned is what ModifyPlan works on when it plans a create or an update:
@@ -615,70 +515,13 @@ func oidOrRead[M any](ctx context.Context, obj object[M], c *call, state M, oid 
 	return uint32(oid(&state).ValueInt64()), diags
 }
 
-// readByOIDOrName reads an object with read by its OID when the model has one,
-// and by name when it has none or that finds nothing (read takes the OID, or 0
-// and the name).
-func readByOIDOrName[T any](oid types.Int64, name string, read func(oid uint32, name string) (*T, error)) (*T, error) {
-	if !oid.IsNull() && !oid.IsUnknown() {
-		if v, err := read(uint32(oid.ValueInt64()), ""); err != nil || v != nil {
-			return v, err
-		}
-	}
-	return read(0, name)
-}
-
 // notFound is what a read returns when reading the object failed with err or
 // found nothing (err nil): the object is gone when its database is gone too.
 func notFound(summary string, err error) (bool, diag.Diagnostics) {
 	if err == nil || pg.IsMissingDatabase(err) {
 		return false, nil
 	}
-	return false, failed(summary, err)
-}
-
-// failed is an error diagnostic for err (none when err is nil).
-// createFromSpec creates an object in database db from the spec its plan
-// describes (what names the kind in the error).
-func createFromSpec[S, T any](ctx context.Context, db string, spec func(context.Context, *diag.Diagnostics) S,
-	create func(context.Context, string, S) (*T, error), what string) diag.Diagnostics {
-	var diags diag.Diagnostics
-	s := spec(ctx, &diags)
-	if diags.HasError() {
-		return diags
-	}
-	_, err := create(ctx, db, s)
-	return failed("Could not create "+what, err)
-}
-
-// updateFromSpec changes the object with OID oid in database db to the spec
-// its plan describes.
-func updateFromSpec[S, T any](ctx context.Context, db string, oid uint32, spec func(context.Context, *diag.Diagnostics) S,
-	update func(context.Context, string, uint32, S) (*T, error), what string) diag.Diagnostics {
-	var diags diag.Diagnostics
-	s := spec(ctx, &diags)
-	if diags.HasError() {
-		return diags
-	}
-	_, err := update(ctx, db, oid, s)
-	return failed("Could not update "+what, err)
-}
-
-func failed(summary string, err error) diag.Diagnostics {
-	if err == nil {
-		return nil
-	}
-	return diag.Diagnostics{failedDiag{diag.NewErrorDiagnostic(summary, err.Error()), err}}
-}
-
-// failedDiag is the error diagnostic of failed: it keeps the error, so that
-// the skeleton can tell what went wrong (an object that exists already).
-type failedDiag struct {
-	diag.ErrorDiagnostic
-	err error
-}
-
-func (d failedDiag) Equal(o diag.Diagnostic) bool {
-	return o != nil && d.Severity() == o.Severity() && d.Summary() == o.Summary() && d.Detail() == o.Detail()
+	return false, tfkit.Failed(summary, err)
 }
 
 // maxSettle bounds how many times in a row the skeleton settles a write with
@@ -705,60 +548,4 @@ func settled(obj any, adopted bool) {
 	default:
 		c.Repeated.Add(1)
 	}
-}
-
-// finishCreate ends a Create whose object now exists in PostgreSQL. It first
-// records in the state what the plan says of the object (computed values not
-// known yet as null), then reads the object back into model and saves that.
-//
-// When the read-back fails, the recorded state stays and the error is
-// returned: Terraform keeps the object, marked tainted, and replaces it on the
-// next apply. Without the record the object would be an orphan: created but
-// unknown to Terraform, so the next apply would fail with "already exists".
-func finishCreate(ctx context.Context, resp *resource.CreateResponse, model any, what string, fault func(what string) error, readBack func() (bool, diag.Diagnostics)) {
-	if d := recordState(ctx, &resp.State, model); d.HasError() {
-		resp.Diagnostics.Append(d...)
-		return
-	}
-	var found bool
-	var d diag.Diagnostics
-	if fault != nil {
-		if err := fault(what); err != nil {
-			d.AddError("Could not read back", err.Error())
-		}
-	}
-	if !d.HasError() {
-		found, d = readBack()
-	}
-	if !d.HasError() && !found {
-		d.AddError("Created object vanished", fmt.Sprintf("%s was created but cannot be read back: it was dropped by someone else meanwhile.", what))
-	}
-	if d.HasError() {
-		resp.Diagnostics.Append(d...)
-		resp.Diagnostics.AddError("Created, but not read back",
-			fmt.Sprintf("%s was created, but reading it back failed (see the error above). It is recorded in the state as tainted, so Terraform does not lose track of it; the next apply replaces it.", what))
-		return
-	}
-	resp.Diagnostics.Append(tfkit.SetFrom(ctx, resp.State.Schema.Type, model, resp.State.Set)...)
-}
-
-// recordState sets the state to model with every unknown value made null, so
-// that it can be saved as it is (a state holds no unknown values).
-func recordState(ctx context.Context, state *tfsdk.State, model any) diag.Diagnostics {
-	diags := state.Set(ctx, model)
-	if diags.HasError() {
-		return diags
-	}
-	raw, err := tftypes.Transform(state.Raw, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
-		if !v.IsKnown() {
-			return tftypes.NewValue(v.Type(), nil), nil
-		}
-		return v, nil
-	})
-	if err != nil {
-		diags.AddError("Could not record the new object", err.Error())
-		return diags
-	}
-	state.Raw = raw
-	return diags
 }

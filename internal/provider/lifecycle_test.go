@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // TestAcc_regressionOrphanAfterFailedReadBack: a Create whose object was
@@ -162,13 +163,13 @@ import {
 // The import hints quote IDs for the shell and for HCL.
 func TestAlreadyExistsHintQuoting(t *testing.T) {
 	for in, want := range map[string]string{"app_db.sales": "app_db.sales", "zz tmp": "'zz tmp'", `it's`: `'it'\''s'`, `{"a":1}`: `'{"a":1}'`, "": "''"} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		if got := tfkit.ShellQuote(in); got != want {
+			t.Errorf("tfkit.ShellQuote(%q) = %s, want %s", in, got, want)
 		}
 	}
 	for in, want := range map[string]string{`a"b\c`: `"a\"b\\c"`, "${x} %{y} $z": `"$${x} %%{y} $z"`, "l1\nl2\t\x01": `"l1\nl2\t\u0001"`} {
-		if got := hclString(in); got != want {
-			t.Errorf("hclString(%q) = %s, want %s", in, got, want)
+		if got := tfkit.HCLString(in); got != want {
+			t.Errorf("tfkit.HCLString(%q) = %s, want %s", in, got, want)
 		}
 	}
 }

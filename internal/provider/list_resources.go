@@ -213,7 +213,7 @@ func listedObject[M any](ctx context.Context, obj object[M], res resource.Resour
 	if diags.Append(d...); diags.HasError() || !found {
 		return false, diags
 	}
-	if diags.Append(recordState(ctx, &st, &m)...); diags.HasError() {
+	if diags.Append(tfkit.RecordState(ctx, &st, &m)...); diags.HasError() {
 		return false, diags
 	}
 	diags.Append(tfkit.SetIdentity(ctx, res, st, result.Identity)...)

@@ -148,7 +148,7 @@ func (r *objectOwnerResource) update(ctx context.Context, _ *call, plan, _ *obje
 }
 
 func (r *objectOwnerResource) set(ctx context.Context, m *objectOwnerModel) diag.Diagnostics {
-	return failed("Could not change the owner", r.client.SetObjectOwner(ctx, databaseOf(r.client, m.Database), m.target(), m.Owner.ValueString()))
+	return tfkit.Failed("Could not change the owner", r.client.SetObjectOwner(ctx, databaseOf(r.client, m.Database), m.target(), m.Owner.ValueString()))
 }
 
 // drop leaves the object and its owner as they are: the resource only stops

@@ -68,11 +68,11 @@ func (r *physicalReplicationSlotResource) describe(m *physicalReplicationSlotMod
 }
 
 func (r *physicalReplicationSlotResource) create(ctx context.Context, _ *call, plan *physicalReplicationSlotModel) diag.Diagnostics {
-	return failed("Could not create physical replication slot", r.client.CreatePhysicalReplicationSlot(ctx, plan.Name.ValueString()))
+	return tfkit.Failed("Could not create physical replication slot", r.client.CreatePhysicalReplicationSlot(ctx, plan.Name.ValueString()))
 }
 
 func (r *physicalReplicationSlotResource) drop(ctx context.Context, _ *call, state *physicalReplicationSlotModel) diag.Diagnostics {
-	return failed("Could not drop physical replication slot", r.client.DropReplicationSlot(ctx, state.Name.ValueString()))
+	return tfkit.Failed("Could not drop physical replication slot", r.client.DropReplicationSlot(ctx, state.Name.ValueString()))
 }
 
 func (r *physicalReplicationSlotResource) read(ctx context.Context, _ *call, m *physicalReplicationSlotModel) (bool, diag.Diagnostics) {

@@ -124,7 +124,7 @@ func (r *policyResource) describe(m *policyModel) string {
 }
 
 func (r *policyResource) create(ctx context.Context, _ *call, plan *policyModel) diag.Diagnostics {
-	return createFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreatePolicy, "policy")
+	return tfkit.CreateFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreatePolicy, "policy")
 }
 
 func (r *policyResource) update(ctx context.Context, _ *call, plan, state *policyModel) diag.Diagnostics {
@@ -138,13 +138,13 @@ func (r *policyResource) update(ctx context.Context, _ *call, plan, state *polic
 		oid = cur.OID
 		plan.OID = types.Int64Value(int64(oid)) // the read-back follows the policy by OID (a rename)
 	}
-	return updateFromSpec(ctx, db, oid, plan.spec, r.client.UpdatePolicy, "policy")
+	return tfkit.UpdateFromSpec(ctx, db, oid, plan.spec, r.client.UpdatePolicy, "policy")
 }
 
 func (r *policyResource) drop(ctx context.Context, _ *call, state *policyModel) diag.Diagnostics {
 	err := r.client.DropPolicy(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Table.ValueString(), state.Name.ValueString())
-	return failed("Could not drop policy", err)
+	return tfkit.Failed("Could not drop policy", err)
 }
 
 // read refreshes m from the server, with the record of the expressions in
@@ -170,7 +170,7 @@ func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (boo
 	if render {
 		p.Using, p.WithCheck, err = r.client.RenderPolicyExprs(ctx, db, p.OID)
 		if err != nil {
-			return false, failed("Could not read policy", err)
+			return false, tfkit.Failed("Could not read policy", err)
 		}
 	}
 	var diags diag.Diagnostics

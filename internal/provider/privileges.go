@@ -76,7 +76,7 @@ var notFoundSummaries = map[pg.Missing]string{
 func changeFailed(summary string, err error, attrs map[pg.Missing]string) diag.Diagnostics {
 	nf := pg.NotFound(err)
 	if len(nf) == 0 {
-		return failed(summary, err)
+		return tfkit.Failed(summary, err)
 	}
 	var diags diag.Diagnostics
 	for _, e := range nf {

@@ -70,7 +70,7 @@ type Option func(*options)
 
 // options are a provider's seams; the zero value is the released behaviour.
 type options struct {
-	// readBackFault, when set, is called by finishCreate between recording a
+	// readBackFault, when set, is called by tfkit.FinishCreate between recording a
 	// new object and reading it back; a non-nil error stands in for a
 	// read-back that failed (connection lost, timeout). what names the object.
 	readBackFault func(what string) error

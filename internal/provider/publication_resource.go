@@ -291,7 +291,7 @@ func (r *publicationResource) create(ctx context.Context, _ *call, plan *publica
 	}
 	oid, err := r.client.CreatePublication(ctx, databaseOf(r.client, plan.Database), spec)
 	if err != nil {
-		return failed("Could not create publication", err)
+		return tfkit.Failed("Could not create publication", err)
 	}
 	plan.OID = types.Int64Value(int64(oid))
 	return nil
@@ -302,11 +302,11 @@ func (r *publicationResource) update(ctx context.Context, _ *call, plan, state *
 	if diags.HasError() {
 		return diags
 	}
-	return failed("Could not update publication", r.client.UpdatePublication(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
+	return tfkit.Failed("Could not update publication", r.client.UpdatePublication(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
 }
 
 func (r *publicationResource) drop(ctx context.Context, _ *call, state *publicationModel) diag.Diagnostics {
-	return failed("Could not drop publication", r.client.DropPublication(ctx, databaseOf(r.client, state.Database),
+	return tfkit.Failed("Could not drop publication", r.client.DropPublication(ctx, databaseOf(r.client, state.Database),
 		uint32(state.OID.ValueInt64()), state.Name.ValueString(), state.DropCascade.ValueBool()))
 }
 
@@ -315,7 +315,7 @@ func (r *publicationResource) read(ctx context.Context, _ *call, m *publicationM
 	var diags diag.Diagnostics
 	db := databaseOf(r.client, m.Database)
 	m.Database = types.StringValue(db) // "" is unset: the provider's database
-	p, err := readByOIDOrName(m.OID, m.Name.ValueString(), func(oid uint32, name string) (*pg.Publication, error) {
+	p, err := tfkit.ReadByOIDOrName(m.OID, m.Name.ValueString(), func(oid uint32, name string) (*pg.Publication, error) {
 		return r.client.ReadPublication(ctx, db, oid, name)
 	})
 	if err != nil || p == nil {

@@ -107,12 +107,12 @@ func (r *replicationSlotResource) describe(m *replicationSlotModel) string {
 }
 
 func (r *replicationSlotResource) create(ctx context.Context, _ *call, plan *replicationSlotModel) diag.Diagnostics {
-	return failed("Could not create replication slot",
+	return tfkit.Failed("Could not create replication slot",
 		r.client.CreateLogicalReplicationSlot(ctx, databaseOf(r.client, plan.Database), plan.Name.ValueString(), plan.Plugin.ValueString()))
 }
 
 func (r *replicationSlotResource) drop(ctx context.Context, _ *call, state *replicationSlotModel) diag.Diagnostics {
-	return failed("Could not drop replication slot", r.client.DropReplicationSlot(ctx, state.Name.ValueString()))
+	return tfkit.Failed("Could not drop replication slot", r.client.DropReplicationSlot(ctx, state.Name.ValueString()))
 }
 
 func (r *replicationSlotResource) read(ctx context.Context, _ *call, m *replicationSlotModel) (bool, diag.Diagnostics) {

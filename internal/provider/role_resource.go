@@ -448,7 +448,7 @@ func (r *roleResource) create(ctx context.Context, c *call, plan *roleModel) dia
 	if diags.HasError() {
 		return diags
 	}
-	return failed("Could not create role", r.client.CreateRole(ctx, spec, pw))
+	return tfkit.Failed("Could not create role", r.client.CreateRole(ctx, spec, pw))
 }
 
 // recordPlannedPrivate records in the private state, with every write, the
@@ -497,14 +497,14 @@ func (r *roleResource) update(ctx context.Context, c *call, plan, state *roleMod
 	if diags.HasError() {
 		return diags
 	}
-	return failed("Could not update role", r.client.UpdateRole(ctx, state.Name.ValueString(), spec, pw))
+	return tfkit.Failed("Could not update role", r.client.UpdateRole(ctx, state.Name.ValueString(), spec, pw))
 }
 
 func (r *roleResource) drop(ctx context.Context, _ *call, state *roleModel) diag.Diagnostics {
 	if state.SkipDropRole.ValueBool() {
 		return nil
 	}
-	return failed("Could not drop role", r.client.DropRole(ctx, state.Name.ValueString(), state.SkipReassignOwned.ValueBool()))
+	return tfkit.Failed("Could not drop role", r.client.DropRole(ctx, state.Name.ValueString(), state.SkipReassignOwned.ValueBool()))
 }
 
 // keepPlannedRoles tells the read-back after an update to report the planned

@@ -142,15 +142,15 @@ func (r *roleSettingResource) describe(m *roleSettingModel) string {
 }
 
 func (r *roleSettingResource) create(ctx context.Context, _ *call, plan *roleSettingModel) diag.Diagnostics {
-	return failed("Could not set role setting", r.client.SetRoleSetting(ctx, plan.setting()))
+	return tfkit.Failed("Could not set role setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
 func (r *roleSettingResource) update(ctx context.Context, _ *call, plan, _ *roleSettingModel) diag.Diagnostics {
-	return failed("Could not change role setting", r.client.SetRoleSetting(ctx, plan.setting()))
+	return tfkit.Failed("Could not change role setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
 func (r *roleSettingResource) drop(ctx context.Context, _ *call, state *roleSettingModel) diag.Diagnostics {
-	return failed("Could not reset role setting",
+	return tfkit.Failed("Could not reset role setting",
 		r.client.ResetRoleSetting(ctx, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
 }
 

@@ -277,7 +277,7 @@ func (r *schemaResource) create(ctx context.Context, _ *call, plan *schemaModel)
 		return diags
 	}
 	plan.OID = types.Int64Unknown()
-	return failed("Could not create schema", r.client.CreateSchema(ctx, plan.Database.ValueString(), spec, plan.IfNotExists.ValueBool()))
+	return tfkit.Failed("Could not create schema", r.client.CreateSchema(ctx, plan.Database.ValueString(), spec, plan.IfNotExists.ValueBool()))
 }
 
 func (r *schemaResource) update(ctx context.Context, _ *call, plan, state *schemaModel) diag.Diagnostics {
@@ -293,15 +293,15 @@ func (r *schemaResource) update(ctx context.Context, _ *call, plan, state *schem
 	if plan.Owner.IsUnknown() {
 		spec.Owner = ""
 	}
-	return failed("Could not update schema", r.client.UpdateSchema(ctx, db, state.Name.ValueString(), spec, prev))
+	return tfkit.Failed("Could not update schema", r.client.UpdateSchema(ctx, db, state.Name.ValueString(), spec, prev))
 }
 
 func (r *schemaResource) drop(ctx context.Context, _ *call, state *schemaModel) diag.Diagnostics {
 	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
 	if err != nil || d == nil {
-		return failed("Could not read database", err) // none: the database is gone, and the schema with it
+		return tfkit.Failed("Could not read database", err) // none: the database is gone, and the schema with it
 	}
-	return failed("Could not drop schema", r.client.DropSchema(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()))
+	return tfkit.Failed("Could not drop schema", r.client.DropSchema(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()))
 }
 
 // read refreshes m from the server. It reports whether the schema exists.

@@ -91,11 +91,11 @@ func (r *securityLabelResource) update(ctx context.Context, _ *call, plan, _ *se
 // set sets the label m says.
 func (r *securityLabelResource) set(ctx context.Context, m *securityLabelModel) diag.Diagnostics {
 	label := m.Label.ValueString()
-	return failed("Could not set security label", r.client.SetSecurityLabel(ctx, databaseOf(r.client, m.Database), m.target(), &label))
+	return tfkit.Failed("Could not set security label", r.client.SetSecurityLabel(ctx, databaseOf(r.client, m.Database), m.target(), &label))
 }
 
 func (r *securityLabelResource) drop(ctx context.Context, _ *call, state *securityLabelModel) diag.Diagnostics {
-	return failed("Could not remove security label", r.client.SetSecurityLabel(ctx, databaseOf(r.client, state.Database), state.target(), nil))
+	return tfkit.Failed("Could not remove security label", r.client.SetSecurityLabel(ctx, databaseOf(r.client, state.Database), state.target(), nil))
 }
 
 func (r *securityLabelResource) read(ctx context.Context, _ *call, m *securityLabelModel) (bool, diag.Diagnostics) {

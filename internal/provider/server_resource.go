@@ -164,7 +164,7 @@ func (r *serverResource) create(ctx context.Context, c *call, plan *serverModel)
 	}
 	spec.SecretKeys = sortedKeys(wo)
 	if _, err := r.client.CreateForeignServer(ctx, databaseOf(r.client, plan.Database), spec); err != nil {
-		return failed("Could not create foreign server", err)
+		return tfkit.Failed("Could not create foreign server", err)
 	}
 	return nil
 }
@@ -183,13 +183,13 @@ func (r *serverResource) update(ctx context.Context, c *call, plan, state *serve
 	}
 	spec.Options, spec.Keep, spec.SecretKeys = ch.want, ch.keep, ch.keys
 	if _, err := r.client.UpdateForeignServer(ctx, databaseOf(r.client, plan.Database), oid, spec); err != nil {
-		return failed("Could not update foreign server", err)
+		return tfkit.Failed("Could not update foreign server", err)
 	}
 	return nil
 }
 
 func (r *serverResource) drop(ctx context.Context, _ *call, state *serverModel) diag.Diagnostics {
-	return failed("Could not drop foreign server", r.client.DropForeignServer(ctx, databaseOf(r.client, state.Database),
+	return tfkit.Failed("Could not drop foreign server", r.client.DropForeignServer(ctx, databaseOf(r.client, state.Database),
 		uint32(state.OID.ValueInt64()), state.ServerName.ValueString(), state.DropCascade.ValueBool()))
 }
 

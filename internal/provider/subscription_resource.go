@@ -145,7 +145,7 @@ func (r *subscriptionResource) create(ctx context.Context, c *call, plan *subscr
 		spec.Conninfo = *wo
 	}
 	plan.OID = types.Int64Null()
-	return failed("Could not create subscription", r.client.CreateSubscription(ctx, databaseOf(r.client, plan.Database), spec))
+	return tfkit.Failed("Could not create subscription", r.client.CreateSubscription(ctx, databaseOf(r.client, plan.Database), spec))
 }
 
 // update changes the subscription in place. conninfo_wo is set again when
@@ -163,11 +163,11 @@ func (r *subscriptionResource) update(ctx context.Context, c *call, plan, state 
 			spec.Conninfo = *wo
 		}
 	}
-	return failed("Could not update subscription", r.client.UpdateSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
+	return tfkit.Failed("Could not update subscription", r.client.UpdateSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
 }
 
 func (r *subscriptionResource) drop(ctx context.Context, _ *call, state *subscriptionModel) diag.Diagnostics {
-	return failed("Could not drop subscription", r.client.DropSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()))
+	return tfkit.Failed("Could not drop subscription", r.client.DropSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()))
 }
 
 // configConninfoWO reads the configuration's conninfo_wo (nil when unset).
@@ -186,7 +186,7 @@ func (r *subscriptionResource) read(ctx context.Context, _ *call, m *subscriptio
 	var diags diag.Diagnostics
 	db := databaseOf(r.client, m.Database)
 	m.Database = types.StringValue(db) // "" is unset: the provider's database
-	s, err := readByOIDOrName(m.OID, m.Name.ValueString(), func(oid uint32, name string) (*pg.Subscription, error) {
+	s, err := tfkit.ReadByOIDOrName(m.OID, m.Name.ValueString(), func(oid uint32, name string) (*pg.Subscription, error) {
 		return r.client.ReadSubscription(ctx, db, oid, name)
 	})
 	if err != nil || s == nil {

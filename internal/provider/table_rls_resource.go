@@ -67,13 +67,13 @@ func (r *tableRLSResource) update(ctx context.Context, _ *call, plan, state *tab
 func (r *tableRLSResource) set(ctx context.Context, m *tableRLSModel, oid uint32) diag.Diagnostics {
 	_, err := r.client.SetTableRLS(ctx, databaseOf(r.client, m.Database), oid, m.Schema.ValueString(), m.Table.ValueString(),
 		m.Enabled.ValueBool(), m.Force.ValueBool(), false)
-	return failed("Could not change row-level security", err)
+	return tfkit.Failed("Could not change row-level security", err)
 }
 
 func (r *tableRLSResource) drop(ctx context.Context, _ *call, state *tableRLSModel) diag.Diagnostics {
 	_, err := r.client.SetTableRLS(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Table.ValueString(), false, false, true)
-	return failed("Could not disable row-level security", err)
+	return tfkit.Failed("Could not disable row-level security", err)
 }
 
 func (r *tableRLSResource) read(ctx context.Context, _ *call, m *tableRLSModel) (bool, diag.Diagnostics) {

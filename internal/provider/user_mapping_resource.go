@@ -137,7 +137,7 @@ func (r *userMappingResource) create(ctx context.Context, c *call, plan *userMap
 	}
 	_, err := r.client.CreateUserMapping(ctx, databaseOf(r.client, plan.Database), plan.UserName.ValueString(), plan.ServerName.ValueString(), opts)
 	if err != nil {
-		return failed("Could not create user mapping", err)
+		return tfkit.Failed("Could not create user mapping", err)
 	}
 	return nil
 }
@@ -161,7 +161,7 @@ func (r *userMappingResource) update(ctx context.Context, c *call, plan, state *
 	_, err := r.client.UpdateUserMapping(ctx, databaseOf(r.client, plan.Database), uint32(state.OID.ValueInt64()),
 		state.UserName.ValueString(), state.ServerName.ValueString(), plan.UserName.ValueString(), plan.ServerName.ValueString(), ch.known, ch.want, ch.keep)
 	if err != nil {
-		return failed("Could not update user mapping", err)
+		return tfkit.Failed("Could not update user mapping", err)
 	}
 	return nil
 }
@@ -173,7 +173,7 @@ func (r *userMappingResource) drop(ctx context.Context, _ *call, state *userMapp
 	if m, err := r.client.ReadUserMapping(ctx, db, uint32(state.OID.ValueInt64()), user, server); err == nil && m != nil {
 		user, server = m.User, m.Server
 	}
-	return failed("Could not drop user mapping", r.client.DropUserMapping(ctx, db, user, server))
+	return tfkit.Failed("Could not drop user mapping", r.client.DropUserMapping(ctx, db, user, server))
 }
 
 // read refreshes m from the server (by OID, else by user and server name).
