@@ -152,3 +152,56 @@ WHERE a.grantee = (SELECT oid FROM pg_roles WHERE rolname = $1)`, f.grantee, srv
 // spaced lets the spaces of a quoted pattern match any whitespace (an error
 // message is wrapped by Terraform).
 func spaced(pattern string) string { return strings.ReplaceAll(pattern, " ", `\s+`) }
+
+// The same on PostgreSQL 16+ for an owner that is no superuser but a role
+// the managed admin did not create, which it cannot borrow: holding the
+// privilege WITH GRANT OPTION, it grants as itself and takes no membership
+// in the owner (before the fix: "cannot grant them to itself").
+func TestAccGrant_regressionGrantOptionHolderRefusedForeignOwner(t *testing.T) {
+	acctest.PreCheck(t)
+	if !acctest.Managed() {
+		t.Skip("concerns the managed (non-superuser) admin only: a superuser acts as the owner of any object")
+	}
+	acctest.SkipBelow(t, 16, "CREATEROLE manages only the roles it created")
+	f := newGrantFixture()
+	admin := acctest.AdminUser()
+	acctest.ForeignOwnerRole(t, f.owner)
+	acctest.Database(t, f.db, f.owner)
+	acctest.Exec(t, f.db,
+		"CREATE SCHEMA "+acctest.QI(f.schema)+" AUTHORIZATION "+acctest.QI(f.owner),
+		"SET ROLE "+acctest.QI(f.owner),
+		"CREATE TABLE "+acctest.QQ(f.schema, "t1")+" (a int)",
+		"GRANT SELECT ON "+acctest.QQ(f.schema, "t1")+" TO "+acctest.QI(admin)+" WITH GRANT OPTION",
+		"RESET ROLE")
+	config := grantBlocks(f.roleConfig(), grantBlock{
+		name: "t", role: "postgresql_role.g.name", database: acctest.QuoteHCL(f.db), schema: acctest.QuoteHCL(f.schema),
+		objectType: "table", objects: `["t1"]`, privileges: `["SELECT"]`,
+	})
+	member := func() bool {
+		return acctest.QueryBool(t, "", "SELECT pg_has_role($1, $2, 'MEMBER')", admin, f.owner)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: func(*terraform.State) error {
+					if got := f.relACL(t, "t1"); got != "SELECT" {
+						return fmt.Errorf("t1: privileges %q, want SELECT", got)
+					}
+					if member() {
+						return fmt.Errorf("the admin kept a membership in the owner %q", f.owner)
+					}
+					return nil
+				},
+			},
+			{Config: config, ConfigPlanChecks: expectEmpty()},
+			{Config: config, ResourceName: "postgresql_grant.t", ImportState: true, ImportStateVerify: true},
+			{
+				Config: f.roleConfig(),
+				Check:  expectACL(t, "t1", func() string { return f.relACL(t, "t1") }, ""),
+			},
+		},
+	})
+}
