@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // ACLItem is one entry of an aclitem[] (relacl, nspacl, datacl, ...) as
@@ -129,8 +131,8 @@ func aclName(s string) (string, string, error) {
 	if inQuotes {
 		return "", "", errors.New("unterminated quoted role name")
 	}
-	if b.Len() > MaxIdentifierLength {
-		return "", "", fmt.Errorf("role name %q is longer than %d bytes", b.String(), MaxIdentifierLength)
+	if b.Len() > pgconn.MaxIdentifierLength {
+		return "", "", fmt.Errorf("role name %q is longer than %d bytes", b.String(), pgconn.MaxIdentifierLength)
 	}
 	for i < len(s) && isACLSpace(s[i]) {
 		i++
@@ -244,11 +246,11 @@ func FormatACLItem(item ACLItem) (string, error) {
 	if item.Grantee == "" {
 		return "", errors.New(`grantee must not be empty (use "public" for PUBLIC)`)
 	}
-	if err := ValidateName(item.Grantee); err != nil {
+	if err := pgconn.ValidateName(item.Grantee); err != nil {
 		return "", fmt.Errorf("grantee %w", err)
 	}
 	if item.HasGrantor {
-		if err := ValidateName(item.Grantor); err != nil {
+		if err := pgconn.ValidateName(item.Grantor); err != nil {
 			return "", fmt.Errorf("grantor %w", err)
 		}
 		if item.Grantor == ACLPublic {

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 func TestParseACLItem(t *testing.T) {
@@ -207,10 +209,10 @@ func TestScramVerifierWithSalt(t *testing.T) {
 }
 
 func TestValidateLiteral(t *testing.T) {
-	if err := ValidateLiteral(`it's \ ünï`); err != nil {
+	if err := pgconn.ValidateLiteral(`it's \ ünï`); err != nil {
 		t.Fatal(err)
 	}
-	if err := ValidateLiteral("a\x00b"); err == nil || !strings.Contains(err.Error(), "byte 1") {
+	if err := pgconn.ValidateLiteral("a\x00b"); err == nil || !strings.Contains(err.Error(), "byte 1") {
 		t.Fatalf("NUL: %v", err)
 	}
 }

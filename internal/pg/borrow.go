@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Managed services (AWS RDS, Cloud SQL, Azure) give the admin CREATEROLE but
@@ -46,7 +48,7 @@ const CodeInvalidGrantOperation = "0LP01"
 // dropped by another session before it gave the membership back: the
 // transaction is rolled back and retried (IsTransient), and the retry no
 // longer borrows the role.
-var errBorrowedRoleGone = errors.New("a role whose privileges this change borrowed was dropped meanwhile by another session")
+var errBorrowedRoleGone = &pgconn.TransientError{Err: errors.New("a role whose privileges this change borrowed was dropped meanwhile by another session")}
 
 // borrowRoles grants the connected role membership in each of roles it is not
 // already a member of, and returns what it took (a loan). Superusers,
@@ -122,9 +124,9 @@ func borrowRoles(ctx context.Context, q Querier, roles ...string) (*loan, error)
 			if err := lockRoles(ctx, q.(pgx.Tx), []string{r}); err != nil {
 				return l, err
 			}
-			if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(m.me)+" FROM "+QuoteIdent(r)); err != nil {
+			if _, err := q.Exec(ctx, "REVOKE "+pgconn.QuoteIdent(m.me)+" FROM "+pgconn.QuoteIdent(r)); err != nil {
 				return l, fmt.Errorf("taking the membership of role %s in role %s out while borrowing the privileges of %s: %w",
-					QuoteIdent(r), QuoteIdent(m.me), QuoteIdent(r), err)
+					pgconn.QuoteIdent(r), pgconn.QuoteIdent(m.me), pgconn.QuoteIdent(r), err)
 			}
 			l.suspended = append(l.suspended, suspension{role: r, admin: *m.direct})
 		}
@@ -190,14 +192,14 @@ func grantToSelf(ctx context.Context, q Querier, r string, m membership, inTx bo
 	if m.v16 && !borrowKeepsMembership(ctx, q, m.oid) {
 		return fmt.Errorf("role %s needs the privileges of role %s for this change; it holds a membership in it that it granted "+
 			"itself without INHERIT or SET, which taking them temporarily would end: grant the membership WITH INHERIT TRUE, SET TRUE",
-			QuoteIdent(m.me), QuoteIdent(r))
+			pgconn.QuoteIdent(m.me), pgconn.QuoteIdent(r))
 	}
-	grant := "GRANT " + QuoteIdent(r) + " TO CURRENT_USER"
+	grant := "GRANT " + pgconn.QuoteIdent(r) + " TO CURRENT_USER"
 	if m.v16 {
 		grant += " WITH INHERIT TRUE, SET TRUE"
 	}
 	if _, err := q.Exec(ctx, grant); err != nil {
-		if SQLState(err) == CodeInvalidGrantOperation {
+		if pgconn.SQLState(err) == CodeInvalidGrantOperation {
 			return circularError(r, m.me, false, m.v16, inTx, err)
 		}
 		return borrowError(r, m.me, m.v16, m.super, err)
@@ -283,7 +285,7 @@ func releasePlainLoan(ctx context.Context, q Querier, oid uint32, r string) func
 // revokeFromSelf takes back the membership in r the connected role granted
 // itself; a role dropped meanwhile took it with it.
 func revokeFromSelf(ctx context.Context, q Querier, r string) error {
-	if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(r)+" FROM CURRENT_USER"); err != nil && SQLState(err) != CodeUndefinedObject {
+	if _, err := q.Exec(ctx, "REVOKE "+pgconn.QuoteIdent(r)+" FROM CURRENT_USER"); err != nil && pgconn.SQLState(err) != pgconn.CodeUndefinedObject {
 		return fmt.Errorf("revoking the temporary membership in role %q: %w", r, err)
 	}
 	return nil
@@ -295,7 +297,7 @@ func revokeFromSelf(ctx context.Context, q Querier, r string) error {
 // it safely can (borrowRoles).
 func circularError(role, me string, direct, v16, inTx bool, err error) error {
 	msg := fmt.Sprintf("role %s needs the privileges of role %s for this change, but %s is a member of role %s",
-		QuoteIdent(me), QuoteIdent(role), QuoteIdent(role), QuoteIdent(me))
+		pgconn.QuoteIdent(me), pgconn.QuoteIdent(role), pgconn.QuoteIdent(role), pgconn.QuoteIdent(me))
 	switch {
 	case !direct:
 		msg += " through other roles, and PostgreSQL refuses circular memberships (the provider takes out only a direct membership " +
@@ -304,11 +306,11 @@ func circularError(role, me string, direct, v16, inTx bool, err error) error {
 		msg += fmt.Sprintf(", and PostgreSQL refuses circular memberships. Since PostgreSQL 16 %s can neither take that membership out "+
 			"(only a role with ADMIN OPTION on %s can) nor grant itself %s (it holds no ADMIN OPTION on it: %s did not create it). "+
 			"Apply this change with a superuser, or have one revoke the membership (REVOKE %s FROM %s)",
-			QuoteIdent(me), QuoteIdent(me), QuoteIdent(role), QuoteIdent(me), QuoteIdent(me), QuoteIdent(role))
+			pgconn.QuoteIdent(me), pgconn.QuoteIdent(me), pgconn.QuoteIdent(role), pgconn.QuoteIdent(me), pgconn.QuoteIdent(me), pgconn.QuoteIdent(role))
 	default: // !inTx
 		msg += " (e.g. postgresql_role.roles lists it), and PostgreSQL refuses circular memberships. The provider takes that membership out " +
 			"for the duration only inside a transaction, where no other session sees it gone, and PostgreSQL runs this statement outside one. " +
-			fmt.Sprintf("Revoke it (REVOKE %s FROM %s) while this change is applied, or apply it with a superuser", QuoteIdent(me), QuoteIdent(role))
+			fmt.Sprintf("Revoke it (REVOKE %s FROM %s) while this change is applied, or apply it with a superuser", pgconn.QuoteIdent(me), pgconn.QuoteIdent(role))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", msg, err)
@@ -336,7 +338,7 @@ func borrowError(role, me string, v16, super bool, err error) error {
 	if super {
 		return fmt.Errorf("role %s needs the privileges of role %s for this change and cannot grant itself membership in it: "+
 			"%s is a superuser, which only a superuser can act as. Make a role the provider manages the owner instead, "+
-			"or apply this change with a superuser: %w", QuoteIdent(me), QuoteIdent(role), QuoteIdent(role), err)
+			"or apply this change with a superuser: %w", pgconn.QuoteIdent(me), pgconn.QuoteIdent(role), pgconn.QuoteIdent(role), err)
 	}
 	if v16 {
 		return fmt.Errorf("role %s needs the privileges of role %s for this change (membership WITH INHERIT TRUE, SET TRUE) and "+
@@ -345,13 +347,13 @@ func borrowError(role, me string, v16, super bool, err error) error {
 			"Fix it once, as a superuser or a role with ADMIN OPTION on %s: GRANT %s TO %s WITH ADMIN OPTION, INHERIT FALSE, SET FALSE "+
 			"(what CREATE ROLE gives the creator: the provider then grants itself the membership only while it needs it), or GRANT %s TO %s WITH INHERIT TRUE, SET TRUE "+
 			"(a lasting membership): %w",
-			QuoteIdent(me), QuoteIdent(role), QuoteIdent(role), QuoteIdent(role),
-			QuoteIdent(role), QuoteIdent(me), QuoteIdent(role), QuoteIdent(me), err)
+			pgconn.QuoteIdent(me), pgconn.QuoteIdent(role), pgconn.QuoteIdent(role), pgconn.QuoteIdent(role),
+			pgconn.QuoteIdent(role), pgconn.QuoteIdent(me), pgconn.QuoteIdent(role), pgconn.QuoteIdent(me), err)
 	}
 	return fmt.Errorf("role %s needs the privileges of role %s for this change and cannot grant itself membership in it "+
 		"(a CREATEROLE role cannot manage superusers or, on managed services, the service's reserved roles). "+
 		"Fix it once, as a superuser: GRANT %s TO %s: %w",
-		QuoteIdent(me), QuoteIdent(role), QuoteIdent(role), QuoteIdent(me), err)
+		pgconn.QuoteIdent(me), pgconn.QuoteIdent(role), pgconn.QuoteIdent(role), pgconn.QuoteIdent(me), err)
 }
 
 // returnRoles revokes the memberships borrowRoles granted and grants back
@@ -372,10 +374,10 @@ func returnRoles(ctx context.Context, q Querier, l *loan) error {
 	}
 	l.plain = nil
 	for _, r := range l.granted {
-		if _, err := q.Exec(ctx, "REVOKE "+QuoteIdent(r)+" FROM CURRENT_USER"); err != nil {
-			if SQLState(err) == CodeUndefinedObject {
+		if _, err := q.Exec(ctx, "REVOKE "+pgconn.QuoteIdent(r)+" FROM CURRENT_USER"); err != nil {
+			if pgconn.SQLState(err) == pgconn.CodeUndefinedObject {
 				if inTx {
-					return fmt.Errorf("%w (role %s): %w", errBorrowedRoleGone, QuoteIdent(r), err)
+					return fmt.Errorf("%w (role %s): %w", errBorrowedRoleGone, pgconn.QuoteIdent(r), err)
 				}
 				continue // the membership went with the role
 			}
@@ -383,16 +385,16 @@ func returnRoles(ctx context.Context, q Querier, l *loan) error {
 		}
 	}
 	for _, s := range l.suspended {
-		grant := "GRANT " + QuoteIdent(l.me) + " TO " + QuoteIdent(s.role)
+		grant := "GRANT " + pgconn.QuoteIdent(l.me) + " TO " + pgconn.QuoteIdent(s.role)
 		if s.admin {
 			grant += " WITH ADMIN OPTION"
 		}
 		if _, err := q.Exec(ctx, grant); err != nil {
-			if SQLState(err) == CodeUndefinedObject {
-				return fmt.Errorf("%w (role %s): %w", errBorrowedRoleGone, QuoteIdent(s.role), err)
+			if pgconn.SQLState(err) == pgconn.CodeUndefinedObject {
+				return fmt.Errorf("%w (role %s): %w", errBorrowedRoleGone, pgconn.QuoteIdent(s.role), err)
 			}
 			errs = append(errs, fmt.Errorf("granting role %s back to role %s after borrowing the privileges of %s: %w",
-				QuoteIdent(l.me), QuoteIdent(s.role), QuoteIdent(s.role), err))
+				pgconn.QuoteIdent(l.me), pgconn.QuoteIdent(s.role), pgconn.QuoteIdent(s.role), err))
 		}
 	}
 	return errors.Join(errs...)

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // TestAccBorrow_regressionGivingBackMembershipOfDroppedRole (issue 31): when
@@ -48,7 +49,7 @@ func TestAccBorrow_regressionGivingBackMembershipOfDroppedRole(t *testing.T) {
 // granted must not outlive the role) and retry: the retry borrows nothing.
 func TestBorrowedRoleGoneIsRetried(t *testing.T) {
 	err := fmt.Errorf("%w (role \"x\"): %w", errBorrowedRoleGone, errors.New(`ERROR: role "x" does not exist (SQLSTATE 42704)`))
-	if !IsTransient(err) {
+	if !pgconn.IsTransient(err) {
 		t.Fatalf("%v is not retried", err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Concurrent borrowers of one role (borrow.go) share one membership: the
@@ -128,20 +130,28 @@ func (g *borrowGate) leavePlain(release func(last, revoke bool) error) error {
 }
 
 // txState is what one attempt of Client.Tx keeps for the borrowings of its
-// transaction: the gates it is in, left when the transaction has ended.
+// transaction (in its pgconn.TxScope): the gates it is in, left when the
+// transaction has ended.
 type txState struct {
 	mu    sync.Mutex
 	gates map[*borrowGate]bool
 }
 
+// txStateKey is the key of a transaction's txState in its pgconn.TxScope.
+type txStateKey struct{}
+
 // borrowTxState is the state of the transaction q, or nil when q is not a
 // transaction of Client.Tx (then its borrowings take no turns, as before).
 func borrowTxState(q Querier) *txState {
-	if t, ok := q.(oneStatementTx); ok {
-		return t.st
+	scope := pgconn.ScopeOf(q)
+	if scope == nil {
+		return nil
 	}
-	return nil
+	return scope.Value(txStateKey{}, func() any { return &txState{} }).(*txState)
 }
+
+// TxEnded leaves the gates once the transaction has ended (pgconn.TxEnder).
+func (s *txState) TxEnded() { s.end() }
 
 // enter lets the transaction in on g once.
 func (s *txState) enter(g *borrowGate) {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // CommentObjectTypes are the object types postgresql_comment supports, as
@@ -54,7 +56,7 @@ SELECT description FROM pg_shdescription WHERE classoid = $1 AND objoid = $2`, c
 // (borrow.go). An empty text would remove the comment.
 func (c *Client) SetComment(ctx context.Context, db string, t ObjectTarget, text string) error {
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		stmt := "COMMENT ON " + t.SQL() + " IS " + QuoteLiteral(text)
+		stmt := "COMMENT ON " + t.SQL() + " IS " + pgconn.QuoteLiteral(text)
 		classID, objID, _, found, err := t.address(ctx, tx)
 		if err != nil {
 			return err
@@ -94,7 +96,7 @@ func (c *Client) DropComment(ctx context.Context, db string, t ObjectTarget) err
 			return err
 		})
 	})
-	if err != nil && SQLState(err) == CodeInvalidCatalogName {
+	if err != nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil
 	}
 	if err != nil {

@@ -4,19 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-)
+	pgxconn "github.com/jackc/pgx/v5/pgconn"
 
-// More SQLSTATE codes used by the database functions.
-const (
-	CodeDuplicateDatabase = "42P04"
-	CodeDuplicateSchema   = "42P06"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // DatabaseSettings are what pg_database records of a database besides its
@@ -112,53 +106,18 @@ func cloneDatabase(d *Database) *Database {
 	return &c
 }
 
-// clients lists every client of this process, so that a database about to be
-// renamed or dropped can be released by all of them (several provider
-// instances can live in one process, e.g. in acceptance tests).
-var clients struct {
-	sync.Mutex
-	list []*Client
-}
-
-func registerClient(c *Client) {
-	clients.Lock()
-	defer clients.Unlock()
-	clients.list = append(clients.list, c)
-}
-
-// ClosePool closes and forgets the pools for database db of every client of
-// this process connected to the same server, so that none of their
-// connections is left open on it (before DROP or RENAME).
-func (c *Client) ClosePool(db string) {
-	clients.Lock()
-	list := append([]*Client{}, clients.list...)
-	clients.Unlock()
-	if !slices.ContainsFunc(list, func(cl *Client) bool { return cl.clientCore == c.clientCore }) {
-		list = append(list, c)
-	}
-	for _, cl := range list {
-		if cl.clientCore != c.clientCore && cl.cfg.Address() != c.cfg.Address() {
-			continue
-		}
-		for _, p := range cl.forgetPools(db) {
-			p.Close()
-		}
-		cl.forgetDatabaseLimit(db) // a database of that name next may have another
-	}
-}
-
 func databaseOptions(s DatabaseSpec) string {
 	var b strings.Builder
 	for _, o := range []struct {
 		keyword, value string
 		quote          func(string) string
 	}{
-		{"OWNER", s.Owner, QuoteIdent},
-		{"TEMPLATE", s.Template, QuoteIdent},
-		{"ENCODING", s.Encoding, QuoteLiteral},
-		{"LC_COLLATE", s.Collate, QuoteLiteral},
-		{"LC_CTYPE", s.Ctype, QuoteLiteral},
-		{"TABLESPACE", s.Tablespace, QuoteIdent},
+		{"OWNER", s.Owner, pgconn.QuoteIdent},
+		{"TEMPLATE", s.Template, pgconn.QuoteIdent},
+		{"ENCODING", s.Encoding, pgconn.QuoteLiteral},
+		{"LC_COLLATE", s.Collate, pgconn.QuoteLiteral},
+		{"LC_CTYPE", s.Ctype, pgconn.QuoteLiteral},
+		{"TABLESPACE", s.Tablespace, pgconn.QuoteIdent},
 	} {
 		if o.value != "" {
 			b.WriteString(" " + o.keyword + " " + o.quote(o.value))
@@ -183,16 +142,16 @@ func (c *Client) CreateDatabase(ctx context.Context, s DatabaseSpec) (created bo
 		if err != nil {
 			return errors.Join(err, returnRoles(ctx, conn, granted))
 		}
-		_, cerr := conn.Exec(ctx, "CREATE DATABASE "+QuoteIdent(s.Name)+databaseOptions(s))
+		_, cerr := conn.Exec(ctx, "CREATE DATABASE "+pgconn.QuoteIdent(s.Name)+databaseOptions(s))
 		rerr := returnRoles(ctx, conn, granted)
 		if cerr != nil {
 			return fmt.Errorf("creating database %q: %w", s.Name, cerr)
 		}
 		created = true
-		c.forgetDatabaseLimit(s.Name) // learnt anew before the first connection to it
+		c.ForgetDatabaseLimit(s.Name) // learnt anew before the first connection to it
 		return rerr
 	})
-	if err != nil && !created && SQLState(err) == "" {
+	if err != nil && !created && pgconn.SQLState(err) == "" {
 		// Not a server error: the statement may have run. Adopt what exists.
 		if d, rerr := c.ReadDatabase(ctx, s.Name); rerr == nil && d != nil {
 			return true, nil
@@ -211,7 +170,7 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 		c.ClosePool(oldName) // PostgreSQL refuses while sessions are connected to it
 	}
 	err := c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
-		if err := LockObjects(ctx, tx, []AdvisoryLockKey{{ClassID: ClassDatabase, ObjID: cur.OID}}); err != nil {
+		if err := pgconn.LockObjects(ctx, tx, []pgconn.AdvisoryLockKey{{ClassID: ClassDatabase, ObjID: cur.OID}}); err != nil {
 			return err
 		}
 		owner := cur.Owner
@@ -223,16 +182,16 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 			return err
 		}
 		if oldName != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER DATABASE "+QuoteIdent(oldName)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
-				if SQLState(err) == CodeObjectInUse {
+			if _, err := tx.Exec(ctx, "ALTER DATABASE "+pgconn.QuoteIdent(oldName)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
+				if pgconn.SQLState(err) == pgconn.CodeObjectInUse {
 					return fmt.Errorf("renaming database %q to %q: other sessions are connected to it; PostgreSQL renames a database only when nobody is connected: %w", oldName, s.Name, err)
 				}
 				return fmt.Errorf("renaming database %q to %q: %w", oldName, s.Name, err)
 			}
 		}
-		q := QuoteIdent(s.Name)
+		q := pgconn.QuoteIdent(s.Name)
 		if owner != cur.Owner {
-			if _, err := tx.Exec(ctx, "ALTER DATABASE "+q+" OWNER TO "+QuoteIdent(owner)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER DATABASE "+q+" OWNER TO "+pgconn.QuoteIdent(owner)); err != nil {
 				return fmt.Errorf("changing the owner of database %q: %w", s.Name, err)
 			}
 		}
@@ -249,8 +208,8 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 	}
 	if s.ConnLimit != cur.ConnLimit {
 		// the next connections to it keep within the new limit
-		c.forgetDatabaseLimit(s.Name)
-		c.retirePools(s.Name)
+		c.ForgetDatabaseLimit(s.Name)
+		c.RetirePools(s.Name)
 	}
 	if s.Tablespace != "" && s.Tablespace != cur.Tablespace {
 		err := c.Conn(ctx, "", func(ctx context.Context, conn Querier) error {
@@ -258,7 +217,7 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 			if err != nil {
 				return errors.Join(err, returnRoles(ctx, conn, granted))
 			}
-			_, terr := conn.Exec(ctx, "ALTER DATABASE "+QuoteIdent(s.Name)+" SET TABLESPACE "+QuoteIdent(s.Tablespace))
+			_, terr := conn.Exec(ctx, "ALTER DATABASE "+pgconn.QuoteIdent(s.Name)+" SET TABLESPACE "+pgconn.QuoteIdent(s.Tablespace))
 			if terr != nil {
 				terr = fmt.Errorf("moving database %q to tablespace %q: %w", s.Name, s.Tablespace, terr)
 			}
@@ -332,11 +291,11 @@ ORDER BY 1, 3, 4`, from)
 		return err
 	}
 	for _, o := range objs {
-		target := QuoteQualified(o.schema, o.name)
+		target := pgconn.QuoteQualified(o.schema, o.name)
 		if o.order == 3 {
 			target += "(" + o.args + ")"
 		}
-		if _, err := tx.Exec(ctx, "ALTER "+o.kind+" "+target+" OWNER TO "+QuoteIdent(to)); err != nil {
+		if _, err := tx.Exec(ctx, "ALTER "+o.kind+" "+target+" OWNER TO "+pgconn.QuoteIdent(to)); err != nil {
 			return fmt.Errorf("ALTER %s %s OWNER: %w", o.kind, target, err)
 		}
 	}
@@ -367,7 +326,7 @@ type DatabaseActivity struct {
 // ReadDatabaseActivity counts sessions connected to database name and its size.
 func (c *Client) ReadDatabaseActivity(ctx context.Context, name string) (*DatabaseActivity, error) {
 	var a DatabaseActivity
-	app := c.cfg.ApplicationName
+	app := c.Config().ApplicationName
 	if app == "" {
 		app = "terraform-provider-postgresql"
 	}
@@ -399,10 +358,6 @@ WHERE a.datname = $1 AND a.pid <> pg_backend_pid()`, name, app).Scan(&a.Connecti
 	return &a, nil
 }
 
-// dropWithoutForceOption makes DropDatabase take the path of servers older
-// than PostgreSQL 13 (no DROP DATABASE ... WITH (FORCE)); for tests.
-var dropWithoutForceOption bool
-
 // DropDatabase drops a database (a missing one is not an error). A template
 // database is first made an ordinary one. With force, other sessions are
 // disconnected: DROP DATABASE ... WITH (FORCE) on PostgreSQL 13+, otherwise
@@ -416,7 +371,7 @@ func (c *Client) DropDatabase(ctx context.Context, name string, force bool) erro
 	if err != nil || d == nil {
 		return err
 	}
-	if name == c.cfg.Database {
+	if name == c.Config().Database {
 		return fmt.Errorf("database %q is the provider's own database (the provider is connected to it); PostgreSQL cannot drop it from this connection", name)
 	}
 	caps, err := c.Capabilities(ctx)
@@ -429,7 +384,7 @@ func (c *Client) DropDatabase(ctx context.Context, name string, force bool) erro
 		if err != nil {
 			return errors.Join(err, returnRoles(ctx, conn, granted))
 		}
-		q := QuoteIdent(name)
+		q := pgconn.QuoteIdent(name)
 		var undo []string // statements restoring what the preparations changed, in order
 		restore := func(cause error) error {
 			var errs []error
@@ -449,7 +404,7 @@ func (c *Client) DropDatabase(ctx context.Context, name string, force bool) erro
 			}
 			stmt := "DROP DATABASE IF EXISTS " + q
 			if force {
-				if caps.AtLeast(13) && !dropWithoutForceOption {
+				if caps.AtLeast(13) && !c.dropWithoutForce {
 					stmt += " WITH (FORCE)"
 				} else {
 					if d.AllowConn {
@@ -480,12 +435,12 @@ func (c *Client) DropDatabase(ctx context.Context, name string, force bool) erro
 // (e.g. "There is 1 other session using the database.", "There is 1
 // subscription."), and the way out when other sessions are the reason.
 func dropDatabaseError(ctx context.Context, conn Querier, name string, force bool, err error) error {
-	var pgErr *pgconn.PgError
+	var pgErr *pgxconn.PgError
 	detail := ""
 	if errors.As(err, &pgErr) && pgErr.Detail != "" {
 		detail = ". " + pgErr.Detail
 	}
-	if SQLState(err) == CodeObjectInUse && !force {
+	if pgconn.SQLState(err) == pgconn.CodeObjectInUse && !force {
 		// 55006 is also raised for subscriptions, replication slots and
 		// prepared transactions: name sessions only when there are some.
 		var sessions int

@@ -12,7 +12,7 @@ import (
 // A failed DROP DATABASE used to leave the preparations made before it in
 // place (IS_TEMPLATE false, and ALLOW_CONNECTIONS false on the path of servers
 // without DROP DATABASE ... WITH (FORCE)). They are now undone. The path of
-// PostgreSQL < 13 is taken on purpose here (dropWithoutForceOption), so this
+// PostgreSQL < 13 is taken on purpose here (Client.dropWithoutForce), so this
 // test is not parallel.
 func TestAccDropDatabase_regressionFailedDropRestoresFlags(t *testing.T) {
 	c := testClient(t, 4, acctest.RandName("dropdb"))
@@ -49,15 +49,14 @@ FROM pg_stat_activity WHERE datname = $1`, name)
 		}
 	}
 
-	dropWithoutForceOption = true
-	t.Cleanup(func() { dropWithoutForceOption = false })
+	c.dropWithoutForce = true
 	err := c.DropDatabase(ctx, name, true)
 	if err == nil || !strings.Contains(err.Error(), "subscription") {
 		t.Fatalf("force drop (connections disallowed, sessions terminated) = %v, want an error naming the subscription (sessions: %s)", err, sessions())
 	}
 	flagsKept("after the failed force drop without WITH (FORCE)")
 
-	dropWithoutForceOption = false
+	c.dropWithoutForce = false
 	err = c.DropDatabase(ctx, name, true)
 	if err == nil || !strings.Contains(err.Error(), "subscription") {
 		t.Fatalf("force drop (WITH (FORCE)) = %v, want an error naming the subscription (sessions: %s)", err, sessions())

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // ClassDefaultACL is the OID of pg_default_acl (advisory-lock class for default privileges).
@@ -289,7 +291,7 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 		}
 		return errorsOf(ids.missing)
 	}
-	keys := []AdvisoryLockKey{{ClassID: ClassDefaultACL, ObjID: ids.owner ^ ids.schema*2654435761 ^ uint32(objtype[0])}}
+	keys := []pgconn.AdvisoryLockKey{{ClassID: ClassDefaultACL, ObjID: ids.owner ^ ids.schema*2654435761 ^ uint32(objtype[0])}}
 	var ownerName string
 	var ownerSU bool
 	if err := tx.QueryRow(ctx, "SELECT rolname, rolsuper FROM pg_roles WHERE oid = $1", ids.owner).Scan(&ownerName, &ownerSU); err != nil {
@@ -332,13 +334,13 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 	if err != nil {
 		return err
 	}
-	prefix := "ALTER DEFAULT PRIVILEGES FOR ROLE " + QuoteIdent(ownerName)
+	prefix := "ALTER DEFAULT PRIVILEGES FOR ROLE " + pgconn.QuoteIdent(ownerName)
 	if t.Schema != "" {
-		prefix += " IN SCHEMA " + QuoteIdent(t.Schema)
+		prefix += " IN SCHEMA " + pgconn.QuoteIdent(t.Schema)
 	}
 	g := "PUBLIC"
 	if !t.isPublic() {
-		g = QuoteIdent(t.Grantee)
+		g = pgconn.QuoteIdent(t.Grantee)
 	}
 	var stmts []string
 	if len(a.revoke) > 0 {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // EventTrigger is an event trigger as the catalog describes it.
@@ -86,25 +88,25 @@ func eventTriggerEnable(mode string) string {
 func (c *Client) CreateEventTrigger(ctx context.Context, db string, s EventTriggerSpec) (*EventTrigger, error) {
 	var out *EventTrigger
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		stmt := "CREATE EVENT TRIGGER " + QuoteIdent(s.Name) + " ON " + QuoteIdent(s.Event)
+		stmt := "CREATE EVENT TRIGGER " + pgconn.QuoteIdent(s.Name) + " ON " + pgconn.QuoteIdent(s.Event)
 		if len(s.Tags) > 0 {
 			tags := make([]string, len(s.Tags))
 			for i, t := range s.Tags {
-				tags[i] = QuoteLiteral(t)
+				tags[i] = pgconn.QuoteLiteral(t)
 			}
 			stmt += " WHEN TAG IN (" + strings.Join(tags, ", ") + ")"
 		}
-		stmt += " EXECUTE FUNCTION " + QuoteQualified(s.FunctionSchema, s.Function) + "()"
+		stmt += " EXECUTE FUNCTION " + pgconn.QuoteQualified(s.FunctionSchema, s.Function) + "()"
 		if _, err := tx.Exec(ctx, stmt); err != nil {
 			return fmt.Errorf("creating event trigger %q: %w", s.Name, err)
 		}
 		if en := eventTriggerEnable(s.Enabled); en != "ENABLE" {
-			if _, err := tx.Exec(ctx, "ALTER EVENT TRIGGER "+QuoteIdent(s.Name)+" "+en); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER EVENT TRIGGER "+pgconn.QuoteIdent(s.Name)+" "+en); err != nil {
 				return fmt.Errorf("setting event trigger %q to %s: %w", s.Name, s.Enabled, err)
 			}
 		}
 		if s.Owner != "" {
-			if _, err := tx.Exec(ctx, "ALTER EVENT TRIGGER "+QuoteIdent(s.Name)+" OWNER TO "+QuoteIdent(s.Owner)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER EVENT TRIGGER "+pgconn.QuoteIdent(s.Name)+" OWNER TO "+pgconn.QuoteIdent(s.Owner)); err != nil {
 				return fmt.Errorf("setting the owner of event trigger %q to %q: %w", s.Name, s.Owner, err)
 			}
 		}
@@ -128,17 +130,17 @@ func (c *Client) UpdateEventTrigger(ctx context.Context, db string, oid uint32, 
 			return fmt.Errorf("event trigger %q no longer exists", s.Name)
 		}
 		if cur.Name != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER EVENT TRIGGER "+QuoteIdent(cur.Name)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER EVENT TRIGGER "+pgconn.QuoteIdent(cur.Name)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
 				return fmt.Errorf("renaming event trigger %q to %q: %w", cur.Name, s.Name, err)
 			}
 		}
 		if !strings.EqualFold(cur.Enabled, s.Enabled) {
-			if _, err := tx.Exec(ctx, "ALTER EVENT TRIGGER "+QuoteIdent(s.Name)+" "+eventTriggerEnable(s.Enabled)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER EVENT TRIGGER "+pgconn.QuoteIdent(s.Name)+" "+eventTriggerEnable(s.Enabled)); err != nil {
 				return fmt.Errorf("setting event trigger %q to %s: %w", s.Name, s.Enabled, err)
 			}
 		}
 		if s.Owner != "" && s.Owner != cur.Owner {
-			if _, err := tx.Exec(ctx, "ALTER EVENT TRIGGER "+QuoteIdent(s.Name)+" OWNER TO "+QuoteIdent(s.Owner)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER EVENT TRIGGER "+pgconn.QuoteIdent(s.Name)+" OWNER TO "+pgconn.QuoteIdent(s.Owner)); err != nil {
 				return fmt.Errorf("setting the owner of event trigger %q to %q: %w", s.Name, s.Owner, err)
 			}
 		}
@@ -155,10 +157,10 @@ func (c *Client) DropEventTrigger(ctx context.Context, db string, oid uint32, na
 		if err != nil || cur == nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, "DROP EVENT TRIGGER IF EXISTS "+QuoteIdent(cur.Name))
+		_, err = tx.Exec(ctx, "DROP EVENT TRIGGER IF EXISTS "+pgconn.QuoteIdent(cur.Name))
 		return err
 	})
-	if err != nil && SQLState(err) == CodeInvalidCatalogName {
+	if err != nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil
 	}
 	if err != nil {

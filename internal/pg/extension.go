@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Extension is an installed extension as pg_extension describes it.
@@ -66,12 +68,12 @@ func (c *Client) CreateExtension(ctx context.Context, db string, s ExtensionSpec
 			return err
 		}
 		return withRoles(ctx, tx, lenders, func() error {
-			stmt := "CREATE EXTENSION IF NOT EXISTS " + QuoteIdent(s.Name)
+			stmt := "CREATE EXTENSION IF NOT EXISTS " + pgconn.QuoteIdent(s.Name)
 			if s.Schema != "" {
-				stmt += " SCHEMA " + QuoteIdent(s.Schema)
+				stmt += " SCHEMA " + pgconn.QuoteIdent(s.Schema)
 			}
 			if s.Version != "" {
-				stmt += " VERSION " + QuoteLiteral(s.Version)
+				stmt += " VERSION " + pgconn.QuoteLiteral(s.Version)
 			}
 			if cascade {
 				stmt += " CASCADE"
@@ -139,8 +141,8 @@ WHERE e.extname = $1`, s.Name).Scan(&schema, &version); err != nil {
 		return fmt.Errorf("reading extension %q: %w", s.Name, err)
 	}
 	if s.Schema != "" && s.Schema != schema {
-		if _, err := tx.Exec(ctx, "ALTER EXTENSION "+QuoteIdent(s.Name)+" SET SCHEMA "+QuoteIdent(s.Schema)); err != nil {
-			if SQLState(err) == CodeInsufficientPriv {
+		if _, err := tx.Exec(ctx, "ALTER EXTENSION "+pgconn.QuoteIdent(s.Name)+" SET SCHEMA "+pgconn.QuoteIdent(s.Schema)); err != nil {
+			if pgconn.SQLState(err) == pgconn.CodeInsufficientPriv {
 				return fmt.Errorf("moving extension %q to schema %q: PostgreSQL requires owning every member object of the extension; "+
 					"the members of a trusted extension installed by a non-superuser belong to the bootstrap superuser, so only a superuser can move it: %w", s.Name, s.Schema, err)
 			}
@@ -148,7 +150,7 @@ WHERE e.extname = $1`, s.Name).Scan(&schema, &version); err != nil {
 		}
 	}
 	if s.Version != "" && s.Version != version {
-		if _, err := tx.Exec(ctx, "ALTER EXTENSION "+QuoteIdent(s.Name)+" UPDATE TO "+QuoteLiteral(s.Version)); err != nil {
+		if _, err := tx.Exec(ctx, "ALTER EXTENSION "+pgconn.QuoteIdent(s.Name)+" UPDATE TO "+pgconn.QuoteLiteral(s.Version)); err != nil {
 			return fmt.Errorf("updating extension %q to version %s: %w", s.Name, s.Version, err)
 		}
 	}
@@ -179,12 +181,12 @@ func (c *Client) DropExtension(ctx context.Context, db, name string, cascade boo
 			return fmt.Errorf("reading the owner of extension %q: %w", name, err)
 		}
 		return withRoles(ctx, tx, []string{owner}, func() error {
-			stmt := "DROP EXTENSION IF EXISTS " + QuoteIdent(name)
+			stmt := "DROP EXTENSION IF EXISTS " + pgconn.QuoteIdent(name)
 			if cascade {
 				stmt += " CASCADE"
 			}
 			if _, err := tx.Exec(ctx, stmt); err != nil {
-				if SQLState(err) == CodeDependentObjects {
+				if pgconn.SQLState(err) == pgconn.CodeDependentObjects {
 					return fmt.Errorf("objects depend on extension %q in database %q; drop them first or set drop_cascade = true: %w", name, db, err)
 				}
 				return fmt.Errorf("dropping extension %q in database %q: %w", name, db, err)

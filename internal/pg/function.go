@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // FunctionArg is one parameter of a function.
@@ -53,7 +55,7 @@ type FunctionSpec struct {
 // FunctionSignature renders schema.name(type, ...) with the input argument
 // types, in the form regprocedure accepts.
 func FunctionSignature(schema, name string, inputTypes []string) string {
-	return QuoteQualified(schema, name) + "(" + strings.Join(inputTypes, ", ") + ")"
+	return pgconn.QuoteQualified(schema, name) + "(" + strings.Join(inputTypes, ", ") + ")"
 }
 
 // InputTypes lists the types of the arguments that identify the function.
@@ -84,8 +86,8 @@ func (c *Client) FindFunction(ctx context.Context, db, schema, name string, inpu
 		return tx.QueryRow(ctx, `SELECT to_regprocedure($1)::oid`, FunctionSignature(schema, name, inputTypes)).Scan(&oid)
 	})
 	if err != nil {
-		switch SQLState(err) {
-		case CodeInvalidSchemaName, CodeUndefinedObject, "42601", "22P02":
+		switch pgconn.SQLState(err) {
+		case pgconn.CodeInvalidSchemaName, pgconn.CodeUndefinedObject, "42601", "22P02":
 			return 0, nil // unknown schema/type or unparsable type: no such function
 		}
 		return 0, err
@@ -174,7 +176,7 @@ func functionDefinition(replace bool, s FunctionSpec) string {
 		b.WriteString("OR REPLACE ")
 	}
 	b.WriteString("FUNCTION ")
-	b.WriteString(QuoteQualified(s.Schema, s.Name))
+	b.WriteString(pgconn.QuoteQualified(s.Schema, s.Name))
 	b.WriteString("(")
 	for i, a := range s.Args {
 		if i > 0 {
@@ -184,7 +186,7 @@ func functionDefinition(replace bool, s FunctionSpec) string {
 			b.WriteString(a.Mode + " ")
 		}
 		if a.Name != "" {
-			b.WriteString(QuoteIdent(a.Name) + " ")
+			b.WriteString(pgconn.QuoteIdent(a.Name) + " ")
 		}
 		// Types and default expressions are SQL fragments by nature: PostgreSQL
 		// has no parameter form for them in DDL. They are checked by
@@ -201,7 +203,7 @@ func functionDefinition(replace bool, s FunctionSpec) string {
 	case !hasOutputArgs(s.Args):
 		b.WriteString(" RETURNS void")
 	}
-	b.WriteString(" LANGUAGE " + QuoteIdent(strings.ToLower(s.Language)))
+	b.WriteString(" LANGUAGE " + pgconn.QuoteIdent(strings.ToLower(s.Language)))
 	b.WriteString(" " + s.Volatility)
 	if s.Strict {
 		b.WriteString(" STRICT")
@@ -215,7 +217,7 @@ func functionDefinition(replace bool, s FunctionSpec) string {
 	}
 	b.WriteString(" PARALLEL " + s.Parallel)
 	// The body cannot be a bind parameter in a utility statement.
-	b.WriteString(" AS " + QuoteLiteral(s.Body))
+	b.WriteString(" AS " + pgconn.QuoteLiteral(s.Body))
 	return b.String()
 }
 
@@ -226,8 +228,8 @@ func (c *Client) CreateFunction(ctx context.Context, db string, s FunctionSpec) 
 	}
 	var oid uint32
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		if err := execOneErr(ctx, tx, functionDefinition(false, s)); err != nil {
-			return fmt.Errorf("creating function %s: %w", QuoteQualified(s.Schema, s.Name), err)
+		if err := pgconn.ExecOneErr(ctx, tx, functionDefinition(false, s)); err != nil {
+			return fmt.Errorf("creating function %s: %w", pgconn.QuoteQualified(s.Schema, s.Name), err)
 		}
 		return tx.QueryRow(ctx, `SELECT to_regprocedure($1)::oid`, FunctionSignature(s.Schema, s.Name, InputTypes(s.Args))).Scan(&oid)
 	})
@@ -241,7 +243,7 @@ func (c *Client) UpdateFunction(ctx context.Context, db string, oid uint32, s Fu
 		return err
 	}
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		if err := LockObjects(ctx, tx, []AdvisoryLockKey{{ClassProc, oid}}); err != nil {
+		if err := pgconn.LockObjects(ctx, tx, []pgconn.AdvisoryLockKey{{ClassID: ClassProc, ObjID: oid}}); err != nil {
 			return err
 		}
 		cur, err := readFunction(ctx, tx, oid)
@@ -249,20 +251,20 @@ func (c *Client) UpdateFunction(ctx context.Context, db string, oid uint32, s Fu
 			return err
 		}
 		if cur == nil {
-			return fmt.Errorf("function %s (OID %d) no longer exists", QuoteQualified(s.Schema, s.Name), oid)
+			return fmt.Errorf("function %s (OID %d) no longer exists", pgconn.QuoteQualified(s.Schema, s.Name), oid)
 		}
 		if cur.Name != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER FUNCTION "+regprocedureText(ctx, tx, oid)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER FUNCTION "+regprocedureText(ctx, tx, oid)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
 				return fmt.Errorf("renaming function: %w", err)
 			}
 		}
 		if cur.Schema != s.Schema {
-			if _, err := tx.Exec(ctx, "ALTER FUNCTION "+regprocedureText(ctx, tx, oid)+" SET SCHEMA "+QuoteIdent(s.Schema)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER FUNCTION "+regprocedureText(ctx, tx, oid)+" SET SCHEMA "+pgconn.QuoteIdent(s.Schema)); err != nil {
 				return fmt.Errorf("moving function to schema %q: %w", s.Schema, err)
 			}
 		}
-		if err := execOneErr(ctx, tx, functionDefinition(true, s)); err != nil {
-			return fmt.Errorf("replacing function %s: %w", QuoteQualified(s.Schema, s.Name), err)
+		if err := pgconn.ExecOneErr(ctx, tx, functionDefinition(true, s)); err != nil {
+			return fmt.Errorf("replacing function %s: %w", pgconn.QuoteQualified(s.Schema, s.Name), err)
 		}
 		return nil
 	})
@@ -300,8 +302,8 @@ func (c *Client) DropFunction(ctx context.Context, db string, oid uint32, schema
 		_, err := tx.Exec(ctx, stmt)
 		return err
 	})
-	switch SQLState(err) {
-	case CodeInvalidCatalogName, CodeInvalidSchemaName:
+	switch pgconn.SQLState(err) {
+	case pgconn.CodeInvalidCatalogName, pgconn.CodeInvalidSchemaName:
 		return nil // the database or schema is gone, and the function with it
 	}
 	return err

@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Statements that carry configuration text go over the extended protocol,
@@ -17,17 +18,17 @@ func TestAccExecOneStatement_refusesSecondStatement(t *testing.T) {
 	role := acctest.RandName("smuggled")
 	ctx := context.Background()
 	err := c.Tx(ctx, "postgres", func(ctx context.Context, tx pgx.Tx) error {
-		return execOneErr(ctx, tx, "SELECT 1; CREATE ROLE "+QuoteIdent(role))
+		return pgconn.ExecOneErr(ctx, tx, "SELECT 1; CREATE ROLE "+pgconn.QuoteIdent(role))
 	})
 	if err == nil {
 		t.Fatal("two statements were accepted")
 	}
 	if acctest.QueryBool(t, "postgres", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", role) {
-		acctest.Exec(t, "postgres", "DROP ROLE "+QuoteIdent(role))
+		acctest.Exec(t, "postgres", "DROP ROLE "+pgconn.QuoteIdent(role))
 		t.Fatal("the second statement ran")
 	}
 	if err := c.Tx(ctx, "postgres", func(ctx context.Context, tx pgx.Tx) error {
-		return execOneErr(ctx, tx, "SELECT 1")
+		return pgconn.ExecOneErr(ctx, tx, "SELECT 1")
 	}); err != nil {
 		t.Fatalf("one statement: %v", err)
 	}
@@ -37,9 +38,9 @@ func TestAccExecOneStatement_refusesSecondStatement(t *testing.T) {
 func TestAccCreateFunction_refusesFragments(t *testing.T) {
 	c := testClient(t, 2, acctest.RandName("frag"))
 	role := acctest.RandName("victim")
-	acctest.Exec(t, "postgres", "CREATE ROLE "+QuoteIdent(role))
-	t.Cleanup(func() { acctest.Exec(t, "postgres", "DROP ROLE IF EXISTS "+QuoteIdent(role)) })
-	drop := "DROP ROLE " + QuoteIdent(role)
+	acctest.Exec(t, "postgres", "CREATE ROLE "+pgconn.QuoteIdent(role))
+	t.Cleanup(func() { acctest.Exec(t, "postgres", "DROP ROLE IF EXISTS "+pgconn.QuoteIdent(role)) })
+	drop := "DROP ROLE " + pgconn.QuoteIdent(role)
 	for _, s := range []FunctionSpec{
 		{Args: []FunctionArg{{Type: "int); " + drop + "; --", Mode: "IN"}}},
 		{Args: []FunctionArg{{Type: "int", Mode: "IN", Default: "1); " + drop + "; --"}}},

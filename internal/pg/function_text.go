@@ -11,7 +11,7 @@ import (
 // statement (a type name, a default expression, a result type) without
 // executing anything: it must be a single fragment, so besides what
 // CheckExpression refuses it may not hold a NUL byte or a comment. Statements
-// that carry such text also go over the extended protocol (execOne), where
+// that carry such text also go over the extended protocol (ExecOne), where
 // PostgreSQL refuses a second statement.
 func CheckFragment(s string) error {
 	if strings.ContainsRune(s, 0) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // ClassParameterACL is the OID of pg_parameter_acl (advisory-lock class for parameters).
@@ -153,29 +155,29 @@ type grantObject struct {
 func (o grantObject) sql(objectType, schema string) string {
 	switch objectType {
 	case ObjDatabase:
-		return "DATABASE " + QuoteIdent(o.name)
+		return "DATABASE " + pgconn.QuoteIdent(o.name)
 	case ObjSchema:
-		return "SCHEMA " + QuoteIdent(o.name)
+		return "SCHEMA " + pgconn.QuoteIdent(o.name)
 	case ObjTable, ObjColumn:
-		return "TABLE " + QuoteQualified(schema, o.name)
+		return "TABLE " + pgconn.QuoteQualified(schema, o.name)
 	case ObjSequence:
-		return "SEQUENCE " + QuoteQualified(schema, o.name)
+		return "SEQUENCE " + pgconn.QuoteQualified(schema, o.name)
 	case ObjFunction, ObjProcedure, ObjRoutine:
-		return "ROUTINE " + QuoteQualified(schema, o.name) + "(" + o.args + ")"
+		return "ROUTINE " + pgconn.QuoteQualified(schema, o.name) + "(" + o.args + ")"
 	case ObjFDW:
-		return "FOREIGN DATA WRAPPER " + QuoteIdent(o.name)
+		return "FOREIGN DATA WRAPPER " + pgconn.QuoteIdent(o.name)
 	case ObjServer:
-		return "FOREIGN SERVER " + QuoteIdent(o.name)
+		return "FOREIGN SERVER " + pgconn.QuoteIdent(o.name)
 	case ObjParameter:
-		return "PARAMETER " + QuoteIdent(o.name)
+		return "PARAMETER " + pgconn.QuoteIdent(o.name)
 	case ObjType:
-		return "TYPE " + QuoteQualified(schema, o.name)
+		return "TYPE " + pgconn.QuoteQualified(schema, o.name)
 	case ObjDomain:
-		return "DOMAIN " + QuoteQualified(schema, o.name)
+		return "DOMAIN " + pgconn.QuoteQualified(schema, o.name)
 	case ObjLanguage:
-		return "LANGUAGE " + QuoteIdent(o.name)
+		return "LANGUAGE " + pgconn.QuoteIdent(o.name)
 	case ObjTablespace:
-		return "TABLESPACE " + QuoteIdent(o.name)
+		return "TABLESPACE " + pgconn.QuoteIdent(o.name)
 	case ObjLargeObj:
 		return "LARGE OBJECT " + largeObjectOID(o.name)
 	}
@@ -186,7 +188,7 @@ func grantee(t GrantTarget) string {
 	if t.IsPublic() {
 		return "PUBLIC"
 	}
-	return QuoteIdent(t.Grantee)
+	return pgconn.QuoteIdent(t.Grantee)
 }
 
 // sharedGrantTypes are the object types of cluster-wide catalogs.
@@ -628,7 +630,7 @@ func missingError(t GrantTarget, objs []objectRow, sigs map[string]string) error
 	case len(columns) > 0:
 		nf := &NotFoundError{What: MissingColumns, Database: t.Database}
 		for _, c := range columns {
-			nf.Objects = append(nf.Objects, "column "+QuoteIdent(c)+" of "+objectDisplay(ObjTable, t.Schema, t.Objects[0]))
+			nf.Objects = append(nf.Objects, "column "+pgconn.QuoteIdent(c)+" of "+objectDisplay(ObjTable, t.Schema, t.Objects[0]))
 		}
 		return nf
 	}
@@ -640,26 +642,26 @@ func missingError(t GrantTarget, objs []objectRow, sigs map[string]string) error
 func objectDisplay(objectType, schema, name string) string {
 	switch objectType {
 	case ObjTable, ObjColumn:
-		return "table " + QuoteQualified(schema, name)
+		return "table " + pgconn.QuoteQualified(schema, name)
 	case ObjSequence:
-		return "sequence " + QuoteQualified(schema, name)
+		return "sequence " + pgconn.QuoteQualified(schema, name)
 	case ObjFunction, ObjProcedure, ObjRoutine:
 		if i := strings.IndexByte(name, '('); i > 0 && strings.HasSuffix(name, ")") {
-			return objectType + " " + QuoteQualified(schema, name[:i]) + name[i:]
+			return objectType + " " + pgconn.QuoteQualified(schema, name[:i]) + name[i:]
 		}
-		return objectType + " " + QuoteQualified(schema, name)
+		return objectType + " " + pgconn.QuoteQualified(schema, name)
 	case ObjFDW:
-		return "foreign-data wrapper " + QuoteIdent(name)
+		return "foreign-data wrapper " + pgconn.QuoteIdent(name)
 	case ObjServer:
-		return "server " + QuoteIdent(name)
+		return "server " + pgconn.QuoteIdent(name)
 	case ObjParameter:
-		return "parameter " + QuoteIdent(name)
+		return "parameter " + pgconn.QuoteIdent(name)
 	case ObjType, ObjDomain:
-		return objectType + " " + QuoteQualified(schema, name)
+		return objectType + " " + pgconn.QuoteQualified(schema, name)
 	case ObjLargeObj:
 		return "large object " + largeObjectOID(name)
 	}
-	return objectType + " " + QuoteIdent(name)
+	return objectType + " " + pgconn.QuoteIdent(name)
 }
 
 // usesSchema reports whether grants on objectType name a schema (the others
@@ -841,9 +843,9 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 		return nil // nothing to change: no locks, no statements
 	}
 	// Lock every object (and, in managed mode, every owner we may join), then read again.
-	var keys []AdvisoryLockKey
+	var keys []pgconn.AdvisoryLockKey
 	for _, o := range objs {
-		keys = append(keys, AdvisoryLockKey{ClassID: o.classID, ObjID: o.oid})
+		keys = append(keys, pgconn.AdvisoryLockKey{ClassID: o.classID, ObjID: o.oid})
 	}
 	// the owners of the objects that change
 	owners := map[uint32]grantObject{}
@@ -855,7 +857,7 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 	if t.ObjectType == ObjParameter {
 		keys = keys[:0]
 		for _, o := range objs {
-			keys = append(keys, AdvisoryLockKey{ClassID: ClassParameterACL, ObjID: hashName(strings.ToLower(o.name))})
+			keys = append(keys, pgconn.AdvisoryLockKey{ClassID: ClassParameterACL, ObjID: hashName(strings.ToLower(o.name))})
 		}
 	}
 	join, err := lockJoining(ctx, tx, superuser, owners, false, keys, holdsGrantOptions(t.ObjectType, actions))
@@ -936,7 +938,7 @@ func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject,
 		}
 		if o.ownerSU || reservedRole(o.ownerName) {
 			return nil, fmt.Errorf("the provider's role needs the privileges of role %q, which owns %q, and cannot take them itself (%q is a superuser or a reserved role); "+
-				"run GRANT %s TO <the provider's role> as a superuser, or have the owner grant the privileges WITH GRANT OPTION", o.ownerName, o.name, o.ownerName, QuoteIdent(o.ownerName))
+				"run GRANT %s TO <the provider's role> as a superuser, or have the owner grant the privileges WITH GRANT OPTION", o.ownerName, o.name, o.ownerName, pgconn.QuoteIdent(o.ownerName))
 		}
 		out = append(out, o)
 	}
@@ -1031,7 +1033,7 @@ func applyGrant(ctx context.Context, tx pgx.Tx, spec GrantSpec, gOID uint32, obj
 		}
 		if t.ObjectType == ObjColumn {
 			o := gr.objs[0]
-			if err := execGrant(ctx, tx, gr.action, o.sql(ObjTable, t.Schema), QuoteIdent(o.column), g); err != nil {
+			if err := execGrant(ctx, tx, gr.action, o.sql(ObjTable, t.Schema), pgconn.QuoteIdent(o.column), g); err != nil {
 				return err
 			}
 			continue
@@ -1055,7 +1057,7 @@ func applyGrant(ctx context.Context, tx pgx.Tx, spec GrantSpec, gOID uint32, obj
 			return err
 		}
 		for _, cg := range restoreCols {
-			stmt := "GRANT " + cg.privilege + " (" + QuoteIdent(cg.column) + ") ON " + cg.table + " TO " + g
+			stmt := "GRANT " + cg.privilege + " (" + pgconn.QuoteIdent(cg.column) + ") ON " + cg.table + " TO " + g
 			if cg.grantable {
 				stmt += " WITH GRANT OPTION"
 			}
@@ -1127,7 +1129,7 @@ WHERE a.attrelid = ANY($1) AND a.attacl IS NOT NULL AND x.grantee = $2 ORDER BY 
 // lockJoining takes the advisory locks of keys and, unless the provider's
 // role is a superuser, of the owners it must join to act for them
 // (ownersToJoin, asSelf as there), which it returns.
-func lockJoining(ctx context.Context, tx pgx.Tx, superuser bool, owners map[uint32]grantObject, memberOnly bool, keys []AdvisoryLockKey, asSelf grantOptionCheck) ([]grantObject, error) {
+func lockJoining(ctx context.Context, tx pgx.Tx, superuser bool, owners map[uint32]grantObject, memberOnly bool, keys []pgconn.AdvisoryLockKey, asSelf grantOptionCheck) ([]grantObject, error) {
 	var join []grantObject
 	if !superuser {
 		var err error
@@ -1135,10 +1137,10 @@ func lockJoining(ctx context.Context, tx pgx.Tx, superuser bool, owners map[uint
 			return nil, err
 		}
 		for _, o := range join {
-			keys = append(keys, AdvisoryLockKey{ClassID: ClassAuthID, ObjID: o.owner})
+			keys = append(keys, pgconn.AdvisoryLockKey{ClassID: ClassAuthID, ObjID: o.owner})
 		}
 	}
-	return join, LockObjects(ctx, tx, keys)
+	return join, pgconn.LockObjects(ctx, tx, keys)
 }
 
 // GrantObjectNames lists the names a grant of objectType can name in its

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // A non-superuser admin acts on the privileges of objects it does not own in
@@ -198,7 +200,7 @@ func notAppliedErrors(t GrantTarget, o objectRow, a grantAction, entries []aclEn
 		privList = func(ps []string) string {
 			out := make([]string, len(ps))
 			for i, p := range ps {
-				out[i] = p + " (" + QuoteIdent(o.column) + ")"
+				out[i] = p + " (" + pgconn.QuoteIdent(o.column) + ")"
 			}
 			return strings.Join(out, ", ")
 		}
@@ -236,7 +238,7 @@ func notAppliedErrors(t GrantTarget, o objectRow, a grantAction, entries []aclEn
 		errs = append(errs, fmt.Errorf("cannot revoke %s on %s from %s: it was granted by role %s, and a REVOKE takes back only "+
 			"the grants of the role that revokes (the provider's role %s, or the owner whose privileges it uses). "+
 			"Revoke it as %s (%s), or as a role with the privileges of %s: %s GRANTED BY %s; then apply again",
-			held, what, granteeDisplay(t), QuoteIdent(r), QuoteIdent(me), QuoteIdent(r), stmt, QuoteIdent(r), stmt, QuoteIdent(r)))
+			held, what, granteeDisplay(t), pgconn.QuoteIdent(r), pgconn.QuoteIdent(me), pgconn.QuoteIdent(r), stmt, pgconn.QuoteIdent(r), stmt, pgconn.QuoteIdent(r)))
 	}
 	if len(a.grant) > 0 {
 		p := privList(a.grant)
@@ -244,7 +246,7 @@ func notAppliedErrors(t GrantTarget, o objectRow, a grantAction, entries []aclEn
 			p += " WITH GRANT OPTION"
 		}
 		errs = append(errs, fmt.Errorf("GRANT %s ON %s TO %s did not give %s those privileges on %s: PostgreSQL grants only what the granting role "+
-			"(the provider's role %s, or the owner whose privileges it uses) holds WITH GRANT OPTION", p, target, g, granteeDisplay(t), what, QuoteIdent(me)))
+			"(the provider's role %s, or the owner whose privileges it uses) holds WITH GRANT OPTION", p, target, g, granteeDisplay(t), what, pgconn.QuoteIdent(me)))
 	}
 	if len(errs) == 0 {
 		// a revoke left in place whose grantor the read did not find
@@ -263,13 +265,13 @@ func grantObjectDisplay(t GrantTarget, o objectRow) string {
 	}
 	s := objectDisplay(t.ObjectType, t.Schema, name)
 	if t.ObjectType == ObjColumn {
-		s = "column " + QuoteIdent(o.column) + " of " + s
+		s = "column " + pgconn.QuoteIdent(o.column) + " of " + s
 	}
 	switch t.ObjectType {
 	case ObjDatabase, ObjParameter, ObjTablespace:
 		return s
 	}
-	return s + " in database " + QuoteIdent(t.Database)
+	return s + " in database " + pgconn.QuoteIdent(t.Database)
 }
 
 // granteeDisplay names the grantee: role "x", or PUBLIC.
@@ -277,5 +279,5 @@ func granteeDisplay(t GrantTarget) string {
 	if t.IsPublic() {
 		return "PUBLIC"
 	}
-	return "role " + QuoteIdent(t.Grantee)
+	return "role " + pgconn.QuoteIdent(t.Grantee)
 }

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
+	pgxconn "github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Operations that are not objects: the provider's actions (Terraform 1.14+)
@@ -20,7 +22,7 @@ import (
 // what to do (a unique index for REFRESH ... CONCURRENTLY, the privileges
 // REASSIGN OWNED needs).
 func withServerText(err error) error {
-	var pgErr *pgconn.PgError
+	var pgErr *pgxconn.PgError
 	if !errors.As(err, &pgErr) {
 		return err
 	}
@@ -44,21 +46,21 @@ func (c *Client) RefreshMaterializedView(ctx context.Context, db, schema, name s
 	if concurrently {
 		sql += "CONCURRENTLY "
 	}
-	sql += QuoteQualified(schema, name)
+	sql += pgconn.QuoteQualified(schema, name)
 	err := c.Do(ctx, db, func(ctx context.Context, q Querier) error {
 		var kind string
 		err := q.QueryRow(ctx, `SELECT c.relkind::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE n.nspname = $1 AND c.relname = $2`, schema, name).Scan(&kind)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("materialized view %s does not exist in database %s", QuoteQualified(schema, name), QuoteIdent(dbName(c, db)))
+			return fmt.Errorf("materialized view %s does not exist in database %s", pgconn.QuoteQualified(schema, name), pgconn.QuoteIdent(dbName(c, db)))
 		}
 		if err != nil {
 			return err
 		}
 		if kind != "m" {
-			return fmt.Errorf("%s in database %s is not a materialized view", QuoteQualified(schema, name), QuoteIdent(dbName(c, db)))
+			return fmt.Errorf("%s in database %s is not a materialized view", pgconn.QuoteQualified(schema, name), pgconn.QuoteIdent(dbName(c, db)))
 		}
-		return execOneErr(ctx, q, sql)
+		return pgconn.ExecOneErr(ctx, q, sql)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", sql, withServerText(err))
@@ -68,7 +70,7 @@ WHERE n.nspname = $1 AND c.relname = $2`, schema, name).Scan(&kind)
 
 func dbName(c *Client, db string) string {
 	if db == "" {
-		return c.cfg.Database
+		return c.Config().Database
 	}
 	return db
 }
@@ -107,7 +109,7 @@ func (c *Client) MaintainedTables(ctx context.Context, db, schema string) ([]Mai
 			return err
 		}
 		if !exists {
-			return fmt.Errorf("schema %s does not exist in database %s", QuoteIdent(schema), QuoteIdent(dbName(c, db)))
+			return fmt.Errorf("schema %s does not exist in database %s", pgconn.QuoteIdent(schema), pgconn.QuoteIdent(dbName(c, db)))
 		}
 		// partitions are processed with their partitioned table
 		rows, err := q.Query(ctx, maintainedTablesSQL+" AND NOT c.relispartition ORDER BY c.relname COLLATE \"C\"", schema)
@@ -131,7 +133,7 @@ func (c *Client) maintainedTable(ctx context.Context, q Querier, db, schema, tab
 	var allowed bool
 	err := q.QueryRow(ctx, maintainedTablesSQL+" AND c.relname = $2", schema, table).Scan(new(string), &allowed)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("no table or materialized view %s in database %s", QuoteQualified(schema, table), QuoteIdent(dbName(c, db)))
+		return fmt.Errorf("no table or materialized view %s in database %s", pgconn.QuoteQualified(schema, table), pgconn.QuoteIdent(dbName(c, db)))
 	}
 	if err != nil {
 		return err
@@ -140,7 +142,7 @@ func (c *Client) maintainedTable(ctx context.Context, q Querier, db, schema, tab
 		var me string
 		_ = q.QueryRow(ctx, "SELECT current_user").Scan(&me)
 		return fmt.Errorf("role %s may not %s %s in database %s: it must be a superuser, the table's owner (or have its privileges), "+
-			"the database's owner, or (PostgreSQL 17+) hold the MAINTAIN privilege on the table", QuoteIdent(me), verb, QuoteQualified(schema, table), QuoteIdent(dbName(c, db)))
+			"the database's owner, or (PostgreSQL 17+) hold the MAINTAIN privilege on the table", pgconn.QuoteIdent(me), verb, pgconn.QuoteQualified(schema, table), pgconn.QuoteIdent(dbName(c, db)))
 	}
 	return nil
 }
@@ -166,7 +168,7 @@ func VacuumStatement(schema, table string, opts VacuumOptions) string {
 	if len(o) > 0 {
 		sql += "(" + strings.Join(o, ", ") + ") "
 	}
-	return sql + QuoteQualified(schema, table)
+	return sql + pgconn.QuoteQualified(schema, table)
 }
 
 // Vacuum runs VACUUM on schema.table in database db, outside a transaction
@@ -179,7 +181,7 @@ func (c *Client) Vacuum(ctx context.Context, db, schema, table string, opts Vacu
 
 // Analyze runs ANALYZE on schema.table in database db, with the same checks as Vacuum.
 func (c *Client) Analyze(ctx context.Context, db, schema, table string) error {
-	return c.maintain(ctx, db, schema, table, "analyze", "ANALYZE "+QuoteQualified(schema, table))
+	return c.maintain(ctx, db, schema, table, "analyze", "ANALYZE "+pgconn.QuoteQualified(schema, table))
 }
 
 // maintain runs the maintenance statement sql (VACUUM, ANALYZE) on
@@ -190,7 +192,7 @@ func (c *Client) maintain(ctx context.Context, db, schema, table, verb, sql stri
 		if err := c.maintainedTable(ctx, q, db, schema, table, verb); err != nil {
 			return err
 		}
-		return execOneErr(ctx, q, sql)
+		return pgconn.ExecOneErr(ctx, q, sql)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", sql, withServerText(err))
@@ -208,8 +210,8 @@ type Backend struct {
 
 // applicationName is the application_name of the provider's own sessions.
 func (c *Client) applicationName() string {
-	if c.cfg.ApplicationName != "" {
-		return c.cfg.ApplicationName
+	if c.Config().ApplicationName != "" {
+		return c.Config().ApplicationName
 	}
 	return "terraform-provider-postgresql"
 }
@@ -270,21 +272,21 @@ func (c *Client) TerminateBackend(ctx context.Context, pid int32) (bool, error) 
 // transaction when it can grant itself the memberships (borrow.go), and the
 // error says which grant is missing when it cannot.
 func (c *Client) ReassignOwned(ctx context.Context, db string, oldRoles []string, newRole string) error {
-	sql := "REASSIGN OWNED BY " + QuoteIdents(oldRoles) + " TO " + QuoteIdent(newRole)
+	sql := "REASSIGN OWNED BY " + pgconn.QuoteIdents(oldRoles) + " TO " + pgconn.QuoteIdent(newRole)
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		super, err := c.Superuser(ctx)
 		if err != nil {
 			return err
 		}
 		if super {
-			return execOneErr(ctx, tx, sql)
+			return pgconn.ExecOneErr(ctx, tx, sql)
 		}
 		return withRoles(ctx, tx, append(append([]string{}, oldRoles...), newRole), func() error {
-			return execOneErr(ctx, tx, sql)
+			return pgconn.ExecOneErr(ctx, tx, sql)
 		})
 	})
 	if err != nil {
-		return fmt.Errorf("%s in database %s: %w", sql, QuoteIdent(dbName(c, db)), withServerText(err))
+		return fmt.Errorf("%s in database %s: %w", sql, pgconn.QuoteIdent(dbName(c, db)), withServerText(err))
 	}
 	return nil
 }

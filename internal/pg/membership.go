@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // RoleMembership is one membership as the catalog holds it.
@@ -129,7 +131,7 @@ func (c *Client) MembershipFrom(ctx context.Context, fromRole, fromGrantRole, ro
 }
 
 // setMembership is SetMembership in transaction tx.
-func setMembership(ctx context.Context, tx pgx.Tx, caps *Capabilities, s MembershipSpec) error {
+func setMembership(ctx context.Context, tx pgx.Tx, caps *pgconn.Capabilities, s MembershipSpec) error {
 	if err := lockRoles(ctx, tx, []string{s.Role, s.GrantRole}); err != nil {
 		return err
 	}
@@ -141,11 +143,11 @@ JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.
 		return err
 	}
 	if exists && admin && !s.AdminOption {
-		if _, err := tx.Exec(ctx, "REVOKE ADMIN OPTION FOR "+QuoteIdent(s.GrantRole)+" FROM "+QuoteIdent(s.Role)); err != nil {
+		if _, err := tx.Exec(ctx, "REVOKE ADMIN OPTION FOR "+pgconn.QuoteIdent(s.GrantRole)+" FROM "+pgconn.QuoteIdent(s.Role)); err != nil {
 			return fmt.Errorf("revoking admin option of role %q from %q: %w", s.GrantRole, s.Role, err)
 		}
 	}
-	stmt := "GRANT " + QuoteIdent(s.GrantRole) + " TO " + QuoteIdent(s.Role)
+	stmt := "GRANT " + pgconn.QuoteIdent(s.GrantRole) + " TO " + pgconn.QuoteIdent(s.Role)
 	if caps.AtLeast(16) {
 		// A membership that already has the wanted options is kept as it
 		// is: granted by another role, granting it again would add a
@@ -206,7 +208,7 @@ func (c *Client) RevokeMembership(ctx context.Context, role, grantRole string) e
 }
 
 // revokeMembership is RevokeMembership in transaction tx.
-func revokeMembership(ctx context.Context, tx pgx.Tx, caps *Capabilities, role, grantRole string) error {
+func revokeMembership(ctx context.Context, tx pgx.Tx, caps *pgconn.Capabilities, role, grantRole string) error {
 	if err := lockRoles(ctx, tx, []string{role, grantRole}); err != nil {
 		return err
 	}
@@ -230,9 +232,9 @@ ORDER BY 2 DESC`, role, grantRole)
 		return err
 	}
 	for i, g := range grants {
-		stmt := "REVOKE " + QuoteIdent(grantRole) + " FROM " + QuoteIdent(role)
+		stmt := "REVOKE " + pgconn.QuoteIdent(grantRole) + " FROM " + pgconn.QuoteIdent(role)
 		if caps.AtLeast(16) && !g.Mine {
-			stmt += " GRANTED BY " + QuoteIdent(g.Grantor)
+			stmt += " GRANTED BY " + pgconn.QuoteIdent(g.Grantor)
 		} else if i > 0 {
 			break // before 16 one REVOKE ends the membership
 		}

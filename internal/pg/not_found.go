@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Missing names which argument of a resource named an object found missing,
@@ -38,7 +40,7 @@ func (e *NotFoundError) Error() string {
 	}
 	s := strings.Join(e.Objects, ", ") + " " + verb
 	if e.Database != "" {
-		s += " in database " + QuoteIdent(e.Database)
+		s += " in database " + pgconn.QuoteIdent(e.Database)
 	}
 	return s
 }
@@ -70,15 +72,15 @@ func NotFound(err error) []*NotFoundError {
 }
 
 func roleNotFound(what Missing, name string) *NotFoundError {
-	return &NotFoundError{What: what, Objects: []string{"role " + QuoteIdent(name)}}
+	return &NotFoundError{What: what, Objects: []string{"role " + pgconn.QuoteIdent(name)}}
 }
 
 func databaseNotFound(name string) *NotFoundError {
-	return &NotFoundError{What: MissingDatabase, Objects: []string{"database " + QuoteIdent(name)}}
+	return &NotFoundError{What: MissingDatabase, Objects: []string{"database " + pgconn.QuoteIdent(name)}}
 }
 
 func schemaNotFound(db, name string) *NotFoundError {
-	return &NotFoundError{What: MissingSchema, Objects: []string{"schema " + QuoteIdent(name)}, Database: db}
+	return &NotFoundError{What: MissingSchema, Objects: []string{"schema " + pgconn.QuoteIdent(name)}, Database: db}
 }
 
 // checkDatabase returns a NotFoundError when database db does not exist (a

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // ObjectTarget names one object the way COMMENT ON and SECURITY LABEL ON do:
@@ -39,9 +41,9 @@ func (t ObjectTarget) SQL() string {
 		return typ + " " + largeObjectOID(t.Name)
 	}
 	if strings.EqualFold(t.ObjectType, "column") {
-		return typ + " " + QuoteQualified(t.Schema, t.Name) + "." + QuoteIdent(t.Column)
+		return typ + " " + pgconn.QuoteQualified(t.Schema, t.Name) + "." + pgconn.QuoteIdent(t.Column)
 	}
-	return typ + " " + QuoteQualified(t.Schema, t.Name)
+	return typ + " " + pgconn.QuoteQualified(t.Schema, t.Name)
 }
 
 // address resolves the target to (classid, objid, objsubid); found is false
@@ -62,7 +64,7 @@ func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID ui
 		// unqualified, through search_path, by name only, as COMMENT ON
 		// FUNCTION f (the name must be unique)
 		var oid *uint32
-		err = q.QueryRow(ctx, "SELECT to_regproc($1)::oid", QuoteIdent(t.Name)).Scan(&oid)
+		err = q.QueryRow(ctx, "SELECT to_regproc($1)::oid", pgconn.QuoteIdent(t.Name)).Scan(&oid)
 		if err != nil || oid == nil {
 			return 0, 0, 0, false, err
 		}
@@ -76,7 +78,7 @@ func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID ui
 	case "type", "domain":
 		// pg_get_object_address takes a type as one name in SQL syntax and
 		// has no "domain" (a domain is a type)
-		typ, name = "type", []string{QuoteQualified(t.Schema, t.Name)}
+		typ, name = "type", []string{pgconn.QuoteQualified(t.Schema, t.Name)}
 	case "column":
 		typ, name = "table column", append(name, t.Column)
 	}
@@ -92,8 +94,8 @@ func (t ObjectTarget) address(ctx context.Context, q Querier) (classID, objID ui
 	}
 	err = q.QueryRow(ctx, "SELECT classid, objid, objsubid FROM pg_get_object_address($1, $2, '{}')", typ, name).Scan(&classID, &objID, &subID)
 	if err != nil {
-		switch SQLState(err) {
-		case CodeUndefinedObject, "42P01", "42883", "42703", CodeInvalidSchemaName, CodeInvalidCatalogName:
+		switch pgconn.SQLState(err) {
+		case pgconn.CodeUndefinedObject, "42P01", "42883", "42703", pgconn.CodeInvalidSchemaName, pgconn.CodeInvalidCatalogName:
 			return 0, 0, 0, false, nil
 		}
 		return 0, 0, 0, false, fmt.Errorf("finding %s: %w", t.SQL(), err)
@@ -107,7 +109,7 @@ func largeObjectOID(name string) string {
 	if name != "" && strings.Trim(name, "0123456789") == "" {
 		return name
 	}
-	return QuoteLiteral(name)
+	return pgconn.QuoteLiteral(name)
 }
 
 // relkinds are the pg_class kinds of each relation object type.
@@ -164,7 +166,7 @@ WHERE n.nspname = $1 AND c.relname = $2`, t.Schema, t.Name, t.Column).Scan(&oid,
 	case err != nil:
 		return 0, 0, 0, false, true, err
 	case !strings.Contains(kinds, relkind):
-		return 0, 0, 0, false, true, fmt.Errorf("finding %s: %s is not a %s", t.SQL(), QuoteQualified(t.Schema, t.Name), typ)
+		return 0, 0, 0, false, true, fmt.Errorf("finding %s: %s is not a %s", t.SQL(), pgconn.QuoteQualified(t.Schema, t.Name), typ)
 	case typ == "column":
 		if attnum == nil {
 			return 0, 0, 0, false, true, nil

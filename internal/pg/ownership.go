@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // OwnershipObjectTypes are the object types postgresql_object_owner gives
@@ -62,12 +64,12 @@ func (c *Client) SetObjectOwner(ctx context.Context, db string, t ObjectTarget, 
 			return nil
 		}
 		return withRoles(ctx, tx, []string{cur, role}, func() error {
-			_, err := tx.Exec(ctx, "ALTER "+t.SQL()+" OWNER TO "+QuoteIdent(role))
+			_, err := tx.Exec(ctx, "ALTER "+t.SQL()+" OWNER TO "+pgconn.QuoteIdent(role))
 			return err
 		})
 	})
 	if err != nil {
-		return fmt.Errorf("making %s the owner of %s: %w", QuoteIdent(role), t.SQL(), err)
+		return fmt.Errorf("making %s the owner of %s: %w", pgconn.QuoteIdent(role), t.SQL(), err)
 	}
 	return nil
 }

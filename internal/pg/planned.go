@@ -12,6 +12,9 @@ const (
 	KindSchema   = "schema"
 )
 
+// plannedName is the key of a noted object among the client's values
+// (pgconn.Client.Values: shared by every view of the client, so by every
+// provider instance sharing it).
 type plannedName struct{ kind, db, name string }
 
 // NotePlanned records that a plan of this provider instance creates an
@@ -21,7 +24,7 @@ func (c *Client) NotePlanned(kind, db, name string) {
 	if c == nil {
 		return
 	}
-	c.planned.Store(plannedName{kind, db, name}, true)
+	c.Values().Store(plannedName{kind, db, name}, true)
 }
 
 // IsPlanned reports whether a plan of this provider instance noted (NotePlanned) that it creates that object.
@@ -29,6 +32,6 @@ func (c *Client) IsPlanned(kind, db, name string) bool {
 	if c == nil {
 		return false
 	}
-	_, ok := c.planned.Load(plannedName{kind, db, name})
+	_, ok := c.Values().Load(plannedName{kind, db, name})
 	return ok
 }

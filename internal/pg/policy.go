@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Policy is a row-level security policy as the catalog describes it.
@@ -126,7 +128,7 @@ func policyRoles(roles []string) string {
 		if IsPublic(n) {
 			r[i] = "PUBLIC"
 		} else {
-			r[i] = QuoteIdent(n)
+			r[i] = pgconn.QuoteIdent(n)
 		}
 	}
 	slices.Sort(r)
@@ -137,7 +139,7 @@ func policyRoles(roles []string) string {
 func (c *Client) CreatePolicy(ctx context.Context, db string, s PolicySpec) (*Policy, error) {
 	var out *Policy
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		stmt := "CREATE POLICY " + QuoteIdent(s.Name) + " ON " + QuoteQualified(s.Schema, s.Table)
+		stmt := "CREATE POLICY " + pgconn.QuoteIdent(s.Name) + " ON " + pgconn.QuoteQualified(s.Schema, s.Table)
 		if s.Permissive {
 			stmt += " AS PERMISSIVE"
 		} else {
@@ -153,7 +155,7 @@ func (c *Client) CreatePolicy(ctx context.Context, db string, s PolicySpec) (*Po
 		// tx.Exec runs exactly one statement (extended protocol): the
 		// expressions cannot smuggle in another one
 		if _, err := tx.Exec(ctx, stmt); err != nil {
-			return fmt.Errorf("creating policy %q on %s: %w", s.Name, QuoteQualified(s.Schema, s.Table), err)
+			return fmt.Errorf("creating policy %q on %s: %w", s.Name, pgconn.QuoteQualified(s.Schema, s.Table), err)
 		}
 		var err error
 		out, err = readPolicyByOIDOrName(ctx, tx, true, 0, s.Schema, s.Table, s.Name)
@@ -181,15 +183,15 @@ func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s Poli
 			return err
 		}
 		if cur == nil {
-			return fmt.Errorf("policy %q on %s no longer exists", s.Name, QuoteQualified(s.Schema, s.Table))
+			return fmt.Errorf("policy %q on %s no longer exists", s.Name, pgconn.QuoteQualified(s.Schema, s.Table))
 		}
-		table := QuoteQualified(cur.Schema, cur.Table)
+		table := pgconn.QuoteQualified(cur.Schema, cur.Table)
 		if cur.Name != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER POLICY "+QuoteIdent(cur.Name)+" ON "+table+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER POLICY "+pgconn.QuoteIdent(cur.Name)+" ON "+table+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
 				return fmt.Errorf("renaming policy %q on %s to %q: %w", cur.Name, table, s.Name, err)
 			}
 		}
-		stmt := "ALTER POLICY " + QuoteIdent(s.Name) + " ON " + table + " TO " + policyRoles(s.Roles)
+		stmt := "ALTER POLICY " + pgconn.QuoteIdent(s.Name) + " ON " + table + " TO " + policyRoles(s.Roles)
 		if s.Using != "" {
 			stmt += " USING (" + s.Using + ")"
 		}
@@ -212,14 +214,14 @@ func (c *Client) DropPolicy(ctx context.Context, db string, oid uint32, schema, 
 		if err != nil || cur == nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, "DROP POLICY IF EXISTS "+QuoteIdent(cur.Name)+" ON "+QuoteQualified(cur.Schema, cur.Table))
+		_, err = tx.Exec(ctx, "DROP POLICY IF EXISTS "+pgconn.QuoteIdent(cur.Name)+" ON "+pgconn.QuoteQualified(cur.Schema, cur.Table))
 		return err
 	})
-	if err != nil && SQLState(err) == CodeInvalidCatalogName {
+	if err != nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("dropping policy %q on %s: %w", name, QuoteQualified(schema, table), err)
+		return fmt.Errorf("dropping policy %q on %s: %w", name, pgconn.QuoteQualified(schema, table), err)
 	}
 	return nil
 }
@@ -251,7 +253,7 @@ FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading table %s: %w", QuoteQualified(schema, table), err)
+		return nil, fmt.Errorf("reading table %s: %w", pgconn.QuoteQualified(schema, table), err)
 	}
 	return &t, nil
 }
@@ -281,7 +283,7 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 			if missingOK {
 				return nil
 			}
-			return fmt.Errorf("table %s does not exist", QuoteQualified(schema, table))
+			return fmt.Errorf("table %s does not exist", pgconn.QuoteQualified(schema, table))
 		}
 		var actions []string
 		if cur.Enabled != enabled {
@@ -299,15 +301,15 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 			}
 		}
 		if len(actions) > 0 {
-			stmt := "ALTER TABLE " + QuoteQualified(cur.Schema, cur.Table) + " " + strings.Join(actions, ", ")
+			stmt := "ALTER TABLE " + pgconn.QuoteQualified(cur.Schema, cur.Table) + " " + strings.Join(actions, ", ")
 			if _, err := tx.Exec(ctx, stmt); err != nil {
-				return fmt.Errorf("changing row-level security of table %s: %w", QuoteQualified(cur.Schema, cur.Table), err)
+				return fmt.Errorf("changing row-level security of table %s: %w", pgconn.QuoteQualified(cur.Schema, cur.Table), err)
 			}
 		}
 		out, err = readTableRLS(ctx, tx, cur.OID, "", "")
 		return err
 	})
-	if err != nil && missingOK && SQLState(err) == CodeInvalidCatalogName {
+	if err != nil && missingOK && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil, nil
 	}
 	return out, err

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // QualifiedName is a schema-qualified relation name.
@@ -25,13 +27,13 @@ func (q QualifiedName) String() string {
 
 func quoteIfAmbiguous(s string) string {
 	if strings.ContainsAny(s, `."`) {
-		return QuoteIdent(s)
+		return pgconn.QuoteIdent(s)
 	}
 	return s
 }
 
 // Quoted renders "schema"."name".
-func (q QualifiedName) Quoted() string { return QuoteQualified(q.Schema, q.Name) }
+func (q QualifiedName) Quoted() string { return pgconn.QuoteQualified(q.Schema, q.Name) }
 
 // ParseQualifiedName splits "schema.table" (each part optionally double-quoted,
 // with "" for a quote inside); an unqualified name is in schema public.
@@ -210,9 +212,9 @@ JOIN pg_namespace n ON n.oid = c.relnamespace WHERE r.prpubid = $1 ORDER BY 1, 2
 }
 
 func publicationWith(s PublicationSpec) string {
-	with := fmt.Sprintf("publish = %s, publish_via_partition_root = %t", QuoteLiteral(strings.Join(s.Publish, ", ")), s.ViaPartitionRoot)
+	with := fmt.Sprintf("publish = %s, publish_via_partition_root = %t", pgconn.QuoteLiteral(strings.Join(s.Publish, ", ")), s.ViaPartitionRoot)
 	if s.GeneratedColumns != "" { // only when set: older servers reject the option
-		with += ", publish_generated_columns = " + QuoteLiteral(s.GeneratedColumns)
+		with += ", publish_generated_columns = " + pgconn.QuoteLiteral(s.GeneratedColumns)
 	}
 	return with
 }
@@ -232,7 +234,7 @@ func publicationObjects(tables []QualifiedName, schemas []string) string {
 	if len(schemas) > 0 {
 		names := make([]string, len(schemas))
 		for i, s := range schemas {
-			names[i] = QuoteIdent(s)
+			names[i] = pgconn.QuoteIdent(s)
 		}
 		parts = append(parts, "TABLES IN SCHEMA "+strings.Join(names, ", "))
 	}
@@ -243,7 +245,7 @@ func publicationObjects(tables []QualifiedName, schemas []string) string {
 func (c *Client) CreatePublication(ctx context.Context, db string, s PublicationSpec) (uint32, error) {
 	var oid uint32
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		stmt := "CREATE PUBLICATION " + QuoteIdent(s.Name)
+		stmt := "CREATE PUBLICATION " + pgconn.QuoteIdent(s.Name)
 		switch {
 		case s.AllTables:
 			stmt += " FOR ALL TABLES"
@@ -274,7 +276,7 @@ func setPublicationOwner(ctx context.Context, tx pgx.Tx, pub, owner string) erro
 		return nil
 	}
 	return withRoles(ctx, tx, []string{owner}, func() error {
-		if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+QuoteIdent(pub)+" OWNER TO "+QuoteIdent(owner)); err != nil {
+		if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+pgconn.QuoteIdent(pub)+" OWNER TO "+pgconn.QuoteIdent(owner)); err != nil {
 			return fmt.Errorf("changing the owner of publication %q to %q: %w", pub, owner, err)
 		}
 		return nil
@@ -300,11 +302,11 @@ func (c *Client) UpdatePublication(ctx context.Context, db string, oid uint32, s
 func alterPublication(ctx context.Context, tx pgx.Tx, cur *Publication, s PublicationSpec) error {
 	{
 		if cur.Name != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+QuoteIdent(cur.Name)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+pgconn.QuoteIdent(cur.Name)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
 				return fmt.Errorf("renaming publication %q: %w", cur.Name, err)
 			}
 		}
-		name := QuoteIdent(s.Name)
+		name := pgconn.QuoteIdent(s.Name)
 		if !cur.AllTables {
 			have := map[QualifiedName]bool{}
 			for _, t := range cur.Tables {
@@ -383,7 +385,7 @@ func (c *Client) DropPublication(ctx context.Context, db string, oid uint32, nam
 		if err != nil || cur == nil {
 			return err
 		}
-		stmt := "DROP PUBLICATION IF EXISTS " + QuoteIdent(cur.Name)
+		stmt := "DROP PUBLICATION IF EXISTS " + pgconn.QuoteIdent(cur.Name)
 		if cascade {
 			stmt += " CASCADE"
 		}
@@ -392,7 +394,7 @@ func (c *Client) DropPublication(ctx context.Context, db string, oid uint32, nam
 			return err
 		})
 	})
-	if SQLState(err) == CodeInvalidCatalogName {
+	if pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil
 	}
 	return err

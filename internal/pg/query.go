@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
+	pgxconn "github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -133,7 +133,7 @@ func (c *Client) RunReadOnlyQuery(ctx context.Context, db, query string, args []
 		return nil, fmt.Errorf("the query %w", err)
 	}
 	var out *QueryResult
-	err := c.onReadPool(ctx, db, func(ctx context.Context, p *pgxpool.Pool) error {
+	err := c.ReadPool(ctx, db, func(ctx context.Context, p *pgxpool.Pool) error {
 		conn, err := p.Acquire(ctx)
 		if err != nil {
 			return err
@@ -182,7 +182,7 @@ func runReadOnly(ctx context.Context, conn *pgx.Conn, query string, args []*stri
 	}
 	res := &QueryResult{Rows: [][]*string{}}
 	// a copy: the connection reuses the descriptions' memory for its next query
-	fields := append([]pgconn.FieldDescription(nil), rows.FieldDescriptions()...)
+	fields := append([]pgxconn.FieldDescription(nil), rows.FieldDescriptions()...)
 	for rows.Next() {
 		if len(res.Rows) >= maxRows {
 			rows.Close()

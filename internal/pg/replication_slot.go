@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // ReplicationSlot is a row of pg_replication_slots.
@@ -63,7 +65,7 @@ func (c *Client) CreatePhysicalReplicationSlot(ctx context.Context, name string)
 func (c *Client) DropReplicationSlot(ctx context.Context, name string) error {
 	return c.Do(ctx, "", func(ctx context.Context, q Querier) error {
 		if _, err := q.Exec(ctx, `SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1`, name); err != nil {
-			if SQLState(err) == CodeUndefinedObject {
+			if pgconn.SQLState(err) == pgconn.CodeUndefinedObject {
 				return nil
 			}
 			return fmt.Errorf("dropping replication slot %q: %w", name, err)

@@ -11,7 +11,9 @@ import (
 	"unicode"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
+	pgxconn "github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Catalog class OIDs used as advisory-lock classes (stable across versions).
@@ -151,7 +153,7 @@ func readRole(ctx context.Context, q Querier, where string, arg any) (*Role, err
 // as a SCRAM verifier (the plaintext never reaches the server), registered on
 // sec as a secret all the same; a password that already is a verifier
 // (IsPasswordVerifier) goes as it is.
-func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChange, sec *secrets) (string, error) {
+func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChange, sec *pgconn.Secrets) (string, error) {
 	var opts []string
 	flag := func(want bool, have *bool, name string) {
 		if have != nil && *have == want {
@@ -188,7 +190,7 @@ func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChang
 		if vu == "" {
 			vu = "infinity"
 		}
-		opts = append(opts, "VALID UNTIL "+QuoteLiteral(vu))
+		opts = append(opts, "VALID UNTIL "+pgconn.QuoteLiteral(vu))
 	}
 	if pw.Set {
 		switch {
@@ -196,14 +198,14 @@ func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChang
 			opts = append(opts, "PASSWORD NULL")
 		case IsPasswordVerifier(pw.Password):
 			// already a verifier: PostgreSQL stores it as given (as cyrilgdn sent it)
-			opts = append(opts, "PASSWORD "+sec.literal(pw.Password))
+			opts = append(opts, "PASSWORD "+sec.Literal(pw.Password))
 		default:
 			v, err := ScramVerifier(pw.Password)
 			if err != nil {
 				return "", err
 			}
-			sec.add(pw.Password)
-			opts = append(opts, "PASSWORD "+sec.literal(v))
+			sec.Add(pw.Password)
+			opts = append(opts, "PASSWORD "+sec.Literal(v))
 		}
 	}
 	return strings.Join(opts, " "), nil
@@ -211,13 +213,13 @@ func roleOptions(s RoleSpec, cur *Role, validUntilChanged bool, pw PasswordChang
 
 // CreateRole creates a role with its memberships and settings in one transaction.
 func (c *Client) CreateRole(ctx context.Context, s RoleSpec, pw PasswordChange) error {
-	ctx, sec := withSecrets(ctx)
+	ctx, sec := pgconn.WithSecrets(ctx)
 	opts, err := roleOptions(s, nil, true, pw, sec)
 	if err != nil {
 		return err
 	}
-	return sec.scrub(c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "CREATE ROLE "+QuoteIdent(s.Name)+" WITH "+opts); err != nil {
+	return sec.Scrub(c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "CREATE ROLE "+pgconn.QuoteIdent(s.Name)+" WITH "+opts); err != nil {
 			return fmt.Errorf("creating role %q: %w", s.Name, err)
 		}
 		return applyRoleDetails(ctx, tx, s, nil)
@@ -227,13 +229,13 @@ func (c *Client) CreateRole(ctx context.Context, s RoleSpec, pw PasswordChange) 
 // UpdateRole renames (when oldName differs) and alters a role in one
 // transaction, sending only what differs from the catalog.
 func (c *Client) UpdateRole(ctx context.Context, oldName string, s RoleSpec, pw PasswordChange) error {
-	ctx, sec := withSecrets(ctx)
+	ctx, sec := pgconn.WithSecrets(ctx)
 	if pw.Set {
-		sec.add(pw.Password)
+		sec.Add(pw.Password)
 	}
-	return sec.scrub(c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+	return sec.Scrub(c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
 		if oldName != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(oldName)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER ROLE "+pgconn.QuoteIdent(oldName)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
 				return fmt.Errorf("renaming role %q to %q: %w", oldName, s.Name, err)
 			}
 		}
@@ -254,7 +256,7 @@ FROM pg_roles WHERE oid = $2`, s.ValidUntil, cur.OID).Scan(&vuChanged); err != n
 			return err
 		}
 		if opts != "" {
-			if _, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(s.Name)+" WITH "+opts); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER ROLE "+pgconn.QuoteIdent(s.Name)+" WITH "+opts); err != nil {
 				return fmt.Errorf("altering role %q: %w", s.Name, err)
 			}
 		}
@@ -282,12 +284,12 @@ func applyRoleDetails(ctx context.Context, tx pgx.Tx, s RoleSpec, cur *Role) err
 		var stmt string
 		switch {
 		case v != nil:
-			stmt = "ALTER ROLE " + QuoteIdent(s.Name) + " SET " + QuoteIdent(k) + " TO " + *v
+			stmt = "ALTER ROLE " + pgconn.QuoteIdent(s.Name) + " SET " + pgconn.QuoteIdent(k) + " TO " + *v
 		case cur != nil:
 			if _, has := cur.Settings[k]; !has {
 				continue
 			}
-			stmt = "ALTER ROLE " + QuoteIdent(s.Name) + " RESET " + QuoteIdent(k)
+			stmt = "ALTER ROLE " + pgconn.QuoteIdent(s.Name) + " RESET " + pgconn.QuoteIdent(k)
 		default:
 			continue
 		}
@@ -319,12 +321,12 @@ func setMemberships(ctx context.Context, tx pgx.Tx, member string, have, want []
 	slices.Sort(grant)
 	slices.Sort(revoke)
 	for _, g := range grant {
-		if _, err := tx.Exec(ctx, "GRANT "+QuoteIdent(g)+" TO "+QuoteIdent(member)); err != nil {
+		if _, err := tx.Exec(ctx, "GRANT "+pgconn.QuoteIdent(g)+" TO "+pgconn.QuoteIdent(member)); err != nil {
 			return fmt.Errorf("granting role %q to %q: %w", g, member, err)
 		}
 	}
 	for _, r := range revoke {
-		if _, err := tx.Exec(ctx, "REVOKE "+QuoteIdent(r)+" FROM "+QuoteIdent(member)); err != nil {
+		if _, err := tx.Exec(ctx, "REVOKE "+pgconn.QuoteIdent(r)+" FROM "+pgconn.QuoteIdent(member)); err != nil {
 			return fmt.Errorf("revoking role %q from %q: %w", r, member, err)
 		}
 	}
@@ -342,11 +344,11 @@ func lockRoles(ctx context.Context, tx pgx.Tx, names []string) error {
 	if err != nil {
 		return err
 	}
-	keys := make([]AdvisoryLockKey, len(oids))
+	keys := make([]pgconn.AdvisoryLockKey, len(oids))
 	for i, o := range oids {
-		keys[i] = AdvisoryLockKey{ClassID: ClassAuthID, ObjID: o}
+		keys[i] = pgconn.AdvisoryLockKey{ClassID: ClassAuthID, ObjID: o}
 	}
-	return LockObjects(ctx, tx, keys)
+	return pgconn.LockObjects(ctx, tx, keys)
 }
 
 // SearchPathValue renders a search_path list for ALTER ROLE ... SET.
@@ -354,7 +356,7 @@ func SearchPathValue(elems []string) string {
 	if len(elems) == 0 {
 		return "DEFAULT"
 	}
-	return QuoteIdents(elems)
+	return pgconn.QuoteIdents(elems)
 }
 
 // ParseSearchPath splits a stored search_path setting ("app, \"$user\", public")
@@ -420,7 +422,7 @@ func (c *Client) TimestampsEqual(ctx context.Context, a, b string) (bool, error)
 		return q.QueryRow(ctx, `SELECT coalesce(nullif($1, '')::timestamptz, 'infinity') = coalesce(nullif($2, '')::timestamptz, 'infinity')`, a, b).Scan(&eq)
 	})
 	if err != nil {
-		var pgErr *pgconn.PgError
+		var pgErr *pgxconn.PgError
 		if errors.As(err, &pgErr) {
 			return false, nil // one of them does not parse: not equal
 		}
@@ -521,7 +523,7 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 			shared = shared || d.name == ""
 			return d.name == ""
 		})
-		def := c.cfg.Database
+		def := c.Config().Database
 		if shared && !slices.ContainsFunc(dbs, func(d dbInfo) bool { return d.name == def }) {
 			dbs = append([]dbInfo{{name: def, allowConnect: true}}, dbs...)
 		}
@@ -533,10 +535,10 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 			err := c.Tx(ctx, d.name, func(ctx context.Context, tx pgx.Tx) error {
 				// REASSIGN OWNED needs the privileges of the role being dropped.
 				return withRoles(ctx, tx, []string{name}, func() error {
-					if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+QuoteIdent(name)+" TO CURRENT_USER"); err != nil {
+					if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+pgconn.QuoteIdent(name)+" TO CURRENT_USER"); err != nil {
 						return err
 					}
-					_, err := tx.Exec(ctx, "DROP OWNED BY "+QuoteIdent(name))
+					_, err := tx.Exec(ctx, "DROP OWNED BY "+pgconn.QuoteIdent(name))
 					return err
 				})
 			})
@@ -549,12 +551,12 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 		if err := lockRoles(ctx, tx, []string{name}); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, "DROP ROLE IF EXISTS "+QuoteIdent(name))
+		_, err := tx.Exec(ctx, "DROP ROLE IF EXISTS "+pgconn.QuoteIdent(name))
 		return err
 	})
 	if err != nil {
-		var pgErr *pgconn.PgError
-		if errors.As(err, &pgErr) && pgErr.Code == CodeDependentObjects {
+		var pgErr *pgxconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == pgconn.CodeDependentObjects {
 			msg := fmt.Sprintf("role %q cannot be dropped because objects depend on it:\n%s", name, pgErr.Detail)
 			if len(unreachable) > 0 {
 				msg += fmt.Sprintf("\nThese databases do not allow connections, so their objects were not reassigned: %s", strings.Join(unreachable, ", "))

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // RoleSetting is one configuration parameter a session gets at login, from
@@ -38,7 +40,7 @@ func RoleSettingValue(parameter, value string) string {
 	if slices.Contains(ListParameters, parameter) {
 		return SearchPathValue(ParseSearchPath(value))
 	}
-	return QuoteLiteral(value)
+	return pgconn.QuoteLiteral(value)
 }
 
 // ReadRoleSetting reads one setting of role ("" = every role) in database
@@ -86,7 +88,7 @@ WHERE ($2 = '' OR d.oid IS NOT NULL)`, role, database).Scan(&cfg)
 // provider role that is not its owner borrows the owner's privileges
 // (borrow.go).
 func (c *Client) SetRoleSetting(ctx context.Context, s RoleSetting) error {
-	stmt := roleSettingTarget(s.Role, s.Database) + " SET " + QuoteIdent(s.Parameter) + " = " + RoleSettingValue(s.Parameter, s.Value)
+	stmt := roleSettingTarget(s.Role, s.Database) + " SET " + pgconn.QuoteIdent(s.Parameter) + " = " + RoleSettingValue(s.Parameter, s.Value)
 	if err := c.alterSetting(ctx, s.Role, s.Database, stmt); err != nil {
 		return fmt.Errorf("setting %s%s: %w", s.Parameter, settingScope(s.Role, s.Database), err)
 	}
@@ -95,8 +97,8 @@ func (c *Client) SetRoleSetting(ctx context.Context, s RoleSetting) error {
 
 // ResetRoleSetting removes a setting; a missing role or database is no error.
 func (c *Client) ResetRoleSetting(ctx context.Context, role, database, parameter string) error {
-	err := c.alterSetting(ctx, role, database, roleSettingTarget(role, database)+" RESET "+QuoteIdent(parameter))
-	if code := SQLState(err); code == CodeUndefinedObject || code == CodeInvalidCatalogName {
+	err := c.alterSetting(ctx, role, database, roleSettingTarget(role, database)+" RESET "+pgconn.QuoteIdent(parameter))
+	if code := pgconn.SQLState(err); code == pgconn.CodeUndefinedObject || code == pgconn.CodeInvalidCatalogName {
 		return nil
 	}
 	if err != nil {
@@ -127,7 +129,7 @@ func (c *Client) alterSetting(ctx context.Context, role, database, stmt string) 
 		case err != nil:
 			return err
 		default:
-			if err := LockObjects(ctx, tx, []AdvisoryLockKey{{ClassID: pgDBRoleSettingClass, ObjID: oid}}); err != nil {
+			if err := pgconn.LockObjects(ctx, tx, []pgconn.AdvisoryLockKey{{ClassID: pgDBRoleSettingClass, ObjID: oid}}); err != nil {
 				return err
 			}
 		}
@@ -144,11 +146,11 @@ const pgDBRoleSettingClass = 2964
 
 func roleSettingTarget(role, database string) string {
 	if role == "" {
-		return "ALTER DATABASE " + QuoteIdent(database)
+		return "ALTER DATABASE " + pgconn.QuoteIdent(database)
 	}
-	stmt := "ALTER ROLE " + QuoteIdent(role)
+	stmt := "ALTER ROLE " + pgconn.QuoteIdent(role)
 	if database != "" {
-		stmt += " IN DATABASE " + QuoteIdent(database)
+		stmt += " IN DATABASE " + pgconn.QuoteIdent(database)
 	}
 	return stmt
 }

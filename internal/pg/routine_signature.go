@@ -3,6 +3,8 @@ package pg
 import (
 	"context"
 	"strings"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // A routine named in a grant's objects with its arguments, `f(text, char)`,
@@ -159,14 +161,14 @@ func (c *Client) typeOIDs(ctx context.Context, db string, names []string) (map[s
 				return nil
 			}
 		}
-		if SQLState(err) == "" {
+		if pgconn.SQLState(err) == "" {
 			return err // not the server refusing a name
 		}
 		clear(out)
 		for _, n := range names {
 			var oid string
 			if err := q.QueryRow(ctx, `SELECT coalesce(to_regtype($1)::oid, 0)::text`, n).Scan(&oid); err != nil {
-				if SQLState(err) == "" {
+				if pgconn.SQLState(err) == "" {
 					return err
 				}
 				continue

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Schema is a schema as pg_namespace describes it.
@@ -39,7 +41,7 @@ type SchemaSpec struct {
 }
 
 // IsMissingDatabase reports whether err says that the database does not exist.
-func IsMissingDatabase(err error) bool { return SQLState(err) == CodeInvalidCatalogName }
+func IsMissingDatabase(err error) bool { return pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName }
 
 // schemaSelect reads schemas with their privileges in one query (one row each).
 const schemaSelect = `
@@ -131,13 +133,13 @@ func schemaGrantee(role string) string {
 	if role == "" {
 		return "PUBLIC"
 	}
-	return QuoteIdent(role)
+	return pgconn.QuoteIdent(role)
 }
 
 // applySchemaGrants revokes what the grantees of prev no longer listed in
 // want hold, and makes each grantee of want hold exactly its privileges.
 func applySchemaGrants(ctx context.Context, tx pgx.Tx, schema string, prev, want []SchemaGrant) error {
-	q := QuoteIdent(schema)
+	q := pgconn.QuoteIdent(schema)
 	for _, p := range prev {
 		if !slices.ContainsFunc(want, func(w SchemaGrant) bool { return w.Role == p.Role }) {
 			if _, err := tx.Exec(ctx, "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role)); err != nil {
@@ -177,7 +179,7 @@ func lockSchema(ctx context.Context, tx pgx.Tx, name string) error {
 	if err != nil {
 		return err
 	}
-	return LockObjects(ctx, tx, []AdvisoryLockKey{{ClassID: ClassNamespace, ObjID: oid}})
+	return pgconn.LockObjects(ctx, tx, []pgconn.AdvisoryLockKey{{ClassID: ClassNamespace, ObjID: oid}})
 }
 
 // CreateSchema creates a schema in database db in one transaction (with
@@ -196,15 +198,15 @@ func (c *Client) CreateSchema(ctx context.Context, db string, s SchemaSpec, ifNo
 		if ifNotExists {
 			stmt += "IF NOT EXISTS "
 		}
-		stmt += QuoteIdent(s.Name)
+		stmt += pgconn.QuoteIdent(s.Name)
 		if s.Owner != "" {
-			stmt += " AUTHORIZATION " + QuoteIdent(s.Owner)
+			stmt += " AUTHORIZATION " + pgconn.QuoteIdent(s.Owner)
 		}
 		if _, err := tx.Exec(ctx, stmt); err != nil {
 			return fmt.Errorf("creating schema %q in database %q: %w", s.Name, db, err)
 		}
 		if curOwner != "" && s.Owner != "" && curOwner != s.Owner {
-			if _, err := tx.Exec(ctx, "ALTER SCHEMA "+QuoteIdent(s.Name)+" OWNER TO "+QuoteIdent(s.Owner)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER SCHEMA "+pgconn.QuoteIdent(s.Name)+" OWNER TO "+pgconn.QuoteIdent(s.Owner)); err != nil {
 				return fmt.Errorf("changing the owner of existing schema %q: %w", s.Name, err)
 			}
 		}
@@ -234,12 +236,12 @@ func (c *Client) UpdateSchema(ctx context.Context, db, oldName string, s SchemaS
 			return err
 		}
 		if oldName != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER SCHEMA "+QuoteIdent(oldName)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER SCHEMA "+pgconn.QuoteIdent(oldName)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
 				return fmt.Errorf("renaming schema %q to %q: %w", oldName, s.Name, err)
 			}
 		}
 		if s.Owner != "" && s.Owner != cur.Owner {
-			if _, err := tx.Exec(ctx, "ALTER SCHEMA "+QuoteIdent(s.Name)+" OWNER TO "+QuoteIdent(s.Owner)); err != nil {
+			if _, err := tx.Exec(ctx, "ALTER SCHEMA "+pgconn.QuoteIdent(s.Name)+" OWNER TO "+pgconn.QuoteIdent(s.Owner)); err != nil {
 				return fmt.Errorf("changing the owner of schema %q: %w", s.Name, err)
 			}
 		}
@@ -270,12 +272,12 @@ func (c *Client) DropSchema(ctx context.Context, db, name string, cascade bool) 
 		if err != nil {
 			return err
 		}
-		stmt := "DROP SCHEMA IF EXISTS " + QuoteIdent(name)
+		stmt := "DROP SCHEMA IF EXISTS " + pgconn.QuoteIdent(name)
 		if cascade {
 			stmt += " CASCADE"
 		}
 		if _, err := tx.Exec(ctx, stmt); err != nil {
-			if SQLState(err) == CodeDependentObjects {
+			if pgconn.SQLState(err) == pgconn.CodeDependentObjects {
 				return fmt.Errorf("schema %q in database %q is not empty; drop its objects first or set drop_cascade = true: %w", name, db, err)
 			}
 			return fmt.Errorf("dropping schema %q in database %q: %w", name, db, err)

@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // TestScramRFC7677Vector derives the keys for the RFC 7677 example exchange
@@ -96,15 +98,15 @@ func TestRoleOptionsPasswordVerifierAsGiven(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, given := range []string{v, "md5" + strings.Repeat("0a", 16)} {
-		opts, err := roleOptions(RoleSpec{Name: "r"}, nil, true, PasswordChange{Set: true, Password: given}, &secrets{})
+		opts, err := roleOptions(RoleSpec{Name: "r"}, nil, true, PasswordChange{Set: true, Password: given}, &pgconn.Secrets{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(opts, "PASSWORD "+QuoteLiteral(given)) {
+		if !strings.Contains(opts, "PASSWORD "+pgconn.QuoteLiteral(given)) {
 			t.Errorf("options %q do not send the verifier %q as given", opts, given)
 		}
 	}
-	opts, err := roleOptions(RoleSpec{Name: "r"}, nil, true, PasswordChange{Set: true, Password: "pw"}, &secrets{})
+	opts, err := roleOptions(RoleSpec{Name: "r"}, nil, true, PasswordChange{Set: true, Password: "pw"}, &pgconn.Secrets{})
 	if err != nil {
 		t.Fatal(err)
 	}

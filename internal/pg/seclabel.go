@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // SecurityLabelObjectTypes are the object types postgresql_security_label
@@ -65,12 +67,12 @@ func (c *Client) SetSecurityLabel(ctx context.Context, db string, t SecurityLabe
 		}
 		value := "NULL"
 		if label != nil {
-			value = QuoteLiteral(*label)
+			value = pgconn.QuoteLiteral(*label)
 		}
-		_, err := tx.Exec(ctx, "SECURITY LABEL FOR "+QuoteIdent(t.Provider)+" ON "+t.sqlObject()+" IS "+value)
+		_, err := tx.Exec(ctx, "SECURITY LABEL FOR "+pgconn.QuoteIdent(t.Provider)+" ON "+t.sqlObject()+" IS "+value)
 		return err
 	})
-	if err != nil && label == nil && SQLState(err) == CodeInvalidCatalogName {
+	if err != nil && label == nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil
 	}
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // ClassForeignServer is the OID of pg_foreign_server (advisory-lock class).
@@ -128,11 +130,11 @@ func optionsClause(have, want map[string]string, o *optionValues) string {
 		h, inHave := have[k]
 		switch {
 		case inWant && !inHave:
-			parts = append(parts, "ADD "+QuoteIdent(k)+" "+o.literal(k, w))
+			parts = append(parts, "ADD "+pgconn.QuoteIdent(k)+" "+o.literal(k, w))
 		case inWant && h != w:
-			parts = append(parts, "SET "+QuoteIdent(k)+" "+o.literal(k, w))
+			parts = append(parts, "SET "+pgconn.QuoteIdent(k)+" "+o.literal(k, w))
 		case !inWant && inHave:
-			parts = append(parts, "DROP "+QuoteIdent(k))
+			parts = append(parts, "DROP "+pgconn.QuoteIdent(k))
 		}
 	}
 	if len(parts) == 0 {
@@ -142,36 +144,36 @@ func optionsClause(have, want map[string]string, o *optionValues) string {
 }
 
 func lockForeignServer(ctx context.Context, tx pgx.Tx, oid uint32) error {
-	return LockObjects(ctx, tx, []AdvisoryLockKey{{ClassID: ClassForeignServer, ObjID: oid}})
+	return pgconn.LockObjects(ctx, tx, []pgconn.AdvisoryLockKey{{ClassID: ClassForeignServer, ObjID: oid}})
 }
 
 // CreateForeignServer creates a foreign server in database db and returns it as read back.
 func (c *Client) CreateForeignServer(ctx context.Context, db string, s ForeignServerSpec) (*ForeignServer, error) {
-	ctx, sec := withSecrets(ctx)
+	ctx, sec := pgconn.WithSecrets(ctx)
 	var out *ForeignServer
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		stmt := "CREATE SERVER " + QuoteIdent(s.Name)
+		stmt := "CREATE SERVER " + pgconn.QuoteIdent(s.Name)
 		if s.Type != "" {
-			stmt += " TYPE " + QuoteLiteral(s.Type)
+			stmt += " TYPE " + pgconn.QuoteLiteral(s.Type)
 		}
 		if s.Version != "" {
-			stmt += " VERSION " + QuoteLiteral(s.Version)
+			stmt += " VERSION " + pgconn.QuoteLiteral(s.Version)
 		}
-		stmt += " FOREIGN DATA WRAPPER " + QuoteIdent(s.FDW)
+		stmt += " FOREIGN DATA WRAPPER " + pgconn.QuoteIdent(s.FDW)
 		opts := &optionValues{sec: sec, keys: s.SecretKeys}
 		if len(s.Options) > 0 {
 			stmt += optionsClauseCreate(s.Options, opts)
 		}
-		if err := c.exec(ctx, tx, opts.secret, stmt); err != nil {
-			if SQLState(err) == CodeInsufficientPriv {
+		if err := c.ExecInTx(ctx, tx, opts.secret, stmt); err != nil {
+			if pgconn.SQLState(err) == pgconn.CodeInsufficientPriv {
 				return fmt.Errorf("creating foreign server %q: %w (a non-superuser needs USAGE on the foreign-data wrapper, which a superuser grants: GRANT USAGE ON FOREIGN DATA WRAPPER %s TO <role>)",
-					s.Name, err, QuoteIdent(s.FDW))
+					s.Name, err, pgconn.QuoteIdent(s.FDW))
 			}
 			return fmt.Errorf("creating foreign server %q: %w", s.Name, err)
 		}
 		if s.Owner != "" {
 			err := withRoles(ctx, tx, []string{s.Owner}, func() error {
-				_, err := tx.Exec(ctx, "ALTER SERVER "+QuoteIdent(s.Name)+" OWNER TO "+QuoteIdent(s.Owner))
+				_, err := tx.Exec(ctx, "ALTER SERVER "+pgconn.QuoteIdent(s.Name)+" OWNER TO "+pgconn.QuoteIdent(s.Owner))
 				return err
 			})
 			if err != nil {
@@ -182,13 +184,13 @@ func (c *Client) CreateForeignServer(ctx context.Context, db string, s ForeignSe
 		out, err = readForeignServer(ctx, tx, "WHERE s.srvname = $1", s.Name)
 		return err
 	})
-	return out, sec.scrub(err)
+	return out, sec.Scrub(err)
 }
 
 // UpdateForeignServer renames (when the name differs), changes version,
 // options and owner of the server with OID oid, in one transaction.
 func (c *Client) UpdateForeignServer(ctx context.Context, db string, oid uint32, s ForeignServerSpec) (*ForeignServer, error) {
-	ctx, sec := withSecrets(ctx)
+	ctx, sec := pgconn.WithSecrets(ctx)
 	var out *ForeignServer
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		if err := lockForeignServer(ctx, tx, oid); err != nil {
@@ -205,7 +207,7 @@ func (c *Client) UpdateForeignServer(ctx context.Context, db string, oid uint32,
 		return withRoles(ctx, tx, []string{cur.Owner, s.Owner}, func() error {
 			name := cur.Name
 			if s.Name != name {
-				if _, err := tx.Exec(ctx, "ALTER SERVER "+QuoteIdent(name)+" RENAME TO "+QuoteIdent(s.Name)); err != nil {
+				if _, err := tx.Exec(ctx, "ALTER SERVER "+pgconn.QuoteIdent(name)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
 					return fmt.Errorf("renaming foreign server %q to %q: %w", name, s.Name, err)
 				}
 				name = s.Name
@@ -215,18 +217,18 @@ func (c *Client) UpdateForeignServer(ctx context.Context, db string, oid uint32,
 				if s.Version == "" {
 					clauses += " VERSION NULL"
 				} else {
-					clauses += " VERSION " + QuoteLiteral(s.Version)
+					clauses += " VERSION " + pgconn.QuoteLiteral(s.Version)
 				}
 			}
 			opts := &optionValues{sec: sec, keys: s.SecretKeys}
 			clauses += optionsClause(cur.Options, keptOptions(cur.Options, s.Options, s.Keep), opts)
 			if clauses != "" {
-				if err := c.exec(ctx, tx, opts.secret, "ALTER SERVER "+QuoteIdent(name)+clauses); err != nil {
+				if err := c.ExecInTx(ctx, tx, opts.secret, "ALTER SERVER "+pgconn.QuoteIdent(name)+clauses); err != nil {
 					return fmt.Errorf("altering foreign server %q: %w", name, err)
 				}
 			}
 			if s.Owner != "" && s.Owner != cur.Owner {
-				if _, err := tx.Exec(ctx, "ALTER SERVER "+QuoteIdent(name)+" OWNER TO "+QuoteIdent(s.Owner)); err != nil {
+				if _, err := tx.Exec(ctx, "ALTER SERVER "+pgconn.QuoteIdent(name)+" OWNER TO "+pgconn.QuoteIdent(s.Owner)); err != nil {
 					return fmt.Errorf("setting the owner of foreign server %q to %q: %w", name, s.Owner, err)
 				}
 			}
@@ -234,7 +236,7 @@ func (c *Client) UpdateForeignServer(ctx context.Context, db string, oid uint32,
 			return err
 		})
 	})
-	return out, sec.scrub(err)
+	return out, sec.Scrub(err)
 }
 
 // DropForeignServer drops the foreign server (by OID when known, else by
@@ -256,7 +258,7 @@ func (c *Client) DropForeignServer(ctx context.Context, db string, oid uint32, n
 			return err
 		}
 		return withRoles(ctx, tx, []string{cur.Owner}, func() error {
-			stmt := "DROP SERVER IF EXISTS " + QuoteIdent(cur.Name)
+			stmt := "DROP SERVER IF EXISTS " + pgconn.QuoteIdent(cur.Name)
 			if cascade {
 				stmt += " CASCADE"
 			}
@@ -264,7 +266,7 @@ func (c *Client) DropForeignServer(ctx context.Context, db string, oid uint32, n
 			return err
 		})
 	})
-	if err != nil && SQLState(err) == CodeInvalidCatalogName {
+	if err != nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil // the database is gone, and the server with it
 	}
 	if err != nil {
@@ -281,4 +283,21 @@ func (c *Client) ForeignServerDependents(ctx context.Context, db string, oid uin
        (SELECT count(*) FROM pg_foreign_table WHERE ftserver = $1)`, oid).Scan(&mappings, &tables)
 	})
 	return mappings, tables, err
+}
+
+// optionValues renders option values of one statement: those that are secret
+// (every value when all, else those SensitiveServerOption names) through sec.
+type optionValues struct {
+	sec    *pgconn.Secrets
+	all    bool
+	keys   []string // further options whose values are secret (write-only ones)
+	secret bool     // a secret value was rendered
+}
+
+func (o *optionValues) literal(name, value string) string {
+	if o.all || pgconn.SensitiveServerOption(name) || slices.Contains(o.keys, name) {
+		o.secret = true
+		return o.sec.Literal(value)
+	}
+	return pgconn.QuoteLiteral(value)
 }

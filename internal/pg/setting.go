@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // What the server says of a configuration parameter (pg_settings), for the
@@ -62,7 +64,7 @@ func (c *Client) LookupSetting(ctx context.Context, parameter string) (*SettingI
 	return info, err
 }
 
-func lookupSetting(ctx context.Context, q Querier, caps *Capabilities, parameter string) (*SettingInfo, error) {
+func lookupSetting(ctx context.Context, q Querier, caps *pgconn.Capabilities, parameter string) (*SettingInfo, error) {
 	maySet := "s.context IN ('user', 'backend') OR $2"
 	if caps.AtLeast(15) {
 		maySet += " OR has_parameter_privilege(s.name, 'SET')"
@@ -126,18 +128,18 @@ func (c *Client) CheckSetting(ctx context.Context, parameter, value, what string
 			}
 			grant := "a superuser provider role"
 			if caps.AtLeast(15) {
-				grant += fmt.Sprintf(", or GRANT SET ON PARAMETER %s TO %s (given once by a superuser)", parameter, QuoteIdent(caps.CurrentUser))
+				grant += fmt.Sprintf(", or GRANT SET ON PARAMETER %s TO %s (given once by a superuser)", parameter, pgconn.QuoteIdent(caps.CurrentUser))
 			}
 			return &SettingProblem{Summary: "Parameter reserved to superusers",
 				Detail: fmt.Sprintf("%s is not a parameter the server knows in this session: a custom variable, or one of an extension that is not loaded (%s). "+
 					"Only a superuser may set such a parameter for a role or a database, and the provider's role %s is not one. It needs %s.",
-					parameter, what, QuoteIdent(caps.CurrentUser), grant)}, nil
+					parameter, what, pgconn.QuoteIdent(caps.CurrentUser), grant)}, nil
 		}
 		var v *string
 		err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
 			return q.QueryRow(ctx, "SELECT current_setting($1, true)", parameter).Scan(&v)
 		})
-		if SQLState(err) == CodeInsufficientPriv || (err == nil && v != nil) {
+		if pgconn.SQLState(err) == pgconn.CodeInsufficientPriv || (err == nil && v != nil) {
 			return nil, nil // it exists, hidden from pg_settings for this role
 		}
 		if err != nil {
@@ -161,11 +163,11 @@ func (c *Client) CheckSetting(ctx context.Context, parameter, value, what string
 	if !info.MaySet {
 		grant := "a superuser provider role"
 		if caps.AtLeast(15) {
-			grant += fmt.Sprintf(", or GRANT SET ON PARAMETER %s TO %s (given once by a superuser)", info.Name, QuoteIdent(caps.CurrentUser))
+			grant += fmt.Sprintf(", or GRANT SET ON PARAMETER %s TO %s (given once by a superuser)", info.Name, pgconn.QuoteIdent(caps.CurrentUser))
 		}
 		return &SettingProblem{Summary: "Parameter reserved to superusers",
 			Detail: fmt.Sprintf("The configuration parameter %s (%s) has context %q: only a superuser may set it for a role or a database, and the provider's role %s is not one. It needs %s.",
-				info.Name, what, info.Context, QuoteIdent(caps.CurrentUser), grant)}, nil
+				info.Name, what, info.Context, pgconn.QuoteIdent(caps.CurrentUser), grant)}, nil
 	}
 	if msg := info.checkValue(value); msg != "" {
 		return &SettingProblem{Value: true, Summary: "Invalid value for " + info.Name, Detail: fmt.Sprintf("The value %q of %s (%s) %s.", value, info.Name, what, msg)}, nil
@@ -175,7 +177,7 @@ func (c *Client) CheckSetting(ctx context.Context, parameter, value, what string
 
 // maySetPlaceholder reports whether the connected role was granted SET on a
 // parameter the server does not know (PostgreSQL 15+).
-func (c *Client) maySetPlaceholder(ctx context.Context, caps *Capabilities, parameter string) bool {
+func (c *Client) maySetPlaceholder(ctx context.Context, caps *pgconn.Capabilities, parameter string) bool {
 	if !caps.AtLeast(15) {
 		return false
 	}

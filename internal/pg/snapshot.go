@@ -29,7 +29,7 @@ const snapshotMaxAge = 5 * time.Second
 // snapshotAfter is how many reads of a kind go to the server before the next
 // one loads the snapshot: a command that reads a few objects never loads a
 // whole catalog.
-var snapshotAfter int64 = 2
+const snapshotAfter = 2
 
 // catalogWrites counts writes begun and ended by every client of the process:
 // a snapshot loaded at another count may miss one of them.
@@ -67,7 +67,7 @@ type snapshot struct {
 // counters) whose reads of roles, databases and schemas are served from
 // catalog snapshots of its own. The provider makes one per Configure.
 func (c *Client) WithSnapshot() *Client {
-	return &Client{clientCore: c.clientCore, snap: &snapshot{entries: map[snapshotKey]*snapshotEntry{}, reads: map[snapshotKey]int64{}, loads: map[snapshotKey]int{}, now: time.Now}}
+	return catalogView(c.Client, &snapshot{entries: map[snapshotKey]*snapshotEntry{}, reads: map[snapshotKey]int64{}, loads: map[snapshotKey]int{}, now: time.Now})
 }
 
 // fromSnapshot returns the snapshot of kind in database db, loading it when

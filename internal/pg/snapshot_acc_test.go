@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // snapshotRoles creates n roles named prefix_<i> as the admin (which may then
@@ -22,11 +23,11 @@ func snapshotRoles(t *testing.T, prefix string, n int) []string {
 		names = append(names, prefix+"_"+string(rune('a'+i)))
 	}
 	for _, name := range names {
-		acctest.AdminExec(t, "", "CREATE ROLE "+QuoteIdent(name)+" CONNECTION LIMIT 1")
+		acctest.AdminExec(t, "", "CREATE ROLE "+pgconn.QuoteIdent(name)+" CONNECTION LIMIT 1")
 	}
 	t.Cleanup(func() {
 		for _, name := range names {
-			acctest.AdminExec(t, "", "DROP ROLE IF EXISTS "+QuoteIdent(name))
+			acctest.AdminExec(t, "", "DROP ROLE IF EXISTS "+pgconn.QuoteIdent(name))
 		}
 	})
 	return names
@@ -61,7 +62,7 @@ func TestAccSnapshot_servesReadsAndSeesOwnWrites(t *testing.T) {
 	}
 
 	// A change outside the process (between two Terraform commands) ...
-	acctest.Exec(t, "", "ALTER ROLE "+QuoteIdent(names[0])+" CONNECTION LIMIT 5")
+	acctest.Exec(t, "", "ALTER ROLE "+pgconn.QuoteIdent(names[0])+" CONNECTION LIMIT 5")
 	// ... a new instance (the next command) sees it at once,
 	if got := connLimit(t, base.WithSnapshot(), names[0]); got != 5 {
 		t.Fatalf("a new instance read %d, want 5", got)
@@ -78,7 +79,7 @@ func TestAccSnapshot_servesReadsAndSeesOwnWrites(t *testing.T) {
 		connLimit(t, c2, names[1])
 	}
 	if err := base.Tx(context.Background(), "", func(ctx context.Context, tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(names[1])+" CONNECTION LIMIT 7")
+		_, err := tx.Exec(ctx, "ALTER ROLE "+pgconn.QuoteIdent(names[1])+" CONNECTION LIMIT 7")
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -89,19 +90,19 @@ func TestAccSnapshot_servesReadsAndSeesOwnWrites(t *testing.T) {
 
 	// A client that wrote reads from the server from then on (an apply).
 	if err := c2.Tx(context.Background(), "", func(ctx context.Context, tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, "ALTER ROLE "+QuoteIdent(names[2])+" CONNECTION LIMIT 9")
+		_, err := tx.Exec(ctx, "ALTER ROLE "+pgconn.QuoteIdent(names[2])+" CONNECTION LIMIT 9")
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
-	acctest.Exec(t, "", "ALTER ROLE "+QuoteIdent(names[3])+" CONNECTION LIMIT 11")
+	acctest.Exec(t, "", "ALTER ROLE "+pgconn.QuoteIdent(names[3])+" CONNECTION LIMIT 11")
 	if got := connLimit(t, c2, names[3]); got != 11 {
 		t.Fatalf("a client that wrote must read from the server: got %d, want 11", got)
 	}
 
 	// A role dropped is gone from the next snapshot; by OID too.
 	r, _ := base.ReadRole(context.Background(), names[2])
-	acctest.Exec(t, "", "DROP ROLE "+QuoteIdent(names[2]))
+	acctest.Exec(t, "", "DROP ROLE "+pgconn.QuoteIdent(names[2]))
 	c3 := base.WithSnapshot()
 	for range 3 {
 		connLimit(t, c3, names[0])
@@ -119,7 +120,7 @@ func TestAccSnapshot_schemasMatchDirectReads(t *testing.T) {
 	db := acctest.RandName("snapdb")
 	acctest.Database(t, db, acctest.AdminUser())
 	acctest.Exec(t, db, "CREATE SCHEMA s1", "CREATE SCHEMA s2", "CREATE SCHEMA s3",
-		"GRANT USAGE ON SCHEMA s1 TO PUBLIC", "GRANT CREATE ON SCHEMA s2 TO "+QuoteIdent(grantee)+" WITH GRANT OPTION")
+		"GRANT USAGE ON SCHEMA s1 TO PUBLIC", "GRANT CREATE ON SCHEMA s2 TO "+pgconn.QuoteIdent(grantee)+" WITH GRANT OPTION")
 	ctx := context.Background()
 	c := base.WithSnapshot()
 	for range 3 { // the third read loads the snapshot
@@ -164,8 +165,8 @@ func TestAccSnapshot_schemasMatchDirectReads(t *testing.T) {
 	// grants on schemas, tables and sequences read from the snapshots of ACLs
 	// are the same as read one by one
 	acctest.Exec(t, db, "CREATE TABLE s1.t1 (a int)", "CREATE VIEW s1.v1 AS SELECT 1 AS a", "CREATE SEQUENCE s1.q1",
-		"GRANT SELECT, UPDATE ON s1.t1 TO "+QuoteIdent(grantee)+" WITH GRANT OPTION", "GRANT SELECT ON s1.v1 TO PUBLIC",
-		"GRANT USAGE ON SEQUENCE s1.q1 TO "+QuoteIdent(grantee))
+		"GRANT SELECT, UPDATE ON s1.t1 TO "+pgconn.QuoteIdent(grantee)+" WITH GRANT OPTION", "GRANT SELECT ON s1.v1 TO PUBLIC",
+		"GRANT USAGE ON SEQUENCE s1.q1 TO "+pgconn.QuoteIdent(grantee))
 	targets := []GrantTarget{}
 	for _, schema := range []string{"s1", "s2", "s3", "public", "missing"} {
 		targets = append(targets, GrantTarget{Schema: schema, ObjectType: ObjSchema},
@@ -204,13 +205,12 @@ func TestAccSnapshot_schemasMatchDirectReads(t *testing.T) {
 
 // Concurrent reads share a few connections, and concurrent reads of a kind
 // that miss the snapshot wait for one load of it (a refresh at Terraform's
-// parallelism opens readConcurrency connections, not one per read).
+// parallelism opens pgconn.ReadConcurrency connections, not one per read).
 func TestAccSnapshot_concurrentReadsLoadOnceOnFewConnections(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance test: set TF_ACC (make testacc)")
 	}
-	defer func(w time.Duration) { readSlotWait = w }(readSlotWait)
-	readSlotWait = time.Minute // no read goes ahead on a connection of its own
+	wait := pgconn.WithReadSlotWait(time.Minute) // no read goes ahead on a connection of its own
 	names := snapshotRoles(t, acctest.RandName("snapc"), 2)
 	ctx := context.Background()
 	// concurrent runs n times read at once
@@ -246,15 +246,15 @@ func TestAccSnapshot_concurrentReadsLoadOnceOnFewConnections(t *testing.T) {
 		}
 	}
 
-	// without snapshots: every read goes to the server, on readConcurrency connections
-	plain := testClient(t, 20, "") // the provider's default max_connections
+	// without snapshots: every read goes to the server, on pgconn.ReadConcurrency connections
+	plain := testClient(t, 20, "", wait) // the provider's default max_connections
 	concurrent(20, readRole(plain))
-	if got := plain.ConnectionsOpened(); got < 1 || got > readConcurrency {
-		t.Fatalf("20 concurrent reads opened %d connections, want 1 to %d", got, readConcurrency)
+	if got := plain.ConnectionsOpened(); got < 1 || got > pgconn.ReadConcurrency {
+		t.Fatalf("20 concurrent reads opened %d connections, want 1 to %d", got, pgconn.ReadConcurrency)
 	}
 
 	// with snapshots: the reads past the first few load each snapshot once
-	base := testClient(t, 20, "")
+	base := testClient(t, 20, "", wait)
 	c := base.WithSnapshot()
 	concurrent(20, func(i int) error {
 		if i%2 == 0 {
@@ -268,8 +268,8 @@ func TestAccSnapshot_concurrentReadsLoadOnceOnFewConnections(t *testing.T) {
 			t.Errorf("10 concurrent reads of %s loaded its snapshot %d times, want 1", kind, got)
 		}
 	}
-	if got := base.ConnectionsOpened(); got < 1 || got > readConcurrency {
-		t.Fatalf("20 concurrent reads with snapshots opened %d connections, want 1 to %d", got, readConcurrency)
+	if got := base.ConnectionsOpened(); got < 1 || got > pgconn.ReadConcurrency {
+		t.Fatalf("20 concurrent reads with snapshots opened %d connections, want 1 to %d", got, pgconn.ReadConcurrency)
 	}
 	// and a password verifier from the snapshot of them is what the server has
 	if ok, _ := base.Superuser(ctx); ok {

@@ -13,7 +13,7 @@ import (
 // nor close the parenthesis the provider puts around it. It is a lexical
 // check only (the server parses the expression); it runs without a
 // connection, at validation time. Statements that carry such text also go
-// over the extended protocol (execOne), where the server refuses a second
+// over the extended protocol (ExecOne), where the server refuses a second
 // statement, so this check is what turns an attempt into a clear error early.
 // It assumes standard_conforming_strings = on, which every connection of this
 // package sets.

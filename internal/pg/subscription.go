@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Subscription is a subscription as the catalog describes it.
@@ -81,22 +83,22 @@ WHERE s.subdbid = (SELECT oid FROM pg_database WHERE datname = current_database(
 // in a transaction block. It needs superuser (PostgreSQL 15). The connection
 // string is secret (it may hold a password).
 func (c *Client) CreateSubscription(ctx context.Context, db string, s SubscriptionSpec) error {
-	ctx, sec := withSecrets(ctx)
-	sec.addConninfo(s.Conninfo)
+	ctx, sec := pgconn.WithSecrets(ctx)
+	sec.AddConninfo(s.Conninfo)
 	opts := []string{fmt.Sprintf("create_slot = %t", s.CreateSlot), fmt.Sprintf("enabled = %t", s.Enabled)}
 	if s.SlotName != "" {
-		opts = append(opts, "slot_name = "+QuoteLiteral(s.SlotName))
+		opts = append(opts, "slot_name = "+pgconn.QuoteLiteral(s.SlotName))
 	}
-	stmt := "CREATE SUBSCRIPTION " + QuoteIdent(s.Name) + " CONNECTION " + sec.literal(s.Conninfo) +
-		" PUBLICATION " + QuoteIdents(s.Publications) + " WITH (" + strings.Join(opts, ", ") + ")"
+	stmt := "CREATE SUBSCRIPTION " + pgconn.QuoteIdent(s.Name) + " CONNECTION " + sec.Literal(s.Conninfo) +
+		" PUBLICATION " + pgconn.QuoteIdents(s.Publications) + " WITH (" + strings.Join(opts, ", ") + ")"
 	if err := c.execSecretSession(ctx, db, stmt); err != nil {
-		return sec.scrub(fmt.Errorf("creating subscription %q: %w", s.Name, err))
+		return sec.Scrub(fmt.Errorf("creating subscription %q: %w", s.Name, err))
 	}
 	return nil
 }
 
 // execSecretSession runs stmt, whose text carries secrets, outside a
-// transaction block on a dedicated connection (execSecret); a connection whose
+// transaction block on a dedicated connection (ExecSecret); a connection whose
 // logging settings could not be restored is closed instead of pooled.
 func (c *Client) execSecretSession(ctx context.Context, db, stmt string) error {
 	defer c.wrote()
@@ -109,8 +111,8 @@ func (c *Client) execSecretSession(ctx context.Context, db, stmt string) error {
 		return err
 	}
 	defer conn.Release()
-	err = c.execSecret(ctx, oneStatement{conn}, false, stmt)
-	var re *restoreError
+	err = c.ExecSecret(ctx, pgconn.OneStatement(conn), false, stmt)
+	var re *pgconn.RestoreError
 	if errors.As(err, &re) {
 		_ = conn.Conn().Close(ctx)
 	}
@@ -130,12 +132,12 @@ func (c *Client) execSecretSession(ctx context.Context, db, stmt string) error {
 // they were and the next plan shows the difference.
 func (c *Client) UpdateSubscription(ctx context.Context, db string, oid uint32, s SubscriptionSpec) error {
 	defer c.wrote() // some statements run on the pool directly
-	ctx, sec := withSecrets(ctx)
-	sec.addConninfo(s.Conninfo)
-	return sec.scrub(c.updateSubscription(ctx, db, oid, s, sec))
+	ctx, sec := pgconn.WithSecrets(ctx)
+	sec.AddConninfo(s.Conninfo)
+	return sec.Scrub(c.updateSubscription(ctx, db, oid, s, sec))
 }
 
-func (c *Client) updateSubscription(ctx context.Context, db string, oid uint32, s SubscriptionSpec, sec *secrets) error {
+func (c *Client) updateSubscription(ctx context.Context, db string, oid uint32, s SubscriptionSpec, sec *pgconn.Secrets) error {
 	cur, err := c.ReadSubscription(ctx, db, oid, "")
 	if err != nil {
 		return err
@@ -143,11 +145,11 @@ func (c *Client) updateSubscription(ctx context.Context, db string, oid uint32, 
 	if cur == nil {
 		return fmt.Errorf("subscription %q (OID %d) no longer exists", s.Name, oid)
 	}
-	name := QuoteIdent(s.Name)
+	name := pgconn.QuoteIdent(s.Name)
 	want := append([]string{}, s.Publications...)
 	sort.Strings(want)
 	pubsChange := strings.Join(want, "\x00") != strings.Join(cur.Publications, "\x00")
-	setPubs := "ALTER SUBSCRIPTION " + name + " SET PUBLICATION " + QuoteIdents(s.Publications)
+	setPubs := "ALTER SUBSCRIPTION " + name + " SET PUBLICATION " + pgconn.QuoteIdents(s.Publications)
 	err = c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		exec := func(what, stmt string) error {
 			if _, err := tx.Exec(ctx, stmt); err != nil {
@@ -156,13 +158,13 @@ func (c *Client) updateSubscription(ctx context.Context, db string, oid uint32, 
 			return nil
 		}
 		if cur.Name != s.Name {
-			if err := exec("renaming", "ALTER SUBSCRIPTION "+QuoteIdent(cur.Name)+" RENAME TO "+name); err != nil {
+			if err := exec("renaming", "ALTER SUBSCRIPTION "+pgconn.QuoteIdent(cur.Name)+" RENAME TO "+name); err != nil {
 				return err
 			}
 		}
 		if s.Conninfo != "" && s.Conninfo != cur.Conninfo {
-			sec.add(cur.Conninfo, conninfoPassword(cur.Conninfo))
-			if err := c.execSecret(ctx, tx, true, "ALTER SUBSCRIPTION "+name+" CONNECTION "+sec.literal(s.Conninfo)); err != nil {
+			sec.Add(cur.Conninfo, pgconn.ConninfoPassword(cur.Conninfo))
+			if err := c.ExecSecret(ctx, tx, true, "ALTER SUBSCRIPTION "+name+" CONNECTION "+sec.Literal(s.Conninfo)); err != nil {
 				return fmt.Errorf("changing the connection of subscription %q: %w", s.Name, err)
 			}
 		}
@@ -174,7 +176,7 @@ func (c *Client) updateSubscription(ctx context.Context, db string, oid uint32, 
 				}
 				enabled = false
 			}
-			if err := exec("changing the slot", "ALTER SUBSCRIPTION "+name+" SET (slot_name = "+QuoteLiteral(s.SlotName)+")"); err != nil {
+			if err := exec("changing the slot", "ALTER SUBSCRIPTION "+name+" SET (slot_name = "+pgconn.QuoteLiteral(s.SlotName)+")"); err != nil {
 				return err
 			}
 		}
@@ -201,7 +203,7 @@ func (c *Client) updateSubscription(ctx context.Context, db string, oid uint32, 
 		if err != nil {
 			return err
 		}
-		if _, err := execOne(ctx, p, setPubs); err != nil {
+		if _, err := pgconn.ExecOne(ctx, p, setPubs); err != nil {
 			return fmt.Errorf("changing the publications of subscription %q (its other changes are applied): %w", s.Name, err)
 		}
 	}
@@ -213,14 +215,14 @@ func (c *Client) updateSubscription(ctx context.Context, db string, oid uint32, 
 func (c *Client) DropSubscription(ctx context.Context, db string, oid uint32, name string) error {
 	defer c.wrote() // some statements run on the pool directly
 	cur, err := c.ReadSubscription(ctx, db, oid, name)
-	if SQLState(err) == CodeInvalidCatalogName {
+	if pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil
 	}
 	if err != nil || cur == nil {
 		return err
 	}
-	ctx, sec := withSecrets(ctx)
-	sec.addConninfo(cur.Conninfo) // an error connecting to the publisher may quote it
+	ctx, sec := pgconn.WithSecrets(ctx)
+	sec.AddConninfo(cur.Conninfo) // an error connecting to the publisher may quote it
 	p, err := c.Pool(ctx, db)
 	if err != nil {
 		return err
@@ -232,12 +234,12 @@ func (c *Client) DropSubscription(ctx context.Context, db string, oid uint32, na
 	// Once DISABLE has committed, the workers stop and their walsenders can
 	// finish and let go of the slots.
 	if cur.Enabled {
-		if _, err := execOne(ctx, p, "ALTER SUBSCRIPTION "+QuoteIdent(cur.Name)+" DISABLE"); err != nil {
-			return sec.scrub(fmt.Errorf("disabling subscription %q before dropping it: %w", cur.Name, err))
+		if _, err := pgconn.ExecOne(ctx, p, "ALTER SUBSCRIPTION "+pgconn.QuoteIdent(cur.Name)+" DISABLE"); err != nil {
+			return sec.Scrub(fmt.Errorf("disabling subscription %q before dropping it: %w", cur.Name, err))
 		}
 	}
-	if _, err := execOne(ctx, p, "DROP SUBSCRIPTION IF EXISTS "+QuoteIdent(cur.Name)); err != nil {
-		return sec.scrub(fmt.Errorf("dropping subscription %q: %w", cur.Name, err))
+	if _, err := pgconn.ExecOne(ctx, p, "DROP SUBSCRIPTION IF EXISTS "+pgconn.QuoteIdent(cur.Name)); err != nil {
+		return sec.Scrub(fmt.Errorf("dropping subscription %q: %w", cur.Name, err))
 	}
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // UserMapping is a user mapping as pg_user_mappings shows it.
@@ -27,7 +29,7 @@ func userMappingRole(user string) string {
 	if IsPublic(user) {
 		return "PUBLIC"
 	}
-	return QuoteIdent(user)
+	return pgconn.QuoteIdent(user)
 }
 
 const userMappingSelect = `
@@ -105,7 +107,7 @@ func serverOwner(ctx context.Context, tx pgx.Tx, server, user string) (string, e
 // for another role needs ownership of the server: a non-superuser admin
 // temporarily becomes a member of the server's owner.
 func (c *Client) CreateUserMapping(ctx context.Context, db, user, server string, options map[string]string) (*UserMapping, error) {
-	ctx, sec := withSecrets(ctx)
+	ctx, sec := pgconn.WithSecrets(ctx)
 	var out *UserMapping
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		owner, err := serverOwner(ctx, tx, server, user)
@@ -113,12 +115,12 @@ func (c *Client) CreateUserMapping(ctx context.Context, db, user, server string,
 			return err
 		}
 		return withRoles(ctx, tx, []string{owner}, func() error {
-			stmt := "CREATE USER MAPPING FOR " + userMappingRole(user) + " SERVER " + QuoteIdent(server)
+			stmt := "CREATE USER MAPPING FOR " + userMappingRole(user) + " SERVER " + pgconn.QuoteIdent(server)
 			opts := &optionValues{sec: sec, all: true}
 			if len(options) > 0 {
 				stmt += optionsClauseCreate(options, opts)
 			}
-			if err := c.exec(ctx, tx, opts.secret, stmt); err != nil {
+			if err := c.ExecInTx(ctx, tx, opts.secret, stmt); err != nil {
 				return fmt.Errorf("creating user mapping for %q on server %q: %w", user, server, err)
 			}
 			var err error
@@ -126,7 +128,7 @@ func (c *Client) CreateUserMapping(ctx context.Context, db, user, server string,
 			return err
 		})
 	})
-	return out, sec.scrub(err)
+	return out, sec.Scrub(err)
 }
 
 // optionsClauseCreate renders the OPTIONS (...) of a CREATE statement; o
@@ -139,7 +141,7 @@ func optionsClauseCreate(options map[string]string, o *optionValues) string {
 	slices.Sort(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = QuoteIdent(k) + " " + o.literal(k, options[k])
+		parts[i] = pgconn.QuoteIdent(k) + " " + o.literal(k, options[k])
 	}
 	return " OPTIONS (" + strings.Join(parts, ", ") + ")"
 }
@@ -152,7 +154,7 @@ func optionsClauseCreate(options map[string]string, o *optionValues) string {
 // are options to leave as they are (write-only ones whose values are not
 // being set).
 func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, oldUser, oldServer, user, server string, known, want map[string]string, keep []string) (*UserMapping, error) {
-	ctx, sec := withSecrets(ctx)
+	ctx, sec := pgconn.WithSecrets(ctx)
 	var out *UserMapping
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		var roles []string
@@ -182,28 +184,28 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 				for _, k := range keep {
 					delete(known, k) // never dropped
 				}
-				if err := c.alterHiddenOptions(ctx, tx, sec, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server), known, want); err != nil {
+				if err := c.alterHiddenOptions(ctx, tx, sec, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+pgconn.QuoteIdent(server), known, want); err != nil {
 					return fmt.Errorf("altering user mapping for %q on server %q: %w", user, server, err)
 				}
 			} else if same {
 				opts := &optionValues{sec: sec, all: true}
 				if clause := optionsClause(cur.Options, keptOptions(cur.Options, want, keep), opts); clause != "" {
-					if err := c.exec(ctx, tx, opts.secret, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server)+clause); err != nil {
+					if err := c.ExecInTx(ctx, tx, opts.secret, "ALTER USER MAPPING FOR "+userMappingRole(user)+" SERVER "+pgconn.QuoteIdent(server)+clause); err != nil {
 						return fmt.Errorf("altering user mapping for %q on server %q: %w", user, server, err)
 					}
 				}
 			} else {
 				if cur != nil {
-					if _, err := tx.Exec(ctx, "DROP USER MAPPING FOR "+userMappingRole(cur.User)+" SERVER "+QuoteIdent(cur.Server)); err != nil {
+					if _, err := tx.Exec(ctx, "DROP USER MAPPING FOR "+userMappingRole(cur.User)+" SERVER "+pgconn.QuoteIdent(cur.Server)); err != nil {
 						return fmt.Errorf("dropping user mapping for %q on server %q: %w", cur.User, cur.Server, err)
 					}
 				}
-				stmt := "CREATE USER MAPPING FOR " + userMappingRole(user) + " SERVER " + QuoteIdent(server)
+				stmt := "CREATE USER MAPPING FOR " + userMappingRole(user) + " SERVER " + pgconn.QuoteIdent(server)
 				opts := &optionValues{sec: sec, all: true}
 				if len(want) > 0 {
 					stmt += optionsClauseCreate(want, opts)
 				}
-				if err := c.exec(ctx, tx, opts.secret, stmt); err != nil {
+				if err := c.ExecInTx(ctx, tx, opts.secret, stmt); err != nil {
 					return fmt.Errorf("creating user mapping for %q on server %q: %w", user, server, err)
 				}
 			}
@@ -211,7 +213,7 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 			return err
 		})
 	})
-	return out, sec.scrub(err)
+	return out, sec.Scrub(err)
 }
 
 // IsPublic reports whether a role name means PUBLIC (user mappings, policies).
@@ -229,11 +231,11 @@ func (c *Client) DropUserMapping(ctx context.Context, db, user, server string) e
 			return err
 		}
 		return withRoles(ctx, tx, []string{owner}, func() error {
-			_, err := tx.Exec(ctx, "DROP USER MAPPING IF EXISTS FOR "+userMappingRole(user)+" SERVER "+QuoteIdent(server))
+			_, err := tx.Exec(ctx, "DROP USER MAPPING IF EXISTS FOR "+userMappingRole(user)+" SERVER "+pgconn.QuoteIdent(server))
 			return err
 		})
 	})
-	if err != nil && SQLState(err) == CodeInvalidCatalogName {
+	if err != nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil
 	}
 	if err != nil {
@@ -246,15 +248,15 @@ func (c *Client) DropUserMapping(ctx context.Context, db, user, server string) e
 // mapping of another role, seen by a non-superuser): each wanted option is
 // SET, or ADDed when it does not exist; options last known but no longer
 // wanted are dropped when they still exist. Each step runs in a savepoint.
-func (c *Client) alterHiddenOptions(ctx context.Context, tx pgx.Tx, sec *secrets, alter string, known, want map[string]string) error {
+func (c *Client) alterHiddenOptions(ctx context.Context, tx pgx.Tx, sec *pgconn.Secrets, alter string, known, want map[string]string) error {
 	try := func(clause string, secret bool) (bool, error) {
 		sp, err := tx.Begin(ctx)
 		if err != nil {
 			return false, err
 		}
-		if err := c.exec(ctx, sp, secret, alter+" OPTIONS ("+clause+")"); err != nil {
+		if err := c.ExecInTx(ctx, sp, secret, alter+" OPTIONS ("+clause+")"); err != nil {
 			_ = sp.Rollback(ctx)
-			if SQLState(err) == CodeUndefinedObject || SQLState(err) == CodeDuplicateObject {
+			if pgconn.SQLState(err) == pgconn.CodeUndefinedObject || pgconn.SQLState(err) == pgconn.CodeDuplicateObject {
 				return false, nil
 			}
 			return false, err
@@ -267,12 +269,12 @@ func (c *Client) alterHiddenOptions(ctx context.Context, tx pgx.Tx, sec *secrets
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		ok, err := try("SET "+QuoteIdent(k)+" "+sec.literal(want[k]), true)
+		ok, err := try("SET "+pgconn.QuoteIdent(k)+" "+sec.Literal(want[k]), true)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			if ok, err = try("ADD "+QuoteIdent(k)+" "+sec.literal(want[k]), true); err != nil || !ok {
+			if ok, err = try("ADD "+pgconn.QuoteIdent(k)+" "+sec.Literal(want[k]), true); err != nil || !ok {
 				return errors.Join(err, fmt.Errorf("option %q can be neither set nor added", k))
 			}
 		}
@@ -285,7 +287,7 @@ func (c *Client) alterHiddenOptions(ctx context.Context, tx pgx.Tx, sec *secrets
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if _, err := try("DROP "+QuoteIdent(k), false); err != nil {
+		if _, err := try("DROP "+pgconn.QuoteIdent(k), false); err != nil {
 			return err
 		}
 	}

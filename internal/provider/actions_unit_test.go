@@ -15,6 +15,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // actionTestConfig is the configuration of action a holding model.
@@ -133,11 +134,11 @@ func TestAccAction_invokeProgress(t *testing.T) {
 	if acctest.Managed() {
 		n, skipped = 2, 1
 	}
-	want := []string{fmt.Sprintf(`vacuum: %d tables in schema %s of database "postgres" (%d skipped: the provider's role may not vacuum them)`, n, pg.QuoteIdent(schema), skipped)}
+	want := []string{fmt.Sprintf(`vacuum: %d tables in schema %s of database "postgres" (%d skipped: the provider's role may not vacuum them)`, n, pgconn.QuoteIdent(schema), skipped)}
 	if !acctest.Managed() {
-		want = append(want, fmt.Sprintf("vacuum %s: done (1/3)", pg.QuoteQualified(schema, "T 2")), fmt.Sprintf("vacuum %s: done (2/3)", pg.QuoteQualified(schema, "other")), fmt.Sprintf("vacuum %s: done (3/3)", pg.QuoteQualified(schema, "t1")))
+		want = append(want, fmt.Sprintf("vacuum %s: done (1/3)", pgconn.QuoteQualified(schema, "T 2")), fmt.Sprintf("vacuum %s: done (2/3)", pgconn.QuoteQualified(schema, "other")), fmt.Sprintf("vacuum %s: done (3/3)", pgconn.QuoteQualified(schema, "t1")))
 	} else {
-		want = append(want, fmt.Sprintf("vacuum %s: done (1/2)", pg.QuoteQualified(schema, "T 2")), fmt.Sprintf("vacuum %s: done (2/2)", pg.QuoteQualified(schema, "t1")))
+		want = append(want, fmt.Sprintf("vacuum %s: done (1/2)", pgconn.QuoteQualified(schema, "T 2")), fmt.Sprintf("vacuum %s: done (2/2)", pgconn.QuoteQualified(schema, "t1")))
 	}
 	if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
 		t.Errorf("vacuum progress:\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))
@@ -155,9 +156,9 @@ func TestAccAction_invokeProgress(t *testing.T) {
 		t.Fatalf("terminate: %v", errs)
 	}
 	want = []string{
-		fmt.Sprintf("1 sessions in database %s to terminate", pg.QuoteIdent(db)),
-		fmt.Sprintf("terminated session %d (role %s, database %s, application \"pgtf-acctest\")", victim, pg.QuoteIdent(acctest.AdminUser()), pg.QuoteIdent(db)),
-		fmt.Sprintf("terminated 1 of 1 sessions in database %s", pg.QuoteIdent(db)),
+		fmt.Sprintf("1 sessions in database %s to terminate", pgconn.QuoteIdent(db)),
+		fmt.Sprintf("terminated session %d (role %s, database %s, application \"pgtf-acctest\")", victim, pgconn.QuoteIdent(acctest.AdminUser()), pgconn.QuoteIdent(db)),
+		fmt.Sprintf("terminated 1 of 1 sessions in database %s", pgconn.QuoteIdent(db)),
 	}
 	if strings.Join(msgs, "\n") != strings.Join(want, "\n") {
 		t.Errorf("terminate progress:\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(want, "\n"))

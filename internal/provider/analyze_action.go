@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 var _ action.ActionWithConfigure = (*analyzeAction)(nil)
@@ -59,17 +59,17 @@ func (a *actionClient) maintainTables(ctx context.Context, resp *action.InvokeRe
 	db, schemaName := a.database(database), actionValueOr(inSchema, "public")
 	summary := "Could not " + verb
 	if !table.IsNull() {
-		sendProgress(resp, fmt.Sprintf("%s %s in database %s", verb, pg.QuoteQualified(schemaName, table.ValueString()), pg.QuoteIdent(db)))
+		sendProgress(resp, fmt.Sprintf("%s %s in database %s", verb, pgconn.QuoteQualified(schemaName, table.ValueString()), pgconn.QuoteIdent(db)))
 		if err := op(db, schemaName, table.ValueString()); err != nil {
 			resp.Diagnostics.AddError(summary, err.Error())
 			return
 		}
-		sendProgress(resp, fmt.Sprintf("%s %s: done", verb, pg.QuoteQualified(schemaName, table.ValueString())))
+		sendProgress(resp, fmt.Sprintf("%s %s: done", verb, pgconn.QuoteQualified(schemaName, table.ValueString())))
 		return
 	}
 	tables, err := a.client.MaintainedTables(ctx, db, schemaName)
 	if err != nil {
-		resp.Diagnostics.AddError(summary, fmt.Sprintf("listing the tables of schema %s in database %s: %s", pg.QuoteIdent(schemaName), pg.QuoteIdent(db), err))
+		resp.Diagnostics.AddError(summary, fmt.Sprintf("listing the tables of schema %s in database %s: %s", pgconn.QuoteIdent(schemaName), pgconn.QuoteIdent(db), err))
 		return
 	}
 	var allowed []string
@@ -79,13 +79,13 @@ func (a *actionClient) maintainTables(ctx context.Context, resp *action.InvokeRe
 		}
 	}
 	sendProgress(resp, fmt.Sprintf("%s: %d tables in schema %s of database %s (%d skipped: the provider's role may not %s them)",
-		verb, len(allowed), pg.QuoteIdent(schemaName), pg.QuoteIdent(db), len(tables)-len(allowed), verb))
+		verb, len(allowed), pgconn.QuoteIdent(schemaName), pgconn.QuoteIdent(db), len(tables)-len(allowed), verb))
 	for i, t := range allowed {
 		if err := op(db, schemaName, t); err != nil {
 			resp.Diagnostics.AddError(summary, fmt.Sprintf("%s (after %d of %d tables)", err, i, len(allowed)))
 			return
 		}
-		sendProgress(resp, fmt.Sprintf("%s %s: done (%d/%d)", verb, pg.QuoteQualified(schemaName, t), i+1, len(allowed)))
+		sendProgress(resp, fmt.Sprintf("%s %s: done (%d/%d)", verb, pgconn.QuoteQualified(schemaName, t), i+1, len(allowed)))
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 func TestAccCatalogDataSources(t *testing.T) {
@@ -24,7 +24,7 @@ func TestAccCatalogDataSources(t *testing.T) {
 			acctest.PreCheck(t)
 			acctest.Database(t, db, acctest.AdminUser())
 			// created as the admin role, so both admin modes see them in information_schema
-			acctest.Exec(t, db, "SET ROLE "+pg.QuoteIdent(acctest.AdminUser()),
+			acctest.Exec(t, db, "SET ROLE "+pgconn.QuoteIdent(acctest.AdminUser()),
 				"CREATE SCHEMA app_one", "CREATE SCHEMA app_two", "CREATE SCHEMA other",
 				"CREATE TABLE app_one.t_a (id int)", "CREATE TABLE app_one.t_b (id int)",
 				"CREATE VIEW app_two.v_x AS SELECT 1 AS one", "CREATE TABLE other.t_c (id int)",

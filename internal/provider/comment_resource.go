@@ -181,8 +181,8 @@ var commentImport = objectImportForm{what: "comment", usage: commentImportUsage,
 // reading is tried against the server (the provider's database first) and the
 // one that names an existing comment wins (importObjectTarget).
 func (r *commentResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	c, diags := commentImport.resolve(ctx, r.client, req.ID, func(db string, t pg.ObjectTarget) (bool, error) {
-		found, err := r.client.ReadComment(ctx, db, t)
+	c, diags := commentImport.resolve(ctx, r.client, req.ID, func(c *objectImportCandidate) (bool, error) {
+		found, err := r.client.ReadComment(ctx, c.db, c.target())
 		return found != nil, err
 	})
 	if resp.Diagnostics.Append(diags...); c == nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // The objects of the comment tests belong to a role the admin created but is
@@ -46,7 +46,7 @@ func TestAccComment_basic(t *testing.T) {
 			acctest.Resource("postgresql_comment", "db", "object_type", `"database"`, "object_name", d, "comment", `"the test's database"`) +
 			acctest.Resource("postgresql_comment", "schema", "database", d, "object_type", `"SCHEMA"`, "object_name", s, "comment", `"a schema"`)
 	}
-	qt := pg.QuoteQualified(schemaName, table)
+	qt := pgconn.QuoteQualified(schemaName, table)
 	commentOf := func(dbname, query string, args ...any) string {
 		return acctest.QueryString(t, dbname, "SELECT coalesce(("+query+"), '<none>')", args...)
 	}
@@ -59,14 +59,14 @@ func TestAccComment_basic(t *testing.T) {
 		PreCheck: func() {
 			o := commentFixture(t, db, owner)
 			acctest.Exec(t, db,
-				"CREATE SCHEMA "+pg.QuoteIdent(schemaName)+" AUTHORIZATION "+o,
-				"CREATE TABLE "+qt+" ("+pg.QuoteIdent(column)+" int)", "ALTER TABLE "+qt+" OWNER TO "+o,
-				"CREATE TABLE "+pg.QuoteQualified(schemaName, "other")+" (id int)", "ALTER TABLE "+pg.QuoteQualified(schemaName, "other")+" OWNER TO "+o)
+				"CREATE SCHEMA "+pgconn.QuoteIdent(schemaName)+" AUTHORIZATION "+o,
+				"CREATE TABLE "+qt+" ("+pgconn.QuoteIdent(column)+" int)", "ALTER TABLE "+qt+" OWNER TO "+o,
+				"CREATE TABLE "+pgconn.QuoteQualified(schemaName, "other")+" (id int)", "ALTER TABLE "+pgconn.QuoteQualified(schemaName, "other")+" OWNER TO "+o)
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			if n := acctest.QueryString(t, db, "SELECT count(*)::text FROM pg_description d JOIN pg_class c ON c.oid = d.objoid "+
-				"WHERE d.classoid = 'pg_class'::regclass AND c.relnamespace = $1::regnamespace", pg.QuoteIdent(schemaName)); n != "0" {
+				"WHERE d.classoid = 'pg_class'::regclass AND c.relnamespace = $1::regnamespace", pgconn.QuoteIdent(schemaName)); n != "0" {
 				return fmt.Errorf("%s comments left in schema %s", n, schemaName)
 			}
 			if got := commentOf("", dbQ, db); got != "<none>" {
@@ -88,7 +88,7 @@ func TestAccComment_basic(t *testing.T) {
 				Check: func(*terraform.State) error {
 					for _, c := range []struct{ db, q, arg, want string }{
 						{db, tableQ, qt, "first"}, {db, colQ, qt, "it's a column"}, {"", roleQ, role, "a role"}, {"", dbQ, db, "the test's database"},
-						{db, "SELECT obj_description($1::regnamespace, 'pg_namespace')", pg.QuoteIdent(schemaName), "a schema"},
+						{db, "SELECT obj_description($1::regnamespace, 'pg_namespace')", pgconn.QuoteIdent(schemaName), "a schema"},
 					} {
 						if got := commentOf(c.db, c.q, c.arg); got != c.want {
 							return fmt.Errorf("%s %s: comment %q, want %q", c.q, c.arg, got, c.want)
@@ -160,13 +160,13 @@ func TestAccComment_basic(t *testing.T) {
 				},
 			},
 			{ // the comment removed behind Terraform's back: set again
-				PreConfig:        acctest.ExecFunc(t, "", "COMMENT ON ROLE "+pg.QuoteIdent(role)+" IS NULL"),
+				PreConfig:        acctest.ExecFunc(t, "", "COMMENT ON ROLE "+pgconn.QuoteIdent(role)+" IS NULL"),
 				Config:           cfg(table, "second", "a role"),
 				ConfigPlanChecks: expectAction(addrRole, plancheck.ResourceActionCreate),
 			},
 			{ // the column dropped and added again (its comment gone with it): set again
-				PreConfig: acctest.ExecFunc(t, db, "ALTER TABLE "+qt+" DROP COLUMN "+pg.QuoteIdent(column),
-					"ALTER TABLE "+qt+" ADD COLUMN "+pg.QuoteIdent(column)+" int"),
+				PreConfig: acctest.ExecFunc(t, db, "ALTER TABLE "+qt+" DROP COLUMN "+pgconn.QuoteIdent(column),
+					"ALTER TABLE "+qt+" ADD COLUMN "+pgconn.QuoteIdent(column)+" int"),
 				Config:           cfg(table, "second", "a role"),
 				ConfigPlanChecks: expectAction(addrCol, plancheck.ResourceActionCreate),
 				Check: func(*terraform.State) error {
@@ -184,14 +184,14 @@ func TestAccComment_basic(t *testing.T) {
 					if got := commentOf(db, tableQ, qt); got != "<none>" {
 						return fmt.Errorf("comment of the old table = %q", got)
 					}
-					if got := commentOf(db, tableQ, pg.QuoteQualified(schemaName, "other")); got != "second" {
+					if got := commentOf(db, tableQ, pgconn.QuoteQualified(schemaName, "other")); got != "second" {
 						return fmt.Errorf("comment of the new table = %q", got)
 					}
 					return nil
 				},
 			},
 			{ // the object dropped out of band: the comment is planned again, and destroying it is no error
-				PreConfig: acctest.ExecFunc(t, db, "DROP TABLE "+pg.QuoteQualified(schemaName, "other")),
+				PreConfig: acctest.ExecFunc(t, db, "DROP TABLE "+pgconn.QuoteQualified(schemaName, "other")),
 				Config:    cfg("other", "second", "a role"),
 				PlanOnly:  true,
 				ConfigPlanChecks: resource.ConfigPlanChecks{

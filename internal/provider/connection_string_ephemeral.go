@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -120,7 +121,7 @@ func (e *connectionStringEphemeral) Open(ctx context.Context, req ephemeral.Open
 		resp.Diagnostics.AddError("Provider not configured", "The provider must be configured to build a connection string.")
 		return
 	}
-	cs, err := e.client.ConnectionString(ctx, pg.ConnectionParams{
+	cs, err := e.client.ConnectionString(ctx, pgconn.ConnectionParams{
 		Database: m.Database.ValueString(), Username: m.Username.ValueString(), Password: m.Password.ValueString(), ApplicationName: m.ApplicationName.ValueString(),
 	})
 	if err != nil {

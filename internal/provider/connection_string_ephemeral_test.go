@@ -20,7 +20,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // withEcho adds terraform-plugin-testing's echo provider, which copies an
@@ -92,8 +92,8 @@ resource "echo" "dsn" {}
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			acctest.Database(t, db, acctest.AdminUser())
-			acctest.AdminExec(t, "", "CREATE ROLE "+pg.QuoteIdent(role)+" LOGIN PASSWORD "+pg.QuoteLiteral(pw))
-			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(role)) })
+			acctest.AdminExec(t, "", "CREATE ROLE "+pgconn.QuoteIdent(role)+" LOGIN PASSWORD "+pgconn.QuoteLiteral(pw))
+			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pgconn.QuoteIdent(role)) })
 		},
 		ProtoV6ProviderFactories: withEcho(),
 		Steps: []resource.TestStep{
@@ -164,10 +164,10 @@ resource "postgresql_schema" "app" {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			acctest.AdminExec(t, "", "CREATE ROLE "+pg.QuoteIdent(role)+" LOGIN PASSWORD "+pg.QuoteLiteral(pw))
-			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(role)) })
+			acctest.AdminExec(t, "", "CREATE ROLE "+pgconn.QuoteIdent(role)+" LOGIN PASSWORD "+pgconn.QuoteLiteral(pw))
+			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pgconn.QuoteIdent(role)) })
 			acctest.Database(t, db, acctest.AdminUser())
-			acctest.AdminExec(t, db, "GRANT CREATE ON DATABASE "+pg.QuoteIdent(db)+" TO "+pg.QuoteIdent(role))
+			acctest.AdminExec(t, db, "GRANT CREATE ON DATABASE "+pgconn.QuoteIdent(db)+" TO "+pgconn.QuoteIdent(role))
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 func TestAccEventTrigger_basic(t *testing.T) {
@@ -108,7 +108,7 @@ resource "postgresql_event_trigger" "test" {
 				ImportStateVerifyIgnore: []string{"tags"},
 			},
 			{ // drift made with SQL is repaired in place
-				PreConfig: acctest.ExecFunc(t, db, "ALTER EVENT TRIGGER "+pg.QuoteIdent(renamed)+" DISABLE"),
+				PreConfig: acctest.ExecFunc(t, db, "ALTER EVENT TRIGGER "+pgconn.QuoteIdent(renamed)+" DISABLE"),
 				Config: cfg(renamed, base+`
   enabled = "ALWAYS"
   owner   = postgresql_role.owner.name`),
@@ -124,7 +124,7 @@ resource "postgresql_event_trigger" "test" {
 				},
 			},
 			{ // dropped behind Terraform's back: created again
-				PreConfig:        acctest.ExecFunc(t, db, "DROP EVENT TRIGGER "+pg.QuoteIdent(renamed)),
+				PreConfig:        acctest.ExecFunc(t, db, "DROP EVENT TRIGGER "+pgconn.QuoteIdent(renamed)),
 				Config:           other,
 				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},

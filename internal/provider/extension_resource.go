@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -141,7 +142,7 @@ func (r *extensionResource) create(ctx context.Context, _ *call, plan *extension
 		return nil
 	}
 	msg := err.Error()
-	if pg.SQLState(err) == pg.CodeInsufficientPriv {
+	if pgconn.SQLState(err) == pgconn.CodeInsufficientPriv {
 		if trusted, terr := r.client.ExtensionTrusted(ctx, db, spec.Name); terr == nil && !trusted {
 			msg += fmt.Sprintf("\n\nExtension %q is not trusted: only a superuser can install it.", spec.Name)
 		}

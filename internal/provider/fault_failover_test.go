@@ -52,7 +52,7 @@ func TestAccFault_failoverDuringApply(t *testing.T) {
 			<-done // bounded: the watcher gives up after 3 minutes
 		}
 	})
-	adopted0, repeated0 := unknownOutcomesAdopted.Load(), unknownOutcomesRepeated.Load()
+	adopted0, repeated0 := testOutcomes.Adopted.Load(), testOutcomes.Repeated.Load()
 	config := faultConfig(multiHostProvider(primary, standby, ""), prefix, n)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -64,7 +64,7 @@ func TestAccFault_failoverDuringApply(t *testing.T) {
 					func(*terraform.State) error {
 						<-done
 						t.Logf("fault counts: failed over %v, %d adopted, %d created/updated/dropped again",
-							failedOver.Load(), unknownOutcomesAdopted.Load()-adopted0, unknownOutcomesRepeated.Load()-repeated0)
+							failedOver.Load(), testOutcomes.Adopted.Load()-adopted0, testOutcomes.Repeated.Load()-repeated0)
 						if failoverErr != nil {
 							return failoverErr
 						}

@@ -101,7 +101,7 @@ func superCount(t *testing.T) func(string, string) (int, error) {
 // sharedClientFromEnv is the client the provider under test uses with an
 // empty provider block (same configuration, so the same shared client).
 func sharedClientFromEnv(t *testing.T) *pg.Client {
-	cfg, cerr := configureConfig(providerModel{}, os.Getenv)
+	cfg, cerr := configureConfig(providerModel{}, os.Getenv, testOptions())
 	if cerr != nil {
 		t.Fatal(cerr.detail)
 	}
@@ -155,7 +155,7 @@ WHERE application_name = $1 AND pid <> pg_backend_pid()`, app).Scan(&k); err == 
 	}
 	t.Cleanup(stopKiller)
 	client := sharedClientFromEnv(t)
-	adopted0, repeated0 := unknownOutcomesAdopted.Load(), unknownOutcomesRepeated.Load()
+	adopted0, repeated0 := testOutcomes.Adopted.Load(), testOutcomes.Repeated.Load()
 
 	config := faultConfig(acctest.ProviderBlock, prefix, n)
 	resource.Test(t, resource.TestCase{
@@ -169,7 +169,7 @@ WHERE application_name = $1 AND pid <> pg_backend_pid()`, app).Scan(&k); err == 
 						stopKiller()
 						t.Logf("fault counts: %d backends terminated, %d retries after connection failures, %d writes with an unknown outcome, %d adopted, %d created/updated/dropped again",
 							kills.Load(), client.Retries(), client.OutcomesUnknown(),
-							unknownOutcomesAdopted.Load()-adopted0, unknownOutcomesRepeated.Load()-repeated0)
+							testOutcomes.Adopted.Load()-adopted0, testOutcomes.Repeated.Load()-repeated0)
 						if kills.Load() == 0 {
 							return errors.New("no backend was terminated: the test proved nothing")
 						}
@@ -390,7 +390,7 @@ func TestAccFault_serverRestart(t *testing.T) {
 			<-done // bounded: the watcher gives up after 3 minutes
 		}
 	})
-	adopted0, repeated0 := unknownOutcomesAdopted.Load(), unknownOutcomesRepeated.Load()
+	adopted0, repeated0 := testOutcomes.Adopted.Load(), testOutcomes.Repeated.Load()
 	config := faultConfig(c.providerBlock(), prefix, n)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -402,7 +402,7 @@ func TestAccFault_serverRestart(t *testing.T) {
 					func(*terraform.State) error {
 						wait()
 						t.Logf("fault counts: restarted %v, %d adopted, %d created/updated/dropped again",
-							restarted.Load(), unknownOutcomesAdopted.Load()-adopted0, unknownOutcomesRepeated.Load()-repeated0)
+							restarted.Load(), testOutcomes.Adopted.Load()-adopted0, testOutcomes.Repeated.Load()-repeated0)
 						if restartErr != nil {
 							return restartErr
 						}

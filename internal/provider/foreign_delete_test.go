@@ -13,6 +13,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // testClient is a client like the provider's, from the acceptance environment.
@@ -22,7 +23,7 @@ func testClient(t *testing.T) *pg.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := pg.NewClient(pg.Config{
+	c := pg.NewClient(pgconn.Config{
 		Host: os.Getenv("PGHOST"), Port: port, Database: "postgres", Username: os.Getenv("PGUSER"), Password: os.Getenv("PGPASSWORD"),
 		SSLMode: "disable", Superuser: os.Getenv("PGSUPERUSER") == "true",
 	})

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -358,7 +359,7 @@ func setFunctionRendering(ctx context.Context, c *call, rr *functionRendering) d
 }
 
 func (r *functionResource) describe(m *functionModel) string {
-	return fmt.Sprintf("function %s in database %q", pg.QuoteQualified(m.Schema.ValueString(), m.Name.ValueString()), databaseOf(r.client, m.Database))
+	return fmt.Sprintf("function %s in database %q", pgconn.QuoteQualified(m.Schema.ValueString(), m.Name.ValueString()), databaseOf(r.client, m.Database))
 }
 
 func (r *functionResource) create(ctx context.Context, _ *call, plan *functionModel) diag.Diagnostics {

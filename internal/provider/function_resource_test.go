@@ -20,6 +20,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 func checkFunctionGone(t *testing.T, db, name string) func(*terraform.State) error {
@@ -74,8 +75,8 @@ resource "postgresql_function" "test" {
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			acctest.Database(t, db, acctest.AdminUser())
-			acctest.Exec(t, db, "CREATE SCHEMA s1 AUTHORIZATION "+pg.QuoteIdent(acctest.AdminUser()),
-				"CREATE SCHEMA s2 AUTHORIZATION "+pg.QuoteIdent(acctest.AdminUser()))
+			acctest.Exec(t, db, "CREATE SCHEMA s1 AUTHORIZATION "+pgconn.QuoteIdent(acctest.AdminUser()),
+				"CREATE SCHEMA s2 AUTHORIZATION "+pgconn.QuoteIdent(acctest.AdminUser()))
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkFunctionGone(t, db, name),
@@ -91,7 +92,7 @@ resource "postgresql_function" "test" {
 					sameOID.AddStateValue(addr, tfjsonpath.New("oid")),
 				},
 				Check: func(*terraform.State) error {
-					if got := acctest.QueryString(t, db, "SELECT s1."+pg.QuoteIdent(name)+"(1)::text"); got != "8" {
+					if got := acctest.QueryString(t, db, "SELECT s1."+pgconn.QuoteIdent(name)+"(1)::text"); got != "8" {
 						return fmt.Errorf("f(1) = %s", got)
 					}
 					return nil
@@ -114,7 +115,7 @@ resource "postgresql_function" "test" {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("strict"), knownvalue.Bool(true)),
 				},
 				Check: func(*terraform.State) error {
-					if got := acctest.QueryString(t, db, "SELECT s1."+pg.QuoteIdent(name)+"(2)::text"); got != "14" {
+					if got := acctest.QueryString(t, db, "SELECT s1."+pgconn.QuoteIdent(name)+"(2)::text"); got != "14" {
 						return fmt.Errorf("f(2) = %s", got)
 					}
 					if !acctest.QueryBool(t, db, "SELECT provolatile = 's' AND proisstrict AND prosecdef AND proparallel = 's' FROM pg_proc WHERE proname = $1", name) {
@@ -174,12 +175,12 @@ removed {
 				PlanOnly: true,
 			},
 			{ // drift: body and volatility changed behind Terraform's back
-				PreConfig:        acctest.ExecFunc(t, db, "CREATE OR REPLACE FUNCTION s2."+pg.QuoteIdent(name)+"(a integer, b bigint DEFAULT '7') RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 0'"),
+				PreConfig:        acctest.ExecFunc(t, db, "CREATE OR REPLACE FUNCTION s2."+pgconn.QuoteIdent(name)+"(a integer, b bigint DEFAULT '7') RETURNS integer LANGUAGE sql IMMUTABLE AS 'SELECT 0'"),
 				Config:           cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
 				ConfigPlanChecks: expectUpdate(addr),
 			},
 			{ // dropped out of band: recreated
-				PreConfig:        acctest.ExecFunc(t, db, "DROP FUNCTION s2."+pg.QuoteIdent(name)+"(integer, bigint)"),
+				PreConfig:        acctest.ExecFunc(t, db, "DROP FUNCTION s2."+pgconn.QuoteIdent(name)+"(integer, bigint)"),
 				Config:           cfg(name, "s2", "", "bigint", "SELECT (a + b)::int"),
 				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
@@ -266,7 +267,7 @@ resource "postgresql_function" "test" {
 		{ // the same, with the name quoted as in SQL
 			ResourceName:            addr,
 			ImportState:             true,
-			ImportStateId:           "postgres.public." + pg.QuoteIdent(name) + "(text,integer[])",
+			ImportStateId:           "postgres.public." + pgconn.QuoteIdent(name) + "(text,integer[])",
 			ImportStateVerify:       true,
 			ImportStateVerifyIgnore: []string{"arg.1.mode", "drop_cascade"},
 		},
@@ -318,9 +319,9 @@ func TestAccCatalog_dropMissing(t *testing.T) {
 	}
 	// the destroy-plan warning counts dependents
 	fn := acctest.RandName("dep")
-	acctest.Exec(t, "", "CREATE FUNCTION public."+pg.QuoteIdent(fn)+"() RETURNS int LANGUAGE sql AS 'SELECT 1'",
-		"CREATE VIEW public."+pg.QuoteIdent(fn+"_v")+" AS SELECT public."+pg.QuoteIdent(fn)+"() AS x")
-	t.Cleanup(func() { acctest.Exec(t, "", "DROP FUNCTION public."+pg.QuoteIdent(fn)+"() CASCADE") })
+	acctest.Exec(t, "", "CREATE FUNCTION public."+pgconn.QuoteIdent(fn)+"() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+		"CREATE VIEW public."+pgconn.QuoteIdent(fn+"_v")+" AS SELECT public."+pgconn.QuoteIdent(fn)+"() AS x")
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP FUNCTION public."+pgconn.QuoteIdent(fn)+"() CASCADE") })
 	oid, err := c.FindFunction(ctx, "", "public", fn, nil)
 	if err != nil || oid == 0 {
 		t.Fatalf("FindFunction: %d, %v", oid, err)
@@ -351,7 +352,7 @@ func accEnabled() bool { return os.Getenv("TF_ACC") != "" }
 func accTestClient(t *testing.T) *pg.Client {
 	t.Helper()
 	port, _ := strconv.Atoi(os.Getenv("PGPORT"))
-	c := pg.NewClient(pg.Config{
+	c := pg.NewClient(pgconn.Config{
 		Host: os.Getenv("PGHOST"), Port: port, Database: "postgres",
 		Username: os.Getenv("PGUSER"), Password: os.Getenv("PGPASSWORD"),
 		SSLMode: "disable", ConnectTimeout: 15 * time.Second, Superuser: os.Getenv("PGSUPERUSER") == "true",
@@ -413,7 +414,7 @@ resource "postgresql_function" "test" {
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("arg").AtSliceIndex(3).AtMapKey("mode"), knownvalue.StringExact("out")),
 			},
 			Check: func(*terraform.State) error {
-				if got := acctest.QueryString(t, "postgres", "SELECT public."+pg.QuoteIdent(name)+"(1)::text"); got != "2" {
+				if got := acctest.QueryString(t, "postgres", "SELECT public."+pgconn.QuoteIdent(name)+"(1)::text"); got != "2" {
 					return fmt.Errorf("f(1) = %s", got)
 				}
 				return nil
@@ -590,7 +591,7 @@ func checkOnlyReads(t *testing.T, stmts []string) {
 func TestAccFunction_regressionSmuggledStatement(t *testing.T) {
 	name := acctest.RandName("fnsmug")
 	victim := acctest.RandName("victim")
-	drop := "DROP ROLE " + pg.QuoteIdent(victim)
+	drop := "DROP ROLE " + pgconn.QuoteIdent(victim)
 	prefix := "RETURNS int LANGUAGE sql AS 'SELECT 1'; " + drop + "; --"
 	cfg := func(typ, def, returns, body string) string {
 		ret := ""
@@ -618,15 +619,15 @@ resource "postgresql_function" "test" {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			acctest.Exec(t, "postgres", "CREATE ROLE "+pg.QuoteIdent(victim))
+			acctest.Exec(t, "postgres", "CREATE ROLE "+pgconn.QuoteIdent(victim))
 			if acctest.Managed() { // so that the managed admin could drop it if it ever ran
-				acctest.Exec(t, "postgres", "GRANT "+pg.QuoteIdent(victim)+" TO "+pg.QuoteIdent(acctest.AdminUser())+" WITH ADMIN OPTION")
+				acctest.Exec(t, "postgres", "GRANT "+pgconn.QuoteIdent(victim)+" TO "+pgconn.QuoteIdent(acctest.AdminUser())+" WITH ADMIN OPTION")
 			}
 			t.Cleanup(func() {
 				if !acctest.QueryBool(t, "postgres", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", victim) {
 					t.Errorf("role %s was dropped by smuggled SQL", victim)
 				}
-				acctest.Exec(t, "postgres", "DROP ROLE IF EXISTS "+pg.QuoteIdent(victim))
+				acctest.Exec(t, "postgres", "DROP ROLE IF EXISTS "+pgconn.QuoteIdent(victim))
 			})
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

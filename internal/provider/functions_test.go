@@ -16,6 +16,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // outputString reads a root output of the applied state.
@@ -43,7 +44,7 @@ func TestAccProviderFunction_quoteIdent(t *testing.T) {
 			{
 				Config: acctest.Config(`output "q" { value = provider::postgresql::quote_ident(%s) }`, acctest.QuoteHCL(name)),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownOutputValue("q", knownvalue.StringExact(pg.QuoteIdent(name))),
+					statecheck.ExpectKnownOutputValue("q", knownvalue.StringExact(pgconn.QuoteIdent(name))),
 				},
 				Check: func(s *terraform.State) error {
 					q, err := outputString(s, "q")
@@ -140,7 +141,7 @@ func TestAccProviderFunction_scramSHA256Verifier(t *testing.T) {
 					if err := acctest.CheckLogin(t, role, password); err == nil {
 						return fmt.Errorf("role %s logs in before it has a password", role)
 					}
-					acctest.Exec(t, "", "ALTER ROLE "+acctest.QI(role)+" PASSWORD "+pg.QuoteLiteral(v))
+					acctest.Exec(t, "", "ALTER ROLE "+acctest.QI(role)+" PASSWORD "+pgconn.QuoteLiteral(v))
 					if got := acctest.QueryString(t, "", "SELECT rolpassword FROM pg_authid WHERE rolname = $1", role); got != v {
 						return fmt.Errorf("PostgreSQL stored %q, not the verifier %q", got, v)
 					}

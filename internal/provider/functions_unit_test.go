@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // runFunction calls f through the framework's Run, with the result slot typed
@@ -93,7 +94,7 @@ func TestFunctionQuoteIdent(t *testing.T) {
 			t.Errorf("quote_ident(%q): %v", in, err)
 			continue
 		}
-		if got != types.StringValue(want) || want != pg.QuoteIdent(in) {
+		if got != types.StringValue(want) || want != pgconn.QuoteIdent(in) {
 			t.Errorf("quote_ident(%q) = %v, want %s", in, got, want)
 		}
 	}
@@ -122,7 +123,7 @@ func TestFunctionQuoteLiteral(t *testing.T) {
 			t.Errorf("quote_literal(%q): %v", in, err)
 			continue
 		}
-		if got != types.StringValue(want) || want != pg.QuoteLiteral(in) {
+		if got != types.StringValue(want) || want != pgconn.QuoteLiteral(in) {
 			t.Errorf("quote_literal(%q) = %v, want %s", in, got, want)
 		}
 	}

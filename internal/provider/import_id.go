@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // The import-ID grammar of every resource whose object is named by names:
@@ -118,7 +119,7 @@ func (f importForm) resolve(ctx context.Context, c *pg.Client, id string, find f
 // bare name (role, database, physical replication slot): name and id are
 // the ID. what names the kind in the error.
 func importByName(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, what string) {
-	if err := pg.ValidateName(req.ID); err != nil {
+	if err := pgconn.ValidateName(req.ID); err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", "The import ID is the "+what+" name, which "+err.Error()+".")
 		return
 	}
@@ -128,7 +129,7 @@ func importByName(ctx context.Context, req resource.ImportStateRequest, resp *re
 
 func firstInvalidName(names []string) error {
 	for _, n := range names {
-		if err := pg.ValidateName(n); err != nil {
+		if err := pgconn.ValidateName(n); err != nil {
 			return fmt.Errorf("the name %q %s", n, err.Error())
 		}
 	}
@@ -283,13 +284,19 @@ func setAttributes(ctx context.Context, st *tfsdk.State, nameValues ...any) diag
 }
 
 // objectImportForm is the import ID of a resource that names its object by an
-// object type and names, as COMMENT ON does (postgresql_comment,
-// postgresql_object_owner): `<object_type>.[<schema>.]<object_name>`, for a
-// column `column.[<schema>.]<table>.<column_name>`, optionally prefixed with
+// object type and names, as COMMENT ON and SECURITY LABEL ON do
+// (postgresql_comment, postgresql_object_owner, postgresql_security_label):
+// `<object_type>.[<schema>.]<object_name>`, for a column
+// `column.[<schema>.]<table>.<column_name>`, after the names of prefix
+// (security label: `<label_provider>.`), optionally prefixed with
 // `<database>.`. The number of names varies, so it does not fit importForm.
+// Every importer of such an ID resolves it here (resolve), never by hand.
 type objectImportForm struct {
 	what  string // names the resource in messages ("comment")
 	usage string // the ID's forms, for messages
+	// prefix are the attributes whose names come before the object type
+	// (security label: label_provider)
+	prefix []string
 	// types are the object types the resource takes (lower case);
 	// unqualified those that belong to no schema
 	types, unqualified []string
@@ -297,22 +304,32 @@ type objectImportForm struct {
 }
 
 // objectImportCandidate is one reading of an import ID.
-type objectImportCandidate struct{ db, typ, schema, name, column string }
+type objectImportCandidate struct {
+	db, typ, schema, name, column string
+	prefixAttrs, prefix           []string // the form's prefix attributes and their values
+}
+
+// target is the object the reading names.
+func (c *objectImportCandidate) target() pg.ObjectTarget {
+	return pg.ObjectTarget{ObjectType: c.typ, Schema: c.schema, Name: c.name, Column: c.column}
+}
 
 // readings returns the readings of an import ID split into parts: with the
-// provider's database def or with parts[0] as the database, the type first,
-// then the names.
+// provider's database def or with parts[0] as the database, the prefix names,
+// the type, then the names.
 func (f objectImportForm) readings(def string, parts []string) []objectImportCandidate {
 	var out []objectImportCandidate
 	add := func(db string, p []string) {
-		if len(p) < 2 {
+		if len(p) < len(f.prefix)+2 {
 			return
 		}
+		pre := p[:len(f.prefix)]
+		p = p[len(f.prefix):]
 		typ := strings.ToLower(p[0])
 		if !slices.Contains(f.types, typ) {
 			return
 		}
-		c := objectImportCandidate{db: db, typ: p[0]}
+		c := objectImportCandidate{db: db, typ: p[0], prefixAttrs: f.prefix, prefix: pre}
 		switch {
 		case f.columns && typ == "column" && len(p) == 3:
 			c.name, c.column = p[1], p[2]
@@ -335,7 +352,7 @@ func (f objectImportForm) readings(def string, parts []string) []objectImportCan
 // resolve tries every reading of id (the provider's database first) and
 // returns the first whose object find reports found; nil with an error
 // diagnostic when none is.
-func (f objectImportForm) resolve(ctx context.Context, client *pg.Client, id string, find func(db string, t pg.ObjectTarget) (bool, error)) (*objectImportCandidate, diag.Diagnostics) {
+func (f objectImportForm) resolve(ctx context.Context, client *pg.Client, id string, find func(c *objectImportCandidate) (bool, error)) (*objectImportCandidate, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	if client == nil {
 		diags.AddError("Provider not configured", "The provider must be configured to import.")
@@ -347,7 +364,7 @@ func (f objectImportForm) resolve(ctx context.Context, client *pg.Client, id str
 	}
 	def := client.DefaultDatabase()
 	var cands []objectImportCandidate
-	for n := 2; n <= 5; n++ {
+	for n := 2; n <= 5+len(f.prefix); n++ {
 		splits, err := importSplits(id, n)
 		if err != nil {
 			diags.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, f.usage))
@@ -359,7 +376,7 @@ func (f objectImportForm) resolve(ctx context.Context, client *pg.Client, id str
 	}
 	var lastErr error
 	for _, c := range cands {
-		names := []string{c.db, c.name}
+		names := append([]string{c.db, c.name}, c.prefix...)
 		for _, n := range []string{c.schema, c.column} {
 			if n != "" {
 				names = append(names, n)
@@ -373,7 +390,7 @@ func (f objectImportForm) resolve(ctx context.Context, client *pg.Client, id str
 				continue
 			}
 		}
-		found, err := find(c.db, pg.ObjectTarget{ObjectType: c.typ, Schema: c.schema, Name: c.name, Column: c.column})
+		found, err := find(&c)
 		if err != nil && !pg.IsMissingDatabase(err) {
 			lastErr = err
 		}
@@ -391,9 +408,13 @@ func (f objectImportForm) resolve(ctx context.Context, client *pg.Client, id str
 }
 
 // setState records the reading's attributes in an imported state: database,
-// object_type, object_name, and schema and column_name when it has them.
+// the prefix attributes, object_type, object_name, and schema and column_name
+// when it has them.
 func (c *objectImportCandidate) setState(ctx context.Context, st *tfsdk.State) diag.Diagnostics {
 	diags := setAttributes(ctx, st, "database", c.db, "object_type", c.typ, "object_name", c.name)
+	for i, a := range c.prefixAttrs {
+		diags.Append(st.SetAttribute(ctx, path.Root(a), c.prefix[i])...)
+	}
 	if c.schema != "" {
 		diags.Append(st.SetAttribute(ctx, path.Root("schema"), c.schema)...)
 	}

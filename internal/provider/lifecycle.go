@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -22,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // The resource skeleton. Every resource embeds lifecycle[M] for its model type
@@ -217,7 +217,7 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	c := &call{op: opCreate, config: req.Config, set: resp.Private}
-	ctx, outcome := pg.TrackOutcome(ctx)
+	ctx, outcome := pgconn.TrackOutcome(ctx)
 	d := l.obj.create(ctx, c, &plan)
 	adopted := false
 	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
@@ -234,10 +234,10 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 			tflog.Info(ctx, "adopting an object whose create had an unknown outcome: it exists", map[string]any{"object": l.obj.describe(&plan)})
 			adopted = true
 			if d = l.obj.update(ctx, c, &plan, &probe); !d.HasError() {
-				unknownOutcomesAdopted.Add(1)
+				settled(l.obj, true)
 			}
 		default:
-			unknownOutcomesRepeated.Add(1)
+			settled(l.obj, false)
 			tflog.Info(ctx, "creating again an object whose create had an unknown outcome: it does not exist", map[string]any{"object": l.obj.describe(&plan)})
 			d = l.obj.create(ctx, c, &plan)
 		}
@@ -255,7 +255,7 @@ func (l lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 		resp.Diagnostics.Append(l.alreadyExists(ctx, req, resp, &plan, d)...)
 		return
 	}
-	finishCreate(ctx, resp, &plan, l.obj.describe(&plan), func() (bool, diag.Diagnostics) { return l.obj.read(ctx, c, &plan) })
+	finishCreate(ctx, resp, &plan, l.obj.describe(&plan), seamsOf(l.obj).readBackFault, func() (bool, diag.Diagnostics) { return l.obj.read(ctx, c, &plan) })
 	keepPlannedEmpty(l.emptyAttrs(), req.Plan.Raw, &resp.State)
 	// recorded, tainted or not: its identity with it
 	resp.Diagnostics.Append(setIdentity(ctx, l.obj, resp.State, resp.Identity)...)
@@ -269,7 +269,7 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 		return
 	}
 	c := &call{op: opUpdate, config: req.Config, get: req.Private, set: resp.Private}
-	ctx, outcome := pg.TrackOutcome(ctx)
+	ctx, outcome := pgconn.TrackOutcome(ctx)
 	d := l.obj.update(ctx, c, &plan, &state)
 	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
 		outcome.Reset()
@@ -284,7 +284,7 @@ func (l lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 				break
 			}
 			if found {
-				unknownOutcomesRepeated.Add(1)
+				settled(l.obj, false)
 				tflog.Info(ctx, "updating again an object whose update had an unknown outcome", map[string]any{"object": l.obj.describe(&plan)})
 				d = l.obj.update(ctx, c, &plan, &probe)
 				break
@@ -316,7 +316,7 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 		return
 	}
 	c := &call{op: opDelete, get: req.Private}
-	ctx, outcome := pg.TrackOutcome(ctx)
+	ctx, outcome := pgconn.TrackOutcome(ctx)
 	d := l.obj.drop(ctx, c, &state)
 	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
 		outcome.Reset()
@@ -329,10 +329,10 @@ func (l lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, re
 			d.Append(rd...)
 		case !found:
 			tflog.Info(ctx, "the drop with an unknown outcome happened", map[string]any{"object": l.obj.describe(&state)})
-			unknownOutcomesAdopted.Add(1)
+			settled(l.obj, true)
 			d = nil
 		default:
-			unknownOutcomesRepeated.Add(1)
+			settled(l.obj, false)
 			tflog.Info(ctx, "dropping again an object whose drop had an unknown outcome", map[string]any{"object": l.obj.describe(&state)})
 			d = l.obj.drop(ctx, c, &state)
 		}
@@ -353,7 +353,7 @@ type importIDAttributes interface {
 func (l lifecycle[M]) alreadyExists(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse, plan *M, d diag.Diagnostics) diag.Diagnostics {
 	duplicate := false
 	for _, x := range d {
-		if f, ok := x.(failedDiag); ok && pg.IsDuplicate(f.err) {
+		if f, ok := x.(failedDiag); ok && pgconn.IsDuplicate(f.err) {
 			duplicate = true
 		}
 	}
@@ -543,7 +543,7 @@ func checkExpectedVersion(ctx context.Context, obj any, req resource.ModifyPlanR
 	if !req.State.Raw.IsNull() && !resp.Plan.Raw.IsNull() && resp.Plan.Raw.Equal(req.State.Raw) {
 		return // no change
 	}
-	var ve *pg.VersionError
+	var ve *pgconn.VersionError
 	if _, err := c.Capabilities(ctx); errors.As(err, &ve) {
 		resp.Diagnostics.AddError("Server older than expected_version",
 			fmt.Sprintf("The server runs PostgreSQL %s, but the provider's expected_version is %s: this plan would fail when applied. "+
@@ -677,14 +677,27 @@ func (d failedDiag) Equal(o diag.Diagnostic) bool {
 // an unknown outcome (the repeated write may lose its connection too).
 const maxSettle = 5
 
-// Writes with an unknown outcome that the skeleton settled by adopting the
-// object it found, or by running the write once more (logs and tests).
-var unknownOutcomesAdopted, unknownOutcomesRepeated atomic.Int64
+// seamsOf returns the provider's seams of obj (provider_data.go); the zero
+// options when obj has none.
+func seamsOf(obj any) *options {
+	if s, ok := obj.(interface{ providerOptions() *options }); ok {
+		return s.providerOptions()
+	}
+	return &options{}
+}
 
-// readBackFault, when set (by tests only), is called by finishCreate between
-// recording a new object and reading it back; a non-nil error stands in for a
-// read-back that failed (connection lost, timeout). what names the object.
-var readBackFault atomic.Pointer[func(what string) error]
+// settled counts a write with an unknown outcome that the skeleton settled,
+// by adopting what it found or by running the write again (WithOutcomeCounts).
+func settled(obj any, adopted bool) {
+	c := seamsOf(obj).outcomes
+	switch {
+	case c == nil:
+	case adopted:
+		c.Adopted.Add(1)
+	default:
+		c.Repeated.Add(1)
+	}
+}
 
 // finishCreate ends a Create whose object now exists in PostgreSQL. It first
 // records in the state what the plan says of the object (computed values not
@@ -694,15 +707,15 @@ var readBackFault atomic.Pointer[func(what string) error]
 // returned: Terraform keeps the object, marked tainted, and replaces it on the
 // next apply. Without the record the object would be an orphan: created but
 // unknown to Terraform, so the next apply would fail with "already exists".
-func finishCreate(ctx context.Context, resp *resource.CreateResponse, model any, what string, readBack func() (bool, diag.Diagnostics)) {
+func finishCreate(ctx context.Context, resp *resource.CreateResponse, model any, what string, fault func(what string) error, readBack func() (bool, diag.Diagnostics)) {
 	if d := recordState(ctx, &resp.State, model); d.HasError() {
 		resp.Diagnostics.Append(d...)
 		return
 	}
 	var found bool
 	var d diag.Diagnostics
-	if fault := readBackFault.Load(); fault != nil {
-		if err := (*fault)(what); err != nil {
+	if fault != nil {
+		if err := fault(what); err != nil {
 			d.AddError("Could not read back", err.Error())
 		}
 	}

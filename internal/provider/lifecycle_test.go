@@ -36,8 +36,6 @@ func TestAcc_regressionOrphanAfterFailedReadBack(t *testing.T) {
 		failed[what] = true
 		return errors.New("injected read-back fault: conn closed")
 	}
-	readBackFault.Store(&fault)
-	t.Cleanup(func() { readBackFault.CompareAndSwap(&fault, nil) })
 
 	config := acctest.Config(`
 resource "postgresql_role" "r" { name = %[1]q }
@@ -58,7 +56,7 @@ resource "postgresql_schema" "s" { name = %[1]q }`, name)
 	}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testFactories(WithReadBackFault(fault)),
 		CheckDestroy:             checkRoleGone(t, name),
 		Steps: []resource.TestStep{
 			{

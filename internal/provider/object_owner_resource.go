@@ -97,8 +97,8 @@ func (r *objectOwnerResource) ValidateConfig(ctx context.Context, req resource.V
 // importState takes `<object_type>.[<schema>.]<object_name>`, optionally
 // prefixed with `<database>.` (objectImportForm).
 func (r *objectOwnerResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	c, diags := objectOwnerImport.resolve(ctx, r.client, req.ID, func(db string, t pg.ObjectTarget) (bool, error) {
-		_, found, err := r.client.ReadObjectOwner(ctx, db, t)
+	c, diags := objectOwnerImport.resolve(ctx, r.client, req.ID, func(c *objectImportCandidate) (bool, error) {
+		_, found, err := r.client.ReadObjectOwner(ctx, c.db, c.target())
 		return found, err
 	})
 	if resp.Diagnostics.Append(diags...); c == nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Plan and refresh are read-only. The policy refresh used to run CREATE POLICY
@@ -29,8 +29,8 @@ func TestAccPlan_regressionLockedTableDDLAtPlan(t *testing.T) {
 		t.Skip("PGTF_SERVER_LOG is not set (run through scripts/testdb, which logs every statement)")
 	}
 	db := acctest.RandName("lockdb")
-	qt := pg.QuoteQualified("public", "items")
-	admin := pg.QuoteIdent(acctest.AdminUser())
+	qt := pgconn.QuoteQualified("public", "items")
+	admin := pgconn.QuoteIdent(acctest.AdminUser())
 	cfg := acctest.Config(`
 resource "postgresql_role" "g" { name = %[2]q }
 resource "postgresql_policy" "test" {

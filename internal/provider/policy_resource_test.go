@@ -17,14 +17,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // TestAccPolicy_basic covers postgresql_policy and postgresql_table_rls together.
 func TestAccPolicy_basic(t *testing.T) {
 	db := acctest.RandName("poldb")
 	schemaName, table := "App Schema", `Items "ü"`
-	qt := pg.QuoteQualified(schemaName, table)
+	qt := pgconn.QuoteQualified(schemaName, table)
 	name := acctest.RandName("pol")
 	renamed := name + ` "renamed"`
 	r1, r2 := acctest.RandName("polr1"), acctest.RandName("polr2")
@@ -66,9 +66,9 @@ resource "postgresql_policy" "test" {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
-			admin := pg.QuoteIdent(acctest.AdminUser())
+			admin := pgconn.QuoteIdent(acctest.AdminUser())
 			acctest.TempDatabase(t, db,
-				"CREATE SCHEMA "+pg.QuoteIdent(schemaName)+" AUTHORIZATION "+admin,
+				"CREATE SCHEMA "+pgconn.QuoteIdent(schemaName)+" AUTHORIZATION "+admin,
 				"CREATE TABLE "+qt+" (id int, owner text, tenant int)",
 				"ALTER TABLE "+qt+" OWNER TO "+admin)
 		},
@@ -143,7 +143,7 @@ resource "postgresql_policy" "test" {
 			},
 			{ // drift made with SQL is repaired in place
 				PreConfig: acctest.ExecFunc(t, db,
-					"ALTER POLICY "+pg.QuoteIdent(renamed)+" ON "+qt+" TO PUBLIC USING (tenant = 2)",
+					"ALTER POLICY "+pgconn.QuoteIdent(renamed)+" ON "+qt+" TO PUBLIC USING (tenant = 2)",
 					"ALTER TABLE "+qt+" NO FORCE ROW LEVEL SECURITY"),
 				Config:            cfg("force = true", step2),
 				ConfigPlanChecks:  expectUpdate(addr, rls),
@@ -164,7 +164,7 @@ resource "postgresql_policy" "test" {
 				},
 			},
 			{ // dropped behind Terraform's back: created again
-				PreConfig:        acctest.ExecFunc(t, db, "DROP POLICY "+pg.QuoteIdent(renamed)+" ON "+qt),
+				PreConfig:        acctest.ExecFunc(t, db, "DROP POLICY "+pgconn.QuoteIdent(renamed)+" ON "+qt),
 				Config:           cfg("enabled = false", step5),
 				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
@@ -183,8 +183,8 @@ resource "postgresql_policy" "test" {
 // owned by the admin; it is dropped when the test ends.
 func policyItemsDatabase(t *testing.T, db string) {
 	t.Helper()
-	qt := pg.QuoteQualified("public", "items")
-	acctest.TempDatabase(t, db, "CREATE TABLE "+qt+" (id int, owner text)", "ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()))
+	qt := pgconn.QuoteQualified("public", "items")
+	acctest.TempDatabase(t, db, "CREATE TABLE "+qt+" (id int, owner text)", "ALTER TABLE "+qt+" OWNER TO "+pgconn.QuoteIdent(acctest.AdminUser()))
 }
 
 // testAccPolicyItemsSteps runs steps in parallel with the other tests on the
@@ -226,9 +226,9 @@ resource "postgresql_policy" "test" {
   using    = %[3]s
 }`, db, victim+"_r", using)
 	}
-	smuggled := acctest.QuoteHCL("true); DROP ROLE " + pg.QuoteIdent(victim) + "; SELECT (1")
+	smuggled := acctest.QuoteHCL("true); DROP ROLE " + pgconn.QuoteIdent(victim) + "; SELECT (1")
 	// unknown until apply: the role's OID is computed
-	smuggledLate := `"true); DROP ROLE ` + strings.ReplaceAll(pg.QuoteIdent(victim), `"`, `\"`) + `; SELECT (${postgresql_role.r.oid}"`
+	smuggledLate := `"true); DROP ROLE ` + strings.ReplaceAll(pgconn.QuoteIdent(victim), `"`, `\"`) + `; SELECT (${postgresql_role.r.oid}"`
 	// the victim is created by the admin, so that the admin could drop it if a smuggled statement ever ran
 	testAccPolicyItemsSteps(t, db, func() { acctest.OwnerRole(t, victim) }, func(*terraform.State) error { return victimExists() }, []resource.TestStep{
 		{
@@ -262,7 +262,7 @@ resource "postgresql_policy" "test" {
 func TestAccPolicy_regressionRefreshNeedsNoOwnership(t *testing.T) {
 	db := acctest.RandName("polowndb")
 	other := acctest.RandName("polowner")
-	qt := pg.QuoteQualified("public", "items")
+	qt := pgconn.QuoteQualified("public", "items")
 	addr := "postgresql_policy.test"
 	cfg := acctest.Config(`
 resource "postgresql_policy" "test" {
@@ -282,7 +282,7 @@ resource "postgresql_policy" "test" {
 			},
 		},
 		{ // the table changes hands: reading the policy still keeps the spelling
-			PreConfig: acctest.ExecFunc(t, db, "ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(other)),
+			PreConfig: acctest.ExecFunc(t, db, "ALTER TABLE "+qt+" OWNER TO "+pgconn.QuoteIdent(other)),
 			Config:    cfg,
 			PlanOnly:  true,
 		},
@@ -299,7 +299,7 @@ resource "postgresql_policy" "test" {
 		},
 		{ // changed outside Terraform: the server's rendering is shown and repaired
 			PreConfig: acctest.ExecFunc(t, db,
-				"ALTER TABLE "+qt+" OWNER TO "+pg.QuoteIdent(acctest.AdminUser()),
+				"ALTER TABLE "+qt+" OWNER TO "+pgconn.QuoteIdent(acctest.AdminUser()),
 				"ALTER POLICY p ON "+qt+" USING (owner = 'x')"),
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{

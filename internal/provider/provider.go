@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,19 +26,25 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 var _ provider.Provider = (*pgProvider)(nil)
 var _ provider.ProviderWithValidateConfig = (*pgProvider)(nil)
 
-// New returns a constructor for the provider at the given version.
-func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &pgProvider{version: version} }
+// New returns a constructor for the provider at the given version. The
+// released provider takes no options; tests inject their seams through them.
+func New(version string, opts ...Option) func() provider.Provider {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return func() provider.Provider { return &pgProvider{version: version, opts: &o} }
 }
 
 type pgProvider struct {
 	version string
+	opts    *options
 }
 
 var sslModes = []string{"disable", "allow", "prefer", "require", "verify-ca", "verify-full"}
@@ -71,7 +78,7 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 					"`read-only`, `primary`, `standby`, or `prefer-standby` (a standby if there is one, else any). A provider that changes objects wants `read-write` (or `primary`): " +
 					"whichever host is listed first, writes then go to the primary, and after a failover to the promoted standby with no change to the configuration. " +
 					"Defaults to `PGTARGETSESSIONATTRS`, then `any`.",
-				Validators: []validator.String{stringvalidator.OneOf(pg.TargetSessionAttrs...)},
+				Validators: []validator.String{stringvalidator.OneOf(pgconn.TargetSessionAttrs...)},
 			},
 			"database": schema.StringAttribute{
 				Optional:            true,
@@ -205,7 +212,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	cfg, diagErr := configureConfig(m, os.Getenv)
+	cfg, diagErr := configureConfig(m, os.Getenv, p.opts)
 	if diagErr != nil {
 		resp.Diagnostics.AddAttributeError(diagErr.path, diagErr.summary, diagErr.detail)
 		return
@@ -220,40 +227,33 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	tflog.Debug(ctx, "configured PostgreSQL provider", fields)
 	// one catalog snapshot per configured instance: Terraform configures a new
 	// one for every command, so no snapshot outlives the command (pg/snapshot.go)
-	client := pg.SharedClient(cfg).WithSnapshot()
-	resp.ResourceData = client
-	resp.DataSourceData = client
-	resp.ListResourceData = client
-	resp.ActionData = client
-	resp.EphemeralResourceData = client
+	data := &providerData{client: p.opts.client(cfg).WithSnapshot(), opts: p.opts}
+	resp.ResourceData = data
+	resp.DataSourceData = data
+	resp.ListResourceData = data
+	resp.ActionData = data
+	resp.EphemeralResourceData = data
 }
 
-// configureConfig is resolveConfig with the tests' connection bound
-// (testMaxConnections) applied, as Configure uses it: the configuration that
+// configureConfig is resolveConfig with the seams of o applied (a default
+// max_connections, an idle time), as Configure uses it: the configuration that
 // keys the shared client.
-func configureConfig(m providerModel, getenv func(string) string) (pg.Config, *configError) {
+func configureConfig(m providerModel, getenv func(string) string, o *options) (pgconn.Config, *configError) {
 	cfg, diagErr := resolveConfig(m, getenv)
-	if diagErr == nil && testMaxConnections > 0 && m.MaxConnections.IsNull() {
-		cfg.MaxConnections = testMaxConnections
+	if diagErr == nil && o.defaultMaxConnections > 0 && m.MaxConnections.IsNull() {
+		cfg.MaxConnections = o.defaultMaxConnections
 	}
+	cfg.MaxConnIdleTime = o.maxConnIdleTime
 	return cfg, diagErr
 }
-
-// maxConnIdleTime, when set (by the tests' TestMain), overrides how long the
-// pools keep idle connections: acceptance tests serve hundreds of provider
-// instances in one process and never close their pools.
-var maxConnIdleTime time.Duration
-
-// testMaxConnections, when set (by the tests' TestMain), replaces the default
-// of max_connections (20) in Configure: in the tests one shared client
-// (pg.SharedClient) serves every test running in parallel, where in real use
-// each Terraform run has its own.
-var testMaxConnections int
 
 type configError struct {
 	path            path.Path
 	summary, detail string
 }
+
+// mustRegexp compiles a regular expression of the provider's own source.
+func mustRegexp(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
 var versionRe = mustRegexp(`^[0-9]+(\.[0-9]+){0,2}$`)
 
@@ -262,8 +262,8 @@ var portsRe = mustRegexp(`^\s*[0-9]{1,5}(\s*,\s*[0-9]{1,5})*\s*$`)
 
 // resolveConfig applies environment fallbacks and defaults. Unknown values
 // are recorded, never replaced by defaults.
-func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *configError) {
-	var cfg pg.Config
+func resolveConfig(m providerModel, getenv func(string) string) (pgconn.Config, *configError) {
+	var cfg pgconn.Config
 	str := func(name string, v types.String, env, def string) string {
 		if v.IsUnknown() {
 			cfg.Unknown = append(cfg.Unknown, name)
@@ -282,8 +282,8 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 	cfg.Host = str("host", m.Host, "PGHOST", "localhost")
 	ports := str("port", m.Port, "PGPORT", "5432")
 	cfg.TargetSessionAttrs = str("target_session_attrs", m.TargetSessionAttrs, "PGTARGETSESSIONATTRS", "")
-	if cfg.TargetSessionAttrs != "" && !slices.Contains(pg.TargetSessionAttrs, cfg.TargetSessionAttrs) {
-		return cfg, &configError{path.Root("target_session_attrs"), "Invalid target_session_attrs", fmt.Sprintf("target_session_attrs %q (from PGTARGETSESSIONATTRS) must be one of %s.", cfg.TargetSessionAttrs, strings.Join(pg.TargetSessionAttrs, ", "))}
+	if cfg.TargetSessionAttrs != "" && !slices.Contains(pgconn.TargetSessionAttrs, cfg.TargetSessionAttrs) {
+		return cfg, &configError{path.Root("target_session_attrs"), "Invalid target_session_attrs", fmt.Sprintf("target_session_attrs %q (from PGTARGETSESSIONATTRS) must be one of %s.", cfg.TargetSessionAttrs, strings.Join(pgconn.TargetSessionAttrs, ", "))}
 	}
 	if cerr := resolvePorts(&cfg, m, ports); cerr != nil {
 		return cfg, cerr
@@ -342,7 +342,7 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 			cfg.MaxConnections = int(n)
 			return nil
 		}},
-		{"max_retry_duration", m.MaxRetryDuration, "PGTF_MAX_RETRY_DURATION", int64(pg.DefaultMaxRetryDuration / time.Second), func(retrySecs int64) *configError {
+		{"max_retry_duration", m.MaxRetryDuration, "PGTF_MAX_RETRY_DURATION", int64(pgconn.DefaultMaxRetryDuration / time.Second), func(retrySecs int64) *configError {
 			if retrySecs < 0 {
 				return &configError{path.Root("max_retry_duration"), "Invalid max_retry_duration", fmt.Sprintf("max_retry_duration %d (from PGTF_MAX_RETRY_DURATION) must be 0 or more.", retrySecs)}
 			}
@@ -363,7 +363,6 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 			return cfg, cerr
 		}
 	}
-	cfg.MaxConnIdleTime = maxConnIdleTime
 	// As libpq: PGAPPNAME names the provider's sessions in pg_stat_activity.
 	cfg.ApplicationName = getenv("PGAPPNAME")
 
@@ -388,7 +387,7 @@ func resolveConfig(m providerModel, getenv func(string) string) (pg.Config, *con
 		if cc.Cert.IsUnknown() || cc.Key.IsUnknown() || cc.SSLInline.IsUnknown() {
 			cfg.Unknown = append(cfg.Unknown, "clientcert")
 		} else {
-			cfg.ClientCert = &pg.ClientCert{Cert: cc.Cert.ValueString(), Key: cc.Key.ValueString(), Inline: cc.SSLInline.ValueBool()}
+			cfg.ClientCert = &pgconn.ClientCert{Cert: cc.Cert.ValueString(), Key: cc.Key.ValueString(), Inline: cc.SSLInline.ValueBool()}
 		}
 	}
 
@@ -463,7 +462,7 @@ func nonNegativeInt64(desc string) schema.Int64Attribute {
 
 // resolvePorts sets cfg.Port (and cfg.Ports with one port per host) from the
 // port argument or PGPORT (raw), checking them against the hosts.
-func resolvePorts(cfg *pg.Config, m providerModel, raw string) *configError {
+func resolvePorts(cfg *pgconn.Config, m providerModel, raw string) *configError {
 	if m.Port.IsUnknown() {
 		cfg.Port = 5432 // never used: the client does not connect
 		return nil
@@ -476,7 +475,7 @@ func resolvePorts(cfg *pg.Config, m providerModel, raw string) *configError {
 	if m.Port.IsNull() {
 		from = " (from PGPORT)"
 	}
-	ports, err := pg.ParsePorts(raw, hosts)
+	ports, err := pgconn.ParsePorts(raw, hosts)
 	if err != nil {
 		return &configError{path.Root("port"), "Invalid port", fmt.Sprintf("port %q%s: %s.", raw, from, err)}
 	}
@@ -491,7 +490,7 @@ func resolvePorts(cfg *pg.Config, m providerModel, raw string) *configError {
 // no empty entry in a host list, and one port for all hosts or one per host.
 func validateHosts(m providerModel, diags *diag.Diagnostics) {
 	if !m.Host.IsNull() && !m.Host.IsUnknown() {
-		if err := pg.CheckHosts(m.Host.ValueString()); err != nil {
+		if err := pgconn.CheckHosts(m.Host.ValueString()); err != nil {
 			diags.AddAttributeError(path.Root("host"), "Invalid host", err.Error()+".")
 			return
 		}
@@ -503,7 +502,7 @@ func validateHosts(m providerModel, diags *diag.Diagnostics) {
 	if !m.Host.IsNull() {
 		hosts = len(strings.Split(m.Host.ValueString(), ","))
 	}
-	if _, err := pg.ParsePorts(m.Port.ValueString(), hosts); err != nil {
+	if _, err := pgconn.ParsePorts(m.Port.ValueString(), hosts); err != nil {
 		diags.AddAttributeError(path.Root("port"), "Invalid port", fmt.Sprintf("port %q: %s.", m.Port.ValueString(), err))
 	}
 }

@@ -12,11 +12,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn/cloudlogin"
 )
 
 // Cloud login: AWS RDS IAM, Cloud SQL IAM and Azure Entra ID tokens as
-// passwords (cyrilgdn's arguments; the tokens themselves: pg/cloudauth.go).
+// passwords (cyrilgdn's arguments; the tokens themselves: pgconn/cloudlogin/cloudauth.go).
 
 // cloudAuthAttributes are the provider arguments of the cloud login methods.
 func cloudAuthAttributes() map[string]schema.Attribute {
@@ -68,13 +69,13 @@ func cloudAuthAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Azure cloud of `azure_identity_auth`: `public`, `china` (Azure operated by 21Vianet) or `usgovernment`. It selects the Microsoft Entra authority " +
 				"(`login.microsoftonline.com`, `login.chinacloudapi.cn`, `login.microsoftonline.us`; `AZURE_AUTHORITY_HOST` overrides it) and the token scope of Azure Database for PostgreSQL in that cloud. " +
 				"Defaults to `ARM_ENVIRONMENT` (as the azurerm provider), then `public`.",
-			Validators: []validator.String{stringvalidator.OneOf(pg.AzureEnvironments...)},
+			Validators: []validator.String{stringvalidator.OneOf(pgconn.AzureEnvironments...)},
 		},
 		"gcp_ip_type": schema.StringAttribute{
 			Optional: true,
 			MarkdownDescription: "With a Cloud SQL instance connection name as `host`: the instance address the connector dials: `public`, `private` (VPC), `psc` (Private Service Connect), " +
 				"or `auto` (the public IP if the instance has one, else the private IP, as the connector of the community provider did). Defaults to `auto`.",
-			Validators: []validator.String{stringvalidator.OneOf(pg.CloudSQLIPTypes...)},
+			Validators: []validator.String{stringvalidator.OneOf(pgconn.CloudSQLIPTypes...)},
 		},
 		"gcp_iam_impersonate_service_account": schema.StringAttribute{
 			Optional: true,
@@ -103,12 +104,12 @@ func validateCloudAuth(m providerModel, diags *diag.Diagnostics) {
 	connector := false
 	if !m.Host.IsNull() && !m.Host.IsUnknown() {
 		host := m.Host.ValueString()
-		connector = gcp && pg.ParseCloudSQLInstance(host) != ""
+		connector = gcp && cloudlogin.ParseCloudSQLInstance(host) != ""
 		switch {
-		case gcp && !connector && pg.LooksLikeCloudSQLInstance(host):
+		case gcp && !connector && cloudlogin.LooksLikeCloudSQLInstance(host):
 			diags.AddAttributeError(path.Root("host"), "Invalid Cloud SQL instance connection name",
 				fmt.Sprintf("host %q is not a Cloud SQL instance connection name (project:region:instance, or project/region/instance) nor an address.", host))
-		case !gcp && !m.Scheme.IsUnknown() && pg.ParseCloudSQLInstance(host) != "" && !strings.Contains(host, "/"):
+		case !gcp && !m.Scheme.IsUnknown() && cloudlogin.ParseCloudSQLInstance(host) != "" && !strings.Contains(host, "/"):
 			diags.AddAttributeWarning(path.Root("host"), "Cloud SQL instance connection name without the gcppostgres scheme",
 				fmt.Sprintf(`host %q looks like a Cloud SQL instance connection name: set scheme = "gcppostgres" to connect through the Cloud SQL connector.`, host))
 		}
@@ -131,7 +132,7 @@ func validateCloudAuth(m providerModel, diags *diag.Diagnostics) {
 		diags.AddAttributeWarning(path.Root("azure_environment"), "Argument not used", "azure_environment is only used with azure_identity_auth = true.")
 	}
 	if !m.AWSRDSIAMEndpoint.IsNull() && !m.AWSRDSIAMEndpoint.IsUnknown() {
-		if _, _, err := pg.SplitEndpoint(m.AWSRDSIAMEndpoint.ValueString()); err != nil {
+		if _, _, err := cloudlogin.SplitEndpoint(m.AWSRDSIAMEndpoint.ValueString()); err != nil {
 			diags.AddAttributeError(path.Root("aws_rds_iam_endpoint"), "Invalid aws_rds_iam_endpoint",
 				fmt.Sprintf("aws_rds_iam_endpoint %q is not an address[:port]: %s.", m.AWSRDSIAMEndpoint.ValueString(), err))
 		}
@@ -152,7 +153,7 @@ func validateCloudAuth(m providerModel, diags *diag.Diagnostics) {
 // resolveCloudAuth resolves the cloud login arguments into cfg.CloudAuth, and
 // the default sslmode of token logins (require). Unknown values are recorded
 // in cfg.Unknown, never replaced by defaults.
-func resolveCloudAuth(m providerModel, cfg *pg.Config, getenv func(string) string) *configError {
+func resolveCloudAuth(m providerModel, cfg *pgconn.Config, getenv func(string) string) *configError {
 	str := func(name string, v types.String) string {
 		if v.IsUnknown() {
 			cfg.Unknown = append(cfg.Unknown, name)
@@ -170,14 +171,14 @@ func resolveCloudAuth(m providerModel, cfg *pg.Config, getenv func(string) strin
 	azure := boolean("azure_identity_auth", m.AzureIdentityAuth)
 	switch {
 	case aws:
-		cfg.CloudAuth = &pg.CloudAuth{
-			Method:      pg.AuthAWSRDSIAM,
+		cfg.CloudAuth = &pgconn.CloudAuth{
+			Method:      pgconn.AuthAWSRDSIAM,
 			AWSProfile:  str("aws_rds_iam_profile", m.AWSRDSIAMProfile),
 			AWSRegion:   str("aws_rds_iam_region", m.AWSRDSIAMRegion),
 			AWSRoleARN:  str("aws_rds_iam_provider_role_arn", m.AWSRDSIAMProviderRoleARN),
 			AWSEndpoint: str("aws_rds_iam_endpoint", m.AWSRDSIAMEndpoint),
 		}
-		if _, _, err := pg.SplitEndpoint(cfg.CloudAuth.AWSEndpoint); cfg.CloudAuth.AWSEndpoint != "" && err != nil {
+		if _, _, err := cloudlogin.SplitEndpoint(cfg.CloudAuth.AWSEndpoint); cfg.CloudAuth.AWSEndpoint != "" && err != nil {
 			return &configError{path.Root("aws_rds_iam_endpoint"), "Invalid aws_rds_iam_endpoint", fmt.Sprintf("aws_rds_iam_endpoint %q is not an address[:port]: %s.", cfg.CloudAuth.AWSEndpoint, err)}
 		}
 	case azure:
@@ -188,21 +189,21 @@ func resolveCloudAuth(m providerModel, cfg *pg.Config, getenv func(string) strin
 		env := str("azure_environment", m.AzureEnvironment)
 		if m.AzureEnvironment.IsNull() {
 			// the azurerm provider's variable, when it names a cloud this login knows
-			if e := strings.ToLower(getenv("ARM_ENVIRONMENT")); slices.Contains(pg.AzureEnvironments, e) {
+			if e := strings.ToLower(getenv("ARM_ENVIRONMENT")); slices.Contains(pgconn.AzureEnvironments, e) {
 				env = e
 			}
 		}
-		cfg.CloudAuth = &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: tenant, AzureEnvironment: env}
+		cfg.CloudAuth = &pgconn.CloudAuth{Method: pgconn.AuthAzure, AzureTenantID: tenant, AzureEnvironment: env}
 	case scheme == "gcppostgres":
 		sa := str("gcp_iam_impersonate_service_account", m.GCPIAMImpersonateSA)
 		// as with cyrilgdn's provider, a configured password (a built-in
 		// user's) is used as such unless a service account is impersonated
 		iam := sa != "" || m.GCPIAMImpersonateSA.IsUnknown() || m.Password.IsNull() || m.Password.ValueString() == ""
-		if inst := pg.ParseCloudSQLInstance(cfg.Host); inst != "" && !m.Host.IsUnknown() {
+		if inst := cloudlogin.ParseCloudSQLInstance(cfg.Host); inst != "" && !m.Host.IsUnknown() {
 			if len(m.ClientCert) > 0 || cfg.SSLRootCert != "" {
 				return &configError{path.Root("host"), "Certificates with the Cloud SQL connector", "the Cloud SQL connector makes its own certificates: remove clientcert and sslrootcert (or PGSSLROOTCERT), or set host to the instance's address."}
 			}
-			cfg.CloudSQL = &pg.CloudSQL{
+			cfg.CloudSQL = &pgconn.CloudSQL{
 				Instance: inst, IPType: str("gcp_ip_type", m.GCPIPType), IAMAuthN: iam, ImpersonateServiceAccount: sa,
 				AdminAPIEndpoint: getenv("PGTF_GCP_SQLADMIN_API_ENDPOINT"),
 			}
@@ -211,12 +212,12 @@ func resolveCloudAuth(m providerModel, cfg *pg.Config, getenv func(string) strin
 			}
 			break
 		}
-		if pg.LooksLikeCloudSQLInstance(cfg.Host) && !m.Host.IsUnknown() {
+		if cloudlogin.LooksLikeCloudSQLInstance(cfg.Host) && !m.Host.IsUnknown() {
 			return &configError{path.Root("host"), "Invalid Cloud SQL instance connection name",
 				fmt.Sprintf("host %q is not a Cloud SQL instance connection name (project:region:instance, or project/region/instance) nor an address.", cfg.Host)}
 		}
 		if iam {
-			cfg.CloudAuth = &pg.CloudAuth{Method: pg.AuthGCPIAM, GCPImpersonateServiceAccount: sa}
+			cfg.CloudAuth = &pgconn.CloudAuth{Method: pgconn.AuthGCPIAM, GCPImpersonateServiceAccount: sa}
 		}
 	}
 	// A token is a bearer secret: token logins, and the cloud schemes
@@ -229,7 +230,7 @@ func resolveCloudAuth(m providerModel, cfg *pg.Config, getenv func(string) strin
 }
 
 // cloudLoginName names the cloud login method of cfg for the logs ("" = none).
-func cloudLoginName(cfg pg.Config) string {
+func cloudLoginName(cfg pgconn.Config) string {
 	if cfg.CloudSQL != nil {
 		if cfg.CloudSQL.IAMAuthN {
 			return "cloudsql_connector_iam"

@@ -33,6 +33,8 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn/cloudlogin"
 )
 
 // Cloud login acceptance tests. Each stands in for the cloud's credential
@@ -52,13 +54,13 @@ func cloudLoginRole(t *testing.T, name, token string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stmt := "CREATE ROLE " + pg.QuoteIdent(name) + " LOGIN CREATEROLE PASSWORD " + pg.QuoteLiteral(v)
+	stmt := "CREATE ROLE " + pgconn.QuoteIdent(name) + " LOGIN CREATEROLE PASSWORD " + pgconn.QuoteLiteral(v)
 	if acctest.Managed() {
 		acctest.AdminExec(t, "", stmt)
 	} else {
 		acctest.Exec(t, "", stmt)
 	}
-	t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(name)) })
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pgconn.QuoteIdent(name)) })
 }
 
 // cloudLoginConfig is a provider logging in as user over TCP with the given
@@ -109,7 +111,7 @@ func testCloudLogin(t *testing.T, login, token, role, args, wrongArgs string, en
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { cloudLoginRole(t, login, token) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testFactories(WithCloudLogin(cloudLoginSeams(t)...)),
 		CheckDestroy:             checkRoleGone(t, role),
 		Steps:                    steps,
 	})
@@ -133,11 +135,30 @@ func testCloudLogin(t *testing.T, login, token, role, args, wrongArgs string, en
 
 // --- AWS RDS IAM -------------------------------------------------------------
 
+// cloudLoginOptions holds the cloud login seams of each test (setCloudLogin),
+// for the provider testCloudLogin serves.
+var cloudLoginOptions sync.Map // *testing.T -> []cloudlogin.Option
+
+// setCloudLogin gives the provider of test t's testCloudLogin the cloud login seams opts.
+func setCloudLogin(t *testing.T, opts ...cloudlogin.Option) {
+	prev, _ := cloudLoginOptions.Load(t)
+	list, _ := prev.([]cloudlogin.Option)
+	cloudLoginOptions.Store(t, append(list, opts...))
+	t.Cleanup(func() { cloudLoginOptions.Delete(t) })
+}
+
+// cloudLoginSeams are the cloud login seams of test t (setCloudLogin).
+func cloudLoginSeams(t *testing.T) []cloudlogin.Option {
+	v, _ := cloudLoginOptions.Load(t)
+	list, _ := v.([]cloudlogin.Option)
+	return list
+}
+
 // fixedAWSClock fixes the clock that signs RDS tokens for the test, so the
 // token is known in advance.
 func fixedAWSClock(t *testing.T) time.Time {
 	at := time.Now().UTC().Truncate(time.Second)
-	t.Cleanup(pg.SetCloudAuthTestHooks(func() time.Time { return at }, nil))
+	setCloudLogin(t, cloudlogin.WithClock(func() time.Time { return at }))
 	return at
 }
 
@@ -302,8 +323,8 @@ func TestResolveConfigCloudAuth(t *testing.T) {
 		name    string
 		m       providerModel
 		env     map[string]string
-		want    *pg.CloudAuth
-		sql     *pg.CloudSQL
+		want    *pgconn.CloudAuth
+		sql     *pgconn.CloudSQL
 		pw      string
 		sslmode string
 		unknown []string
@@ -314,66 +335,66 @@ func TestResolveConfigCloudAuth(t *testing.T) {
 		{name: "awspostgres: PGSSLMODE wins", m: providerModel{Scheme: s("awspostgres")}, env: map[string]string{"PGSSLMODE": "verify-full"}, sslmode: "verify-full"},
 		{
 			name: "aws", m: providerModel{AWSRDSIAMAuth: b(true), AWSRDSIAMProfile: s("p"), AWSRDSIAMRegion: s("eu-west-1"), AWSRDSIAMProviderRoleARN: s("arn:r"), Password: s("ignored")},
-			want: &pg.CloudAuth{Method: pg.AuthAWSRDSIAM, AWSProfile: "p", AWSRegion: "eu-west-1", AWSRoleARN: "arn:r"}, sslmode: "require",
+			want: &pgconn.CloudAuth{Method: pgconn.AuthAWSRDSIAM, AWSProfile: "p", AWSRegion: "eu-west-1", AWSRoleARN: "arn:r"}, sslmode: "require",
 		},
 		{name: "aws false", m: providerModel{AWSRDSIAMAuth: b(false), AWSRDSIAMRegion: s("eu-west-1")}, sslmode: "prefer"},
 		{
 			name: "aws, sslmode set", m: providerModel{AWSRDSIAMAuth: b(true), SSLMode: s("verify-full")},
-			want: &pg.CloudAuth{Method: pg.AuthAWSRDSIAM}, sslmode: "verify-full",
+			want: &pgconn.CloudAuth{Method: pgconn.AuthAWSRDSIAM}, sslmode: "verify-full",
 		},
 		{name: "aws unknown", m: providerModel{AWSRDSIAMAuth: types.BoolUnknown()}, sslmode: "prefer", unknown: []string{"aws_rds_iam_auth"}},
 		{
 			name: "aws region unknown", m: providerModel{AWSRDSIAMAuth: b(true), AWSRDSIAMRegion: types.StringUnknown()},
-			want: &pg.CloudAuth{Method: pg.AuthAWSRDSIAM}, sslmode: "require", unknown: []string{"aws_rds_iam_region"},
+			want: &pgconn.CloudAuth{Method: pgconn.AuthAWSRDSIAM}, sslmode: "require", unknown: []string{"aws_rds_iam_region"},
 		},
 		{name: "azure without tenant", m: providerModel{AzureIdentityAuth: b(true)}, errHas: "azure_tenant_id"},
-		{name: "azure", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t")}, want: &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: "t"}, sslmode: "require"},
-		{name: "azure tenant unknown", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: types.StringUnknown()}, want: &pg.CloudAuth{Method: pg.AuthAzure}, sslmode: "require", unknown: []string{"azure_tenant_id"}},
-		{name: "gcp", m: providerModel{Scheme: s("gcppostgres"), Host: s("10.1.2.3")}, want: &pg.CloudAuth{Method: pg.AuthGCPIAM}, sslmode: "require"},
-		{name: "gcp, PGPASSWORD is no built-in user's password", m: providerModel{Scheme: s("gcppostgres")}, env: map[string]string{"PGPASSWORD": "pw"}, want: &pg.CloudAuth{Method: pg.AuthGCPIAM}, sslmode: "require"},
+		{name: "azure", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t")}, want: &pgconn.CloudAuth{Method: pgconn.AuthAzure, AzureTenantID: "t"}, sslmode: "require"},
+		{name: "azure tenant unknown", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: types.StringUnknown()}, want: &pgconn.CloudAuth{Method: pgconn.AuthAzure}, sslmode: "require", unknown: []string{"azure_tenant_id"}},
+		{name: "gcp", m: providerModel{Scheme: s("gcppostgres"), Host: s("10.1.2.3")}, want: &pgconn.CloudAuth{Method: pgconn.AuthGCPIAM}, sslmode: "require"},
+		{name: "gcp, PGPASSWORD is no built-in user's password", m: providerModel{Scheme: s("gcppostgres")}, env: map[string]string{"PGPASSWORD": "pw"}, want: &pgconn.CloudAuth{Method: pgconn.AuthGCPIAM}, sslmode: "require"},
 		{name: "gcp built-in user", m: providerModel{Scheme: s("gcppostgres"), Password: s("pw")}, sslmode: "require"},
 		{
 			name: "gcp impersonation", m: providerModel{Scheme: s("gcppostgres"), Host: s("/cloudsql/p:r:i"), GCPIAMImpersonateSA: s("sa@p.iam.gserviceaccount.com"), Password: s("pw")},
-			want: &pg.CloudAuth{Method: pg.AuthGCPIAM, GCPImpersonateServiceAccount: "sa@p.iam.gserviceaccount.com"}, sslmode: "require",
+			want: &pgconn.CloudAuth{Method: pgconn.AuthGCPIAM, GCPImpersonateServiceAccount: "sa@p.iam.gserviceaccount.com"}, sslmode: "require",
 		},
 		{
 			name: "gcp connection name: the connector, IAM login", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst")}, env: map[string]string{"PGPASSWORD": "pw"},
-			sql: &pg.CloudSQL{Instance: "proj:europe-west1:inst", IAMAuthN: true}, sslmode: "require",
+			sql: &pgconn.CloudSQL{Instance: "proj:europe-west1:inst", IAMAuthN: true}, sslmode: "require",
 		},
 		{
 			name: "gcp connection name with slashes (cyrilgdn's other spelling)", m: providerModel{Scheme: s("gcppostgres"), GCPIPType: s("private")}, env: map[string]string{"PGHOST": "proj/europe-west1/inst"},
-			sql: &pg.CloudSQL{Instance: "proj:europe-west1:inst", IPType: "private", IAMAuthN: true}, sslmode: "require",
+			sql: &pgconn.CloudSQL{Instance: "proj:europe-west1:inst", IPType: "private", IAMAuthN: true}, sslmode: "require",
 		},
 		{
 			name: "gcp connection name, built-in user", m: providerModel{Scheme: s("gcppostgres"), Host: s("example.com:proj:europe-west1:inst"), Password: s("pw")},
 			env: map[string]string{"PGTF_GCP_SQLADMIN_API_ENDPOINT": "http://127.0.0.1:1/"},
-			sql: &pg.CloudSQL{Instance: "example.com:proj:europe-west1:inst", AdminAPIEndpoint: "http://127.0.0.1:1/"}, pw: "pw", sslmode: "require",
+			sql: &pgconn.CloudSQL{Instance: "example.com:proj:europe-west1:inst", AdminAPIEndpoint: "http://127.0.0.1:1/"}, pw: "pw", sslmode: "require",
 		},
 		{
 			name: "gcp connection name, impersonation", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst"), Password: s("pw"), GCPIAMImpersonateSA: s("sa@p.iam.gserviceaccount.com")},
-			sql: &pg.CloudSQL{Instance: "proj:europe-west1:inst", IAMAuthN: true, ImpersonateServiceAccount: "sa@p.iam.gserviceaccount.com"}, sslmode: "require",
+			sql: &pgconn.CloudSQL{Instance: "proj:europe-west1:inst", IAMAuthN: true, ImpersonateServiceAccount: "sa@p.iam.gserviceaccount.com"}, sslmode: "require",
 		},
 		{name: "gcp connection name with a client certificate", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:europe-west1:inst"), ClientCert: []clientCertModel{{Cert: s("c"), Key: s("k")}}}, errHas: "Certificates"},
 		{name: "gcp bad connection name", m: providerModel{Scheme: s("gcppostgres"), Host: s("proj:inst")}, errHas: "not a Cloud SQL instance connection name"},
-		{name: "gcp host unknown", m: providerModel{Scheme: s("gcppostgres"), Host: types.StringUnknown()}, want: &pg.CloudAuth{Method: pg.AuthGCPIAM}, sslmode: "require", unknown: []string{"host"}},
+		{name: "gcp host unknown", m: providerModel{Scheme: s("gcppostgres"), Host: types.StringUnknown()}, want: &pgconn.CloudAuth{Method: pgconn.AuthGCPIAM}, sslmode: "require", unknown: []string{"host"}},
 		{
 			name: "aws endpoint", m: providerModel{AWSRDSIAMAuth: b(true), AWSRDSIAMEndpoint: s("db.abc.eu-west-3.rds.amazonaws.com:5432")},
-			want: &pg.CloudAuth{Method: pg.AuthAWSRDSIAM, AWSEndpoint: "db.abc.eu-west-3.rds.amazonaws.com:5432"}, sslmode: "require",
+			want: &pgconn.CloudAuth{Method: pgconn.AuthAWSRDSIAM, AWSEndpoint: "db.abc.eu-west-3.rds.amazonaws.com:5432"}, sslmode: "require",
 		},
 		{name: "aws bad endpoint", m: providerModel{AWSRDSIAMAuth: b(true), AWSRDSIAMEndpoint: s("db:99999")}, errHas: "aws_rds_iam_endpoint"},
 		{
 			name: "azure china", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t"), AzureEnvironment: s("china")}, env: map[string]string{"ARM_ENVIRONMENT": "usgovernment"},
-			want: &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: "t", AzureEnvironment: "china"}, sslmode: "require",
+			want: &pgconn.CloudAuth{Method: pgconn.AuthAzure, AzureTenantID: "t", AzureEnvironment: "china"}, sslmode: "require",
 		},
 		{
 			name: "azure environment from ARM_ENVIRONMENT", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t")}, env: map[string]string{"ARM_ENVIRONMENT": "USGovernment"},
-			want: &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: "t", AzureEnvironment: "usgovernment"}, sslmode: "require",
+			want: &pgconn.CloudAuth{Method: pgconn.AuthAzure, AzureTenantID: "t", AzureEnvironment: "usgovernment"}, sslmode: "require",
 		},
 		{
 			name: "azure: ARM_ENVIRONMENT of another cloud is not used", m: providerModel{AzureIdentityAuth: b(true), AzureTenantID: s("t")}, env: map[string]string{"ARM_ENVIRONMENT": "german"},
-			want: &pg.CloudAuth{Method: pg.AuthAzure, AzureTenantID: "t"}, sslmode: "require",
+			want: &pgconn.CloudAuth{Method: pgconn.AuthAzure, AzureTenantID: "t"}, sslmode: "require",
 		},
-		{name: "gcp IPv6", m: providerModel{Scheme: s("gcppostgres"), Host: s("fd00::3")}, want: &pg.CloudAuth{Method: pg.AuthGCPIAM}, sslmode: "require"},
+		{name: "gcp IPv6", m: providerModel{Scheme: s("gcppostgres"), Host: s("fd00::3")}, want: &pgconn.CloudAuth{Method: pgconn.AuthGCPIAM}, sslmode: "require"},
 		{name: "scheme unknown", m: providerModel{Scheme: types.StringUnknown()}, sslmode: "prefer", unknown: []string{"scheme"}},
 	} {
 		cfg, cerr := resolveConfig(tc.m, func(k string) string { return tc.env[k] })
@@ -596,7 +617,7 @@ func TestAccProvider_azureIdentityAuth(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	t.Cleanup(pg.SetCloudAuthTestHooks(nil, srv.Client()))
+	setCloudLogin(t, cloudlogin.WithAzureHTTPClient(srv.Client()))
 	testCloudLogin(t, login, tokens[tenant], role,
 		fmt.Sprintf(`  azure_identity_auth = true
   azure_tenant_id     = %q`, tenant),
@@ -673,7 +694,7 @@ func TestAccProvider_azureEnvironment(t *testing.T) {
 		r.URL.Scheme, r.URL.Host, r.Host = "https", strings.TrimPrefix(srv.URL, "https://"), ""
 		return srv.Client().Transport.RoundTrip(r)
 	})}
-	t.Cleanup(pg.SetCloudAuthTestHooks(nil, client))
+	setCloudLogin(t, cloudlogin.WithAzureHTTPClient(client))
 	testCloudLogin(t, login, scopes["https://ossrdbms-aad.database.chinacloudapi.cn/.default"], role,
 		fmt.Sprintf(`  azure_identity_auth = true
   azure_tenant_id     = %q

@@ -13,7 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn/tunnel"
 )
 
 // Private networks: an SSH bastion (the ssh_tunnel block) and a SOCKS5 proxy
@@ -98,7 +99,7 @@ type sshTunnelModel struct {
 func validateNetwork(m providerModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if v := m.ProxyURL; !v.IsNull() && !v.IsUnknown() {
-		if _, err := pg.ParseProxyURL(v.ValueString()); err != nil {
+		if _, err := tunnel.ParseProxyURL(v.ValueString()); err != nil {
 			diags.AddAttributeError(path.Root("proxy_url"), "Invalid proxy_url", err.Error()+".")
 		}
 	}
@@ -132,7 +133,7 @@ func validateNetwork(m providerModel) diag.Diagnostics {
 			"private_key_passphrase decrypts private_key or private_key_file; the agent holds its keys decrypted.")
 	}
 	if v := t.HostKey; !v.IsNull() && !v.IsUnknown() {
-		if _, err := pg.ParseHostKey(v.ValueString()); err != nil {
+		if _, err := tunnel.ParseHostKey(v.ValueString()); err != nil {
 			diags.AddAttributeError(at.AtName("host_key"), "Invalid host_key", "host_key is "+err.Error()+".")
 		}
 	}
@@ -141,20 +142,20 @@ func validateNetwork(m providerModel) diag.Diagnostics {
 
 // resolveNetwork fills cfg.SSHTunnel and cfg.Proxy. Unknown values are
 // recorded in cfg.Unknown.
-func resolveNetwork(m providerModel, getenv func(string) string, cfg *pg.Config) *configError {
+func resolveNetwork(m providerModel, getenv func(string) string, cfg *pgconn.Config) *configError {
 	switch {
 	case m.ProxyURL.IsUnknown():
 		cfg.Unknown = append(cfg.Unknown, "proxy_url")
 	case !m.ProxyURL.IsNull():
-		if _, err := pg.ParseProxyURL(m.ProxyURL.ValueString()); err != nil {
+		if _, err := tunnel.ParseProxyURL(m.ProxyURL.ValueString()); err != nil {
 			return &configError{path.Root("proxy_url"), "Invalid proxy_url", err.Error() + "."}
 		}
-		cfg.Proxy = &pg.Proxy{URL: m.ProxyURL.ValueString()}
+		cfg.Proxy = &pgconn.Proxy{URL: m.ProxyURL.ValueString()}
 	default:
 		env := firstEnv(getenv, "ALL_PROXY", "all_proxy")
 		// ALL_PROXY often holds an HTTP proxy for other tools: only SOCKS5 applies here
-		if _, err := pg.ParseProxyURL(env); env != "" && err == nil {
-			cfg.Proxy = &pg.Proxy{URL: env, NoProxy: firstEnv(getenv, "NO_PROXY", "no_proxy")}
+		if _, err := tunnel.ParseProxyURL(env); env != "" && err == nil {
+			cfg.Proxy = &pgconn.Proxy{URL: env, NoProxy: firstEnv(getenv, "NO_PROXY", "no_proxy")}
 		}
 	}
 	if len(m.SSHTunnel) != 1 {
@@ -176,7 +177,7 @@ func resolveNetwork(m providerModel, getenv func(string) string, cfg *pg.Config)
 	if !t.Port.IsNull() && !t.Port.IsUnknown() {
 		port = t.Port.ValueInt64()
 	}
-	cfg.SSHTunnel = &pg.SSHTunnel{
+	cfg.SSHTunnel = &pgconn.SSHTunnel{
 		Host: t.Host.ValueString(), Port: int(port), User: t.User.ValueString(),
 		PrivateKey: t.PrivateKey.ValueString(), PrivateKeyFile: t.PrivateKeyFile.ValueString(),
 		PrivateKeyPassphrase: t.PrivateKeyPassphrase.ValueString(), Agent: t.Agent.ValueBool(),
@@ -195,10 +196,10 @@ func firstEnv(getenv func(string) string, names ...string) string {
 }
 
 // networkLogFields describes the network path for the configuration log line, without secrets.
-func networkLogFields(cfg pg.Config) map[string]any {
+func networkLogFields(cfg pgconn.Config) map[string]any {
 	out := map[string]any{}
 	if cfg.Proxy != nil {
-		out["proxy"] = pg.RedactedProxyURL(cfg.Proxy.URL)
+		out["proxy"] = tunnel.RedactedProxyURL(cfg.Proxy.URL)
 	}
 	if t := cfg.SSHTunnel; t != nil {
 		out["ssh_tunnel"] = fmt.Sprintf("%s@%s:%d", t.User, t.Host, t.Port)

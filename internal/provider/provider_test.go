@@ -16,7 +16,41 @@ import (
 
 // testAccProtoV6ProviderFactories serves the provider under test in-process.
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"postgresql": testProtocolServer(New("test")()),
+	"postgresql": testProtocolServer(New("test", testProviderOptions()...)()),
+}
+
+// testOutcomes counts, over the whole test binary, the writes with an unknown
+// outcome that the skeleton settled (the fault tests compare it before and after).
+var testOutcomes OutcomeCounts
+
+// testProviderOptions are the seams of the provider under test, then extra.
+// The acceptance tests serve hundreds of provider instances in one process;
+// those with the same configuration share one client (pg.SharedClient) and
+// never close its pools. Idle connections close after 10 s, so they do not
+// pile up, yet live across the commands of one test step. The shared client
+// serves every test running in parallel, so its default bound is raised: at
+// 20 it closed idle connections to make room so often that backends were
+// started three times as often (and PostgreSQL's CPU time, mostly backend
+// start and exit, was 1.7 times as high).
+func testProviderOptions(extra ...Option) []Option {
+	return append([]Option{WithMaxConnIdleTime(10 * time.Second), WithDefaultMaxConnections(120), WithOutcomeCounts(&testOutcomes)}, extra...)
+}
+
+// testOptions are the options testProviderOptions make (for code that needs
+// the configuration the provider under test resolves, e.g. its shared client).
+func testOptions() *options {
+	var o options
+	for _, opt := range testProviderOptions() {
+		opt(&o)
+	}
+	return &o
+}
+
+// testFactories serves the provider under test with extra seams.
+func testFactories(extra ...Option) map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"postgresql": testProtocolServer(New("test", testProviderOptions(extra...)...)()),
+	}
 }
 
 // testProtocolServer serves p as the provider binary does (ProtocolServer).

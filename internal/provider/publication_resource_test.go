@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // publicationTestDatabase creates a database with tables owned by the admin
@@ -23,7 +23,7 @@ import (
 func publicationTestDatabase(t *testing.T, db string) {
 	t.Helper()
 	acctest.Database(t, db, acctest.AdminUser())
-	admin := pg.QuoteIdent(acctest.AdminUser())
+	admin := pgconn.QuoteIdent(acctest.AdminUser())
 	acctest.Exec(t, db,
 		"CREATE SCHEMA app AUTHORIZATION "+admin,
 		"CREATE TABLE public.t1 (id int PRIMARY KEY, v text)",
@@ -69,10 +69,10 @@ resource "postgresql_publication" "test" {
 			acctest.PreCheck(t)
 			// the admin's own role (on PostgreSQL 16+ a managed admin can give
 			// objects only to roles it holds ADMIN OPTION on)
-			acctest.AdminExec(t, "", "CREATE ROLE "+pg.QuoteIdent(owner))
-			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(owner)) })
+			acctest.AdminExec(t, "", "CREATE ROLE "+pgconn.QuoteIdent(owner))
+			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pgconn.QuoteIdent(owner)) })
 			publicationTestDatabase(t, db)
-			acctest.Exec(t, "", "GRANT CREATE ON DATABASE "+pg.QuoteIdent(db)+" TO "+pg.QuoteIdent(owner))
+			acctest.Exec(t, "", "GRANT CREATE ON DATABASE "+pgconn.QuoteIdent(db)+" TO "+pgconn.QuoteIdent(owner))
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: func(s *terraform.State) error {
@@ -138,14 +138,14 @@ resource "postgresql_publication" "test" {
 			{ResourceName: addr, ImportState: true, ImportStateId: db + `."` + name + `_r"`, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"drop_cascade"}},
 			{ResourceName: "postgresql_publication.empty", ImportState: true, ImportStateId: "postgres." + empty, ImportStateVerify: true},
 			{ // drift: a table removed and an option changed by SQL; apply repairs in place
-				PreConfig: acctest.ExecFunc(t, db, "ALTER PUBLICATION "+pg.QuoteIdent(name+"_r")+" DROP TABLE public.t1",
-					"ALTER PUBLICATION "+pg.QuoteIdent(name+"_r")+" SET (publish = 'insert')"),
+				PreConfig: acctest.ExecFunc(t, db, "ALTER PUBLICATION "+pgconn.QuoteIdent(name+"_r")+" DROP TABLE public.t1",
+					"ALTER PUBLICATION "+pgconn.QuoteIdent(name+"_r")+" SET (publish = 'insert')"),
 				Config:            cfg(full),
 				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
 			},
 			{ // dropped out of band: recreated
-				PreConfig:        acctest.ExecFunc(t, db, "DROP PUBLICATION "+pg.QuoteIdent(name+"_r")),
+				PreConfig:        acctest.ExecFunc(t, db, "DROP PUBLICATION "+pgconn.QuoteIdent(name+"_r")),
 				Config:           cfg(full),
 				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
@@ -214,13 +214,13 @@ resource "postgresql_publication" "test" {
 	gencolsValue := func(v string) statecheck.StateCheck {
 		return statecheck.ExpectKnownValue(addr, tfjsonpath.New("publish_generated_columns_param"), knownvalue.StringExact(v))
 	}
-	drift := acctest.ExecFunc(t, db, "ALTER PUBLICATION "+pg.QuoteIdent(name)+" SET (publish_generated_columns = stored)")
+	drift := acctest.ExecFunc(t, db, "ALTER PUBLICATION "+pgconn.QuoteIdent(name)+" SET (publish_generated_columns = stored)")
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			acctest.Database(t, db, acctest.AdminUser())
 			acctest.Exec(t, db, "CREATE TABLE public.g (id int PRIMARY KEY, twice int GENERATED ALWAYS AS (id * 2) STORED)",
-				"ALTER TABLE public.g OWNER TO "+pg.QuoteIdent(acctest.AdminUser()))
+				"ALTER TABLE public.g OWNER TO "+pgconn.QuoteIdent(acctest.AdminUser()))
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkPublicationGone(t, db, name, dflt),

@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -83,7 +83,7 @@ func (a *reassignOwnedAction) Invoke(ctx context.Context, req action.InvokeReque
 	}
 	newRole := m.NewRole.ValueString()
 	for i, db := range dbs {
-		sendProgress(resp, fmt.Sprintf("reassigning the objects of %s to %s in database %s (%d/%d)", pg.QuoteIdents(oldRoles), pg.QuoteIdent(newRole), pg.QuoteIdent(db), i+1, len(dbs)))
+		sendProgress(resp, fmt.Sprintf("reassigning the objects of %s to %s in database %s (%d/%d)", pgconn.QuoteIdents(oldRoles), pgconn.QuoteIdent(newRole), pgconn.QuoteIdent(db), i+1, len(dbs)))
 		if err := a.client.ReassignOwned(ctx, db, oldRoles, newRole); err != nil {
 			detail := err.Error()
 			if i > 0 {
@@ -93,7 +93,7 @@ func (a *reassignOwnedAction) Invoke(ctx context.Context, req action.InvokeReque
 			return
 		}
 	}
-	sendProgress(resp, fmt.Sprintf("reassigned the objects of %s to %s in %d database(s)", pg.QuoteIdents(oldRoles), pg.QuoteIdent(newRole), len(dbs)))
+	sendProgress(resp, fmt.Sprintf("reassigned the objects of %s to %s in %d database(s)", pgconn.QuoteIdents(oldRoles), pgconn.QuoteIdent(newRole), len(dbs)))
 }
 
 type reassignOwnedModel struct {

@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 var _ action.ActionWithConfigure = (*refreshMaterializedViewAction)(nil)
@@ -44,12 +44,12 @@ func (a *refreshMaterializedViewAction) Invoke(ctx context.Context, req action.I
 	if m.Concurrently.ValueBool() {
 		how = " concurrently"
 	}
-	sendProgress(resp, fmt.Sprintf("refreshing materialized view %s in database %s%s", pg.QuoteQualified(schemaName, name), pg.QuoteIdent(db), how))
+	sendProgress(resp, fmt.Sprintf("refreshing materialized view %s in database %s%s", pgconn.QuoteQualified(schemaName, name), pgconn.QuoteIdent(db), how))
 	if err := a.client.RefreshMaterializedView(ctx, db, schemaName, name, m.Concurrently.ValueBool()); err != nil {
 		resp.Diagnostics.AddError("Could not refresh the materialized view", err.Error())
 		return
 	}
-	sendProgress(resp, fmt.Sprintf("refreshed materialized view %s", pg.QuoteQualified(schemaName, name)))
+	sendProgress(resp, fmt.Sprintf("refreshed materialized view %s", pgconn.QuoteQualified(schemaName, name)))
 }
 
 type refreshMaterializedViewModel struct {

@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -143,7 +144,7 @@ func (r *roleResource) ValidateConfig(ctx context.Context, req resource.Validate
 			"PostgreSQL 10 and later cannot store unencrypted passwords; the password is stored as a SCRAM-SHA-256 verifier.")
 	}
 	if !m.AssumeRole.IsNull() && !m.AssumeRole.IsUnknown() && m.AssumeRole.ValueString() != "" {
-		if err := pg.ValidateName(m.AssumeRole.ValueString()); err != nil {
+		if err := pgconn.ValidateName(m.AssumeRole.ValueString()); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("assume_role"), "Invalid PostgreSQL name", "assume_role "+err.Error()+".")
 		}
 	}
@@ -305,7 +306,7 @@ func (r *roleResource) checkReservedAttributes(ctx context.Context, p *planned[r
 		attr, option string
 		plan         types.Bool
 		state        types.Bool
-		own          func(*pg.Capabilities) bool // from PostgreSQL 16, a role with the attribute may give it
+		own          func(*pgconn.Capabilities) bool // from PostgreSQL 16, a role with the attribute may give it
 	}
 	state := roleAttributes{}
 	if !p.creating() {
@@ -314,8 +315,8 @@ func (r *roleResource) checkReservedAttributes(ctx context.Context, p *planned[r
 	var changing []reserved
 	for _, a := range []reserved{
 		{"superuser", "SUPERUSER", p.plan.Superuser, state.Superuser, nil},
-		{"replication", "REPLICATION", p.plan.Replication, state.Replication, func(c *pg.Capabilities) bool { return c.HasReplication }},
-		{"bypass_row_level_security", "BYPASSRLS", p.plan.BypassRLS, state.BypassRLS, func(c *pg.Capabilities) bool { return c.HasBypassRLS }},
+		{"replication", "REPLICATION", p.plan.Replication, state.Replication, func(c *pgconn.Capabilities) bool { return c.HasReplication }},
+		{"bypass_row_level_security", "BYPASSRLS", p.plan.BypassRLS, state.BypassRLS, func(c *pgconn.Capabilities) bool { return c.HasBypassRLS }},
 	} {
 		if a.plan.IsUnknown() || a.plan.ValueBool() == a.state.ValueBool() {
 			continue // creating without it (false) or not changing it
@@ -701,7 +702,7 @@ func (m *roleModel) spec(ctx context.Context, config *roleModel) (pg.RoleSpec, d
 		}
 	}
 	if ar := m.AssumeRole.ValueString(); ar != "" {
-		q := pg.QuoteIdent(ar)
+		q := pgconn.QuoteIdent(ar)
 		s.Settings["role"] = &q
 	} else {
 		s.Settings["role"] = nil

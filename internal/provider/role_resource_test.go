@@ -18,50 +18,6 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
 
-func roleExists(t *testing.T, name string) bool {
-	return acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", name)
-}
-
-func checkRoleGone(t *testing.T, names ...string) func(*terraform.State) error {
-	return func(*terraform.State) error {
-		for _, n := range names {
-			if roleExists(t, n) {
-				return fmt.Errorf("role %q still exists", n)
-			}
-		}
-		return nil
-	}
-}
-
-// expectUpdate: the plan updates each of addrs in place.
-func expectUpdate(addrs ...string) resource.ConfigPlanChecks {
-	checks := make([]plancheck.PlanCheck, len(addrs))
-	for i, a := range addrs {
-		checks[i] = plancheck.ExpectResourceAction(a, plancheck.ResourceActionUpdate)
-	}
-	return resource.ConfigPlanChecks{PreApply: checks}
-}
-
-func expectAction(addr string, a plancheck.ResourceActionType) resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, a)}}
-}
-
-func expectEmpty() resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-}
-
-func str(addr, attr, want string) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), knownvalue.StringExact(want))
-}
-
-func num(addr, attr string, want int64) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), knownvalue.Int64Exact(want))
-}
-
-func boolean(addr, attr string, want bool) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), knownvalue.Bool(want))
-}
-
 // TestAccRole_lifecycle: create minimal, update every attribute in place
 // (same OID), reset to defaults, rename in place, import, drift repaired,
 // out-of-band drop recreated.

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
@@ -130,7 +131,7 @@ func (r *schemaResource) ValidateConfig(ctx context.Context, req resource.Valida
 				"A policy without role applies to PUBLIC, which PostgreSQL cannot give a grant option: set role, or use usage/create instead of *_with_grant.")
 		}
 		if role != "" {
-			if err := pg.ValidateName(role); err != nil {
+			if err := pgconn.ValidateName(role); err != nil {
 				resp.Diagnostics.AddAttributeError(path.Root("policy"), "Invalid PostgreSQL name", "policy role "+err.Error()+".")
 			}
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // TestAccSecrets_regressionSecretsInLogs sets every sensitive attribute of
@@ -115,7 +116,7 @@ resource "postgresql_subscription" "sub" {
 			if err != nil {
 				t.Fatal(err)
 			}
-			acctest.Exec(t, "", "ALTER ROLE "+pg.QuoteIdent(pubRole)+" PASSWORD "+pg.QuoteLiteral(v))
+			acctest.Exec(t, "", "ALTER ROLE "+pgconn.QuoteIdent(pubRole)+" PASSWORD "+pgconn.QuoteLiteral(v))
 		}
 	}
 	umImportVerifyIgnore := []string{}
@@ -130,14 +131,14 @@ resource "postgresql_subscription" "sub" {
 				"CREATE FOREIGN DATA WRAPPER tfacc_dummy_fdw", // no validator: takes any option
 				"GRANT USAGE ON FOREIGN DATA WRAPPER tfacc_dummy_fdw TO PUBLIC")
 			if withSub {
-				acctest.Exec(t, "", "CREATE ROLE "+pg.QuoteIdent(pubRole)+" LOGIN REPLICATION")
-				t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pg.QuoteIdent(pubRole)) })
+				acctest.Exec(t, "", "CREATE ROLE "+pgconn.QuoteIdent(pubRole)+" LOGIN REPLICATION")
+				t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pgconn.QuoteIdent(pubRole)) })
 				setPubPassword(1)()
 				acctest.Database(t, pubDB, acctest.AdminUser())
 				acctest.Database(t, subDB, acctest.AdminUser())
 				acctest.Exec(t, subDB, "CREATE TABLE items (id int PRIMARY KEY)")
 				acctest.Exec(t, pubDB, "CREATE TABLE items (id int PRIMARY KEY)", "CREATE PUBLICATION pub FOR TABLE items",
-					"GRANT SELECT ON items TO "+pg.QuoteIdent(pubRole),
+					"GRANT SELECT ON items TO "+pgconn.QuoteIdent(pubRole),
 					fmt.Sprintf("SELECT pg_create_logical_replication_slot('%s', 'pgoutput')", slot))
 				t.Cleanup(func() {
 					acctest.Exec(t, "", fmt.Sprintf("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '%s' AND NOT active", slot))
@@ -198,7 +199,7 @@ resource "postgresql_subscription" "sub" {
 		t.Log("PGTF_SERVER_LOG is not set: the server log is not scanned")
 		return
 	}
-	if !acctest.FileContains(t, serverLog, "CREATE ROLE "+pg.QuoteIdent(rolePW)) {
+	if !acctest.FileContains(t, serverLog, "CREATE ROLE "+pgconn.QuoteIdent(rolePW)) {
 		t.Fatalf("the server log %s does not log the provider's statements (log_statement = all expected)", serverLog)
 	}
 	if found := acctest.FileContainsAny(t, serverLog, roleOnly); len(found) > 0 {

@@ -3,12 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -114,58 +112,27 @@ func (r *securityLabelResource) read(ctx context.Context, _ *call, m *securityLa
 // importState takes cyrilgdn's ID `<label_provider>.<object_type>.<object_name>`
 // (object in the provider's database, resolved through the search_path), or
 // `<label_provider>.<object_type>.<schema>.<object_name>`, either optionally
-// prefixed with `<database>.`; the reading that names an existing label wins.
-// Names are written as in the import-ID grammar (import_id.go): a name that
-// contains a dot in double quotes.
+// prefixed with `<database>.`; the reading that names an existing label wins
+// (objectImportForm). Names are written as in the import-ID grammar
+// (import_id.go): a name that contains a dot in double quotes.
 func (r *securityLabelResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if r.client == nil {
-		resp.Diagnostics.AddError("Provider not configured", "the provider must be configured to import")
+	c, diags := securityLabelImport.resolve(ctx, r.client, req.ID, func(c *objectImportCandidate) (bool, error) {
+		t := pg.SecurityLabelTarget{Provider: c.prefix[0], ObjectType: c.typ, Schema: c.schema, Name: c.name}
+		_, ok, err := r.client.ReadSecurityLabel(ctx, c.db, t)
+		return ok, err
+	})
+	if resp.Diagnostics.Append(diags...); c == nil {
 		return
 	}
-	const usage = "`<label_provider>.<object_type>.<object_name>` or `<label_provider>.<object_type>.<schema>.<object_name>`, optionally prefixed with `<database>.`"
-	def := r.client.DefaultDatabase()
-	type cand struct{ db, provider, typ, schema, name string }
-	var cands []cand
-	for n := 3; n <= 5; n++ {
-		splits, err := importSplits(req.ID, n)
-		if err != nil {
-			resp.Diagnostics.AddError("Invalid import ID", fmt.Sprintf("%s. The import ID is %s.", err, usage))
-			return
-		}
-		for _, p := range splits {
-			switch n {
-			case 3:
-				cands = append(cands, cand{def, p[0], p[1], "", p[2]})
-			case 4:
-				cands = append(cands, cand{def, p[0], p[1], p[2], p[3]}, cand{p[0], p[1], p[2], "", p[3]})
-			case 5:
-				cands = append(cands, cand{p[0], p[1], p[2], p[3], p[4]})
-			}
-		}
-	}
-	for _, c := range cands {
-		if !slices.Contains(pg.SecurityLabelObjectTypes, strings.ToLower(c.typ)) ||
-			pg.ValidateName(c.db) != nil || pg.ValidateName(c.provider) != nil || pg.ValidateName(c.name) != nil ||
-			(c.schema != "" && pg.ValidateName(c.schema) != nil) {
-			continue
-		}
-		if c.db != def {
-			if ok, err := r.client.DatabaseExists(ctx, c.db); err != nil || !ok {
-				continue
-			}
-		}
-		t := pg.SecurityLabelTarget{Provider: c.provider, ObjectType: c.typ, Schema: c.schema, Name: c.name}
-		if _, ok, err := r.client.ReadSecurityLabel(ctx, c.db, t); err != nil || !ok {
-			continue
-		}
-		resp.Diagnostics.Append(setAttributes(ctx, &resp.State, "database", c.db, "label_provider", c.provider, "object_type", c.typ, "object_name", c.name)...)
-		if c.schema != "" {
-			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("schema"), c.schema)...)
-		}
-		return
-	}
-	resp.Diagnostics.AddError("Security label not found",
-		fmt.Sprintf("No security label matches the import ID %q. The import ID is %s (default %q); write a name that contains a dot in double quotes, as in SQL.", req.ID, usage, def))
+	resp.Diagnostics.Append(c.setState(ctx, &resp.State)...)
+}
+
+// securityLabelImport is the import ID of postgresql_security_label (importState).
+var securityLabelImport = objectImportForm{
+	what:   "security label",
+	usage:  "`<label_provider>.<object_type>.<object_name>` or `<label_provider>.<object_type>.<schema>.<object_name>`, optionally prefixed with `<database>.`",
+	prefix: []string{"label_provider"},
+	types:  pg.SecurityLabelObjectTypes,
 }
 
 func (r *securityLabelResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[securityLabelModel]) {

@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // skipWithoutDummyLabelProvider skips when the test cluster has not loaded the
@@ -47,7 +47,7 @@ resource "postgresql_role" "r2" { name = "%[1]s_2" }
 			acctest.Resource("postgresql_security_label", "schema", "database", d, "label_provider", `"dummy"`, "object_type", `"schema"`, "object_name", s,
 				"label", `"unclassified"`)
 	}
-	qt := pg.QuoteQualified(schemaName, table)
+	qt := pgconn.QuoteQualified(schemaName, table)
 	labelOf := func(dbname, query string, args ...any) string {
 		return acctest.QueryString(t, dbname, "SELECT coalesce(("+query+"), '<none>')", args...)
 	}
@@ -57,11 +57,11 @@ resource "postgresql_role" "r2" { name = "%[1]s_2" }
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			skipWithoutDummyLabelProvider(t)
-			admin := pg.QuoteIdent(acctest.AdminUser())
+			admin := pgconn.QuoteIdent(acctest.AdminUser())
 			acctest.TempDatabase(t, db,
-				"CREATE SCHEMA "+pg.QuoteIdent(schemaName)+" AUTHORIZATION "+admin,
+				"CREATE SCHEMA "+pgconn.QuoteIdent(schemaName)+" AUTHORIZATION "+admin,
 				"CREATE TABLE "+qt+" (id int)", "ALTER TABLE "+qt+" OWNER TO "+admin,
-				"CREATE TABLE "+pg.QuoteQualified(schemaName, "other")+" (id int)", "ALTER TABLE "+pg.QuoteQualified(schemaName, "other")+" OWNER TO "+admin)
+				"CREATE TABLE "+pgconn.QuoteQualified(schemaName, "other")+" (id int)", "ALTER TABLE "+pgconn.QuoteQualified(schemaName, "other")+" OWNER TO "+admin)
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
@@ -122,7 +122,7 @@ resource "postgresql_role" "r2" { name = "%[1]s_2" }
 				ConfigPlanChecks: expectUpdate(addrTable),
 			},
 			{ // removed behind Terraform's back: set again
-				PreConfig:        acctest.ExecFunc(t, "", "SECURITY LABEL FOR dummy ON ROLE "+pg.QuoteIdent(role)+" IS NULL"),
+				PreConfig:        acctest.ExecFunc(t, "", "SECURITY LABEL FOR dummy ON ROLE "+pgconn.QuoteIdent(role)+" IS NULL"),
 				Config:           cfg("unclassified", table, "unclassified"),
 				ConfigPlanChecks: expectAction(addrRole, plancheck.ResourceActionCreate),
 			},

@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 func checkServersGone(t *testing.T, db string, names ...string) func(*terraform.State) error {
@@ -112,7 +112,7 @@ resource "postgresql_server" "test" {
 			},
 			{ // drift made with SQL is repaired in place
 				PreConfig: acctest.ExecFunc(t, db,
-					"ALTER SERVER "+pg.QuoteIdent(renamed)+" VERSION '9' OPTIONS (SET host 'drift.example', ADD fetch_size '10')"),
+					"ALTER SERVER "+pgconn.QuoteIdent(renamed)+" VERSION '9' OPTIONS (SET host 'drift.example', ADD fetch_size '10')"),
 				Config:            cfg(renamed, full),
 				ConfigPlanChecks:  expectUpdate(addr),
 				ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
@@ -136,7 +136,7 @@ resource "postgresql_server" "test" {
 				},
 			},
 			{ // dropped behind Terraform's back: created again
-				PreConfig: acctest.ExecFunc(t, db, "DROP SERVER "+pg.QuoteIdent(renamed)),
+				PreConfig: acctest.ExecFunc(t, db, "DROP SERVER "+pgconn.QuoteIdent(renamed)),
 				Config: cfg(renamed, `
   fdw_name    = "file_fdw"
   server_type = "files"`),

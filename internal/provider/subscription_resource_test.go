@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // subscriptionTestNames are the random names of a subscription test: the
@@ -136,15 +136,15 @@ removed {
 			},
 			subscriptionAfterImport(addr, cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`)),
 			{ // drift: a publication removed by SQL; apply repairs in place
-				PreConfig:        acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" SET PUBLICATION pub_a WITH (refresh = false)"),
+				PreConfig:        acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pgconn.QuoteIdent(name+"_r")+" SET PUBLICATION pub_a WITH (refresh = false)"),
 				Config:           cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
 				ConfigPlanChecks: expectUpdate(addr),
 			},
 			{ // dropped out of band (keeping the slot): recreated
 				PreConfig: acctest.ExecFunc(t, subDB,
-					"ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" DISABLE",
-					"ALTER SUBSCRIPTION "+pg.QuoteIdent(name+"_r")+" SET (slot_name = NONE)",
-					"DROP SUBSCRIPTION "+pg.QuoteIdent(name+"_r")),
+					"ALTER SUBSCRIPTION "+pgconn.QuoteIdent(name+"_r")+" DISABLE",
+					"ALTER SUBSCRIPTION "+pgconn.QuoteIdent(name+"_r")+" SET (slot_name = NONE)",
+					"DROP SUBSCRIPTION "+pgconn.QuoteIdent(name+"_r")),
 				Config:           cfg2(name+"_r", conn+" connect_timeout=10", `"pub_a", "pub_b"`),
 				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 			},
@@ -325,7 +325,7 @@ func TestAccSubscription_enabled(t *testing.T) {
 			PlanOnly: true,
 		},
 		{ // drift: disabled with SQL; the plan shows it and apply enables it again
-			PreConfig: acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pg.QuoteIdent(name)+" DISABLE"),
+			PreConfig: acctest.ExecFunc(t, subDB, "ALTER SUBSCRIPTION "+pgconn.QuoteIdent(name)+" DISABLE"),
 			Config:    cfg(slot+"_2", ""),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),

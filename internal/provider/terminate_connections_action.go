@@ -9,7 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 var (
@@ -70,12 +70,12 @@ func (a *terminateConnectionsAction) Invoke(ctx context.Context, req action.Invo
 		if err != nil {
 			resp.Diagnostics.AddError("Could not terminate a session",
 				fmt.Sprintf("Session %d (role %s, database %s, application %q): %s. %d of %d %s terminated before it.",
-					s.PID, pg.QuoteIdent(s.User), pg.QuoteIdent(s.Database), s.ApplicationName, err, terminated, len(sessions), what))
+					s.PID, pgconn.QuoteIdent(s.User), pgconn.QuoteIdent(s.Database), s.ApplicationName, err, terminated, len(sessions), what))
 			return
 		}
 		if ok {
 			terminated++
-			sendProgress(resp, fmt.Sprintf("terminated session %d (role %s, database %s, application %q)", s.PID, pg.QuoteIdent(s.User), pg.QuoteIdent(s.Database), s.ApplicationName))
+			sendProgress(resp, fmt.Sprintf("terminated session %d (role %s, database %s, application %q)", s.PID, pgconn.QuoteIdent(s.User), pgconn.QuoteIdent(s.Database), s.ApplicationName))
 		} else {
 			sendProgress(resp, fmt.Sprintf("session %d had already ended (or did not exit within 5 seconds)", s.PID))
 		}
@@ -86,11 +86,11 @@ func (a *terminateConnectionsAction) Invoke(ctx context.Context, req action.Invo
 func describeSessions(db, role string) string {
 	switch {
 	case db != "" && role != "":
-		return fmt.Sprintf("sessions of role %s in database %s", pg.QuoteIdent(role), pg.QuoteIdent(db))
+		return fmt.Sprintf("sessions of role %s in database %s", pgconn.QuoteIdent(role), pgconn.QuoteIdent(db))
 	case db != "":
-		return fmt.Sprintf("sessions in database %s", pg.QuoteIdent(db))
+		return fmt.Sprintf("sessions in database %s", pgconn.QuoteIdent(db))
 	default:
-		return fmt.Sprintf("sessions of role %s", pg.QuoteIdent(role))
+		return fmt.Sprintf("sessions of role %s", pgconn.QuoteIdent(role))
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 func TestAccUserMapping_basic(t *testing.T) {
@@ -60,10 +60,10 @@ resource "postgresql_user_mapping" "pub" {
 	// PostgreSQL shows the options of another role's mapping only to superusers,
 	// and those of the PUBLIC mapping to the server's owner too: a managed admin
 	// sees (and repairs) drift of the PUBLIC mapping only.
-	driftSQL := []string{"ALTER USER MAPPING FOR PUBLIC SERVER " + pg.QuoteIdent(srv+"_renamed") + " OPTIONS (ADD user 'anyone')"}
+	driftSQL := []string{"ALTER USER MAPPING FOR PUBLIC SERVER " + pgconn.QuoteIdent(srv+"_renamed") + " OPTIONS (ADD user 'anyone')"}
 	driftChecks := []plancheck.PlanCheck{plancheck.ExpectResourceAction(pub, plancheck.ResourceActionUpdate)}
 	if !acctest.Managed() {
-		driftSQL = append(driftSQL, "ALTER USER MAPPING FOR "+pg.QuoteIdent(role+"_renamed")+" SERVER "+pg.QuoteIdent(srv+"_renamed")+
+		driftSQL = append(driftSQL, "ALTER USER MAPPING FOR "+pgconn.QuoteIdent(role+"_renamed")+" SERVER "+pgconn.QuoteIdent(srv+"_renamed")+
 			" OPTIONS (SET password 'drifted', ADD user 'x')")
 		driftChecks = append(driftChecks, plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate))
 	}
@@ -157,7 +157,7 @@ resource "postgresql_user_mapping" "pub" {
 				Check: checkOpts(other, srv+"_renamed", "password=s3cret-'2"),
 			},
 			{ // dropped behind Terraform's back: created again
-				PreConfig:        acctest.ExecFunc(t, db, "DROP USER MAPPING FOR "+pg.QuoteIdent(other)+" SERVER "+pg.QuoteIdent(srv+"_renamed")),
+				PreConfig:        acctest.ExecFunc(t, db, "DROP USER MAPPING FOR "+pgconn.QuoteIdent(other)+" SERVER "+pgconn.QuoteIdent(srv+"_renamed")),
 				Config:           cfg(srv+"_renamed", role+"_renamed", "postgresql_role.other.name", ""),
 				ConfigPlanChecks: expectAction(addr, plancheck.ResourceActionCreate),
 				ConfigStateChecks: []statecheck.StateCheck{

@@ -6,7 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
-	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // Name validates a PostgreSQL identifier: 1 to 63 bytes, valid UTF-8, no NUL.
@@ -26,7 +26,7 @@ func (nameValidator) ValidateString(_ context.Context, req validator.StringReque
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if err := pg.ValidateName(req.ConfigValue.ValueString()); err != nil {
+	if err := pgconn.ValidateName(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid PostgreSQL name",
 			"The name "+quoteForMessage(req.ConfigValue.ValueString())+" "+err.Error()+".")
 	}
