@@ -707,10 +707,28 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 	if err != nil {
 		return err
 	}
-	return c.Tx(ctx, c.grantDatabase(t), func(ctx context.Context, tx pgx.Tx) error {
-		return setGrant(ctx, tx, superuser, spec, sigs, missingOK)
+	var left error
+	err = c.Tx(ctx, c.grantDatabase(t), func(ctx context.Context, tx pgx.Tx) error {
+		left = nil
+		var keep *error
+		if missingOK && len(spec.Privileges) == 0 {
+			keep = &left
+		}
+		return setGrant(ctx, tx, superuser, spec, sigs, missingOK, keep)
 	})
+	if err == nil && left != nil {
+		return &NotRevokedError{Err: left}
+	}
+	return err
 }
+
+// NotRevokedError is what a revoke of everything (a destroy) could not take
+// back: privileges that other roles granted (a REVOKE takes back only the
+// grants of the role that revokes). The rest was revoked and committed.
+type NotRevokedError struct{ Err error }
+
+func (e *NotRevokedError) Error() string { return e.Err.Error() }
+func (e *NotRevokedError) Unwrap() error { return e.Err }
 
 // ChangeGrant revokes every privilege of each grant in revoke (what the
 // resource named before and no longer does: objects or columns dropped from
@@ -750,11 +768,11 @@ func (c *Client) ChangeGrant(ctx context.Context, spec GrantSpec, revoke ...Gran
 	}
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		for i, t := range revoke {
-			if err := setGrant(ctx, tx, superuser, GrantSpec{Target: t}, revokeSigs[i], true); err != nil {
+			if err := setGrant(ctx, tx, superuser, GrantSpec{Target: t}, revokeSigs[i], true, nil); err != nil {
 				return err
 			}
 		}
-		return setGrant(ctx, tx, superuser, spec, sigs, false)
+		return setGrant(ctx, tx, superuser, spec, sigs, false, nil)
 	})
 }
 
@@ -806,7 +824,9 @@ func sameGrantee(a, b GrantTarget) bool {
 
 // setGrant is SetGrant in transaction tx (in the target's database); sigs are
 // the keys of the routines named with arguments (resolveSignatures).
-func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, sigs map[string]string, missingOK bool) error {
+// With left set (a destroy), what checkApplied finds left undone is stored
+// there instead of failing: the rest of the revoke stands.
+func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, sigs map[string]string, missingOK bool, left *error) error {
 	t := spec.Target
 	gOID, exists, err := granteeOID(ctx, tx, t)
 	if err != nil {
@@ -870,7 +890,14 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 	if err := withRoles(ctx, tx, ownerNames(join), func() error { return applyGrant(ctx, tx, spec, gOID, objs) }); err != nil {
 		return err
 	}
-	return checkApplied(ctx, tx, spec, gOID, sigs, objs)
+	if err := checkApplied(ctx, tx, spec, gOID, sigs, objs); err != nil {
+		if left != nil {
+			*left = err
+			return nil
+		}
+		return err
+	}
+	return nil
 }
 
 func hashName(s string) uint32 {
