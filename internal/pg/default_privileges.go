@@ -323,7 +323,7 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 	if err != nil || len(a.revoke)+len(a.revokeGO)+len(a.grant) == 0 {
 		return err // nothing to change: no locks, no statements
 	}
-	join, err := lockJoining(ctx, tx, superuser, owner, memberOnly, keys)
+	join, err := lockJoining(ctx, tx, superuser, owner, memberOnly, keys, nil)
 	if err != nil {
 		return err
 	}

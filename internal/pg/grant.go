@@ -291,9 +291,32 @@ type objectRow struct {
 // each; sigs are the keys of the routines named with arguments
 // (resolveSignatures).
 func readObjects(ctx context.Context, q Querier, t GrantTarget, granteeOID uint32, sigs map[string]string) ([]objectRow, error) {
+	query, classID, args, err := objectsQuery(t, granteeOID, sigs)
+	if err != nil {
+		return nil, err
+	}
+	full := `SELECT o.oid, o.name, o.col, o.args, o.argoids, o.owner, coalesce(o.ownername, ''), coalesce(o.ownersu, false),
+  array(SELECT DISTINCT a.privilege_type FROM aclexplode(o.acl) a WHERE a.grantee = $5 ORDER BY 1),
+  array(SELECT DISTINCT a.privilege_type FROM aclexplode(o.acl) a WHERE a.grantee = $5 AND a.is_grantable ORDER BY 1)
+FROM (` + query + `) o ORDER BY o.name, o.col, o.args`
+	rows, err := q.Query(ctx, full, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s privileges: %w", t.ObjectType, err)
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (objectRow, error) {
+		var r objectRow
+		err := row.Scan(&r.oid, &r.name, &r.column, &r.args, &r.argOIDs, &r.owner, &r.ownerName, &r.ownerSU, &r.held, &r.grantable)
+		r.classID = classID
+		return r, err
+	})
+}
+
+// objectsQuery is objectQuery for t with its arguments ($5: granteeOID, for
+// the queries around it).
+func objectsQuery(t GrantTarget, granteeOID uint32, sigs map[string]string) (string, uint32, []any, error) {
 	query, classID := objectQuery(t.ObjectType)
 	if query == "" {
-		return nil, fmt.Errorf("unsupported object type %q", t.ObjectType)
+		return "", 0, nil, fmt.Errorf("unsupported object type %q", t.ObjectType)
 	}
 	var names, cols, keys []string
 	if len(t.Objects) > 0 {
@@ -320,24 +343,11 @@ func readObjects(ctx context.Context, q Querier, t GrantTarget, granteeOID uint3
 	if t.Schema != "" {
 		schema = &t.Schema
 	}
-	full := `SELECT o.oid, o.name, o.col, o.args, o.argoids, o.owner, coalesce(o.ownername, ''), coalesce(o.ownersu, false),
-  array(SELECT DISTINCT a.privilege_type FROM aclexplode(o.acl) a WHERE a.grantee = $5 ORDER BY 1),
-  array(SELECT DISTINCT a.privilege_type FROM aclexplode(o.acl) a WHERE a.grantee = $5 AND a.is_grantable ORDER BY 1)
-FROM (` + query + `) o ORDER BY o.name, o.col, o.args`
 	args := []any{schema, names, t.Database, cols, granteeOID}
 	if isRoutine(t.ObjectType) {
 		args = append(args, keys)
 	}
-	rows, err := q.Query(ctx, full, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s privileges: %w", t.ObjectType, err)
-	}
-	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (objectRow, error) {
-		var r objectRow
-		err := row.Scan(&r.oid, &r.name, &r.column, &r.args, &r.argOIDs, &r.owner, &r.ownerName, &r.ownerSU, &r.held, &r.grantable)
-		r.classID = classID
-		return r, err
-	})
+	return query, classID, args, nil
 }
 
 // granteeOID returns the OID of the grantee (0 for PUBLIC) and whether it exists.
@@ -697,10 +707,28 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 	if err != nil {
 		return err
 	}
-	return c.Tx(ctx, c.grantDatabase(t), func(ctx context.Context, tx pgx.Tx) error {
-		return setGrant(ctx, tx, superuser, spec, sigs, missingOK)
+	var left error
+	err = c.Tx(ctx, c.grantDatabase(t), func(ctx context.Context, tx pgx.Tx) error {
+		left = nil
+		var keep *error
+		if missingOK && len(spec.Privileges) == 0 {
+			keep = &left
+		}
+		return setGrant(ctx, tx, superuser, spec, sigs, missingOK, keep)
 	})
+	if err == nil && left != nil {
+		return &NotRevokedError{Err: left}
+	}
+	return err
 }
+
+// NotRevokedError is what a revoke of everything (a destroy) could not take
+// back: privileges that other roles granted (a REVOKE takes back only the
+// grants of the role that revokes). The rest was revoked and committed.
+type NotRevokedError struct{ Err error }
+
+func (e *NotRevokedError) Error() string { return e.Err.Error() }
+func (e *NotRevokedError) Unwrap() error { return e.Err }
 
 // ChangeGrant revokes every privilege of each grant in revoke (what the
 // resource named before and no longer does: objects or columns dropped from
@@ -740,11 +768,11 @@ func (c *Client) ChangeGrant(ctx context.Context, spec GrantSpec, revoke ...Gran
 	}
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		for i, t := range revoke {
-			if err := setGrant(ctx, tx, superuser, GrantSpec{Target: t}, revokeSigs[i], true); err != nil {
+			if err := setGrant(ctx, tx, superuser, GrantSpec{Target: t}, revokeSigs[i], true, nil); err != nil {
 				return err
 			}
 		}
-		return setGrant(ctx, tx, superuser, spec, sigs, false)
+		return setGrant(ctx, tx, superuser, spec, sigs, false, nil)
 	})
 }
 
@@ -796,7 +824,9 @@ func sameGrantee(a, b GrantTarget) bool {
 
 // setGrant is SetGrant in transaction tx (in the target's database); sigs are
 // the keys of the routines named with arguments (resolveSignatures).
-func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, sigs map[string]string, missingOK bool) error {
+// With left set (a destroy), what checkApplied finds left undone is stored
+// there instead of failing: the rest of the revoke stands.
+func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, sigs map[string]string, missingOK bool, left *error) error {
 	t := spec.Target
 	gOID, exists, err := granteeOID(ctx, tx, t)
 	if err != nil {
@@ -828,15 +858,21 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 	if err := missingError(t, objs, sigs); err != nil && !missingOK {
 		return err
 	}
-	if len(grantActions(spec, gOID, objs)) == 0 {
+	actions := grantActions(spec, gOID, objs)
+	if len(actions) == 0 {
 		return nil // nothing to change: no locks, no statements
 	}
 	// Lock every object (and, in managed mode, every owner we may join), then read again.
 	var keys []pgconn.AdvisoryLockKey
-	owners := map[uint32]grantObject{}
 	for _, o := range objs {
 		keys = append(keys, pgconn.AdvisoryLockKey{ClassID: o.classID, ObjID: o.oid})
-		owners[o.owner] = o.grantObject
+	}
+	// the owners of the objects that change
+	owners := map[uint32]grantObject{}
+	for _, gr := range actions {
+		for _, o := range gr.objs {
+			owners[o.owner] = o.grantObject
+		}
 	}
 	if t.ObjectType == ObjParameter {
 		keys = keys[:0]
@@ -844,14 +880,24 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 			keys = append(keys, pgconn.AdvisoryLockKey{ClassID: ClassParameterACL, ObjID: hashName(strings.ToLower(o.name))})
 		}
 	}
-	join, err := lockJoining(ctx, tx, superuser, owners, false, keys)
+	join, err := lockJoining(ctx, tx, superuser, owners, false, keys, holdsGrantOptions(t.ObjectType, actions))
 	if err != nil {
 		return err
 	}
 	if objs, err = readObjects(ctx, tx, t, gOID, sigs); err != nil {
 		return err
 	}
-	return withRoles(ctx, tx, ownerNames(join), func() error { return applyGrant(ctx, tx, spec, gOID, objs) })
+	if err := withRoles(ctx, tx, ownerNames(join), func() error { return applyGrant(ctx, tx, spec, gOID, objs) }); err != nil {
+		return err
+	}
+	if err := checkApplied(ctx, tx, spec, gOID, sigs, objs); err != nil {
+		if left != nil {
+			*left = err
+			return nil
+		}
+		return err
+	}
+	return nil
 }
 
 func hashName(s string) uint32 {
@@ -878,7 +924,10 @@ func reservedRole(name string) bool {
 // connected role lacks; it checks they can be joined temporarily. With
 // memberOnly, plain membership is enough (ALTER DEFAULT PRIVILEGES FOR ROLE);
 // otherwise the privileges must be inherited (GRANT/REVOKE as the owner).
-func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject, memberOnly bool) ([]grantObject, error) {
+// An owner that cannot be joined is no obstacle when asSelf (nil: none)
+// says the connected role holds what the change needs WITH GRANT OPTION: it
+// acts as itself on that owner's objects (grant_option.go).
+func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject, memberOnly bool, asSelf grantOptionCheck) ([]grantObject, error) {
 	var out []grantObject
 	for oid, o := range owners {
 		var usage, member bool
@@ -887,6 +936,27 @@ func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject,
 		}
 		if usage || (memberOnly && member) {
 			continue
+		}
+		if asSelf != nil {
+			// The owners that can be borrowed are (the grants made before
+			// were made as them, and only they can revoke those); for the
+			// others, the connected role acts as itself if it can.
+			joinable := !o.ownerSU && !reservedRole(o.ownerName) && (!member || borrowKeepsMembership(ctx, tx, oid))
+			var err error
+			if joinable {
+				if joinable, err = canGrantItself(ctx, tx, oid); err != nil {
+					return nil, err
+				}
+			}
+			if !joinable {
+				self, err := asSelf(ctx, tx, oid)
+				if err != nil {
+					return nil, err
+				}
+				if self {
+					continue
+				}
+			}
 		}
 		if member && !borrowKeepsMembership(ctx, tx, oid) {
 			// Joining and leaving again would end the existing membership.
@@ -1085,12 +1155,12 @@ WHERE a.attrelid = ANY($1) AND a.attacl IS NOT NULL AND x.grantee = $2 ORDER BY 
 
 // lockJoining takes the advisory locks of keys and, unless the provider's
 // role is a superuser, of the owners it must join to act for them
-// (ownersToJoin), which it returns.
-func lockJoining(ctx context.Context, tx pgx.Tx, superuser bool, owners map[uint32]grantObject, memberOnly bool, keys []pgconn.AdvisoryLockKey) ([]grantObject, error) {
+// (ownersToJoin, asSelf as there), which it returns.
+func lockJoining(ctx context.Context, tx pgx.Tx, superuser bool, owners map[uint32]grantObject, memberOnly bool, keys []pgconn.AdvisoryLockKey, asSelf grantOptionCheck) ([]grantObject, error) {
 	var join []grantObject
 	if !superuser {
 		var err error
-		if join, err = ownersToJoin(ctx, tx, owners, memberOnly); err != nil {
+		if join, err = ownersToJoin(ctx, tx, owners, memberOnly, asSelf); err != nil {
 			return nil, err
 		}
 		for _, o := range join {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -275,7 +276,16 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 }
 
 func (r *grantResource) drop(ctx context.Context, _ *call, state *grantModel) diag.Diagnostics {
-	return tfkit.Failed("Could not revoke privileges", r.client.SetGrant(ctx, pg.GrantSpec{Target: r.target(ctx, state)}, true))
+	err := r.client.SetGrant(ctx, pg.GrantSpec{Target: r.target(ctx, state)}, true)
+	var left *pg.NotRevokedError
+	if errors.As(err, &left) {
+		// as cyrilgdn's destroy, which ignored them silently: the grants of
+		// other roles stay, and the user is told which and how to revoke them
+		var d diag.Diagnostics
+		d.AddWarning("Privileges granted by other roles were left in place", left.Error())
+		return d
+	}
+	return tfkit.Failed("Could not revoke privileges", err)
 }
 
 // grantImportID is the JSON shape of the import ID.

@@ -231,7 +231,6 @@ resource "postgresql_grant" "read_insert_column" {
 }
 
 # case: foreign_data_wrapper_and_server
-# superuser-only: defect found by this corpus (not fixed in issue 30's branches): on a wrapper owned by a superuser the managed admin holds USAGE WITH GRANT OPTION, yet the provider insists on acting as the owner
 resource "postgresql_grant" "fdw" {
   database    = "{{.P}}"
   role        = postgresql_role.app.name
