@@ -49,6 +49,9 @@ FROM pg_stat_activity WHERE datname = $1`, name)
 		}
 	}
 
+	// the superuser's setup session may still be exiting: a managed admin
+	// cannot terminate it (regression: failed at random as the managed admin)
+	noSessions()
 	c.dropWithoutForce = true
 	err := c.DropDatabase(ctx, name, true)
 	if err == nil || !strings.Contains(err.Error(), "subscription") {

@@ -111,7 +111,11 @@ func TestAccAction_invokeProgress(t *testing.T) {
 	ctx := context.Background()
 	c := testClient(t)
 	invoke := func(a action.Action, model any) ([]string, []string) {
-		a.(action.ActionWithConfigure).Configure(ctx, action.ConfigureRequest{ProviderData: c}, &action.ConfigureResponse{})
+		var cr action.ConfigureResponse
+		a.(action.ActionWithConfigure).Configure(ctx, action.ConfigureRequest{ProviderData: &providerData{client: c, opts: &options{}}}, &cr)
+		if cr.Diagnostics.HasError() {
+			t.Fatalf("%T Configure: %v", a, cr.Diagnostics)
+		}
 		var msgs []string
 		resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { msgs = append(msgs, e.Message) }}
 		a.Invoke(ctx, action.InvokeRequest{Config: actionTestConfig(t, a, model)}, &resp)

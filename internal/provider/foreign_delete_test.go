@@ -37,7 +37,11 @@ func testClient(t *testing.T) *pg.Client {
 func deleteWithState(t *testing.T, c *pg.Client, res resource.Resource, model any) {
 	t.Helper()
 	ctx := context.Background()
-	res.(resource.ResourceWithConfigure).Configure(ctx, resource.ConfigureRequest{ProviderData: c}, &resource.ConfigureResponse{})
+	var cr resource.ConfigureResponse
+	res.(resource.ResourceWithConfigure).Configure(ctx, resource.ConfigureRequest{ProviderData: &providerData{client: c, opts: &options{}}}, &cr)
+	if cr.Diagnostics.HasError() {
+		t.Fatalf("%T Configure: %v", res, cr.Diagnostics)
+	}
 	var sresp resource.SchemaResponse
 	res.Schema(ctx, resource.SchemaRequest{}, &sresp)
 	state := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}

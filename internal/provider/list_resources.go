@@ -33,6 +33,7 @@ import (
 // display names one for people.
 type catalogList[M any] struct {
 	client      *pg.Client
+	data        any // what Configure got, handed on to the resource that reads each listed object
 	kind        string
 	newResource func() resource.Resource
 	// nameFilter: the list has the LIKE/regex name filters
@@ -68,6 +69,7 @@ func (l *catalogList[M]) Metadata(_ context.Context, req resource.MetadataReques
 func (l *catalogList[M]) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	if req.ProviderData != nil {
 		l.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+		l.data = req.ProviderData
 	}
 }
 
@@ -154,7 +156,11 @@ func (l *catalogList[M]) List(ctx context.Context, req list.ListRequest, stream 
 	res := l.newResource()
 	if c, ok := res.(resource.ResourceWithConfigure); ok {
 		var cr resource.ConfigureResponse
-		c.Configure(ctx, resource.ConfigureRequest{ProviderData: l.client}, &cr)
+		c.Configure(ctx, resource.ConfigureRequest{ProviderData: l.data}, &cr)
+		if diags.Append(cr.Diagnostics...); diags.HasError() {
+			stream.Results = list.ListResultsStreamDiagnostics(diags)
+			return
+		}
 	}
 	obj := res.(object[M])
 	stream.Results = func(push func(list.ListResult) bool) {
