@@ -65,36 +65,60 @@ func scramKeys(password string, salt []byte, iterations int) (storedKey, serverK
 // ScramVerifierMatches reports whether verifier (as stored in pg_authid) was
 // computed from password. A verifier of another form never matches.
 func ScramVerifierMatches(verifier, password string) bool {
-	rest, ok := strings.CutPrefix(verifier, "SCRAM-SHA-256$")
+	v, ok := parseScramVerifier(verifier)
 	if !ok {
 		return false
+	}
+	stored, server, err := scramKeys(password, v.salt, v.iter)
+	if err != nil {
+		return false
+	}
+	return hmac.Equal(stored, v.stored) && hmac.Equal(server, v.server)
+}
+
+// scramSecret is a SCRAM-SHA-256 secret as pg_authid stores it:
+// SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey> (base64).
+type scramSecret struct {
+	iter                 int
+	salt, stored, server []byte
+}
+
+// parseScramVerifier reads a well-formed SCRAM-SHA-256 secret: a positive
+// iteration count, a non-empty salt and two SHA-256-sized keys.
+func parseScramVerifier(s string) (scramSecret, bool) {
+	var v scramSecret
+	rest, ok := strings.CutPrefix(s, "SCRAM-SHA-256$")
+	if !ok {
+		return v, false
 	}
 	iterSalt, keys, ok := strings.Cut(rest, "$")
 	if !ok {
-		return false
+		return v, false
 	}
 	iterStr, saltB64, ok := strings.Cut(iterSalt, ":")
 	if !ok {
-		return false
+		return v, false
 	}
 	storedB64, serverB64, ok := strings.Cut(keys, ":")
 	if !ok {
-		return false
+		return v, false
 	}
-	iter, err := strconv.Atoi(iterStr)
-	if err != nil || iter <= 0 {
-		return false
+	var err error
+	if v.iter, err = strconv.Atoi(iterStr); err != nil || v.iter <= 0 {
+		return v, false
 	}
-	salt, err := base64.StdEncoding.DecodeString(saltB64)
-	if err != nil {
-		return false
+	if v.salt, err = base64.StdEncoding.DecodeString(saltB64); err != nil || len(v.salt) == 0 {
+		return v, false
 	}
-	stored, server, err := scramKeys(password, salt, iter)
-	if err != nil {
-		return false
+	for _, k := range []struct {
+		b64 string
+		out *[]byte
+	}{{storedB64, &v.stored}, {serverB64, &v.server}} {
+		if *k.out, err = base64.StdEncoding.DecodeString(k.b64); err != nil || len(*k.out) != sha256.Size {
+			return v, false
+		}
 	}
-	b64 := base64.StdEncoding.EncodeToString
-	return hmac.Equal([]byte(b64(stored)), []byte(storedB64)) && hmac.Equal([]byte(b64(server)), []byte(serverB64))
+	return v, true
 }
 
 // saslPrep normalises like PostgreSQL's pg_saslprep: when the password is not
@@ -133,34 +157,8 @@ func IsPasswordVerifier(password string) bool {
 	if hexSum, ok := strings.CutPrefix(password, "md5"); ok && len(hexSum) == 32 {
 		return strings.Trim(hexSum, "0123456789abcdef") == ""
 	}
-	rest, ok := strings.CutPrefix(password, "SCRAM-SHA-256$")
-	if !ok {
-		return false
-	}
-	iterSalt, keys, ok := strings.Cut(rest, "$")
-	if !ok {
-		return false
-	}
-	iterStr, saltB64, ok := strings.Cut(iterSalt, ":")
-	if !ok {
-		return false
-	}
-	storedB64, serverB64, ok := strings.Cut(keys, ":")
-	if !ok {
-		return false
-	}
-	if iter, err := strconv.Atoi(iterStr); err != nil || iter <= 0 {
-		return false
-	}
-	if salt, err := base64.StdEncoding.DecodeString(saltB64); err != nil || len(salt) == 0 {
-		return false
-	}
-	for _, k := range []string{storedB64, serverB64} {
-		if b, err := base64.StdEncoding.DecodeString(k); err != nil || len(b) != sha256.Size {
-			return false
-		}
-	}
-	return true
+	_, ok := parseScramVerifier(password)
+	return ok
 }
 
 // PasswordVerifierMatches reports whether a stored verifier (SCRAM-SHA-256,
