@@ -1,7 +1,11 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	rdebug "runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +42,37 @@ func TestCollectLessOften(t *testing.T) {
 	})
 	if got := rdebug.SetGCPercent(100); got != 100 {
 		t.Errorf("GOGC set: the provider changed the GC target to %d", got)
+	}
+}
+
+// TestScripts_regressionHeadUnderPipefail: `.ci/run` once failed after 12 s with
+// exit code 141 because `terraform version | head -1` ran under `set -o pipefail`:
+// head exits after one line, terraform writes its second line into a closed pipe
+// and dies of SIGPIPE, and pipefail turns that race into the script's failure.
+// Scripts that set pipefail take the first line with `sed -n 1p`, which reads its
+// whole input.
+func TestScripts_regressionHeadUnderPipefail(t *testing.T) {
+	files, err := filepath.Glob("scripts/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, ".ci/run")
+	early := regexp.MustCompile(`\|\s*(head|grep\s+(-[a-zA-Z]*[qm]|--quiet|--max-count))\b`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "pipefail") {
+			continue
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "#") {
+				continue
+			}
+			if early.MatchString(line) {
+				t.Errorf("%s:%d: a reader that stops early under pipefail can fail the script with SIGPIPE: %s", f, i+1, strings.TrimSpace(line))
+			}
+		}
 	}
 }
