@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -56,7 +57,7 @@ func TestSettleEmptyPlan(t *testing.T) {
 		if tc.requiresReplaceIn {
 			rr = append(rr, owner)
 		}
-		got := settleEmptyPlan(attrs, tc.planned, tc.state, &rr)
+		got := settleEmptyPlan(context.Background(), attrs, tc.planned, tc.state, &rr)
 		if !got.Equal(tc.want) {
 			t.Errorf("%s: planned %v, want %v", tc.what, got, tc.want)
 		}

@@ -496,7 +496,7 @@ func (l lifecycle[M]) modifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	}
 	resp.Diagnostics.Append(tfkit.SetFrom(ctx, resp.Plan.Schema.Type, &p.plan, resp.Plan.Set)...)
 	if len(empties) > 0 && !resp.Diagnostics.HasError() {
-		resp.Plan.Raw = settleEmptyPlan(empties, resp.Plan.Raw, req.State.Raw, &resp.RequiresReplace)
+		resp.Plan.Raw = settleEmptyPlan(ctx, empties, resp.Plan.Raw, req.State.Raw, &resp.RequiresReplace)
 	}
 }
 
