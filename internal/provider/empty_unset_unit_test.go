@@ -67,6 +67,23 @@ func TestSettleEmptyPlan(t *testing.T) {
 	}
 }
 
+// An argument configured "" whose unset meaning (its default) is the state's
+// value spelt otherwise plans the state's value: no change (the function's
+// language "" over a state "PLPGSQL").
+func TestSettleEmptyPlan_spelling(t *testing.T) {
+	attrs := []emptyAttr{{name: "owner", computed: true, typ: keywordType{}}}
+	rr := path.Paths{path.Root("owner")}
+	got := settleEmptyPlan(context.Background(), attrs, emptyTestObj("plpgsql", "a"), emptyTestObj("PLPGSQL", "a"), &rr)
+	if want := emptyTestObj("PLPGSQL", "a"); !got.Equal(want) || rr.Contains(path.Root("owner")) {
+		t.Errorf("planned %v (replace %v), want %v and no replacement", got, rr, want)
+	}
+	// another value is a change to what unset means
+	got = settleEmptyPlan(context.Background(), attrs, emptyTestObj("plpgsql", "a"), emptyTestObj("sql", "a"), &rr)
+	if want := emptyTestObj("", "a"); !got.Equal(want) {
+		t.Errorf("planned %v, want %v", got, want)
+	}
+}
+
 func TestSameDatabase(t *testing.T) {
 	for _, tc := range []struct {
 		a, b types.String
