@@ -429,8 +429,9 @@ func (r *functionResource) readFunction(ctx context.Context, m *functionModel, h
 		m.DropCascade = types.BoolValue(false)
 	}
 
-	// The arguments are kept as m spells them (the id spells their types
-	// so, hence the explicit decision) when they mean what the server has.
+	// The arguments keep m's spelling when they mean what the server has:
+	// decided here, not left to the framework, since the id is made of
+	// their spelling.
 	rec := hints.rendering
 	args, known := functionArgModels(m.Arg.ListValue)
 	keepArgs := known && len(args) == len(f.Args) && (hints.trusted ||

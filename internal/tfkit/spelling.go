@@ -128,14 +128,14 @@ func (v Spelled[S]) StringSemanticEquals(ctx context.Context, o basetypes.String
 // read that must know whether it keeps v's spelling: a value derived from it,
 // or a record of it, depends on the answer).
 func (v Spelled[S]) SameAs(o basetypes.StringValue) bool {
-	if !known(v.StringValue) || !known(o) {
+	if !knownString(v.StringValue) || !knownString(o) {
 		return false
 	}
 	var s S
 	return v.ValueString() == o.ValueString() || s.Same(v.ValueString(), o.ValueString())
 }
 
-func known(v basetypes.StringValue) bool { return !v.IsNull() && !v.IsUnknown() }
+func knownString(v basetypes.StringValue) bool { return !v.IsNull() && !v.IsUnknown() }
 
 var (
 	_ basetypes.ListTypable                    = SpelledListType[nopListSpelling]{}

@@ -118,8 +118,8 @@ func (m KeepSpellingModifier) MarkdownDescription(ctx context.Context) string {
 	return m.Description(ctx)
 }
 
-// keep reports whether the plan should be the state's value.
-func keep(ctx context.Context, t attr.Type, plan, state attr.Value) bool {
+// plansState reports whether the plan should be the state's value.
+func plansState(ctx context.Context, t attr.Type, plan, state attr.Value) bool {
 	if plan.IsNull() || plan.IsUnknown() || state.IsNull() || state.IsUnknown() || plan.Equal(state) {
 		return false
 	}
@@ -127,19 +127,19 @@ func keep(ctx context.Context, t attr.Type, plan, state attr.Value) bool {
 }
 
 func (KeepSpellingModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if t, d := req.Plan.Schema.TypeAtPath(ctx, req.Path); !d.HasError() && keep(ctx, t, req.PlanValue, req.StateValue) {
+	if t, d := req.Plan.Schema.TypeAtPath(ctx, req.Path); !d.HasError() && plansState(ctx, t, req.PlanValue, req.StateValue) {
 		resp.PlanValue = req.StateValue
 	}
 }
 
 func (KeepSpellingModifier) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
-	if t, d := req.Plan.Schema.TypeAtPath(ctx, req.Path); !d.HasError() && keep(ctx, t, req.PlanValue, req.StateValue) {
+	if t, d := req.Plan.Schema.TypeAtPath(ctx, req.Path); !d.HasError() && plansState(ctx, t, req.PlanValue, req.StateValue) {
 		resp.PlanValue = req.StateValue
 	}
 }
 
 func (KeepSpellingModifier) PlanModifySet(ctx context.Context, req planmodifier.SetRequest, resp *planmodifier.SetResponse) {
-	if t, d := req.Plan.Schema.TypeAtPath(ctx, req.Path); !d.HasError() && keep(ctx, t, req.PlanValue, req.StateValue) {
+	if t, d := req.Plan.Schema.TypeAtPath(ctx, req.Path); !d.HasError() && plansState(ctx, t, req.PlanValue, req.StateValue) {
 		resp.PlanValue = req.StateValue
 	}
 }
