@@ -1,10 +1,9 @@
-package provider
+package tfkit
 
 import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -62,23 +61,6 @@ func TestSettleEmptyPlan(t *testing.T) {
 		}
 		if kept := rr.Contains(owner); kept != tc.replaceKept {
 			t.Errorf("%s: replacement kept %v, want %v", tc.what, kept, tc.replaceKept)
-		}
-	}
-}
-
-func TestSameDatabase(t *testing.T) {
-	for _, tc := range []struct {
-		a, b types.String
-		want bool
-	}{
-		{types.StringValue(""), types.StringNull(), true},
-		{types.StringValue("x"), types.StringValue("x"), true},
-		{types.StringValue("x"), types.StringValue(""), false},
-		{types.StringUnknown(), types.StringValue(""), false},
-		{types.StringUnknown(), types.StringUnknown(), true},
-	} {
-		if got := sameDatabase(nil, tc.a, tc.b); got != tc.want {
-			t.Errorf("sameDatabase(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
 }
