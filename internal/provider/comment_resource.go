@@ -26,12 +26,12 @@ var _ validatedResource = (*commentResource)(nil)
 func NewCommentResource() resource.Resource {
 	r := &commentResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `object_type`, `schema`, `object_name`, `column_name`.
-	r.lifecycle = newLifecycle[commentModel](r, "comment", commentSchemaV1, "database", "object_type", "schema", "object_name", "column_name")
+	r.Lifecycle = newLifecycle[commentModel](r, "comment", commentSchemaV1, "database", "object_type", "schema", "object_name", "column_name")
 	return r
 }
 
 type commentResource struct {
-	lifecycle[commentModel]
+	tfkit.Lifecycle[commentModel]
 	withClient
 	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_comment
 }
@@ -137,15 +137,15 @@ func (m *commentModel) computeID() types.String {
 	return types.StringValue(tfkit.ImportID(names...))
 }
 
-func (r *commentResource) describe(m *commentModel) string {
+func (r *commentResource) Describe(m *commentModel) string {
 	return fmt.Sprintf("comment on %s in database %q", m.target().SQL(), databaseOf(r.client, m.Database))
 }
 
-func (r *commentResource) create(ctx context.Context, _ *call, plan *commentModel) diag.Diagnostics {
+func (r *commentResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *commentModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }
 
-func (r *commentResource) update(ctx context.Context, _ *call, plan, _ *commentModel) diag.Diagnostics {
+func (r *commentResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, _ *commentModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }
 
@@ -154,11 +154,11 @@ func (r *commentResource) set(ctx context.Context, m *commentModel) diag.Diagnos
 	return tfkit.Failed("Could not set comment", r.client.SetComment(ctx, databaseOf(r.client, m.Database), m.target(), m.Comment.ValueString()))
 }
 
-func (r *commentResource) drop(ctx context.Context, _ *call, state *commentModel) diag.Diagnostics {
+func (r *commentResource) DropObject(ctx context.Context, _ *tfkit.Call, state *commentModel) diag.Diagnostics {
 	return tfkit.Failed("Could not remove comment", r.client.DropComment(ctx, databaseOf(r.client, state.Database), state.target()))
 }
 
-func (r *commentResource) read(ctx context.Context, _ *call, m *commentModel) (bool, diag.Diagnostics) {
+func (r *commentResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *commentModel) (bool, diag.Diagnostics) {
 	db := databaseOf(r.client, m.Database)
 	c, err := r.client.ReadComment(ctx, db, m.target())
 	if err != nil || c == nil {
@@ -173,7 +173,7 @@ func (r *commentResource) read(ctx context.Context, _ *call, m *commentModel) (b
 // commentImport is the import ID of a comment.
 var commentImport = tfkit.ObjectImportForm{What: "comment", Usage: commentImportUsage, Types: pg.CommentObjectTypes, Unqualified: pg.UnqualifiedObjectTypes, Columns: true}
 
-// importState takes the ID `<object_type>.<object_name>`,
+// ImportByID takes the ID `<object_type>.<object_name>`,
 // `<object_type>.<schema>.<object_name>`, `column.<table>.<column_name>` or
 // `column.<schema>.<table>.<column_name>`, optionally prefixed with
 // `<database>.` (the provider's database when left out), names written as in
@@ -181,7 +181,7 @@ var commentImport = tfkit.ObjectImportForm{What: "comment", Usage: commentImport
 // ID has a variable number of names, so it does not fit tfkit.ImportForm: every
 // reading is tried against the server (the provider's database first) and the
 // one that names an existing comment wins (importObjectTarget).
-func (r *commentResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *commentResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	c, diags := commentImport.Resolve(ctx, importServer(r.client), req.ID, func(c *tfkit.ObjectImportCandidate) (bool, error) {
 		found, err := r.client.ReadComment(ctx, c.DB, objectTarget(c))
 		return found != nil, err
@@ -192,9 +192,9 @@ func (r *commentResource) importState(ctx context.Context, req resource.ImportSt
 	resp.Diagnostics.Append(c.SetState(ctx, &resp.State)...)
 }
 
-func (r *commentResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[commentModel]) {
+func (r *commentResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[commentModel]) {
 	planDatabase(p, r.client, func(m *commentModel) *types.String { return &m.Database })
-	p.plan.ID = p.plan.computeID()
+	p.Plan.ID = p.Plan.computeID()
 }
 
 type commentModel struct {

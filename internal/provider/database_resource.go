@@ -44,12 +44,12 @@ func isDefaultKeyword(v types.String) bool {
 func NewDatabaseResource() resource.Resource {
 	r := &databaseResource{}
 	// The object's identity (Terraform 1.12+) is `name`.
-	r.lifecycle = newLifecycle[databaseModel](r, "database", databaseSchemaV1, "name")
+	r.Lifecycle = newLifecycle[databaseModel](r, "database", databaseSchemaV1, "name")
 	return r
 }
 
 type databaseResource struct {
-	lifecycle[databaseModel]
+	tfkit.Lifecycle[databaseModel]
 	withClient
 }
 
@@ -109,18 +109,18 @@ func databaseSchemaV1() schema.Schema {
 	}
 }
 
-// importIDAttributes: the import ID is its name (see alreadyExists).
-func (r *databaseResource) importIDAttributes() []string { return []string{"name"} }
+// ImportIDAttributes: the import ID is its name (see alreadyExists).
+func (r *databaseResource) ImportIDAttributes() []string { return []string{"name"} }
 
-// importState takes the database name.
-func (r *databaseResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// ImportByID takes the database name.
+func (r *databaseResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "database")
 }
 
-func (r *databaseResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[databaseModel]) {
-	plan, config, state := &p.plan, &p.config, p.state
+func (r *databaseResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[databaseModel]) {
+	plan, config, state := &p.Plan, &p.Config, p.State
 	plan.ID = plan.Name
-	if p.creating() {
+	if p.Creating() {
 		notePlanned(r.client, pg.KindDatabase, "", plan.Name, nil)
 		if config.Template.IsNull() {
 			plan.Template.StringValue = types.StringValue(defaultDatabaseTemplate)
@@ -191,7 +191,7 @@ func (r *databaseResource) planChange(ctx context.Context, _ resource.ModifyPlan
 	}
 }
 
-func (r *databaseResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *databaseModel) {
+func (r *databaseResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *databaseModel) {
 	if r.client == nil || r.client.Ready() != nil {
 		return
 	}
@@ -273,11 +273,11 @@ func (r *databaseResource) lookup(ctx context.Context, m *databaseModel) (*pg.Da
 	return r.client.ReadDatabase(ctx, m.Name.ValueString())
 }
 
-func (r *databaseResource) describe(m *databaseModel) string {
+func (r *databaseResource) Describe(m *databaseModel) string {
 	return fmt.Sprintf("database %q", m.Name.ValueString())
 }
 
-func (r *databaseResource) create(ctx context.Context, _ *call, plan *databaseModel) diag.Diagnostics {
+func (r *databaseResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *databaseModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	spec := plan.spec()
 	created, err := r.client.CreateDatabase(ctx, spec)
@@ -291,7 +291,7 @@ func (r *databaseResource) create(ctx context.Context, _ *call, plan *databaseMo
 	return diags
 }
 
-func (r *databaseResource) update(ctx context.Context, _ *call, plan, state *databaseModel) diag.Diagnostics {
+func (r *databaseResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *databaseModel) diag.Diagnostics {
 	cur, err := r.lookup(ctx, state)
 	if err != nil {
 		return tfkit.Failed("Could not read database", err)
@@ -310,7 +310,7 @@ func (r *databaseResource) update(ctx context.Context, _ *call, plan, state *dat
 	return tfkit.Failed("Could not update database", r.client.UpdateDatabase(ctx, cur.Name, cur, spec, plan.AlterObjectOwnership.ValueBool()))
 }
 
-func (r *databaseResource) drop(ctx context.Context, _ *call, state *databaseModel) diag.Diagnostics {
+func (r *databaseResource) DropObject(ctx context.Context, _ *tfkit.Call, state *databaseModel) diag.Diagnostics {
 	cur, err := r.lookup(ctx, state)
 	if err != nil || cur == nil {
 		return tfkit.Failed("Could not read database", err) // none: already gone
@@ -318,19 +318,19 @@ func (r *databaseResource) drop(ctx context.Context, _ *call, state *databaseMod
 	return tfkit.Failed("Could not drop database", r.client.DropDatabase(ctx, cur.Name, state.ForceDrop.ValueBool()))
 }
 
-// read refreshes m from the server. It reports whether the database exists.
+// ReadObject refreshes m from the server. It reports whether the database exists.
 // It records the server's encoding and locales: the framework keeps m's
 // spelling of them where it means the same (see spellings.go).
-func (r *databaseResource) read(ctx context.Context, c *call, m *databaseModel) (bool, diag.Diagnostics) {
+func (r *databaseResource) ReadObject(ctx context.Context, c *tfkit.Call, m *databaseModel) (bool, diag.Diagnostics) {
 	d, err := r.lookup(ctx, m)
 	if err != nil || d == nil {
 		return notFound("Could not read database", err)
 	}
 	keep := func(cur types.String, server string) types.String {
 		// DEFAULT: what was planned, read back as planned after a write; a
-		// refresh records what the server chose (planChange plans DEFAULT as
+		// refresh records what the server chose (PlanChange plans DEFAULT as
 		// no change against it)
-		if c.wrote() && isDefaultKeyword(cur) {
+		if c.Wrote() && isDefaultKeyword(cur) {
 			return cur
 		}
 		return types.StringValue(server)

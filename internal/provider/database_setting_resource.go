@@ -24,12 +24,12 @@ var _ managedResource = (*databaseSettingResource)(nil)
 func NewDatabaseSettingResource() resource.Resource {
 	r := &databaseSettingResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `role`, `parameter`.
-	r.lifecycle = newLifecycle[databaseSettingModel](r, "database_setting", databaseSettingSchemaV1, "database", "role", "parameter")
+	r.Lifecycle = newLifecycle[databaseSettingModel](r, "database_setting", databaseSettingSchemaV1, "database", "role", "parameter")
 	return r
 }
 
 type databaseSettingResource struct {
-	lifecycle[databaseSettingModel]
+	tfkit.Lifecycle[databaseSettingModel]
 	withClient
 	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_database_setting
 }
@@ -85,9 +85,9 @@ type databaseSettingImportID struct {
 	Parameter string `json:"parameter"`
 }
 
-// importState takes a JSON object: {"database":"app","parameter":"work_mem"};
+// ImportByID takes a JSON object: {"database":"app","parameter":"work_mem"};
 // with role, that role's setting in the database.
-func (r *databaseSettingResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *databaseSettingResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id databaseSettingImportID
 	if err := tfkit.ParseID(req.ID, &id, "database", "parameter"); err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"database":"app","parameter":"work_mem"} or {"database":"app","role":"reporting","parameter":"statement_timeout"}`)
@@ -98,43 +98,43 @@ func (r *databaseSettingResource) importState(ctx context.Context, req resource.
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// planChange computes the ID and refuses a setting PostgreSQL would refuse
+// PlanChange computes the ID and refuses a setting PostgreSQL would refuse
 // (checkSettingAtPlan) when the parameter or the value changes.
-func (r *databaseSettingResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[databaseSettingModel]) {
-	plan := &p.plan
+func (r *databaseSettingResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[databaseSettingModel]) {
+	plan := &p.Plan
 	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Parameter.IsUnknown() {
 		plan.ID = types.StringUnknown()
 	} else {
 		plan.ID = types.StringValue(plan.id())
 	}
-	if p.creating() || !plan.Parameter.Equal(p.state.Parameter) || !plan.Value.Equal(p.state.Value) {
-		checkSettingAtPlan(ctx, r.client, plan.Parameter.StringValue, plan.Value, r.describe(plan), &resp.Diagnostics)
+	if p.Creating() || !plan.Parameter.Equal(p.State.Parameter) || !plan.Value.Equal(p.State.Value) {
+		checkSettingAtPlan(ctx, r.client, plan.Parameter.StringValue, plan.Value, r.Describe(plan), &resp.Diagnostics)
 	}
 }
 
-func (r *databaseSettingResource) describe(m *databaseSettingModel) string {
+func (r *databaseSettingResource) Describe(m *databaseSettingModel) string {
 	if role := m.Role.ValueString(); role != "" {
 		return fmt.Sprintf("setting %s of role %q in database %q", m.Parameter.ValueString(), role, m.Database.ValueString())
 	}
 	return fmt.Sprintf("setting %s of database %q", m.Parameter.ValueString(), m.Database.ValueString())
 }
 
-func (r *databaseSettingResource) create(ctx context.Context, _ *call, plan *databaseSettingModel) diag.Diagnostics {
+func (r *databaseSettingResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *databaseSettingModel) diag.Diagnostics {
 	return tfkit.Failed("Could not set database setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
-func (r *databaseSettingResource) update(ctx context.Context, _ *call, plan, _ *databaseSettingModel) diag.Diagnostics {
+func (r *databaseSettingResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, _ *databaseSettingModel) diag.Diagnostics {
 	return tfkit.Failed("Could not change database setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
-func (r *databaseSettingResource) drop(ctx context.Context, _ *call, state *databaseSettingModel) diag.Diagnostics {
+func (r *databaseSettingResource) DropObject(ctx context.Context, _ *tfkit.Call, state *databaseSettingModel) diag.Diagnostics {
 	return tfkit.Failed("Could not reset database setting",
 		r.client.ResetRoleSetting(ctx, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
 }
 
-// read refreshes the value, keeping the model's spelling of a value that
+// ReadObject refreshes the value, keeping the model's spelling of a value that
 // means the same, and of the parameter's name in another letter case.
-func (r *databaseSettingResource) read(ctx context.Context, _ *call, m *databaseSettingModel) (bool, diag.Diagnostics) {
+func (r *databaseSettingResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *databaseSettingModel) (bool, diag.Diagnostics) {
 	s, err := r.client.ReadRoleSetting(ctx, m.Role.ValueString(), m.Database.ValueString(), m.Parameter.ValueString())
 	if err != nil || s == nil {
 		return notFound("Could not read database setting", err)

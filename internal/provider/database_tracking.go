@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // Database-scoped resources (schema, extension) record the OID of their
@@ -24,18 +25,18 @@ import (
 // state's database with the state's OID, and a change of database name
 // replaces the object (its OIDs then unknown) unless the new name is the same
 // database renamed (databaseChangeReplaces). It reports whether it replaces.
-func planTrackedDatabase[M any](ctx context.Context, c *pg.Client, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[M],
+func planTrackedDatabase[M any](ctx context.Context, c *pg.Client, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[M],
 	pick func(*M) (db *types.String, dbOID, oid *types.Int64),
 ) bool {
-	planDB, planDBOID, planOID := pick(&p.plan)
-	configDB, _, _ := pick(&p.config)
-	if p.creating() {
+	planDB, planDBOID, planOID := pick(&p.Plan)
+	configDB, _, _ := pick(&p.Config)
+	if p.Creating() {
 		if configDB.IsNull() && c != nil {
 			*planDB = types.StringValue(c.DefaultDatabase())
 		}
 		return false
 	}
-	stateDB, stateDBOID, _ := pick(p.state)
+	stateDB, stateDBOID, _ := pick(p.State)
 	*planDBOID = *stateDBOID
 	*planDB = defaultedDatabase(*configDB, *stateDB, c)
 	if !planDB.IsUnknown() && planDB.ValueString() == stateDB.ValueString() {
@@ -79,17 +80,8 @@ func currentDatabase(ctx context.Context, c *pg.Client, name types.String, oid t
 // position at the last refresh (see databaseChangeReplaces).
 const privateXactPos = "xact_pos"
 
-// privateGetter is what holds private state (requests and responses).
-type privateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-
-type privateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
 // recordXactPos stores the server's transaction position in private state.
-func recordXactPos(ctx context.Context, c *pg.Client, p privateSetter) diag.Diagnostics {
+func recordXactPos(ctx context.Context, c *pg.Client, p tfkit.PrivateSetter) diag.Diagnostics {
 	if p == nil || c == nil {
 		return nil
 	}
@@ -100,7 +92,7 @@ func recordXactPos(ctx context.Context, c *pg.Client, p privateSetter) diag.Diag
 	return p.SetKey(ctx, privateXactPos, []byte(strconv.FormatInt(pos, 10)))
 }
 
-func readXactPos(ctx context.Context, p privateGetter) (int64, bool) {
+func readXactPos(ctx context.Context, p tfkit.PrivateGetter) (int64, bool) {
 	if p == nil {
 		return 0, false
 	}

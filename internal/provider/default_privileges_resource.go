@@ -27,12 +27,12 @@ var _ validatedResource = (*defaultPrivilegesResource)(nil)
 func NewDefaultPrivilegesResource() resource.Resource {
 	r := &defaultPrivilegesResource{}
 	// The object's identity (Terraform 1.12+) is `role`, `database`, `owner`, `schema`, `object_type`.
-	r.lifecycle = newLifecycle[defaultPrivilegesModel](r, "default_privileges", defaultPrivilegesSchemaV1, "role", "database", "owner", "schema", "object_type")
+	r.Lifecycle = newLifecycle[defaultPrivilegesModel](r, "default_privileges", defaultPrivilegesSchemaV1, "role", "database", "owner", "schema", "object_type")
 	return r
 }
 
 type defaultPrivilegesResource struct {
-	lifecycle[defaultPrivilegesModel]
+	tfkit.Lifecycle[defaultPrivilegesModel]
 	withClient
 }
 
@@ -100,7 +100,7 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 	}
 }
 
-func (r *defaultPrivilegesResource) describe(m *defaultPrivilegesModel) string {
+func (r *defaultPrivilegesResource) Describe(m *defaultPrivilegesModel) string {
 	return fmt.Sprintf("default privileges of %q on %ss of %q in database %q", m.Role.ValueString(), m.ObjectType.ValueString(), m.Owner.ValueString(), m.Database.ValueString())
 }
 
@@ -109,15 +109,15 @@ var defaultPrivilegesArguments = map[pg.Missing]string{
 	pg.MissingDatabase: "database", pg.MissingSchema: "schema", pg.MissingGrantee: "role", pg.MissingOwner: "owner",
 }
 
-func (r *defaultPrivilegesResource) create(ctx context.Context, _ *call, plan *defaultPrivilegesModel) diag.Diagnostics {
+func (r *defaultPrivilegesResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *defaultPrivilegesModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }
 
-// update sets the planned privileges. When the grantee, database, owner or
+// UpdateObject sets the planned privileges. When the grantee, database, owner or
 // schema changed, those that no longer exist under their old names were
 // renamed (the entry followed them); when one still exists, another was
 // named, and the old entry is reset.
-func (r *defaultPrivilegesResource) update(ctx context.Context, _ *call, plan, state *defaultPrivilegesModel) diag.Diagnostics {
+func (r *defaultPrivilegesResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *defaultPrivilegesModel) diag.Diagnostics {
 	t, old := plan.target(), state.target()
 	if !pg.SameDefaultPrivileges(old, t) {
 		from, err := r.client.DefaultPrivilegesFrom(ctx, old, t)
@@ -140,8 +140,8 @@ func (r *defaultPrivilegesResource) set(ctx context.Context, m *defaultPrivilege
 	return changeFailed("Could not alter default privileges", r.client.SetDefaultPrivileges(ctx, t, privs, m.WithGrantOption.ValueBool(), false), defaultPrivilegesArguments)
 }
 
-// drop resets the grantee's default privileges to the built-in ones.
-func (r *defaultPrivilegesResource) drop(ctx context.Context, _ *call, state *defaultPrivilegesModel) diag.Diagnostics {
+// DropObject resets the grantee's default privileges to the built-in ones.
+func (r *defaultPrivilegesResource) DropObject(ctx context.Context, _ *tfkit.Call, state *defaultPrivilegesModel) diag.Diagnostics {
 	t := state.target()
 	return tfkit.Failed("Could not reset default privileges", r.client.SetDefaultPrivileges(ctx, t, pg.BuiltinDefaultPrivileges(t), false, true))
 }
@@ -156,13 +156,13 @@ type defaultPrivilegesImportID struct {
 
 const defaultPrivilegesImportExample = `{"role":"app","database":"mydb","owner":"migrator","schema":"public","object_type":"table"}`
 
-// importState takes a JSON object
+// ImportByID takes a JSON object
 // ({"role":"app","database":"db","owner":"owner","schema":"public","object_type":"table"}),
 // or the resource's id, cyrilgdn/postgresql's
 // `<role>_<database>_<schema or noschema>_<owner>_<object_type>`, when only
 // one reading of it names existing roles, database and schema (or, of
 // several, only one has an entry in pg_default_acl).
-func (r *defaultPrivilegesResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *defaultPrivilegesResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id defaultPrivilegesImportID
 	if strings.HasPrefix(strings.TrimSpace(req.ID), "{") {
 		if err := tfkit.ParseID(req.ID, &id); err != nil {
@@ -249,8 +249,8 @@ func (r *defaultPrivilegesResource) importUnderscoreID(ctx context.Context, id s
 	return found[0], diags
 }
 
-func (r *defaultPrivilegesResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[defaultPrivilegesModel]) {
-	plan := &p.plan
+func (r *defaultPrivilegesResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[defaultPrivilegesModel]) {
+	plan := &p.Plan
 	major := serverMajor(ctx, r.client)
 	if ot := plan.ObjectType.ValueString(); major > 0 && major < pg.DefaultPrivilegesMinMajor[ot] {
 		resp.Diagnostics.AddAttributeError(path.Root("object_type"), "Unsupported object type",
@@ -260,8 +260,8 @@ func (r *defaultPrivilegesResource) planChange(ctx context.Context, _ resource.M
 	planPrivileges(ctx, major, p, plan.ObjectType, func(m *defaultPrivilegesModel) *types.Set { return &m.Privileges },
 		pg.DefaultPrivileges, pg.ExpandDefaultPrivileges, &resp.Diagnostics)
 	if isKnown(plan.Database) && !plan.Schema.IsUnknown() && isKnown(plan.Role) && isKnown(plan.Owner) &&
-		(p.creating() || !plan.Database.Equal(p.state.Database) || !plan.Schema.Equal(p.state.Schema) ||
-			!plan.Role.Equal(p.state.Role) || !plan.Owner.Equal(p.state.Owner)) {
+		(p.Creating() || !plan.Database.Equal(p.State.Database) || !plan.Schema.Equal(p.State.Schema) ||
+			!plan.Role.Equal(p.State.Role) || !plan.Owner.Equal(p.State.Owner)) {
 		warnMissing(ctx, r.client, pg.Names{
 			Database: plan.Database.ValueString(), Schema: plan.Schema.ValueString(),
 			Roles: map[pg.Missing]string{pg.MissingGrantee: plan.Role.ValueString(), pg.MissingOwner: plan.Owner.ValueString()},
@@ -281,9 +281,9 @@ func (r *defaultPrivilegesResource) UpgradeState(context.Context) map[int64]reso
 	}
 }
 
-// read refreshes privileges and with_grant_option from pg_default_acl,
+// ReadObject refreshes privileges and with_grant_option from pg_default_acl,
 // keeping the state's spelling when the meaning is the same.
-func (r *defaultPrivilegesResource) read(ctx context.Context, _ *call, m *defaultPrivilegesModel) (bool, diag.Diagnostics) {
+func (r *defaultPrivilegesResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *defaultPrivilegesModel) (bool, diag.Diagnostics) {
 	t := m.target()
 	st, err := r.client.ReadDefaultPrivileges(ctx, t)
 	if err != nil || !st.Exists {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -162,4 +163,21 @@ func hclBlock(addr string, fixed []string, set map[string]string) string {
 	}
 	b.WriteString("}\n")
 	return b.String()
+}
+
+func TestSameDatabase(t *testing.T) {
+	for _, tc := range []struct {
+		a, b types.String
+		want bool
+	}{
+		{types.StringValue(""), types.StringNull(), true},
+		{types.StringValue("x"), types.StringValue("x"), true},
+		{types.StringValue("x"), types.StringValue(""), false},
+		{types.StringUnknown(), types.StringValue(""), false},
+		{types.StringUnknown(), types.StringUnknown(), true},
+	} {
+		if got := sameDatabase(nil, tc.a, tc.b); got != tc.want {
+			t.Errorf("sameDatabase(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
 }

@@ -27,12 +27,12 @@ var _ managedResource = (*eventTriggerResource)(nil)
 func NewEventTriggerResource() resource.Resource {
 	r := &eventTriggerResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `name`.
-	r.lifecycle = newLifecycle[eventTriggerModel](r, "event_trigger", eventTriggerSchemaV1, "database", "name")
+	r.Lifecycle = newLifecycle[eventTriggerModel](r, "event_trigger", eventTriggerSchemaV1, "database", "name")
 	return r
 }
 
 type eventTriggerResource struct {
-	lifecycle[eventTriggerModel]
+	tfkit.Lifecycle[eventTriggerModel]
 	withClient
 	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_event_trigger
 }
@@ -86,10 +86,10 @@ func eventTriggerSchemaV1() schema.Schema {
 // eventTriggerImport is the import ID of an event trigger (see internal/tfkit/import_id.go).
 var eventTriggerImport = tfkit.ImportForm{What: "event trigger", Names: []string{"name"}}
 
-// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
-func (r *eventTriggerResource) importIDAttributes() []string { return []string{"database", "name"} }
+// ImportIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *eventTriggerResource) ImportIDAttributes() []string { return []string{"database", "name"} }
 
-func (r *eventTriggerResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *eventTriggerResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(eventTriggerImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		e, err := r.client.ReadEventTrigger(ctx, db, 0, names[0])
 		if err != nil || e == nil {
@@ -100,37 +100,37 @@ func (r *eventTriggerResource) importState(ctx context.Context, req resource.Imp
 	})...)
 }
 
-// planChange keeps the state's owner when the configuration sets none (not
+// PlanChange keeps the state's owner when the configuration sets none (not
 // managed: ownership does not change).
-func (r *eventTriggerResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[eventTriggerModel]) {
+func (r *eventTriggerResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[eventTriggerModel]) {
 	keepUnset(p, func(m *eventTriggerModel) *types.String { return &m.Owner })
 	planDatabase(p, r.client, func(m *eventTriggerModel) *types.String { return &m.Database })
-	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
+	p.Plan.ID = joinedID(p.Plan.Database, p.Plan.Name)
 }
 
-func (r *eventTriggerResource) describe(m *eventTriggerModel) string {
+func (r *eventTriggerResource) Describe(m *eventTriggerModel) string {
 	return fmt.Sprintf("event trigger %q in database %q", m.Name.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *eventTriggerResource) create(ctx context.Context, _ *call, plan *eventTriggerModel) diag.Diagnostics {
+func (r *eventTriggerResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *eventTriggerModel) diag.Diagnostics {
 	return tfkit.CreateFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreateEventTrigger, "event trigger")
 }
 
-func (r *eventTriggerResource) update(ctx context.Context, c *call, plan, state *eventTriggerModel) diag.Diagnostics {
-	oid, diags := oidOrRead(ctx, r, c, *state, func(m *eventTriggerModel) types.Int64 { return m.OID })
+func (r *eventTriggerResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *eventTriggerModel) diag.Diagnostics {
+	oid, diags := tfkit.OIDOrRead(ctx, r, c, *state, func(m *eventTriggerModel) types.Int64 { return m.OID })
 	if diags.HasError() {
 		return diags
 	}
 	return tfkit.UpdateFromSpec(ctx, databaseOf(r.client, plan.Database), oid, plan.spec, r.client.UpdateEventTrigger, "event trigger")
 }
 
-func (r *eventTriggerResource) drop(ctx context.Context, _ *call, state *eventTriggerModel) diag.Diagnostics {
+func (r *eventTriggerResource) DropObject(ctx context.Context, _ *tfkit.Call, state *eventTriggerModel) diag.Diagnostics {
 	return tfkit.Failed("Could not drop event trigger",
 		r.client.DropEventTrigger(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()))
 }
 
-// read refreshes m from the server (by OID, else by name).
-func (r *eventTriggerResource) read(ctx context.Context, _ *call, m *eventTriggerModel) (bool, diag.Diagnostics) {
+// ReadObject refreshes m from the server (by OID, else by name).
+func (r *eventTriggerResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *eventTriggerModel) (bool, diag.Diagnostics) {
 	db := databaseOf(r.client, m.Database)
 	e, err := r.client.ReadEventTrigger(ctx, db, uint32(m.OID.ValueInt64()), m.Name.ValueString())
 	if err != nil || e == nil {

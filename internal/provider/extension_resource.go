@@ -25,12 +25,12 @@ var _ managedResource = (*extensionResource)(nil)
 func NewExtensionResource() resource.Resource {
 	r := &extensionResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `name`.
-	r.lifecycle = newLifecycle[extensionModel](r, "extension", extensionSchemaV1, "database", "name")
+	r.Lifecycle = newLifecycle[extensionModel](r, "extension", extensionSchemaV1, "database", "name")
 	return r
 }
 
 type extensionResource struct {
-	lifecycle[extensionModel]
+	tfkit.Lifecycle[extensionModel]
 	withClient
 }
 
@@ -76,10 +76,10 @@ func extensionSchemaV1() schema.Schema {
 // extensionImport is the import ID of an extension (see internal/tfkit/import_id.go).
 var extensionImport = tfkit.ImportForm{What: "extension", Names: []string{"extension"}, Database: true}
 
-// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
-func (r *extensionResource) importIDAttributes() []string { return []string{"database", "name"} }
+// ImportIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *extensionResource) ImportIDAttributes() []string { return []string{"database", "name"} }
 
-func (r *extensionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *extensionResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(extensionImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		e, err := r.client.ReadExtension(ctx, db, names[0])
 		if err != nil || e == nil {
@@ -90,16 +90,16 @@ func (r *extensionResource) importState(ctx context.Context, req resource.Import
 	})...)
 }
 
-func (r *extensionResource) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[extensionModel]) {
+func (r *extensionResource) PlanChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[extensionModel]) {
 	planTrackedDatabase(ctx, r.client, req, resp, p, func(m *extensionModel) (*types.String, *types.Int64, *types.Int64) {
 		return &m.Database, &m.DatabaseOID, &m.OID
 	})
 	keepUnset(p, func(m *extensionModel) *types.String { return &m.Schema })
 	keepUnset(p, func(m *extensionModel) *types.String { return &m.Version })
-	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
+	p.Plan.ID = joinedID(p.Plan.Database, p.Plan.Name)
 }
 
-func (r *extensionResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *extensionModel) {
+func (r *extensionResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *extensionModel) {
 	if r.client == nil || r.client.Ready() != nil {
 		return
 	}
@@ -131,11 +131,11 @@ func (r *extensionResource) UpgradeState(context.Context) map[int64]resource.Sta
 	}
 }
 
-func (r *extensionResource) describe(m *extensionModel) string {
+func (r *extensionResource) Describe(m *extensionModel) string {
 	return fmt.Sprintf("extension %q in database %q", m.Name.ValueString(), m.Database.ValueString())
 }
 
-func (r *extensionResource) create(ctx context.Context, _ *call, plan *extensionModel) diag.Diagnostics {
+func (r *extensionResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *extensionModel) diag.Diagnostics {
 	db := plan.Database.ValueString()
 	spec := plan.spec()
 	err := r.client.CreateExtension(ctx, db, spec, plan.CreateCascade.ValueBool())
@@ -151,7 +151,7 @@ func (r *extensionResource) create(ctx context.Context, _ *call, plan *extension
 	return diag.Diagnostics{diag.NewErrorDiagnostic("Could not create extension", msg)}
 }
 
-func (r *extensionResource) update(ctx context.Context, _ *call, plan, state *extensionModel) diag.Diagnostics {
+func (r *extensionResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *extensionModel) diag.Diagnostics {
 	db := plan.Database.ValueString()
 	diags := checkSameDatabase(ctx, r.client, db, state.Database.ValueString(), state.DatabaseOID)
 	if diags.HasError() {
@@ -160,7 +160,7 @@ func (r *extensionResource) update(ctx context.Context, _ *call, plan, state *ex
 	return tfkit.Failed("Could not update extension", r.client.UpdateExtension(ctx, db, plan.spec()))
 }
 
-func (r *extensionResource) drop(ctx context.Context, _ *call, state *extensionModel) diag.Diagnostics {
+func (r *extensionResource) DropObject(ctx context.Context, _ *tfkit.Call, state *extensionModel) diag.Diagnostics {
 	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
 	if err != nil || d == nil {
 		return tfkit.Failed("Could not read database", err) // none: the database is gone, and the extension with it
@@ -168,8 +168,8 @@ func (r *extensionResource) drop(ctx context.Context, _ *call, state *extensionM
 	return tfkit.Failed("Could not drop extension", r.client.DropExtension(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()))
 }
 
-// read refreshes m from the server. It reports whether the extension is installed.
-func (r *extensionResource) read(ctx context.Context, c *call, m *extensionModel) (bool, diag.Diagnostics) {
+// ReadObject refreshes m from the server. It reports whether the extension is installed.
+func (r *extensionResource) ReadObject(ctx context.Context, c *tfkit.Call, m *extensionModel) (bool, diag.Diagnostics) {
 	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
 	if err != nil || d == nil {
 		return notFound("Could not read database", err)
@@ -180,8 +180,8 @@ func (r *extensionResource) read(ctx context.Context, c *call, m *extensionModel
 		return notFound("Could not read extension", err)
 	}
 	var diags diag.Diagnostics
-	if c.op == opRead {
-		diags.Append(recordXactPos(ctx, r.client, c.set)...)
+	if c.Op == tfkit.OpRead {
+		diags.Append(recordXactPos(ctx, r.client, c.PrivateSetter())...)
 	}
 	m.ID = types.StringValue(db + "." + e.Name)
 	m.Database = types.StringValue(db)

@@ -29,12 +29,12 @@ var _ managedResource = (*functionResource)(nil)
 func NewFunctionResource() resource.Resource {
 	r := &functionResource{}
 	// The object's identity (Terraform 1.12+) is `id`.
-	r.lifecycle = newLifecycle[functionModel](r, "function", functionSchemaV1, "id")
+	r.Lifecycle = newLifecycle[functionModel](r, "function", functionSchemaV1, "id")
 	return r
 }
 
 type functionResource struct {
-	lifecycle[functionModel]
+	tfkit.Lifecycle[functionModel]
 	withClient
 }
 
@@ -128,11 +128,11 @@ func functionSchemaV1() schema.Schema {
 	}
 }
 
-// importIDAttributes: the import ID is its id (see alreadyExists).
-func (r *functionResource) importIDAttributes() []string { return []string{"id"} }
+// ImportIDAttributes: the import ID is its id (see alreadyExists).
+func (r *functionResource) ImportIDAttributes() []string { return []string{"id"} }
 
-// importState takes `<database>.<schema>.<name>(<input argument types>)`.
-func (r *functionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// ImportByID takes `<database>.<schema>.<name>(<input argument types>)`.
+func (r *functionResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	attrs, private, err := functionImport(req.ID)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error())
@@ -216,16 +216,16 @@ func functionArgsStart(id string) int {
 	return -1
 }
 
-// planChange runs no SQL. The arguments and the result type are planned
+// PlanChange runs no SQL. The arguments and the result type are planned
 // with the state's spelling where the configuration means the same
 // (tfkit.KeepSpelling, by pg.SameFunctionArgs and pg.SameType): planned
 // otherwise, they replace the function.
-func (r *functionResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[functionModel]) {
-	plan, config, state := &p.plan, &p.config, p.state
+func (r *functionResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[functionModel]) {
+	plan, config, state := &p.Plan, &p.Config, p.State
 	planDatabase(p, r.client, func(m *functionModel) *types.String { return &m.Database })
 
 	withReturns := !config.Returns.IsNull()
-	if p.creating() {
+	if p.Creating() {
 		if !withReturns {
 			plan.Returns = sqlTypeName{StringValue: types.StringUnknown()}
 		}
@@ -247,9 +247,9 @@ func (r *functionResource) planChange(_ context.Context, _ resource.ModifyPlanRe
 	plan.ID = functionID(*plan)
 }
 
-// planDestroy warns when objects depend on the function (the only SQL of
+// PlanDestroy warns when objects depend on the function (the only SQL of
 // planning): the drop fails without drop_cascade, and takes them along with it.
-func (r *functionResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *functionModel) {
+func (r *functionResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *functionModel) {
 	if r.client == nil || r.client.Ready() != nil || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}
@@ -309,19 +309,19 @@ type functionRendering struct {
 // getFunctionReadHints are the hints of a read in call c: after a write, the
 // model's spellings are trusted; on refresh, the private state holds the
 // import's argument types and the recorded rendering.
-func getFunctionReadHints(ctx context.Context, c *call) *functionReadHints {
+func getFunctionReadHints(ctx context.Context, c *tfkit.Call) *functionReadHints {
 	h := &functionReadHints{}
-	if c.wrote() {
+	if c.Wrote() {
 		h.trusted = true
 		return h
 	}
-	if b := c.privateKey(ctx, privFunctionImportArgs); len(b) > 0 {
+	if b := c.PrivateKey(ctx, privFunctionImportArgs); len(b) > 0 {
 		var args []string
 		if json.Unmarshal(b, &args) == nil {
 			h.importArgs = append([]string{}, args...)
 		}
 	}
-	if b := c.privateKey(ctx, privFunctionRendering); len(b) > 0 {
+	if b := c.PrivateKey(ctx, privFunctionRendering); len(b) > 0 {
 		var rr functionRendering
 		if json.Unmarshal(b, &rr) == nil {
 			h.rendering = &rr
@@ -330,18 +330,18 @@ func getFunctionReadHints(ctx context.Context, c *call) *functionReadHints {
 	return h
 }
 
-func setFunctionRendering(ctx context.Context, c *call, rr *functionRendering) diag.Diagnostics {
+func setFunctionRendering(ctx context.Context, c *tfkit.Call, rr *functionRendering) diag.Diagnostics {
 	if rr == nil {
 		return nil
 	}
-	return c.setPrivateJSON(ctx, privFunctionRendering, rr, "the function's rendering")
+	return c.SetPrivateJSON(ctx, privFunctionRendering, rr, "the function's rendering")
 }
 
-func (r *functionResource) describe(m *functionModel) string {
+func (r *functionResource) Describe(m *functionModel) string {
 	return fmt.Sprintf("function %s in database %q", pgconn.QuoteQualified(m.Schema.ValueString(), m.Name.ValueString()), databaseOf(r.client, m.Database))
 }
 
-func (r *functionResource) create(ctx context.Context, _ *call, plan *functionModel) diag.Diagnostics {
+func (r *functionResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *functionModel) diag.Diagnostics {
 	oid, err := r.client.CreateFunction(ctx, databaseOf(r.client, plan.Database), plan.spec())
 	if err != nil {
 		return tfkit.Failed("Could not create function", err)
@@ -350,7 +350,7 @@ func (r *functionResource) create(ctx context.Context, _ *call, plan *functionMo
 	return nil
 }
 
-func (r *functionResource) update(ctx context.Context, _ *call, plan, state *functionModel) diag.Diagnostics {
+func (r *functionResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *functionModel) diag.Diagnostics {
 	spec := plan.spec()
 	// The signature did not change (that replaces): keep the state's spelling
 	// of the result type so CREATE OR REPLACE sees the same type.
@@ -359,20 +359,20 @@ func (r *functionResource) update(ctx context.Context, _ *call, plan, state *fun
 	return tfkit.Failed("Could not update function", r.client.UpdateFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
 }
 
-func (r *functionResource) drop(ctx context.Context, _ *call, state *functionModel) diag.Diagnostics {
+func (r *functionResource) DropObject(ctx context.Context, _ *tfkit.Call, state *functionModel) diag.Diagnostics {
 	return tfkit.Failed("Could not drop function", r.client.DropFunction(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.schemaName(), state.Name.ValueString(), state.argSpecs().inputTypes(), state.DropCascade.ValueBool()))
 }
 
-// read refreshes m (see readFunction) and records the server's rendering in
+// ReadObject refreshes m (see readFunction) and records the server's rendering in
 // the private state; a refresh also forgets the import's argument types.
-func (r *functionResource) read(ctx context.Context, c *call, m *functionModel) (bool, diag.Diagnostics) {
+func (r *functionResource) ReadObject(ctx context.Context, c *tfkit.Call, m *functionModel) (bool, diag.Diagnostics) {
 	found, rendering, diags := r.readFunction(ctx, m, getFunctionReadHints(ctx, c))
 	if !found || diags.HasError() {
 		return found, diags
 	}
-	if c.op == opRead {
-		diags.Append(c.setPrivateKey(ctx, privFunctionImportArgs, nil)...)
+	if c.Op == tfkit.OpRead {
+		diags.Append(c.SetPrivateKey(ctx, privFunctionImportArgs, nil)...)
 	}
 	diags.Append(setFunctionRendering(ctx, c, rendering)...)
 	return true, diags

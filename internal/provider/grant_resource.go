@@ -29,12 +29,12 @@ var _ validatedResource = (*grantResource)(nil)
 func NewGrantResource() resource.Resource {
 	r := &grantResource{}
 	// The object's identity (Terraform 1.12+) is `role`, `database`, `schema`, `object_type`, `objects`, `columns`.
-	r.lifecycle = newLifecycle[grantModel](r, "grant", grantSchemaV1, "role", "database", "schema", "object_type", "objects", "columns")
+	r.Lifecycle = newLifecycle[grantModel](r, "grant", grantSchemaV1, "role", "database", "schema", "object_type", "objects", "columns")
 	return r
 }
 
 type grantResource struct {
-	lifecycle[grantModel]
+	tfkit.Lifecycle[grantModel]
 	withClient
 }
 
@@ -184,7 +184,7 @@ func validatePrivileges(ctx context.Context, s types.Set, valid []string, object
 	}
 }
 
-func (r *grantResource) describe(m *grantModel) string {
+func (r *grantResource) Describe(m *grantModel) string {
 	what := m.ObjectType.ValueString()
 	if slices.Contains(grantSchemaTypes, what) && m.Schema.ValueString() != "" {
 		what += fmt.Sprintf(" in schema %q", m.Schema.ValueString())
@@ -198,17 +198,17 @@ var grantArguments = map[pg.Missing]string{
 	pg.MissingObjects: "objects", pg.MissingColumns: "columns",
 }
 
-func (r *grantResource) create(ctx context.Context, _ *call, plan *grantModel) diag.Diagnostics {
+func (r *grantResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *grantModel) diag.Diagnostics {
 	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false), grantArguments)
 }
 
-// update revokes the privileges on the objects or columns dropped from the
+// UpdateObject revokes the privileges on the objects or columns dropped from the
 // sets and sets the privileges on those planned, in one transaction. When
 // the grantee, database or schema changed, those that no longer exist under
 // their old names were renamed (the privileges followed them: nothing to
 // revoke); when one still exists, another was named, and the privileges move
 // to the new one.
-func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantModel) diag.Diagnostics {
+func (r *grantResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *grantModel) diag.Diagnostics {
 	if !slices.Contains(grantSchemaTypes, plan.ObjectType.ValueString()) && plan.Role.Equal(state.Role) && plan.Database.Equal(state.Database) &&
 		plan.ObjectType.Equal(state.ObjectType) && plan.Objects.Equal(state.Objects) && plan.Columns.Equal(state.Columns) &&
 		plan.Privileges.Equal(state.Privileges) && plan.WithGrantOption.Equal(state.WithGrantOption) {
@@ -275,7 +275,7 @@ func (r *grantResource) update(ctx context.Context, _ *call, plan, state *grantM
 	return changeFailed("Could not change privileges", r.client.ChangeGrant(ctx, r.spec(ctx, plan), revoke...), grantArguments)
 }
 
-func (r *grantResource) drop(ctx context.Context, _ *call, state *grantModel) diag.Diagnostics {
+func (r *grantResource) DropObject(ctx context.Context, _ *tfkit.Call, state *grantModel) diag.Diagnostics {
 	err := r.client.SetGrant(ctx, pg.GrantSpec{Target: r.target(ctx, state)}, true)
 	var left *pg.NotRevokedError
 	if errors.As(err, &left) {
@@ -300,11 +300,11 @@ type grantImportID struct {
 
 const grantImportExample = `{"role":"app","database":"mydb","schema":"public","object_type":"table","objects":["orders"]}`
 
-// importState takes a JSON object
+// ImportByID takes a JSON object
 // ({"role":"app","database":"db","schema":"public","object_type":"table","objects":["t1"],"columns":[]}),
 // or the resource's id, cyrilgdn/postgresql's underscore-joined form, when
 // only one reading of it names existing objects (importGrantUnderscoreID).
-func (r *grantResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *grantResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id grantImportID
 	if strings.HasPrefix(strings.TrimSpace(req.ID), "{") {
 		if err := tfkit.ParseID(req.ID, &id); err != nil {
@@ -431,15 +431,15 @@ func isRoutineType(objectType string) bool {
 	return objectType == pg.ObjFunction || objectType == pg.ObjProcedure || objectType == pg.ObjRoutine
 }
 
-func (r *grantResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[grantModel]) {
-	plan := &p.plan
+func (r *grantResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[grantModel]) {
+	plan := &p.Plan
 	major := serverMajor(ctx, r.client)
 	if major > 0 && major < 15 && plan.ObjectType.ValueString() == pg.ObjParameter && !plan.Privileges.IsUnknown() {
 		resp.Diagnostics.AddAttributeError(path.Root("object_type"), "Unsupported object type", "Privileges on parameters need PostgreSQL 15 or later.")
 	}
 	planPrivileges(ctx, major, p, plan.ObjectType, func(m *grantModel) *types.Set { return &m.Privileges }, pg.GrantPrivileges, pg.ExpandPrivileges, &resp.Diagnostics)
 	if isKnown(plan.Database) && !plan.Schema.IsUnknown() && isKnown(plan.Role) && isKnown(plan.ObjectType) &&
-		(p.creating() || !plan.Database.Equal(p.state.Database) || !plan.Schema.Equal(p.state.Schema) || !plan.Role.Equal(p.state.Role)) {
+		(p.Creating() || !plan.Database.Equal(p.State.Database) || !plan.Schema.Equal(p.State.Schema) || !plan.Role.Equal(p.State.Role)) {
 		n := pg.Names{Database: plan.Database.ValueString(), Roles: map[pg.Missing]string{pg.MissingGrantee: plan.Role.ValueString()}}
 		if slices.Contains(grantSchemaTypes, plan.ObjectType.ValueString()) {
 			n.Schema = plan.Schema.ValueString()
@@ -454,9 +454,9 @@ func (r *grantResource) planChange(ctx context.Context, _ resource.ModifyPlanReq
 	}
 }
 
-// planDestroy warns, for a grant on every object of a type in a schema, how
+// PlanDestroy warns, for a grant on every object of a type in a schema, how
 // many objects the destroy will revoke privileges on.
-func (r *grantResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *grantModel) {
+func (r *grantResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *grantModel) {
 	if r.client == nil || r.client.Ready() != nil {
 		return
 	}
@@ -514,11 +514,11 @@ func (r *grantResource) spec(ctx context.Context, m *grantModel) pg.GrantSpec {
 	}
 }
 
-// read refreshes privileges, with_grant_option, objects and columns. Where
+// ReadObject refreshes privileges, with_grant_option, objects and columns. Where
 // every object matches what the state says, the state's spelling is kept
 // (ALL, case); otherwise the privileges held by every object are reported
 // (or, when those match, all the privileges held), so the plan repairs them.
-func (r *grantResource) read(ctx context.Context, _ *call, m *grantModel) (bool, diag.Diagnostics) {
+func (r *grantResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *grantModel) (bool, diag.Diagnostics) {
 	// Unset and [] mean the same; the state always records [] (the schema
 	// default), so either spelling in the configuration plans no change.
 	// States written before objects/columns were computed may hold null.

@@ -22,12 +22,12 @@ var _ validatedResource = (*grantRoleResource)(nil)
 func NewGrantRoleResource() resource.Resource {
 	r := &grantRoleResource{}
 	// The object's identity (Terraform 1.12+) is `role`, `grant_role`.
-	r.lifecycle = newLifecycle[grantRoleModel](r, "grant_role", grantRoleSchemaV1, "role", "grant_role")
+	r.Lifecycle = newLifecycle[grantRoleModel](r, "grant_role", grantRoleSchemaV1, "role", "grant_role")
 	return r
 }
 
 type grantRoleResource struct {
-	lifecycle[grantRoleModel]
+	tfkit.Lifecycle[grantRoleModel]
 	withClient
 }
 
@@ -77,11 +77,11 @@ type grantRoleImportID struct {
 
 const grantRoleImportExample = `{"role":"app","grant_role":"readers"}`
 
-// importState takes a JSON object ({"role":"app","grant_role":"readers"}),
+// ImportByID takes a JSON object ({"role":"app","grant_role":"readers"}),
 // or the resource's id, cyrilgdn/postgresql's
 // `<role>_<grant_role>_<with_admin_option>`, when only one way to cut it
 // names an existing membership (with_admin_option is read from the server).
-func (r *grantRoleResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *grantRoleResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id grantRoleImportID
 	if strings.HasPrefix(strings.TrimSpace(req.ID), "{") {
 		if err := tfkit.ParseID(req.ID, &id, "role", "grant_role"); err != nil {
@@ -146,16 +146,16 @@ func (r *grantRoleResource) importUnderscoreID(ctx context.Context, id string) (
 	return first, diags
 }
 
-func (r *grantRoleResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[grantRoleModel]) {
-	plan, config := &p.plan, &p.config
+func (r *grantRoleResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[grantRoleModel]) {
+	plan, config := &p.Plan, &p.Config
 	major := serverMajor(ctx, r.client)
 	for _, a := range []struct {
 		name        string
 		conf        types.Bool
 		plan, state *types.Bool
 	}{
-		{"inherit_option", config.InheritOption, &plan.InheritOption, stateBool(p.state, func(m *grantRoleModel) *types.Bool { return &m.InheritOption })},
-		{"set_option", config.SetOption, &plan.SetOption, stateBool(p.state, func(m *grantRoleModel) *types.Bool { return &m.SetOption })},
+		{"inherit_option", config.InheritOption, &plan.InheritOption, stateBool(p.State, func(m *grantRoleModel) *types.Bool { return &m.InheritOption })},
+		{"set_option", config.SetOption, &plan.SetOption, stateBool(p.State, func(m *grantRoleModel) *types.Bool { return &m.SetOption })},
 	} {
 		switch {
 		case major > 0 && major < 16:
@@ -164,7 +164,7 @@ func (r *grantRoleResource) planChange(ctx context.Context, _ resource.ModifyPla
 					a.name+" sets a per-membership option that exists only in PostgreSQL 16 and later; this server is PostgreSQL "+strconv.Itoa(major)+". Remove it from the configuration.")
 			}
 			*a.plan = types.BoolNull()
-		case a.conf.IsNull() && a.state != nil && !p.creating() && plan.Role.Equal(p.state.Role) && plan.GrantRole.Equal(p.state.GrantRole):
+		case a.conf.IsNull() && a.state != nil && !p.Creating() && plan.Role.Equal(p.State.Role) && plan.GrantRole.Equal(p.State.GrantRole):
 			*a.plan = *a.state // unset: whatever the membership has
 		}
 	}
@@ -182,19 +182,19 @@ func (r *grantRoleResource) UpgradeState(context.Context) map[int64]resource.Sta
 	}
 }
 
-func (r *grantRoleResource) describe(m *grantRoleModel) string {
+func (r *grantRoleResource) Describe(m *grantRoleModel) string {
 	return fmt.Sprintf("membership of role %q in role %q", m.Role.ValueString(), m.GrantRole.ValueString())
 }
 
-func (r *grantRoleResource) create(ctx context.Context, _ *call, plan *grantRoleModel) diag.Diagnostics {
+func (r *grantRoleResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *grantRoleModel) diag.Diagnostics {
 	return tfkit.Failed("Could not grant role", r.client.SetMembership(ctx, plan.spec()))
 }
 
-// update sets the planned membership. When a role changed, one that no
+// UpdateObject sets the planned membership. When a role changed, one that no
 // longer exists under its old name was renamed (the membership followed it);
 // when it still exists, another role was named, and the old membership is
 // revoked in the same transaction.
-func (r *grantRoleResource) update(ctx context.Context, _ *call, plan, state *grantRoleModel) diag.Diagnostics {
+func (r *grantRoleResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *grantRoleModel) diag.Diagnostics {
 	role, grantRole := plan.Role.ValueString(), plan.GrantRole.ValueString()
 	if oldRole, oldGrant := state.Role.ValueString(), state.GrantRole.ValueString(); oldRole != role || oldGrant != grantRole {
 		fromRole, fromGrant, err := r.client.MembershipFrom(ctx, oldRole, oldGrant, role, grantRole)
@@ -208,11 +208,11 @@ func (r *grantRoleResource) update(ctx context.Context, _ *call, plan, state *gr
 	return tfkit.Failed("Could not change role membership", r.client.SetMembership(ctx, plan.spec()))
 }
 
-func (r *grantRoleResource) drop(ctx context.Context, _ *call, state *grantRoleModel) diag.Diagnostics {
+func (r *grantRoleResource) DropObject(ctx context.Context, _ *tfkit.Call, state *grantRoleModel) diag.Diagnostics {
 	return tfkit.Failed("Could not revoke role", r.client.RevokeMembership(ctx, state.Role.ValueString(), state.GrantRole.ValueString()))
 }
 
-func (r *grantRoleResource) read(ctx context.Context, _ *call, m *grantRoleModel) (bool, diag.Diagnostics) {
+func (r *grantRoleResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *grantRoleModel) (bool, diag.Diagnostics) {
 	ms, rolesExist, err := r.client.ReadMembership(ctx, m.Role.ValueString(), m.GrantRole.ValueString())
 	if err != nil || !rolesExist || !ms.Exists {
 		return notFound("Could not read role membership", err)

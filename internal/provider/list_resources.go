@@ -162,7 +162,7 @@ func (l *catalogList[M]) List(ctx context.Context, req list.ListRequest, stream 
 			return
 		}
 	}
-	obj := res.(object[M])
+	obj := res.(tfkit.Object[M])
 	stream.Results = func(push func(list.ListResult) bool) {
 		for i, names := range found {
 			if req.Limit > 0 && int64(i) >= req.Limit {
@@ -205,7 +205,7 @@ func (p memPrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnost
 // names in an empty state (with the private state the import records),
 // completed by the resource's read. It fills the
 // result's identity and, when asked for, its resource.
-func listedObject[M any](ctx context.Context, obj object[M], res resource.Resource, req list.ListRequest, names map[string]string, private memPrivate, result *list.ListResult) (bool, diag.Diagnostics) {
+func listedObject[M any](ctx context.Context, obj tfkit.Object[M], res resource.Resource, req list.ListRequest, names map[string]string, private memPrivate, result *list.ListResult) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	st := tfsdk.State{Schema: req.ResourceSchema, Raw: tftypes.NewValue(req.ResourceSchema.Type().TerraformType(ctx), nil)}
 	for a, v := range names {
@@ -215,7 +215,7 @@ func listedObject[M any](ctx context.Context, obj object[M], res resource.Resour
 	if diags.Append(st.Get(ctx, &m)...); diags.HasError() {
 		return false, diags
 	}
-	found, d := obj.read(ctx, &call{op: opRead, get: private}, &m)
+	found, d := obj.ReadObject(ctx, tfkit.ReadCall(private), &m)
 	if diags.Append(d...); diags.HasError() || !found {
 		return false, diags
 	}

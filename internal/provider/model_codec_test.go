@@ -52,13 +52,13 @@ func sampleValue(t tftypes.Type, kind string, depth int) tftypes.Value {
 func TestModelCodecMatchesFramework(t *testing.T) {
 	ctx := context.Background()
 	for _, sr := range servedResources(t) {
-		m, ok := sr.res.(interface{ model() any })
+		m, ok := sr.res.(interface{ Model() any })
 		if !ok {
 			t.Errorf("%s: not built on lifecycle", sr.typeName)
 			continue
 		}
 		objType := sr.schema.Type().TerraformType(ctx).(tftypes.Object)
-		if !tfkit.HasCodec(ctx, reflect.TypeOf(m.model()).Elem(), sr.schema.Type) {
+		if !tfkit.HasCodec(ctx, reflect.TypeOf(m.Model()).Elem(), sr.schema.Type) {
 			t.Errorf("%s: its model has no codec (the framework's Get and Set serve it, slowly)", sr.typeName)
 			continue
 		}
@@ -69,7 +69,7 @@ func TestModelCodecMatchesFramework(t *testing.T) {
 			}
 			raw := tftypes.NewValue(objType, vals)
 
-			want, got := m.model(), m.model()
+			want, got := m.Model(), m.Model()
 			st := tfsdk.State{Schema: sr.schema, Raw: raw}
 			if d := st.Get(ctx, want); d.HasError() {
 				t.Fatalf("%s %s: framework Get: %v", sr.typeName, kind, d)

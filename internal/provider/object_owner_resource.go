@@ -26,12 +26,12 @@ var _ validatedResource = (*objectOwnerResource)(nil)
 func NewObjectOwnerResource() resource.Resource {
 	r := &objectOwnerResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `object_type`, `schema`, `object_name`.
-	r.lifecycle = newLifecycle[objectOwnerModel](r, "object_owner", objectOwnerSchemaV1, "database", "object_type", "schema", "object_name")
+	r.Lifecycle = newLifecycle[objectOwnerModel](r, "object_owner", objectOwnerSchemaV1, "database", "object_type", "schema", "object_name")
 	return r
 }
 
 type objectOwnerResource struct {
-	lifecycle[objectOwnerModel]
+	tfkit.Lifecycle[objectOwnerModel]
 	withClient
 	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_object_owner
 }
@@ -95,9 +95,9 @@ func (r *objectOwnerResource) ValidateConfig(ctx context.Context, req resource.V
 	}
 }
 
-// importState takes `<object_type>.[<schema>.]<object_name>`, optionally
+// ImportByID takes `<object_type>.[<schema>.]<object_name>`, optionally
 // prefixed with `<database>.` (tfkit.ObjectImportForm).
-func (r *objectOwnerResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *objectOwnerResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	c, diags := objectOwnerImport.Resolve(ctx, importServer(r.client), req.ID, func(c *tfkit.ObjectImportCandidate) (bool, error) {
 		_, found, err := r.client.ReadObjectOwner(ctx, c.DB, objectTarget(c))
 		return found, err
@@ -108,9 +108,9 @@ func (r *objectOwnerResource) importState(ctx context.Context, req resource.Impo
 	resp.Diagnostics.Append(c.SetState(ctx, &resp.State)...)
 }
 
-func (r *objectOwnerResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[objectOwnerModel]) {
+func (r *objectOwnerResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[objectOwnerModel]) {
 	planDatabase(p, r.client, func(m *objectOwnerModel) *types.String { return &m.Database })
-	p.plan.ID = p.plan.computeID()
+	p.Plan.ID = p.Plan.computeID()
 }
 
 func (m *objectOwnerModel) target() pg.ObjectTarget {
@@ -135,15 +135,15 @@ func (m *objectOwnerModel) computeID() types.String {
 	return types.StringValue(tfkit.ImportID(names...))
 }
 
-func (r *objectOwnerResource) describe(m *objectOwnerModel) string {
+func (r *objectOwnerResource) Describe(m *objectOwnerModel) string {
 	return fmt.Sprintf("ownership of %s in database %q", m.target().SQL(), databaseOf(r.client, m.Database))
 }
 
-func (r *objectOwnerResource) create(ctx context.Context, _ *call, plan *objectOwnerModel) diag.Diagnostics {
+func (r *objectOwnerResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *objectOwnerModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }
 
-func (r *objectOwnerResource) update(ctx context.Context, _ *call, plan, _ *objectOwnerModel) diag.Diagnostics {
+func (r *objectOwnerResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, _ *objectOwnerModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }
 
@@ -151,14 +151,14 @@ func (r *objectOwnerResource) set(ctx context.Context, m *objectOwnerModel) diag
 	return tfkit.Failed("Could not change the owner", r.client.SetObjectOwner(ctx, databaseOf(r.client, m.Database), m.target(), m.Owner.ValueString()))
 }
 
-// drop leaves the object and its owner as they are: the resource only stops
+// DropObject leaves the object and its owner as they are: the resource only stops
 // managing the ownership.
-func (r *objectOwnerResource) drop(context.Context, *call, *objectOwnerModel) diag.Diagnostics {
+func (r *objectOwnerResource) DropObject(context.Context, *tfkit.Call, *objectOwnerModel) diag.Diagnostics {
 	return nil
 }
 
-// read refreshes the owner; the resource is gone with its object.
-func (r *objectOwnerResource) read(ctx context.Context, _ *call, m *objectOwnerModel) (bool, diag.Diagnostics) {
+// ReadObject refreshes the owner; the resource is gone with its object.
+func (r *objectOwnerResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *objectOwnerModel) (bool, diag.Diagnostics) {
 	db := databaseOf(r.client, m.Database)
 	owner, found, err := r.client.ReadObjectOwner(ctx, db, m.target())
 	if err != nil || !found {

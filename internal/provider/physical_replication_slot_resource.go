@@ -18,12 +18,12 @@ var _ managedResource = (*physicalReplicationSlotResource)(nil)
 func NewPhysicalReplicationSlotResource() resource.Resource {
 	r := &physicalReplicationSlotResource{}
 	// The object's identity (Terraform 1.12+) is `name`.
-	r.lifecycle = newLifecycle[physicalReplicationSlotModel](r, "physical_replication_slot", physicalReplicationSlotSchemaV1, "name")
+	r.Lifecycle = newLifecycle[physicalReplicationSlotModel](r, "physical_replication_slot", physicalReplicationSlotSchemaV1, "name")
 	return r
 }
 
 type physicalReplicationSlotResource struct {
-	lifecycle[physicalReplicationSlotModel]
+	tfkit.Lifecycle[physicalReplicationSlotModel]
 	withClient
 	replaceOnly[physicalReplicationSlotModel] // the only attribute replaces the slot
 }
@@ -41,19 +41,19 @@ func physicalReplicationSlotSchemaV1() schema.Schema {
 	}
 }
 
-// importIDAttributes: the import ID is its name (see alreadyExists).
-func (r *physicalReplicationSlotResource) importIDAttributes() []string { return []string{"name"} }
+// ImportIDAttributes: the import ID is its name (see alreadyExists).
+func (r *physicalReplicationSlotResource) ImportIDAttributes() []string { return []string{"name"} }
 
-// importState takes the slot name.
-func (r *physicalReplicationSlotResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// ImportByID takes the slot name.
+func (r *physicalReplicationSlotResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "slot")
 }
 
-func (r *physicalReplicationSlotResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[physicalReplicationSlotModel]) {
-	p.plan.ID = p.plan.Name
+func (r *physicalReplicationSlotResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[physicalReplicationSlotModel]) {
+	p.Plan.ID = p.Plan.Name
 }
 
-func (r *physicalReplicationSlotResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *physicalReplicationSlotModel) {
+func (r *physicalReplicationSlotResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *physicalReplicationSlotModel) {
 	warnActiveSlot(ctx, r.client, state.Name, resp)
 }
 
@@ -63,19 +63,19 @@ func (r *physicalReplicationSlotResource) UpgradeState(context.Context) map[int6
 	}
 }
 
-func (r *physicalReplicationSlotResource) describe(m *physicalReplicationSlotModel) string {
+func (r *physicalReplicationSlotResource) Describe(m *physicalReplicationSlotModel) string {
 	return fmt.Sprintf("physical replication slot %q", m.Name.ValueString())
 }
 
-func (r *physicalReplicationSlotResource) create(ctx context.Context, _ *call, plan *physicalReplicationSlotModel) diag.Diagnostics {
+func (r *physicalReplicationSlotResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *physicalReplicationSlotModel) diag.Diagnostics {
 	return tfkit.Failed("Could not create physical replication slot", r.client.CreatePhysicalReplicationSlot(ctx, plan.Name.ValueString()))
 }
 
-func (r *physicalReplicationSlotResource) drop(ctx context.Context, _ *call, state *physicalReplicationSlotModel) diag.Diagnostics {
+func (r *physicalReplicationSlotResource) DropObject(ctx context.Context, _ *tfkit.Call, state *physicalReplicationSlotModel) diag.Diagnostics {
 	return tfkit.Failed("Could not drop physical replication slot", r.client.DropReplicationSlot(ctx, state.Name.ValueString()))
 }
 
-func (r *physicalReplicationSlotResource) read(ctx context.Context, _ *call, m *physicalReplicationSlotModel) (bool, diag.Diagnostics) {
+func (r *physicalReplicationSlotResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *physicalReplicationSlotModel) (bool, diag.Diagnostics) {
 	s, err := readSlot(ctx, r.client, m.Name.ValueString(), "physical")
 	if err != nil || s == nil {
 		return notFound("Could not read physical replication slot", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // The plan-time helper set shared by resources: defaults of database-scoped
@@ -103,20 +104,20 @@ func joinedID(parts ...types.String) types.String {
 // planDatabase plans the `database` of a database-scoped object (pick gives
 // its address in a model): the configured one, else the state's on update,
 // else the provider's (defaultedDatabase).
-func planDatabase[M any](p *planned[M], client *pg.Client, pick func(*M) *types.String) {
+func planDatabase[M any](p *tfkit.Planned[M], client *pg.Client, pick func(*M) *types.String) {
 	state := types.StringNull()
-	if !p.creating() {
-		state = *pick(p.state)
+	if !p.Creating() {
+		state = *pick(p.State)
 	}
-	*pick(&p.plan) = defaultedDatabase(*pick(&p.config), state, client)
+	*pick(&p.Plan) = defaultedDatabase(*pick(&p.Config), state, client)
 }
 
 // keepUnset keeps, on update, the state's value of an attribute (pick gives
 // its address in a model) that the configuration leaves unset: it is not
 // managed then (an owner), so it does not change.
-func keepUnset[M any](p *planned[M], pick func(*M) *types.String) {
-	if !p.creating() && pick(&p.config).IsNull() {
-		*pick(&p.plan) = *pick(p.state)
+func keepUnset[M any](p *tfkit.Planned[M], pick func(*M) *types.String) {
+	if !p.Creating() && pick(&p.Config).IsNull() {
+		*pick(&p.Plan) = *pick(p.State)
 	}
 }
 

@@ -33,12 +33,12 @@ var _ validatedResource = (*policyResource)(nil)
 func NewPolicyResource() resource.Resource {
 	r := &policyResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `schema`, `table`, `name`.
-	r.lifecycle = newLifecycle[policyModel](r, "policy", policySchemaV1, "database", "schema", "table", "name")
+	r.Lifecycle = newLifecycle[policyModel](r, "policy", policySchemaV1, "database", "schema", "table", "name")
 	return r
 }
 
 type policyResource struct {
-	lifecycle[policyModel]
+	tfkit.Lifecycle[policyModel]
 	withClient
 	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_policy
 }
@@ -119,15 +119,15 @@ func (r *policyResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
-func (r *policyResource) describe(m *policyModel) string {
+func (r *policyResource) Describe(m *policyModel) string {
 	return fmt.Sprintf("policy %q on table %s.%s in database %q", m.Name.ValueString(), m.Schema.ValueString(), m.Table.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *policyResource) create(ctx context.Context, _ *call, plan *policyModel) diag.Diagnostics {
+func (r *policyResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *policyModel) diag.Diagnostics {
 	return tfkit.CreateFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreatePolicy, "policy")
 }
 
-func (r *policyResource) update(ctx context.Context, _ *call, plan, state *policyModel) diag.Diagnostics {
+func (r *policyResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *policyModel) diag.Diagnostics {
 	db := databaseOf(r.client, plan.Database)
 	oid := uint32(state.OID.ValueInt64())
 	if oid == 0 {
@@ -141,19 +141,19 @@ func (r *policyResource) update(ctx context.Context, _ *call, plan, state *polic
 	return tfkit.UpdateFromSpec(ctx, db, oid, plan.spec, r.client.UpdatePolicy, "policy")
 }
 
-func (r *policyResource) drop(ctx context.Context, _ *call, state *policyModel) diag.Diagnostics {
+func (r *policyResource) DropObject(ctx context.Context, _ *tfkit.Call, state *policyModel) diag.Diagnostics {
 	err := r.client.DropPolicy(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Table.ValueString(), state.Name.ValueString())
 	return tfkit.Failed("Could not drop policy", err)
 }
 
-// read refreshes m from the server, with the record of the expressions in
+// ReadObject refreshes m from the server, with the record of the expressions in
 // private state. After a write (the read-back) m holds the spelling just
 // written: the server's rendering of it is what gets recorded. On refresh the
 // expressions are rendered (which opens the table and waits for its locks)
 // only when the stored expression is not the one last written from the
 // state's spelling.
-func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (bool, diag.Diagnostics) {
+func (r *policyResource) ReadObject(ctx context.Context, c *tfkit.Call, m *policyModel) (bool, diag.Diagnostics) {
 	db := databaseOf(r.client, m.Database)
 	// OID 0 (unknown in Create) reads by name
 	p, err := r.client.ReadPolicy(ctx, db, uint32(m.OID.ValueInt64()), m.Schema.ValueString(), m.Table.ValueString(), m.Name.ValueString())
@@ -161,9 +161,9 @@ func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (boo
 		return notFound("Could not read policy", err)
 	}
 	var rec *policyExprs
-	render := c.wrote() && (p.UsingTree != "" || p.WithCheckTree != "")
-	if !c.wrote() {
-		rec = loadPolicyExprs(c.privateKey(ctx, policyExprsKey))
+	render := c.Wrote() && (p.UsingTree != "" || p.WithCheckTree != "")
+	if !c.Wrote() {
+		rec = loadPolicyExprs(c.PrivateKey(ctx, policyExprsKey))
 		render = exprNeedsRender(m.Using.StringValue, p.UsingTree, rec.Using, rec.UsingTree) ||
 			exprNeedsRender(m.WithCheck.StringValue, p.WithCheckTree, rec.WithCheck, rec.WithCheckTree)
 	}
@@ -174,7 +174,7 @@ func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (boo
 		}
 	}
 	var diags diag.Diagnostics
-	rec = r.fill(ctx, m, p, rec, c.wrote(), &diags)
+	rec = r.fill(ctx, m, p, rec, c.Wrote(), &diags)
 	diags.Append(rec.save(ctx, c)...)
 	return true, diags
 }
@@ -182,12 +182,12 @@ func (r *policyResource) read(ctx context.Context, c *call, m *policyModel) (boo
 // policyImportForm is the import ID of a policy (see internal/tfkit/import_id.go).
 var policyImportForm = tfkit.ImportForm{What: "policy", Names: []string{"schema", "table", "name"}}
 
-// importIDAttributes: the import ID is made of `database`, `schema`, `table` and `name` (see alreadyExists).
-func (r *policyResource) importIDAttributes() []string {
+// ImportIDAttributes: the import ID is made of `database`, `schema`, `table` and `name` (see alreadyExists).
+func (r *policyResource) ImportIDAttributes() []string {
 	return []string{"database", "schema", "table", "name"}
 }
 
-func (r *policyResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *policyResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(policyImportForm.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		p, err := r.client.ReadPolicy(ctx, db, 0, names[0], names[1], names[2])
 		if err != nil || p == nil {
@@ -199,9 +199,9 @@ func (r *policyResource) importState(ctx context.Context, req resource.ImportSta
 	})...)
 }
 
-func (r *policyResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[policyModel]) {
-	plan, config, state := &p.plan, &p.config, p.state
-	if !p.creating() {
+func (r *policyResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[policyModel]) {
+	plan, config, state := &p.Plan, &p.Config, p.State
+	if !p.Creating() {
 		// the same roles spelled otherwise (PUBLIC, public): the state's
 		// spelling stands, which Terraform accepts as the plan when both are set
 		if !config.Roles.Equal(state.Roles) && samePolicyRoles(ctx, config.Roles, state.Roles) {
@@ -267,11 +267,11 @@ func loadPolicyExprs(b []byte) *policyExprs {
 }
 
 // save records rec in the private state (removes the record when empty).
-func (rec *policyExprs) save(ctx context.Context, c *call) diag.Diagnostics {
+func (rec *policyExprs) save(ctx context.Context, c *tfkit.Call) diag.Diagnostics {
 	if rec == nil || *rec == (policyExprs{}) {
-		return c.setPrivateKey(ctx, policyExprsKey, nil)
+		return c.SetPrivateKey(ctx, policyExprsKey, nil)
 	}
-	return c.setPrivateJSON(ctx, policyExprsKey, rec, "the policy's expressions")
+	return c.SetPrivateJSON(ctx, policyExprsKey, rec, "the policy's expressions")
 }
 
 // fill copies the server's policy into m, keeping m's spelling of PUBLIC and

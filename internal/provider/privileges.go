@@ -44,17 +44,17 @@ func canonicalID(fields map[string]any) string {
 // against those valid on the server's major version (valid; no check when the
 // version is unknown, major 0) and, on an update, keeps the state's spelling
 // of the same privileges (expand resolves ALL and aliases to compare them).
-func planPrivileges[M any](ctx context.Context, major int, p *planned[M], objectType types.String, privs func(*M) *types.Set,
+func planPrivileges[M any](ctx context.Context, major int, p *tfkit.Planned[M], objectType types.String, privs func(*M) *types.Set,
 	valid func(objectType string, major int) []string, expand func(objectType string, major int, privs []string) []string, diags *diag.Diagnostics) {
-	plan := privs(&p.plan)
+	plan := privs(&p.Plan)
 	ot := objectType.ValueString()
 	if v := valid(ot, major); major > 0 && !plan.IsUnknown() && !objectType.IsUnknown() && v != nil {
 		validatePrivileges(ctx, *plan, v, fmt.Sprintf("%s (PostgreSQL %d)", ot, major), diags)
 	}
-	if p.creating() {
+	if p.Creating() {
 		return
 	}
-	if state := *privs(p.state); !plan.IsUnknown() && !plan.Equal(state) &&
+	if state := *privs(p.State); !plan.IsUnknown() && !plan.Equal(state) &&
 		privilegesEqual(func(l []string) []string { return expand(ot, major, l) }, tfkit.SetStrings(ctx, *plan), tfkit.SetStrings(ctx, state)) {
 		*plan = state
 	}

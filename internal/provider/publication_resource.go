@@ -30,12 +30,12 @@ var _ validatedResource = (*publicationResource)(nil)
 func NewPublicationResource() resource.Resource {
 	r := &publicationResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `name`.
-	r.lifecycle = newLifecycle[publicationModel](r, "publication", publicationSchemaV1, "database", "name")
+	r.Lifecycle = newLifecycle[publicationModel](r, "publication", publicationSchemaV1, "database", "name")
 	return r
 }
 
 type publicationResource struct {
-	lifecycle[publicationModel]
+	tfkit.Lifecycle[publicationModel]
 	withClient
 }
 
@@ -135,10 +135,10 @@ func (r *publicationResource) ValidateConfig(ctx context.Context, req resource.V
 // publicationImport is the import ID of a publication (see internal/tfkit/import_id.go).
 var publicationImport = tfkit.ImportForm{What: "publication", Names: []string{"name"}, Database: true}
 
-// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
-func (r *publicationResource) importIDAttributes() []string { return []string{"database", "name"} }
+// ImportIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *publicationResource) ImportIDAttributes() []string { return []string{"database", "name"} }
 
-func (r *publicationResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *publicationResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(publicationImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		p, err := r.client.ReadPublication(ctx, db, 0, names[0])
 		if err != nil || p == nil {
@@ -149,11 +149,11 @@ func (r *publicationResource) importState(ctx context.Context, req resource.Impo
 	})...)
 }
 
-// planChange plans a replacement (new, or all_tables or database changed)
+// PlanChange plans a replacement (new, or all_tables or database changed)
 // with the server's defaults for what the configuration leaves unset, and an
 // update with the state's values and spellings.
-func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[publicationModel]) {
-	plan, config, state := &p.plan, &p.config, p.state
+func (r *publicationResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[publicationModel]) {
+	plan, config, state := &p.Plan, &p.Config, p.State
 	// the server's major version, asked only when an argument depends on it
 	major := sync.OnceValue(func() int { return serverMajor(ctx, r.client) })
 	if len(tfkit.SetStrings(ctx, config.Schemas)) > 0 {
@@ -174,7 +174,7 @@ func (r *publicationResource) planChange(ctx context.Context, _ resource.ModifyP
 	}
 	planDatabase(p, r.client, func(m *publicationModel) *types.String { return &m.Database })
 	// ("" recorded by a create with database = "" is the provider's database)
-	replacing := p.creating() || !plan.AllTables.Equal(state.AllTables) || !sameDatabase(r.client, plan.Database, state.Database)
+	replacing := p.Creating() || !plan.AllTables.Equal(state.AllTables) || !sameDatabase(r.client, plan.Database, state.Database)
 	if replacing {
 		if config.Tables.IsNull() {
 			if plan.AllTables.ValueBool() {
@@ -280,11 +280,11 @@ func sameStringList(ctx context.Context, a, b types.List) bool {
 	return true
 }
 
-func (r *publicationResource) describe(m *publicationModel) string {
+func (r *publicationResource) Describe(m *publicationModel) string {
 	return fmt.Sprintf("publication %q in database %q", m.Name.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *publicationResource) create(ctx context.Context, _ *call, plan *publicationModel) diag.Diagnostics {
+func (r *publicationResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *publicationModel) diag.Diagnostics {
 	spec, diags := plan.spec(ctx)
 	if diags.HasError() {
 		return diags
@@ -297,7 +297,7 @@ func (r *publicationResource) create(ctx context.Context, _ *call, plan *publica
 	return nil
 }
 
-func (r *publicationResource) update(ctx context.Context, _ *call, plan, state *publicationModel) diag.Diagnostics {
+func (r *publicationResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *publicationModel) diag.Diagnostics {
 	spec, diags := plan.spec(ctx)
 	if diags.HasError() {
 		return diags
@@ -305,13 +305,13 @@ func (r *publicationResource) update(ctx context.Context, _ *call, plan, state *
 	return tfkit.Failed("Could not update publication", r.client.UpdatePublication(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
 }
 
-func (r *publicationResource) drop(ctx context.Context, _ *call, state *publicationModel) diag.Diagnostics {
+func (r *publicationResource) DropObject(ctx context.Context, _ *tfkit.Call, state *publicationModel) diag.Diagnostics {
 	return tfkit.Failed("Could not drop publication", r.client.DropPublication(ctx, databaseOf(r.client, state.Database),
 		uint32(state.OID.ValueInt64()), state.Name.ValueString(), state.DropCascade.ValueBool()))
 }
 
-// read refreshes m from the server, keeping m's spelling of equal values.
-func (r *publicationResource) read(ctx context.Context, _ *call, m *publicationModel) (bool, diag.Diagnostics) {
+// ReadObject refreshes m from the server, keeping m's spelling of equal values.
+func (r *publicationResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *publicationModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	db := databaseOf(r.client, m.Database)
 	m.Database = types.StringValue(db) // "" is unset: the provider's database

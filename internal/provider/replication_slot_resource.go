@@ -23,12 +23,12 @@ var _ managedResource = (*replicationSlotResource)(nil)
 func NewReplicationSlotResource() resource.Resource {
 	r := &replicationSlotResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `name`.
-	r.lifecycle = newLifecycle[replicationSlotModel](r, "replication_slot", replicationSlotSchemaV1, "database", "name")
+	r.Lifecycle = newLifecycle[replicationSlotModel](r, "replication_slot", replicationSlotSchemaV1, "database", "name")
 	return r
 }
 
 type replicationSlotResource struct {
-	lifecycle[replicationSlotModel]
+	tfkit.Lifecycle[replicationSlotModel]
 	withClient
 	replaceOnly[replicationSlotModel] // every attribute replaces the slot
 }
@@ -55,10 +55,10 @@ func replicationSlotSchemaV1() schema.Schema {
 // replicationSlotImport is the import ID of a logical slot (see internal/tfkit/import_id.go).
 var replicationSlotImport = tfkit.ImportForm{What: "replication slot", Names: []string{"slot"}, Database: true}
 
-// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
-func (r *replicationSlotResource) importIDAttributes() []string { return []string{"database", "name"} }
+// ImportIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *replicationSlotResource) ImportIDAttributes() []string { return []string{"database", "name"} }
 
-func (r *replicationSlotResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *replicationSlotResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(replicationSlotImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		s, err := readSlot(ctx, r.client, names[0], "logical")
 		if err != nil || s == nil || s.Database != db {
@@ -69,16 +69,16 @@ func (r *replicationSlotResource) importState(ctx context.Context, req resource.
 	})...)
 }
 
-func (r *replicationSlotResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[replicationSlotModel]) {
+func (r *replicationSlotResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[replicationSlotModel]) {
 	stateDB := types.StringNull()
-	if !p.creating() {
-		stateDB = p.state.Database
+	if !p.Creating() {
+		stateDB = p.State.Database
 	}
-	p.plan.Database = defaultedDatabase(p.config.Database, stateDB, r.client)
-	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
+	p.Plan.Database = defaultedDatabase(p.Config.Database, stateDB, r.client)
+	p.Plan.ID = joinedID(p.Plan.Database, p.Plan.Name)
 }
 
-func (r *replicationSlotResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *replicationSlotModel) {
+func (r *replicationSlotResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *replicationSlotModel) {
 	warnActiveSlot(ctx, r.client, state.Name, resp)
 }
 
@@ -102,20 +102,20 @@ func (r *replicationSlotResource) UpgradeState(context.Context) map[int64]resour
 	}
 }
 
-func (r *replicationSlotResource) describe(m *replicationSlotModel) string {
+func (r *replicationSlotResource) Describe(m *replicationSlotModel) string {
 	return fmt.Sprintf("replication slot %q in database %q", m.Name.ValueString(), m.Database.ValueString())
 }
 
-func (r *replicationSlotResource) create(ctx context.Context, _ *call, plan *replicationSlotModel) diag.Diagnostics {
+func (r *replicationSlotResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *replicationSlotModel) diag.Diagnostics {
 	return tfkit.Failed("Could not create replication slot",
 		r.client.CreateLogicalReplicationSlot(ctx, databaseOf(r.client, plan.Database), plan.Name.ValueString(), plan.Plugin.ValueString()))
 }
 
-func (r *replicationSlotResource) drop(ctx context.Context, _ *call, state *replicationSlotModel) diag.Diagnostics {
+func (r *replicationSlotResource) DropObject(ctx context.Context, _ *tfkit.Call, state *replicationSlotModel) diag.Diagnostics {
 	return tfkit.Failed("Could not drop replication slot", r.client.DropReplicationSlot(ctx, state.Name.ValueString()))
 }
 
-func (r *replicationSlotResource) read(ctx context.Context, _ *call, m *replicationSlotModel) (bool, diag.Diagnostics) {
+func (r *replicationSlotResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *replicationSlotModel) (bool, diag.Diagnostics) {
 	s, err := readSlot(ctx, r.client, m.Name.ValueString(), "logical")
 	if err != nil || s == nil {
 		return notFound("Could not read replication slot", err)
@@ -141,7 +141,7 @@ func slotNameAttribute() schema.StringAttribute {
 // Terraform never calls it.
 type replaceOnly[M any] struct{}
 
-func (replaceOnly[M]) update(context.Context, *call, *M, *M) diag.Diagnostics { return nil }
+func (replaceOnly[M]) UpdateObject(context.Context, *tfkit.Call, *M, *M) diag.Diagnostics { return nil }
 
 // readSlot reads the replication slot called name when it is of kind typ
 // ("logical" or "physical"); nil when there is none of that kind.

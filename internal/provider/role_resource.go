@@ -36,12 +36,12 @@ var _ validatedResource = (*roleResource)(nil)
 func NewRoleResource() resource.Resource {
 	r := &roleResource{}
 	// The object's identity (Terraform 1.12+) is `name`.
-	r.lifecycle = newLifecycle[roleModel](r, "role", roleSchemaV1, "name")
+	r.Lifecycle = newLifecycle[roleModel](r, "role", roleSchemaV1, "name")
 	return r
 }
 
 type roleResource struct {
-	lifecycle[roleModel]
+	tfkit.Lifecycle[roleModel]
 	withClient
 }
 
@@ -151,19 +151,19 @@ func (r *roleResource) ValidateConfig(ctx context.Context, req resource.Validate
 	}
 }
 
-// importIDAttributes: the import ID is its name (see alreadyExists).
-func (r *roleResource) importIDAttributes() []string { return []string{"name"} }
+// ImportIDAttributes: the import ID is its name (see alreadyExists).
+func (r *roleResource) ImportIDAttributes() []string { return []string{"name"} }
 
-// importState takes the role name.
-func (r *roleResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// ImportByID takes the role name.
+func (r *roleResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	importByName(ctx, req, resp, "role")
 }
 
-func (r *roleResource) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[roleModel]) {
-	plan, config, state := &p.plan, &p.config, p.state
+func (r *roleResource) PlanChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[roleModel]) {
+	plan, config, state := &p.Plan, &p.Config, p.State
 	plan.ID = plan.Name // id follows name, known whenever name is
 	r.checkReservedAttributes(ctx, p, resp)
-	if p.creating() {
+	if p.Creating() {
 		notePlanned(r.client, pg.KindRole, "", plan.Name, nil)
 		return
 	}
@@ -302,7 +302,7 @@ func warnPasswordChanged(resp *resource.ModifyPlanResponse, name string) {
 // from 16 a role that has the attribute itself. It asks the server (the
 // connected role's attributes, once per provider) only when such a change is
 // planned and the provider configuration is known.
-func (r *roleResource) checkReservedAttributes(ctx context.Context, p *planned[roleModel], resp *resource.ModifyPlanResponse) {
+func (r *roleResource) checkReservedAttributes(ctx context.Context, p *tfkit.Planned[roleModel], resp *resource.ModifyPlanResponse) {
 	type reserved struct {
 		attr, option string
 		plan         types.Bool
@@ -310,14 +310,14 @@ func (r *roleResource) checkReservedAttributes(ctx context.Context, p *planned[r
 		own          func(*pgconn.Capabilities) bool // from PostgreSQL 16, a role with the attribute may give it
 	}
 	state := roleAttributes{}
-	if !p.creating() {
-		state = p.state.roleAttributes
+	if !p.Creating() {
+		state = p.State.roleAttributes
 	}
 	var changing []reserved
 	for _, a := range []reserved{
-		{"superuser", "SUPERUSER", p.plan.Superuser, state.Superuser, nil},
-		{"replication", "REPLICATION", p.plan.Replication, state.Replication, func(c *pgconn.Capabilities) bool { return c.HasReplication }},
-		{"bypass_row_level_security", "BYPASSRLS", p.plan.BypassRLS, state.BypassRLS, func(c *pgconn.Capabilities) bool { return c.HasBypassRLS }},
+		{"superuser", "SUPERUSER", p.Plan.Superuser, state.Superuser, nil},
+		{"replication", "REPLICATION", p.Plan.Replication, state.Replication, func(c *pgconn.Capabilities) bool { return c.HasReplication }},
+		{"bypass_row_level_security", "BYPASSRLS", p.Plan.BypassRLS, state.BypassRLS, func(c *pgconn.Capabilities) bool { return c.HasBypassRLS }},
 	} {
 		if a.plan.IsUnknown() || a.plan.ValueBool() == a.state.ValueBool() {
 			continue // creating without it (false) or not changing it
@@ -343,8 +343,8 @@ func (r *roleResource) checkReservedAttributes(ctx context.Context, p *planned[r
 		if !a.plan.ValueBool() {
 			verb = "Taking"
 		}
-		from := "role " + strconv.Quote(p.plan.Name.ValueString())
-		if p.plan.Name.IsUnknown() {
+		from := "role " + strconv.Quote(p.Plan.Name.ValueString())
+		if p.Plan.Name.IsUnknown() {
 			from = "the role"
 		}
 		resp.Diagnostics.AddAttributeError(path.Root(a.attr), a.option+" needs a superuser",
@@ -362,7 +362,7 @@ func verbObject(verb, role string) string {
 	return "to " + role
 }
 
-func (r *roleResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *roleModel) {
+func (r *roleResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *roleModel) {
 	if r.client == nil || r.client.Ready() != nil || state.SkipDropRole.ValueBool() {
 		return
 	}
@@ -425,13 +425,13 @@ func (r *roleResource) UpgradeState(context.Context) map[int64]resource.StateUpg
 	}
 }
 
-func (r *roleResource) describe(m *roleModel) string {
+func (r *roleResource) Describe(m *roleModel) string {
 	return fmt.Sprintf("role %q", m.Name.ValueString())
 }
 
-func (r *roleResource) create(ctx context.Context, c *call, plan *roleModel) diag.Diagnostics {
+func (r *roleResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *roleModel) diag.Diagnostics {
 	var wo types.String
-	diags := c.config.GetAttribute(ctx, path.Root("password_wo"), &wo)
+	diags := c.Config.GetAttribute(ctx, path.Root("password_wo"), &wo)
 	spec, d := plan.spec(ctx, nil)
 	diags.Append(d...)
 	if diags.HasError() {
@@ -454,26 +454,26 @@ func (r *roleResource) create(ctx context.Context, c *call, plan *roleModel) dia
 // recordPlannedPrivate records in the private state, with every write, the
 // roles the configuration sets (none when it does not set roles), and that
 // the password is the configured one again.
-func recordPlannedPrivate(ctx context.Context, c *call) diag.Diagnostics {
+func recordPlannedPrivate(ctx context.Context, c *tfkit.Call) diag.Diagnostics {
 	var roles types.Set
-	diags := c.config.GetAttribute(ctx, path.Root("roles"), &roles)
+	diags := c.Config.GetAttribute(ctx, path.Root("roles"), &roles)
 	if diags.HasError() {
 		return diags
 	}
 	if roles.IsNull() || roles.IsUnknown() {
-		diags.Append(c.setPrivateKey(ctx, privateRolesConfigured, nil)...)
+		diags.Append(c.SetPrivateKey(ctx, privateRolesConfigured, nil)...)
 	} else {
 		names := []string{}
 		diags.Append(roles.ElementsAs(ctx, &names, false)...)
-		diags.Append(c.setPrivateJSON(ctx, privateRolesConfigured, names, "the configured roles")...)
+		diags.Append(c.SetPrivateJSON(ctx, privateRolesConfigured, names, "the configured roles")...)
 	}
-	diags.Append(c.setPrivateKey(ctx, privatePasswordChanged, nil)...)
+	diags.Append(c.SetPrivateKey(ctx, privatePasswordChanged, nil)...)
 	return diags
 }
 
-func (r *roleResource) update(ctx context.Context, c *call, plan, state *roleModel) diag.Diagnostics {
+func (r *roleResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *roleModel) diag.Diagnostics {
 	var config roleModel
-	diags := c.config.Get(ctx, &config)
+	diags := c.Config.Get(ctx, &config)
 	if diags.HasError() {
 		return diags
 	}
@@ -500,7 +500,7 @@ func (r *roleResource) update(ctx context.Context, c *call, plan, state *roleMod
 	return tfkit.Failed("Could not update role", r.client.UpdateRole(ctx, state.Name.ValueString(), spec, pw))
 }
 
-func (r *roleResource) drop(ctx context.Context, _ *call, state *roleModel) diag.Diagnostics {
+func (r *roleResource) DropObject(ctx context.Context, _ *tfkit.Call, state *roleModel) diag.Diagnostics {
 	if state.SkipDropRole.ValueBool() {
 		return nil
 	}
@@ -510,31 +510,31 @@ func (r *roleResource) drop(ctx context.Context, _ *call, state *roleModel) diag
 // keepPlannedRoles tells the read-back after an update to report the planned
 // memberships when the configuration leaves them unmanaged: the next refresh
 // picks up changes made by postgresql_grant_role in this same apply.
-func keepPlannedRoles(ctx context.Context, c *call, m *roleModel) (bool, diag.Diagnostics) {
-	if c.op != opUpdate || m.Roles.IsUnknown() {
+func keepPlannedRoles(ctx context.Context, c *tfkit.Call, m *roleModel) (bool, diag.Diagnostics) {
+	if c.Op != tfkit.OpUpdate || m.Roles.IsUnknown() {
 		return false, nil
 	}
 	var cfg types.Set
-	diags := c.config.GetAttribute(ctx, path.Root("roles"), &cfg)
+	diags := c.Config.GetAttribute(ctx, path.Root("roles"), &cfg)
 	return cfg.IsNull() && !diags.HasError(), diags
 }
 
-// read refreshes m from the server, keeping m's spelling where the server's
+// ReadObject refreshes m from the server, keeping m's spelling where the server's
 // value means the same. It reports whether the role exists.
-func (r *roleResource) read(ctx context.Context, c *call, m *roleModel) (bool, diag.Diagnostics) {
+func (r *roleResource) ReadObject(ctx context.Context, c *tfkit.Call, m *roleModel) (bool, diag.Diagnostics) {
 	keepRoles, diags := keepPlannedRoles(ctx, c, m)
 	if diags.HasError() {
 		return false, diags
 	}
-	if c.op == opRead && m.OID.IsNull() && !m.Roles.IsNull() && !m.Roles.IsUnknown() && len(m.Roles.Elements()) > 0 &&
-		c.privateKey(ctx, privateRolesConfigured) == nil {
+	if c.Op == tfkit.OpRead && m.OID.IsNull() && !m.Roles.IsNull() && !m.Roles.IsUnknown() && len(m.Roles.Elements()) > 0 &&
+		c.PrivateKey(ctx, privateRolesConfigured) == nil {
 		// A state upgraded from cyrilgdn (no oid yet) that lists memberships:
 		// its configuration set them (cyrilgdn plans to revoke the memberships
 		// roles does not list, unless roles is in ignore_changes, which a plan
 		// sees as set).
 		var names []string
 		diags.Append(m.Roles.ElementsAs(ctx, &names, false)...)
-		diags.Append(c.setPrivateJSON(ctx, privateRolesConfigured, names, "the configured roles")...)
+		diags.Append(c.SetPrivateJSON(ctx, privateRolesConfigured, names, "the configured roles")...)
 	}
 	var role *pg.Role
 	var err error
@@ -623,7 +623,7 @@ const privatePasswordSeal = "password_seal"
 // configured password again). Checking costs a key derivation of 4096
 // iterations (SCRAM); a match is remembered in private state as a seal, so the
 // next refresh of an unchanged verifier and password costs one hash.
-func checkPassword(ctx context.Context, c *call, m *roleModel, v, name string) diag.Diagnostics {
+func checkPassword(ctx context.Context, c *tfkit.Call, m *roleModel, v, name string) diag.Diagnostics {
 	pw := m.Password.ValueString()
 	if pg.IsPasswordVerifier(pw) {
 		// A verifier: configured as the password, or read from the server by
@@ -632,25 +632,25 @@ func checkPassword(ctx context.Context, c *call, m *roleModel, v, name string) d
 		// password (planPassword); a change is remembered for its warning.
 		switch v {
 		case pw:
-			return c.setPrivateKey(ctx, privatePasswordChanged, nil)
+			return c.SetPrivateKey(ctx, privatePasswordChanged, nil)
 		case "":
 			return passwordChanged(ctx, c, m)
 		}
 		m.Password = types.StringValue(v)
-		if c.op != opRead {
+		if c.Op != tfkit.OpRead {
 			return nil
 		}
-		return c.setPrivateKey(ctx, privatePasswordChanged, []byte("true"))
+		return c.SetPrivateKey(ctx, privatePasswordChanged, []byte("true"))
 	}
 	seal := `"` + pg.PasswordSeal(v, pw) + `"` // private state holds JSON
-	if string(c.privateKey(ctx, privatePasswordSeal)) == seal {
+	if string(c.PrivateKey(ctx, privatePasswordSeal)) == seal {
 		return nil
 	}
 	if !pg.PasswordVerifierMatches(v, pw, name) {
 		return passwordChanged(ctx, c, m)
 	}
-	diags := c.setPrivateKey(ctx, privatePasswordSeal, []byte(seal))
-	diags.Append(c.setPrivateKey(ctx, privatePasswordChanged, nil)...)
+	diags := c.SetPrivateKey(ctx, privatePasswordSeal, []byte(seal))
+	diags.Append(c.SetPrivateKey(ctx, privatePasswordChanged, nil)...)
 	return diags
 }
 
@@ -658,12 +658,12 @@ func checkPassword(ctx context.Context, c *call, m *roleModel, v, name string) d
 // state's password becomes null (the plan sets the configured one again) and
 // the private state remembers why, for the plan's warning. A read back after
 // a write does not get here: what it wrote matches.
-func passwordChanged(ctx context.Context, c *call, m *roleModel) diag.Diagnostics {
+func passwordChanged(ctx context.Context, c *tfkit.Call, m *roleModel) diag.Diagnostics {
 	m.Password = types.StringNull()
-	if c.op != opRead {
+	if c.Op != tfkit.OpRead {
 		return nil
 	}
-	return c.setPrivateKey(ctx, privatePasswordChanged, []byte("true"))
+	return c.SetPrivateKey(ctx, privatePasswordChanged, []byte("true"))
 }
 
 // spec translates the planned model into what the role must look like.

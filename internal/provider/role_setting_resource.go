@@ -26,12 +26,12 @@ var _ validatedResource = (*roleSettingResource)(nil)
 func NewRoleSettingResource() resource.Resource {
 	r := &roleSettingResource{}
 	// The object's identity (Terraform 1.12+) is `role`, `database`, `parameter`.
-	r.lifecycle = newLifecycle[roleSettingModel](r, "role_setting", roleSettingSchemaV1, "role", "database", "parameter")
+	r.Lifecycle = newLifecycle[roleSettingModel](r, "role_setting", roleSettingSchemaV1, "role", "database", "parameter")
 	return r
 }
 
 type roleSettingResource struct {
-	lifecycle[roleSettingModel]
+	tfkit.Lifecycle[roleSettingModel]
 	withClient
 	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_role_setting
 }
@@ -106,9 +106,9 @@ type roleSettingImportID struct {
 	Parameter string `json:"parameter"`
 }
 
-// importState takes a JSON object: {"role":"app","database":"main","parameter":"work_mem"};
+// ImportByID takes a JSON object: {"role":"app","database":"main","parameter":"work_mem"};
 // without database, the setting for every database.
-func (r *roleSettingResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *roleSettingResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	var id roleSettingImportID
 	if err := tfkit.ParseID(req.ID, &id, "role", "parameter"); err != nil {
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"role":"app","database":"main","parameter":"work_mem"}`)
@@ -119,21 +119,21 @@ func (r *roleSettingResource) importState(ctx context.Context, req resource.Impo
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// planChange computes the ID and refuses a setting PostgreSQL would refuse
+// PlanChange computes the ID and refuses a setting PostgreSQL would refuse
 // (checkSettingAtPlan) when the parameter or the value changes.
-func (r *roleSettingResource) planChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[roleSettingModel]) {
-	plan := &p.plan
+func (r *roleSettingResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[roleSettingModel]) {
+	plan := &p.Plan
 	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Parameter.IsUnknown() {
 		plan.ID = types.StringUnknown()
 	} else {
 		plan.ID = types.StringValue(plan.id())
 	}
-	if p.creating() || !plan.Parameter.Equal(p.state.Parameter) || !plan.Value.Equal(p.state.Value) {
-		checkSettingAtPlan(ctx, r.client, plan.Parameter, plan.Value, r.describe(plan), &resp.Diagnostics)
+	if p.Creating() || !plan.Parameter.Equal(p.State.Parameter) || !plan.Value.Equal(p.State.Value) {
+		checkSettingAtPlan(ctx, r.client, plan.Parameter, plan.Value, r.Describe(plan), &resp.Diagnostics)
 	}
 }
 
-func (r *roleSettingResource) describe(m *roleSettingModel) string {
+func (r *roleSettingResource) Describe(m *roleSettingModel) string {
 	s := fmt.Sprintf("setting %s of role %q", m.Parameter.ValueString(), m.Role.ValueString())
 	if db := m.Database.ValueString(); db != "" {
 		s += fmt.Sprintf(" in database %q", db)
@@ -141,23 +141,23 @@ func (r *roleSettingResource) describe(m *roleSettingModel) string {
 	return s
 }
 
-func (r *roleSettingResource) create(ctx context.Context, _ *call, plan *roleSettingModel) diag.Diagnostics {
+func (r *roleSettingResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *roleSettingModel) diag.Diagnostics {
 	return tfkit.Failed("Could not set role setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
-func (r *roleSettingResource) update(ctx context.Context, _ *call, plan, _ *roleSettingModel) diag.Diagnostics {
+func (r *roleSettingResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, _ *roleSettingModel) diag.Diagnostics {
 	return tfkit.Failed("Could not change role setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
-func (r *roleSettingResource) drop(ctx context.Context, _ *call, state *roleSettingModel) diag.Diagnostics {
+func (r *roleSettingResource) DropObject(ctx context.Context, _ *tfkit.Call, state *roleSettingModel) diag.Diagnostics {
 	return tfkit.Failed("Could not reset role setting",
 		r.client.ResetRoleSetting(ctx, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
 }
 
-// read refreshes the value, keeping the model's spelling of a value that
+// ReadObject refreshes the value, keeping the model's spelling of a value that
 // means the same (a list with the same elements, the same amount in other
 // units, another letter case of a boolean or enum).
-func (r *roleSettingResource) read(ctx context.Context, _ *call, m *roleSettingModel) (bool, diag.Diagnostics) {
+func (r *roleSettingResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *roleSettingModel) (bool, diag.Diagnostics) {
 	s, err := r.client.ReadRoleSetting(ctx, m.Role.ValueString(), m.Database.ValueString(), m.Parameter.ValueString())
 	if err != nil || s == nil {
 		return notFound("Could not read role setting", err)

@@ -13,7 +13,7 @@ import (
 // null here too: Terraform manages no password, and a configuration without
 // one plans no change. A password verifier they read at import (or at a
 // refresh, as superuser, of a role whose password Terraform did not set) stays:
-// the plan compares the configured password with it (roleResource.planChange).
+// the plan compares the configured password with it (roleResource.PlanChange).
 func upgradeRoleV0(m roleModel) roleModel {
 	if m.ID.IsNull() || m.ID.ValueString() == "" {
 		m.ID = m.Name

@@ -27,12 +27,12 @@ var _ validatedResource = (*schemaResource)(nil)
 func NewSchemaResource() resource.Resource {
 	r := &schemaResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `name`.
-	r.lifecycle = newLifecycle[schemaModel](r, "schema", schemaSchemaV1, "database", "name")
+	r.Lifecycle = newLifecycle[schemaModel](r, "schema", schemaSchemaV1, "database", "name")
 	return r
 }
 
 type schemaResource struct {
-	lifecycle[schemaModel]
+	tfkit.Lifecycle[schemaModel]
 	withClient
 }
 
@@ -47,7 +47,7 @@ var schemaPolicyAttrTypes = map[string]attr.Type{
 
 func schemaSchemaV1() schema.Schema {
 	// Unset flags are recorded as false, as cyrilgdn/postgresql stored them
-	// (planChange plans them so: a schema Default in a set nested block is
+	// (PlanChange plans them so: a schema Default in a set nested block is
 	// applied to the wrong elements once Terraform merges prior values in).
 	policyBool := func(desc string) schema.BoolAttribute {
 		return schema.BoolAttribute{Optional: true, Computed: true, MarkdownDescription: desc + " Defaults to false."}
@@ -142,10 +142,10 @@ func (r *schemaResource) ValidateConfig(ctx context.Context, req resource.Valida
 // schemaImport is the import ID of a schema (see internal/tfkit/import_id.go).
 var schemaImport = tfkit.ImportForm{What: "schema", Names: []string{"schema"}, Database: true}
 
-// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
-func (r *schemaResource) importIDAttributes() []string { return []string{"database", "name"} }
+// ImportIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *schemaResource) ImportIDAttributes() []string { return []string{"database", "name"} }
 
-func (r *schemaResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *schemaResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(schemaImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadSchema(ctx, db, 0, names[0])
 		if err != nil || s == nil {
@@ -156,40 +156,40 @@ func (r *schemaResource) importState(ctx context.Context, req resource.ImportSta
 	})...)
 }
 
-func (r *schemaResource) planChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *planned[schemaModel]) {
-	if !p.config.Policy.IsNull() && len(p.config.Policy.Elements()) > 0 {
+func (r *schemaResource) PlanChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[schemaModel]) {
+	if !p.Config.Policy.IsNull() && len(p.Config.Policy.Elements()) > 0 {
 		resp.Diagnostics.AddAttributeWarning(path.Root("policy"), "policy is deprecated",
 			"The policy blocks of postgresql_schema are applied as GRANT/REVOKE on the schema; manage them with postgresql_grant (object_type = \"schema\") instead.")
 	}
 	if planTrackedDatabase(ctx, r.client, req, resp, p, func(m *schemaModel) (*types.String, *types.Int64, *types.Int64) {
 		return &m.Database, &m.DatabaseOID, &m.OID
 	}) {
-		r.warnDrop(ctx, p.state, resp, true)
+		r.warnDrop(ctx, p.State, resp, true)
 	}
 	keepUnset(p, func(m *schemaModel) *types.String { return &m.Owner })
 	// The policy blocks as configured, unset flags false (Terraform checks
 	// no more than the number of blocks of a set: the plan may say so).
-	if !p.config.Policy.IsUnknown() {
+	if !p.Config.Policy.IsUnknown() {
 		var raw []schemaPolicyModel
-		resp.Diagnostics.Append(p.config.Policy.ElementsAs(ctx, &raw, false)...)
+		resp.Diagnostics.Append(p.Config.Policy.ElementsAs(ctx, &raw, false)...)
 		for i := range raw {
 			raw[i] = normalPolicy(raw[i])
 		}
 		var d diag.Diagnostics
-		p.plan.Policy, d = policySet(raw)
+		p.Plan.Policy, d = policySet(raw)
 		resp.Diagnostics.Append(d...)
 	}
-	p.plan.ID = joinedID(p.plan.Database, p.plan.Name)
-	if isKnown(p.plan.Database) {
+	p.Plan.ID = joinedID(p.Plan.Database, p.Plan.Name)
+	if isKnown(p.Plan.Database) {
 		var state *types.String
-		if !p.creating() && p.plan.Database.Equal(p.state.Database) {
-			state = &p.state.Name
+		if !p.Creating() && p.Plan.Database.Equal(p.State.Database) {
+			state = &p.State.Name
 		}
-		notePlanned(r.client, pg.KindSchema, p.plan.Database.ValueString(), p.plan.Name, state)
+		notePlanned(r.client, pg.KindSchema, p.Plan.Database.ValueString(), p.Plan.Name, state)
 	}
 }
 
-func (r *schemaResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *schemaModel) {
+func (r *schemaResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *schemaModel) {
 	if r.client != nil && r.client.Ready() == nil {
 		r.warnDrop(ctx, state, resp, false)
 	}
@@ -267,11 +267,11 @@ func (r *schemaResource) UpgradeState(context.Context) map[int64]resource.StateU
 	}
 }
 
-func (r *schemaResource) describe(m *schemaModel) string {
+func (r *schemaResource) Describe(m *schemaModel) string {
 	return fmt.Sprintf("schema %q in database %q", m.Name.ValueString(), m.Database.ValueString())
 }
 
-func (r *schemaResource) create(ctx context.Context, _ *call, plan *schemaModel) diag.Diagnostics {
+func (r *schemaResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *schemaModel) diag.Diagnostics {
 	spec, diags := plan.spec(ctx)
 	if diags.HasError() {
 		return diags
@@ -280,7 +280,7 @@ func (r *schemaResource) create(ctx context.Context, _ *call, plan *schemaModel)
 	return tfkit.Failed("Could not create schema", r.client.CreateSchema(ctx, plan.Database.ValueString(), spec, plan.IfNotExists.ValueBool()))
 }
 
-func (r *schemaResource) update(ctx context.Context, _ *call, plan, state *schemaModel) diag.Diagnostics {
+func (r *schemaResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *schemaModel) diag.Diagnostics {
 	db := plan.Database.ValueString()
 	diags := checkSameDatabase(ctx, r.client, db, state.Database.ValueString(), state.DatabaseOID)
 	spec, d := plan.spec(ctx)
@@ -296,7 +296,7 @@ func (r *schemaResource) update(ctx context.Context, _ *call, plan, state *schem
 	return tfkit.Failed("Could not update schema", r.client.UpdateSchema(ctx, db, state.Name.ValueString(), spec, prev))
 }
 
-func (r *schemaResource) drop(ctx context.Context, _ *call, state *schemaModel) diag.Diagnostics {
+func (r *schemaResource) DropObject(ctx context.Context, _ *tfkit.Call, state *schemaModel) diag.Diagnostics {
 	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
 	if err != nil || d == nil {
 		return tfkit.Failed("Could not read database", err) // none: the database is gone, and the schema with it
@@ -304,8 +304,8 @@ func (r *schemaResource) drop(ctx context.Context, _ *call, state *schemaModel) 
 	return tfkit.Failed("Could not drop schema", r.client.DropSchema(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()))
 }
 
-// read refreshes m from the server. It reports whether the schema exists.
-func (r *schemaResource) read(ctx context.Context, c *call, m *schemaModel) (bool, diag.Diagnostics) {
+// ReadObject refreshes m from the server. It reports whether the schema exists.
+func (r *schemaResource) ReadObject(ctx context.Context, c *tfkit.Call, m *schemaModel) (bool, diag.Diagnostics) {
 	d, err := currentDatabase(ctx, r.client, m.Database, m.DatabaseOID)
 	if err != nil || d == nil {
 		return notFound("Could not read database", err)
@@ -320,8 +320,8 @@ func (r *schemaResource) read(ctx context.Context, c *call, m *schemaModel) (boo
 		return notFound("Could not read schema", err)
 	}
 	var diags diag.Diagnostics
-	if c.op == opRead {
-		diags.Append(recordXactPos(ctx, r.client, c.set)...)
+	if c.Op == tfkit.OpRead {
+		diags.Append(recordXactPos(ctx, r.client, c.PrivateSetter())...)
 	}
 	m.Database = types.StringValue(db)
 	m.DatabaseOID = types.Int64Value(int64(d.OID))

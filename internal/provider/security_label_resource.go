@@ -24,12 +24,12 @@ var _ managedResource = (*securityLabelResource)(nil)
 func NewSecurityLabelResource() resource.Resource {
 	r := &securityLabelResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `label_provider`, `object_type`, `schema`, `object_name`.
-	r.lifecycle = newLifecycle[securityLabelModel](r, "security_label", securityLabelSchemaV1, "database", "label_provider", "object_type", "schema", "object_name")
+	r.Lifecycle = newLifecycle[securityLabelModel](r, "security_label", securityLabelSchemaV1, "database", "label_provider", "object_type", "schema", "object_name")
 	return r
 }
 
 type securityLabelResource struct {
-	lifecycle[securityLabelModel]
+	tfkit.Lifecycle[securityLabelModel]
 	withClient
 }
 
@@ -76,15 +76,15 @@ func (m *securityLabelModel) computeID() types.String {
 	return joinedID(append(parts, m.ObjectName)...)
 }
 
-func (r *securityLabelResource) describe(m *securityLabelModel) string {
+func (r *securityLabelResource) Describe(m *securityLabelModel) string {
 	return fmt.Sprintf("security label of provider %q on %s %q", m.LabelProvider.ValueString(), m.ObjectType.ValueString(), m.ObjectName.ValueString())
 }
 
-func (r *securityLabelResource) create(ctx context.Context, _ *call, plan *securityLabelModel) diag.Diagnostics {
+func (r *securityLabelResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *securityLabelModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }
 
-func (r *securityLabelResource) update(ctx context.Context, _ *call, plan, _ *securityLabelModel) diag.Diagnostics {
+func (r *securityLabelResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, _ *securityLabelModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }
 
@@ -94,11 +94,11 @@ func (r *securityLabelResource) set(ctx context.Context, m *securityLabelModel) 
 	return tfkit.Failed("Could not set security label", r.client.SetSecurityLabel(ctx, databaseOf(r.client, m.Database), m.target(), &label))
 }
 
-func (r *securityLabelResource) drop(ctx context.Context, _ *call, state *securityLabelModel) diag.Diagnostics {
+func (r *securityLabelResource) DropObject(ctx context.Context, _ *tfkit.Call, state *securityLabelModel) diag.Diagnostics {
 	return tfkit.Failed("Could not remove security label", r.client.SetSecurityLabel(ctx, databaseOf(r.client, state.Database), state.target(), nil))
 }
 
-func (r *securityLabelResource) read(ctx context.Context, _ *call, m *securityLabelModel) (bool, diag.Diagnostics) {
+func (r *securityLabelResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *securityLabelModel) (bool, diag.Diagnostics) {
 	db := databaseOf(r.client, m.Database)
 	label, ok, err := r.client.ReadSecurityLabel(ctx, db, m.target())
 	if err != nil || !ok {
@@ -110,13 +110,13 @@ func (r *securityLabelResource) read(ctx context.Context, _ *call, m *securityLa
 	return true, nil
 }
 
-// importState takes cyrilgdn's ID `<label_provider>.<object_type>.<object_name>`
+// ImportByID takes cyrilgdn's ID `<label_provider>.<object_type>.<object_name>`
 // (object in the provider's database, resolved through the search_path), or
 // `<label_provider>.<object_type>.<schema>.<object_name>`, either optionally
 // prefixed with `<database>.`; the reading that names an existing label wins
 // (tfkit.ObjectImportForm). Names are written as in the import-ID grammar
 // (internal/tfkit/import_id.go): a name that contains a dot in double quotes.
-func (r *securityLabelResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *securityLabelResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	c, diags := securityLabelImport.Resolve(ctx, importServer(r.client), req.ID, func(c *tfkit.ObjectImportCandidate) (bool, error) {
 		t := pg.SecurityLabelTarget{Provider: c.Prefix[0], ObjectType: c.Type, Schema: c.Schema, Name: c.Name}
 		_, ok, err := r.client.ReadSecurityLabel(ctx, c.DB, t)
@@ -128,7 +128,7 @@ func (r *securityLabelResource) importState(ctx context.Context, req resource.Im
 	resp.Diagnostics.Append(c.SetState(ctx, &resp.State)...)
 }
 
-// securityLabelImport is the import ID of postgresql_security_label (importState).
+// securityLabelImport is the import ID of postgresql_security_label (ImportByID).
 var securityLabelImport = tfkit.ObjectImportForm{
 	What:   "security label",
 	Usage:  "`<label_provider>.<object_type>.<object_name>` or `<label_provider>.<object_type>.<schema>.<object_name>`, optionally prefixed with `<database>.`",
@@ -136,9 +136,9 @@ var securityLabelImport = tfkit.ObjectImportForm{
 	Types:  pg.SecurityLabelObjectTypes,
 }
 
-func (r *securityLabelResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[securityLabelModel]) {
+func (r *securityLabelResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[securityLabelModel]) {
 	planDatabase(p, r.client, func(m *securityLabelModel) *types.String { return &m.Database })
-	p.plan.ID = p.plan.computeID()
+	p.Plan.ID = p.Plan.computeID()
 }
 
 func (r *securityLabelResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {

@@ -26,12 +26,12 @@ var _ validatedResource = (*serverResource)(nil)
 func NewServerResource() resource.Resource {
 	r := &serverResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `server_name`.
-	r.lifecycle = newLifecycle[serverModel](r, "server", serverSchemaV1, "database", "server_name")
+	r.Lifecycle = newLifecycle[serverModel](r, "server", serverSchemaV1, "database", "server_name")
 	return r
 }
 
 type serverResource struct {
-	lifecycle[serverModel]
+	tfkit.Lifecycle[serverModel]
 	withClient
 }
 
@@ -86,10 +86,10 @@ func serverSchemaV1() schema.Schema {
 // serverImport is the import ID of a foreign server (see internal/tfkit/import_id.go).
 var serverImport = tfkit.ImportForm{What: "foreign server", Names: []string{"server_name"}}
 
-// importIDAttributes: the import ID is made of `database` and `server_name` (see alreadyExists).
-func (r *serverResource) importIDAttributes() []string { return []string{"database", "server_name"} }
+// ImportIDAttributes: the import ID is made of `database` and `server_name` (see alreadyExists).
+func (r *serverResource) ImportIDAttributes() []string { return []string{"database", "server_name"} }
 
-func (r *serverResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *serverResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(serverImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadForeignServer(ctx, db, 0, names[0])
 		if err != nil || s == nil {
@@ -109,23 +109,23 @@ func (r *serverResource) ValidateConfig(ctx context.Context, req resource.Valida
 	validateOptionsWO(ctx, req, resp)
 }
 
-// planChange keeps the state's owner when the configuration sets none (not
+// PlanChange keeps the state's owner when the configuration sets none (not
 // managed: ownership does not change) and the state's spelling of no options.
-func (r *serverResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[serverModel]) {
-	plan, config := &p.plan, &p.config
+func (r *serverResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[serverModel]) {
+	plan, config := &p.Plan, &p.Config
 	plan.ID = plan.ServerName
 	keepUnset(p, func(m *serverModel) *types.String { return &m.ServerOwner })
 	stateOptions := types.MapNull(types.StringType)
-	if !p.creating() {
-		stateOptions = p.state.Options
+	if !p.Creating() {
+		stateOptions = p.State.Options
 	}
 	planOptions(config.Options, stateOptions, &plan.Options)
 	plan.OptionsWONames = planOptionsWONames(config.OptionsWO)
 	planDatabase(p, r.client, func(m *serverModel) *types.String { return &m.Database })
 }
 
-// planDestroy warns when the server still has user mappings or foreign tables.
-func (r *serverResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *serverModel) {
+// PlanDestroy warns when the server still has user mappings or foreign tables.
+func (r *serverResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *serverModel) {
 	if r.client == nil || r.client.Ready() != nil || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}
@@ -147,12 +147,12 @@ func (r *serverResource) UpgradeState(context.Context) map[int64]resource.StateU
 	}
 }
 
-func (r *serverResource) describe(m *serverModel) string {
+func (r *serverResource) Describe(m *serverModel) string {
 	return fmt.Sprintf("foreign server %q in database %q", m.ServerName.ValueString(), databaseOf(r.client, m.Database))
 }
 
-// create creates the server with its options and those of options_wo.
-func (r *serverResource) create(ctx context.Context, c *call, plan *serverModel) diag.Diagnostics {
+// CreateObject creates the server with its options and those of options_wo.
+func (r *serverResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *serverModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	spec := plan.spec(ctx, &diags)
 	wo, d := configOptionsWO(ctx, c)
@@ -169,10 +169,10 @@ func (r *serverResource) create(ctx context.Context, c *call, plan *serverModel)
 	return nil
 }
 
-// update changes the server in place; the options of options_wo are set again
+// UpdateObject changes the server in place; the options of options_wo are set again
 // with a new options_wo_version, and left as they are otherwise.
-func (r *serverResource) update(ctx context.Context, c *call, plan, state *serverModel) diag.Diagnostics {
-	oid, diags := oidOrRead(ctx, r, c, *state, func(m *serverModel) types.Int64 { return m.OID })
+func (r *serverResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *serverModel) diag.Diagnostics {
+	oid, diags := tfkit.OIDOrRead(ctx, r, c, *state, func(m *serverModel) types.Int64 { return m.OID })
 	if diags.HasError() {
 		return diags
 	}
@@ -188,14 +188,14 @@ func (r *serverResource) update(ctx context.Context, c *call, plan, state *serve
 	return nil
 }
 
-func (r *serverResource) drop(ctx context.Context, _ *call, state *serverModel) diag.Diagnostics {
+func (r *serverResource) DropObject(ctx context.Context, _ *tfkit.Call, state *serverModel) diag.Diagnostics {
 	return tfkit.Failed("Could not drop foreign server", r.client.DropForeignServer(ctx, databaseOf(r.client, state.Database),
 		uint32(state.OID.ValueInt64()), state.ServerName.ValueString(), state.DropCascade.ValueBool()))
 }
 
-// read refreshes m from the server (by OID, else by name); a missing database
+// ReadObject refreshes m from the server (by OID, else by name); a missing database
 // means the server is gone with it.
-func (r *serverResource) read(ctx context.Context, c *call, m *serverModel) (bool, diag.Diagnostics) {
+func (r *serverResource) ReadObject(ctx context.Context, c *tfkit.Call, m *serverModel) (bool, diag.Diagnostics) {
 	s, err := r.client.ReadForeignServer(ctx, databaseOf(r.client, m.Database), uint32(m.OID.ValueInt64()), m.ServerName.ValueString())
 	if err != nil || s == nil {
 		return notFound("Could not read foreign server", err)

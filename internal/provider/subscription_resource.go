@@ -25,12 +25,12 @@ var _ managedResource = (*subscriptionResource)(nil)
 func NewSubscriptionResource() resource.Resource {
 	r := &subscriptionResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `name`.
-	r.lifecycle = newLifecycle[subscriptionModel](r, "subscription", subscriptionSchemaV1, "database", "name")
+	r.Lifecycle = newLifecycle[subscriptionModel](r, "subscription", subscriptionSchemaV1, "database", "name")
 	return r
 }
 
 type subscriptionResource struct {
-	lifecycle[subscriptionModel]
+	tfkit.Lifecycle[subscriptionModel]
 	withClient
 }
 
@@ -99,10 +99,10 @@ func subscriptionSchemaV1() schema.Schema {
 // subscriptionImport is the import ID of a subscription (see internal/tfkit/import_id.go).
 var subscriptionImport = tfkit.ImportForm{What: "subscription", Names: []string{"name"}, Database: true}
 
-// importIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
-func (r *subscriptionResource) importIDAttributes() []string { return []string{"database", "name"} }
+// ImportIDAttributes: the import ID is made of `database` and `name` (see alreadyExists).
+func (r *subscriptionResource) ImportIDAttributes() []string { return []string{"database", "name"} }
 
-func (r *subscriptionResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *subscriptionResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(subscriptionImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		s, err := r.client.ReadSubscription(ctx, db, 0, names[0])
 		if err != nil || s == nil {
@@ -113,12 +113,12 @@ func (r *subscriptionResource) importState(ctx context.Context, req resource.Imp
 	})...)
 }
 
-// planChange keeps the state's slot_name when the configuration leaves it
+// PlanChange keeps the state's slot_name when the configuration leaves it
 // unset and the database is not changed.
-func (r *subscriptionResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[subscriptionModel]) {
-	plan, config, state := &p.plan, &p.config, p.state
+func (r *subscriptionResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[subscriptionModel]) {
+	plan, config, state := &p.Plan, &p.Config, p.State
 	// plan.Database is still the framework's here: the configured value, or unknown.
-	if !p.creating() && config.SlotName.IsNull() && sameDatabase(r.client, plan.Database, state.Database) {
+	if !p.Creating() && config.SlotName.IsNull() && sameDatabase(r.client, plan.Database, state.Database) {
 		plan.SlotName = state.SlotName
 	}
 	planDatabase(p, r.client, func(m *subscriptionModel) *types.String { return &m.Database })
@@ -131,11 +131,11 @@ func (r *subscriptionResource) UpgradeState(context.Context) map[int64]resource.
 	}
 }
 
-func (r *subscriptionResource) describe(m *subscriptionModel) string {
+func (r *subscriptionResource) Describe(m *subscriptionModel) string {
 	return fmt.Sprintf("subscription %q in database %q", m.Name.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *subscriptionResource) create(ctx context.Context, c *call, plan *subscriptionModel) diag.Diagnostics {
+func (r *subscriptionResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *subscriptionModel) diag.Diagnostics {
 	spec, diags := plan.spec(ctx)
 	wo, d := configConninfoWO(ctx, c)
 	if diags.Append(d...); diags.HasError() {
@@ -148,10 +148,10 @@ func (r *subscriptionResource) create(ctx context.Context, c *call, plan *subscr
 	return tfkit.Failed("Could not create subscription", r.client.CreateSubscription(ctx, databaseOf(r.client, plan.Database), spec))
 }
 
-// update changes the subscription in place. conninfo_wo is set again when
+// UpdateObject changes the subscription in place. conninfo_wo is set again when
 // conninfo_wo_version changes, or when it replaces conninfo; otherwise the
 // connection string is left as it is.
-func (r *subscriptionResource) update(ctx context.Context, c *call, plan, state *subscriptionModel) diag.Diagnostics {
+func (r *subscriptionResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *subscriptionModel) diag.Diagnostics {
 	spec, diags := plan.spec(ctx)
 	wo, d := configConninfoWO(ctx, c)
 	if diags.Append(d...); diags.HasError() {
@@ -166,14 +166,14 @@ func (r *subscriptionResource) update(ctx context.Context, c *call, plan, state 
 	return tfkit.Failed("Could not update subscription", r.client.UpdateSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), spec))
 }
 
-func (r *subscriptionResource) drop(ctx context.Context, _ *call, state *subscriptionModel) diag.Diagnostics {
+func (r *subscriptionResource) DropObject(ctx context.Context, _ *tfkit.Call, state *subscriptionModel) diag.Diagnostics {
 	return tfkit.Failed("Could not drop subscription", r.client.DropSubscription(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()))
 }
 
 // configConninfoWO reads the configuration's conninfo_wo (nil when unset).
-func configConninfoWO(ctx context.Context, c *call) (*string, diag.Diagnostics) {
+func configConninfoWO(ctx context.Context, c *tfkit.Call) (*string, diag.Diagnostics) {
 	var v types.String
-	diags := c.config.GetAttribute(ctx, path.Root("conninfo_wo"), &v)
+	diags := c.Config.GetAttribute(ctx, path.Root("conninfo_wo"), &v)
 	if diags.HasError() || v.IsNull() || v.IsUnknown() {
 		return nil, diags
 	}
@@ -181,8 +181,8 @@ func configConninfoWO(ctx context.Context, c *call) (*string, diag.Diagnostics) 
 	return &s, diags
 }
 
-// read refreshes m from the server.
-func (r *subscriptionResource) read(ctx context.Context, _ *call, m *subscriptionModel) (bool, diag.Diagnostics) {
+// ReadObject refreshes m from the server.
+func (r *subscriptionResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *subscriptionModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	db := databaseOf(r.client, m.Database)
 	m.Database = types.StringValue(db) // "" is unset: the provider's database

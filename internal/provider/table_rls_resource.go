@@ -21,12 +21,12 @@ var _ managedResource = (*tableRLSResource)(nil)
 func NewTableRLSResource() resource.Resource {
 	r := &tableRLSResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `schema`, `table`.
-	r.lifecycle = newLifecycle[tableRLSModel](r, "table_rls", tableRLSSchemaV1, "database", "schema", "table")
+	r.Lifecycle = newLifecycle[tableRLSModel](r, "table_rls", tableRLSSchemaV1, "database", "schema", "table")
 	return r
 }
 
 type tableRLSResource struct {
-	lifecycle[tableRLSModel]
+	tfkit.Lifecycle[tableRLSModel]
 	withClient
 	tfkit.NoPriorLayout // cyrilgdn/postgresql has no postgresql_table_rls
 }
@@ -51,15 +51,15 @@ func tableRLSSchemaV1() schema.Schema {
 	}
 }
 
-func (r *tableRLSResource) describe(m *tableRLSModel) string {
+func (r *tableRLSResource) Describe(m *tableRLSModel) string {
 	return fmt.Sprintf("row-level security of table %s.%s in database %q", m.Schema.ValueString(), m.Table.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *tableRLSResource) create(ctx context.Context, _ *call, plan *tableRLSModel) diag.Diagnostics {
+func (r *tableRLSResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *tableRLSModel) diag.Diagnostics {
 	return r.set(ctx, plan, 0)
 }
 
-func (r *tableRLSResource) update(ctx context.Context, _ *call, plan, state *tableRLSModel) diag.Diagnostics {
+func (r *tableRLSResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *tableRLSModel) diag.Diagnostics {
 	return r.set(ctx, plan, uint32(state.OID.ValueInt64()))
 }
 
@@ -70,13 +70,13 @@ func (r *tableRLSResource) set(ctx context.Context, m *tableRLSModel, oid uint32
 	return tfkit.Failed("Could not change row-level security", err)
 }
 
-func (r *tableRLSResource) drop(ctx context.Context, _ *call, state *tableRLSModel) diag.Diagnostics {
+func (r *tableRLSResource) DropObject(ctx context.Context, _ *tfkit.Call, state *tableRLSModel) diag.Diagnostics {
 	_, err := r.client.SetTableRLS(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Table.ValueString(), false, false, true)
 	return tfkit.Failed("Could not disable row-level security", err)
 }
 
-func (r *tableRLSResource) read(ctx context.Context, _ *call, m *tableRLSModel) (bool, diag.Diagnostics) {
+func (r *tableRLSResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *tableRLSModel) (bool, diag.Diagnostics) {
 	db := databaseOf(r.client, m.Database)
 	// OID 0 (unknown in Create) reads by name
 	t, err := r.client.ReadTableRLS(ctx, db, uint32(m.OID.ValueInt64()), m.Schema.ValueString(), m.Table.ValueString())
@@ -96,12 +96,12 @@ func (r *tableRLSResource) read(ctx context.Context, _ *call, m *tableRLSModel) 
 // tableRLSImportForm is the import ID of a table's row-level security (see internal/tfkit/import_id.go).
 var tableRLSImportForm = tfkit.ImportForm{What: "table", Names: []string{"schema", "table"}}
 
-// importIDAttributes: the import ID is made of `database`, `schema` and `table` (see alreadyExists).
-func (r *tableRLSResource) importIDAttributes() []string {
+// ImportIDAttributes: the import ID is made of `database`, `schema` and `table` (see alreadyExists).
+func (r *tableRLSResource) ImportIDAttributes() []string {
 	return []string{"database", "schema", "table"}
 }
 
-func (r *tableRLSResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *tableRLSResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(tableRLSImportForm.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		t, err := r.client.ReadTableRLS(ctx, db, 0, names[0], names[1])
 		if err != nil || t == nil {
@@ -118,13 +118,13 @@ func setImportedTableObject(ctx context.Context, st *tfsdk.State, db, schema, ta
 	return tfkit.SetAttributes(ctx, st, "database", db, "schema", schema, "table", table, "oid", int64(oid))
 }
 
-func (r *tableRLSResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[tableRLSModel]) {
+func (r *tableRLSResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[tableRLSModel]) {
 	planDatabase(p, r.client, func(m *tableRLSModel) *types.String { return &m.Database })
-	p.plan.ID = joinedID(p.plan.Database, p.plan.Schema, p.plan.Table)
+	p.Plan.ID = joinedID(p.Plan.Database, p.Plan.Schema, p.Plan.Table)
 }
 
-// planDestroy warns that the table's remaining policies stop filtering rows.
-func (r *tableRLSResource) planDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *tableRLSModel) {
+// PlanDestroy warns that the table's remaining policies stop filtering rows.
+func (r *tableRLSResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *tableRLSModel) {
 	if r.client == nil || r.client.Ready() != nil || !state.Enabled.ValueBool() || state.OID.IsNull() || state.OID.IsUnknown() {
 		return
 	}

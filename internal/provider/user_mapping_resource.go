@@ -21,12 +21,12 @@ var _ validatedResource = (*userMappingResource)(nil)
 func NewUserMappingResource() resource.Resource {
 	r := &userMappingResource{}
 	// The object's identity (Terraform 1.12+) is `database`, `server_name`, `user_name`.
-	r.lifecycle = newLifecycle[userMappingModel](r, "user_mapping", userMappingSchemaV1, "database", "server_name", "user_name")
+	r.Lifecycle = newLifecycle[userMappingModel](r, "user_mapping", userMappingSchemaV1, "database", "server_name", "user_name")
 	return r
 }
 
 type userMappingResource struct {
-	lifecycle[userMappingModel]
+	tfkit.Lifecycle[userMappingModel]
 	withClient
 }
 
@@ -70,14 +70,14 @@ func (r *userMappingResource) ValidateConfig(ctx context.Context, req resource.V
 // userMappingImport is the import ID of a user mapping (see internal/tfkit/import_id.go).
 var userMappingImport = tfkit.ImportForm{What: "user mapping", Names: []string{"user_name", "server_name"}}
 
-// importIDAttributes: the import ID is made of `database`, `user_name` and `server_name` (see alreadyExists).
-func (r *userMappingResource) importIDAttributes() []string {
+// ImportIDAttributes: the import ID is made of `database`, `user_name` and `server_name` (see alreadyExists).
+func (r *userMappingResource) ImportIDAttributes() []string {
 	return []string{"database", "user_name", "server_name"}
 }
 
-// importState takes `<user_name>.<server_name>` (in the provider's database)
+// ImportByID takes `<user_name>.<server_name>` (in the provider's database)
 // or `<database>.<user_name>.<server_name>`; `public` names the PUBLIC mapping.
-func (r *userMappingResource) importState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+func (r *userMappingResource) ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(userMappingImport.Resolve(ctx, importServer(r.client), req.ID, func(db string, names []string) (bool, error) {
 		m, err := r.client.ReadUserMapping(ctx, db, 0, names[0], names[1])
 		if err != nil || m == nil {
@@ -96,14 +96,14 @@ func (r *userMappingResource) importState(ctx context.Context, req resource.Impo
 	})...)
 }
 
-// planChange plans a new OID when the mapping moves to another role or
+// PlanChange plans a new OID when the mapping moves to another role or
 // server, and keeps the state's spelling of no options.
-func (r *userMappingResource) planChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *planned[userMappingModel]) {
-	plan, config := &p.plan, &p.config
+func (r *userMappingResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, _ *resource.ModifyPlanResponse, p *tfkit.Planned[userMappingModel]) {
+	plan, config := &p.Plan, &p.Config
 	stateOptions := types.MapNull(types.StringType)
-	if !p.creating() {
-		stateOptions = p.state.Options
-		if !plan.UserName.Equal(p.state.UserName) || !plan.ServerName.Equal(p.state.ServerName) {
+	if !p.Creating() {
+		stateOptions = p.State.Options
+		if !plan.UserName.Equal(p.State.UserName) || !plan.ServerName.Equal(p.State.ServerName) {
 			// a rename keeps the mapping, a move to another role or server creates a new one
 			plan.OID = types.Int64Unknown()
 		}
@@ -120,11 +120,11 @@ func (r *userMappingResource) UpgradeState(context.Context) map[int64]resource.S
 	}
 }
 
-func (r *userMappingResource) describe(m *userMappingModel) string {
+func (r *userMappingResource) Describe(m *userMappingModel) string {
 	return fmt.Sprintf("user mapping for %q on server %q in database %q", m.UserName.ValueString(), m.ServerName.ValueString(), databaseOf(r.client, m.Database))
 }
 
-func (r *userMappingResource) create(ctx context.Context, c *call, plan *userMappingModel) diag.Diagnostics {
+func (r *userMappingResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *userMappingModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	opts := tfkit.OptionsFromTF(ctx, plan.Options, &diags)
 	wo, d := configOptionsWO(ctx, c)
@@ -142,11 +142,11 @@ func (r *userMappingResource) create(ctx context.Context, c *call, plan *userMap
 	return nil
 }
 
-// update changes the mapping of state (found by OID, else by its names) into
+// UpdateObject changes the mapping of state (found by OID, else by its names) into
 // the plan's; the pg function handles a state without OID. The options of
 // options_wo are set again with a new options_wo_version, or when the mapping
 // moves to another role or server (it is created again).
-func (r *userMappingResource) update(ctx context.Context, c *call, plan, state *userMappingModel) diag.Diagnostics {
+func (r *userMappingResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *userMappingModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	opts := tfkit.OptionsFromTF(ctx, plan.Options, &diags)
 	known := tfkit.OptionsFromTF(ctx, state.Options, &diags)
@@ -166,7 +166,7 @@ func (r *userMappingResource) update(ctx context.Context, c *call, plan, state *
 	return nil
 }
 
-func (r *userMappingResource) drop(ctx context.Context, _ *call, state *userMappingModel) diag.Diagnostics {
+func (r *userMappingResource) DropObject(ctx context.Context, _ *tfkit.Call, state *userMappingModel) diag.Diagnostics {
 	db := databaseOf(r.client, state.Database)
 	user, server := state.UserName.ValueString(), state.ServerName.ValueString()
 	// follow renames of the role or server made since the last refresh
@@ -176,8 +176,8 @@ func (r *userMappingResource) drop(ctx context.Context, _ *call, state *userMapp
 	return tfkit.Failed("Could not drop user mapping", r.client.DropUserMapping(ctx, db, user, server))
 }
 
-// read refreshes m from the server (by OID, else by user and server name).
-func (r *userMappingResource) read(ctx context.Context, c *call, m *userMappingModel) (bool, diag.Diagnostics) {
+// ReadObject refreshes m from the server (by OID, else by user and server name).
+func (r *userMappingResource) ReadObject(ctx context.Context, c *tfkit.Call, m *userMappingModel) (bool, diag.Diagnostics) {
 	um, err := r.client.ReadUserMapping(ctx, databaseOf(r.client, m.Database), uint32(m.OID.ValueInt64()),
 		m.UserName.ValueString(), m.ServerName.ValueString())
 	if err != nil || um == nil {

@@ -48,12 +48,12 @@ func optionsWOVersionAttribute() schema.StringAttribute {
 }
 
 // configOptionsWO reads the configuration's options_wo (nil when unset).
-func configOptionsWO(ctx context.Context, c *call) (map[string]string, diag.Diagnostics) {
-	if c.config.Raw.IsNull() {
+func configOptionsWO(ctx context.Context, c *tfkit.Call) (map[string]string, diag.Diagnostics) {
+	if c.Config.Raw.IsNull() {
 		return nil, nil
 	}
 	var m types.Map
-	diags := c.config.GetAttribute(ctx, path.Root("options_wo"), &m)
+	diags := c.Config.GetAttribute(ctx, path.Root("options_wo"), &m)
 	if diags.HasError() || m.IsNull() || m.IsUnknown() {
 		return nil, diags
 	}
@@ -97,7 +97,7 @@ type optionsWOChange struct {
 // (the state's options_wo_names): options_wo's values are set when force (a
 // new options_wo_version, or a move of the object that recreates it) or when
 // the set of names changed; otherwise those options are left as they are.
-func planOptionsWO(ctx context.Context, c *call, options, stateOptions map[string]string, prior types.Set, force bool) (optionsWOChange, diag.Diagnostics) {
+func planOptionsWO(ctx context.Context, c *tfkit.Call, options, stateOptions map[string]string, prior types.Set, force bool) (optionsWOChange, diag.Diagnostics) {
 	wo, diags := configOptionsWO(ctx, c)
 	var priorNames []string
 	if !prior.IsNull() && !prior.IsUnknown() {
@@ -185,12 +185,12 @@ func validateOptionsWO(ctx context.Context, req resource.ValidateConfigRequest, 
 // knownOptionsWONames makes names known in a read back after a write where
 // the plan could not know them (options_wo unknown while planning): the
 // configuration's, known by now.
-func knownOptionsWONames(ctx context.Context, c *call, names *types.Set) {
-	if !names.IsUnknown() || !c.wrote() {
+func knownOptionsWONames(ctx context.Context, c *tfkit.Call, names *types.Set) {
+	if !names.IsUnknown() || !c.Wrote() {
 		return
 	}
 	var wo types.Map
-	if c.config.GetAttribute(ctx, path.Root("options_wo"), &wo).HasError() {
+	if c.Config.GetAttribute(ctx, path.Root("options_wo"), &wo).HasError() {
 		return
 	}
 	*names = planOptionsWONames(wo)

@@ -157,7 +157,7 @@ func identityValue(v tftypes.Value, want tftypes.Type) (tftypes.Value, error) {
 // ImportByIdentity handles an import by identity (an `import` block with
 // `identity`): the identity's attributes go to the state, which Read then
 // completes. It reports false for an import by ID, which the resource's
-// importState handles.
+// ImportByID handles.
 func ImportByIdentity(ctx context.Context, obj any, req resource.ImportStateRequest, resp *resource.ImportStateResponse) bool {
 	id, ok := obj.(Identified)
 	if req.ID != "" || req.Identity == nil || req.Identity.Raw.IsNull() || !ok {

@@ -2,242 +2,564 @@ package tfkit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"math/big"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// The parts of the resource skeleton (internal/provider/lifecycle.go) that
-// know no PostgreSQL: error diagnostics that keep their error (Failed,
-// ErrorOf), recording a created object before its read-back (FinishCreate,
-// RecordState), create and update from a spec, and the import hints of an
-// "already exists" error (ImportIDOf, HCLValue, HCLString, ShellQuote).
+// The resource skeleton. Every resource embeds Lifecycle[M] for its model type
+// M and implements Object[M]; Lifecycle turns the object's typed functions
+// into the framework's Create, Read, Update and Delete:
+//
+//   - Read gets the state, calls ReadObject, removes the resource when it
+//     reports the object gone (dropped out of band: Terraform plans to create
+//     it again), and saves what it found.
+//   - Create gets the plan, calls CreateObject, records the planned object in
+//     the state before reading it back (FinishCreate), so that a failed
+//     read-back leaves it tainted in the state instead of orphaned, and saves
+//     the read-back.
+//   - Update gets plan and state, calls UpdateObject, reads back into the
+//     plan and saves it; an object gone by then is an error.
+//   - Delete gets the state and calls DropObject.
+//
+// A write whose outcome is unknown (the connection broke after it was sent)
+// is settled from the catalog: adopted when it happened, run again when it
+// did not (Hooks.TrackOutcome tells which writes those are).
+//
+// The skeleton knows nothing of PostgreSQL: what it needs from the
+// connection layer comes in as Hooks. A resource file then holds its schema,
+// the translation between its model and the catalog's types, and what is
+// truly its own (plan modification, import, upgraders).
 
-// ImportIDOf is the import ID made of the string attributes names of attrs.
-func ImportIDOf(attrs map[string]tftypes.Value, names []string) (string, bool) {
-	vals := make([]string, 0, len(names))
-	for _, n := range names {
-		var s string
-		if v, ok := attrs[n]; !ok || !v.IsKnown() || v.IsNull() || v.As(&s) != nil {
-			return "", false
-		}
-		vals = append(vals, s)
-	}
-	if len(vals) == 1 {
-		return vals[0], true
-	}
-	return ImportID(vals...), true
+// Object is what a resource knows of its PostgreSQL object, with its model
+// type M.
+type Object[M any] interface {
+	// Describe names the object in messages, e.g. `schema "app" in database "main"`.
+	Describe(m *M) string
+	// ReadObject refreshes m from the server and reports whether the object
+	// exists. A missing database means a missing object.
+	ReadObject(ctx context.Context, c *Call, m *M) (bool, diag.Diagnostics)
+	// CreateObject creates the object planned in m; it may set in m what is
+	// known only once the object exists (an OID).
+	CreateObject(ctx context.Context, c *Call, plan *M) diag.Diagnostics
+	// UpdateObject changes the object from state to plan in place.
+	UpdateObject(ctx context.Context, c *Call, plan, state *M) diag.Diagnostics
+	// DropObject drops the object; an object already gone is no error.
+	DropObject(ctx context.Context, c *Call, state *M) diag.Diagnostics
 }
 
-// HCLValue writes a known string, number, bool or collection of strings as HCL.
-func HCLValue(v tftypes.Value) (string, bool) {
-	if v.Type() == nil || !v.IsKnown() || v.IsNull() {
-		return "", false
-	}
-	switch {
-	case v.Type().Is(tftypes.String):
-		var s string
-		if v.As(&s) != nil {
-			return "", false
-		}
-		return HCLString(s), true
-	case v.Type().Is(tftypes.Bool):
-		var b bool
-		if v.As(&b) != nil {
-			return "", false
-		}
-		return strconv.FormatBool(b), true
-	case v.Type().Is(tftypes.Number):
-		var f big.Float
-		if v.As(&f) != nil {
-			return "", false
-		}
-		return f.Text('f', -1), true
-	case v.Type().Is(tftypes.Set{}) || v.Type().Is(tftypes.List{}):
-		var elems []tftypes.Value
-		if v.As(&elems) != nil {
-			return "", false
-		}
-		out := make([]string, 0, len(elems))
-		for _, e := range elems {
-			s, ok := HCLValue(e)
-			if !ok {
-				return "", false
-			}
-			out = append(out, s)
-		}
-		sort.Strings(out)
-		return "[" + strings.Join(out, ", ") + "]", true
-	}
-	return "", false
+// IDImporter imports by ID (`terraform import`, an `import` block with
+// `id`): it sets what ReadObject needs in the state.
+type IDImporter interface {
+	ImportByID(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse)
 }
 
-// HCLString writes s as an HCL string literal.
-func HCLString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		case (r == '$' || r == '%') && strings.HasPrefix(s[i+1:], "{"):
-			b.WriteRune(r) // $${ and %%{ are a literal ${ and %{
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+// ImportIDAttributes is implemented by a resource whose import ID is made of
+// state attributes (their values, as ImportID writes them; a single one
+// bare), in the order the ID lists them.
+type ImportIDAttributes interface {
+	ImportIDAttributes() []string
 }
 
-// ShellQuote writes s as one POSIX shell word.
-func ShellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && !strings.ContainsRune("_.-/:@+=,", r)
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+// ChangePlanner is implemented by a resource whose create and update plans
+// need more than its schema says (defaults from the provider, values kept
+// from the state, replacement decided from two attributes, diagnostics).
+type ChangePlanner[M any] interface {
+	// PlanChange adjusts p.Plan; Lifecycle saves it afterwards.
+	PlanChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *Planned[M])
 }
 
-// ReadByOIDOrName reads an object with read by its OID when the model has one,
-// and by name when it has none or that finds nothing (read takes the OID, or 0
-// and the name).
-func ReadByOIDOrName[T any](oid types.Int64, name string, read func(oid uint32, name string) (*T, error)) (*T, error) {
-	if !oid.IsNull() && !oid.IsUnknown() {
-		if v, err := read(uint32(oid.ValueInt64()), ""); err != nil || v != nil {
-			return v, err
-		}
-	}
-	return read(0, name)
+// DestroyPlanner is implemented by a resource that warns at plan time what
+// destroying its object takes with it (connections, objects, dependents).
+type DestroyPlanner[M any] interface {
+	PlanDestroy(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *M)
 }
 
-// CreateFromSpec creates an object in database db from the spec its plan
-// describes (what names the kind in the error).
-func CreateFromSpec[S, T any](ctx context.Context, db string, spec func(context.Context, *diag.Diagnostics) S,
-	create func(context.Context, string, S) (*T, error), what string) diag.Diagnostics {
-	var diags diag.Diagnostics
-	s := spec(ctx, &diags)
-	if diags.HasError() {
-		return diags
-	}
-	_, err := create(ctx, db, s)
-	return Failed("Could not create "+what, err)
+// Planned is what ModifyPlan works on when it plans a create or an update:
+// the planned, configured and prior (nil on create) models.
+type Planned[M any] struct {
+	Plan, Config M
+	State        *M
 }
 
-// UpdateFromSpec changes the object with OID oid in database db to the spec
-// its plan describes.
-func UpdateFromSpec[S, T any](ctx context.Context, db string, oid uint32, spec func(context.Context, *diag.Diagnostics) S,
-	update func(context.Context, string, uint32, S) (*T, error), what string) diag.Diagnostics {
-	var diags diag.Diagnostics
-	s := spec(ctx, &diags)
-	if diags.HasError() {
-		return diags
-	}
-	_, err := update(ctx, db, oid, s)
-	return Failed("Could not update "+what, err)
+// Creating tells a create (no prior state) from an update.
+func (p *Planned[M]) Creating() bool { return p.State == nil }
+
+// Outcome tells whether a write run under a context from
+// Hooks.TrackOutcome may have happened without its result reaching us.
+type Outcome interface {
+	Unknown() bool
+	Reset()
 }
 
-// Failed is an error diagnostic for err (none when err is nil). It keeps
-// err: ErrorOf gives it back.
-func Failed(summary string, err error) diag.Diagnostics {
-	if err == nil {
+// Seams are a provider instance's test seams the skeleton honours.
+type Seams struct {
+	// ReadBackFault, when set, runs between recording a created object and
+	// reading it back (FinishCreate).
+	ReadBackFault func(what string) error
+	// Settled, when set, is told of each write with an unknown outcome that
+	// the skeleton settled: by adopting what it found, or by running the
+	// write again.
+	Settled func(adopted bool)
+}
+
+// Hooks is what the skeleton needs from outside the framework. Every field
+// may be nil.
+type Hooks struct {
+	// TrackOutcome returns a context under which the connection layer
+	// records whether a write's outcome is unknown.
+	TrackOutcome func(context.Context) (context.Context, Outcome)
+	// IsDuplicate tells an error saying that the object exists already.
+	IsDuplicate func(error) bool
+	// EmptyIsUnset tells the plan modifier marking a string argument whose
+	// "" means unset (see empty_unset.go).
+	EmptyIsUnset func(planmodifier.String) bool
+	// CheckPlan runs after a successful ModifyPlan (e.g. refusing a change
+	// a server too old would fail).
+	CheckPlan func(ctx context.Context, obj any, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse)
+	// Seams returns obj's seams (obj is the resource).
+	Seams func(obj any) Seams
+}
+
+// Lifecycle implements resource.Resource's Metadata, Schema, Create, Read,
+// Update, Delete, ModifyPlan, ImportState and IdentitySchema for an object
+// (see Object). Embed it and set it in the constructor (NewLifecycle).
+type Lifecycle[M any] struct {
+	obj      Object[M]
+	kind     string               // the type name after "postgresql_"
+	schema   func() schema.Schema // the current schema
+	identity []string             // the attributes naming the object (Identified)
+	hooks    *Hooks
+}
+
+// NewLifecycle is the skeleton of resource obj: its type name
+// postgresql_<kind>, its schema, the hooks, and the state attributes that
+// name it (its identity, in the order the documentation lists them).
+func NewLifecycle[M any](obj Object[M], kind string, schema func() schema.Schema, hooks *Hooks, identity ...string) Lifecycle[M] {
+	if hooks == nil {
+		hooks = &Hooks{}
+	}
+	return Lifecycle[M]{obj: obj, kind: kind, schema: schema, identity: identity, hooks: hooks}
+}
+
+func (l Lifecycle[M]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	SetMetadata(req, resp, l.kind)
+}
+
+func (l Lifecycle[M]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = l.schema()
+}
+
+func (l Lifecycle[M]) IdentityAttributes() []string { return l.identity }
+
+// IdentitySchema derives the identity schema from the resource schema: a
+// string, number or bool attribute of the same name, a list of strings for a
+// set or list; required for import when the argument is required.
+func (l Lifecycle[M]) IdentitySchema(ctx context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema, resp.Diagnostics = IdentitySchemaOf(ctx, l.obj)
+}
+
+// Model is a new model of the resource (for tests of what works on any model).
+func (Lifecycle[M]) Model() any { return new(M) }
+
+// Operation is the framework call an object function runs in.
+type Operation int
+
+const (
+	OpRead Operation = iota
+	OpCreate
+	OpUpdate
+	OpDelete
+)
+
+// PrivateGetter is what holds private state (requests and responses).
+type PrivateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// PrivateSetter is what private state is saved to (responses).
+type PrivateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// Call is what one operation hands the object functions beyond the model.
+type Call struct {
+	Op     Operation
+	Config tfsdk.Config // the configuration: Create and Update only
+	get    PrivateGetter
+	set    PrivateSetter
+}
+
+// ReadCall is the Call of a read outside the skeleton (a listed object),
+// with the private state it reads from.
+func ReadCall(private PrivateGetter) *Call { return &Call{Op: OpRead, get: private} }
+
+// Wrote tells a read that it reads back what this operation just wrote (so
+// the model holds the configuration's spelling of what the server now has).
+func (c *Call) Wrote() bool { return c.Op == OpCreate || c.Op == OpUpdate }
+
+// PrivateKey returns the prior private state's value of key (nil in Create,
+// or when unset).
+func (c *Call) PrivateKey(ctx context.Context, key string) []byte {
+	if c.get == nil {
 		return nil
 	}
-	return diag.Diagnostics{failedDiag{diag.NewErrorDiagnostic(summary, err.Error()), err}}
-}
-
-// failedDiag is the error diagnostic of Failed: it keeps the error, so that
-// the skeleton can tell what went wrong (an object that exists already).
-type failedDiag struct {
-	diag.ErrorDiagnostic
-	err error
-}
-
-func (d failedDiag) Equal(o diag.Diagnostic) bool {
-	return o != nil && d.Severity() == o.Severity() && d.Summary() == o.Summary() && d.Detail() == o.Detail()
-}
-
-// FinishCreate ends a Create whose object now exists in PostgreSQL. It first
-// records in the state what the plan says of the object (computed values not
-// known yet as null), then reads the object back into model and saves that.
-//
-// When the read-back fails, the recorded state stays and the error is
-// returned: Terraform keeps the object, marked tainted, and replaces it on the
-// next apply. Without the record the object would be an orphan: created but
-// unknown to Terraform, so the next apply would fail with "already exists".
-func FinishCreate(ctx context.Context, resp *resource.CreateResponse, model any, what string, fault func(what string) error, readBack func() (bool, diag.Diagnostics)) {
-	if d := RecordState(ctx, &resp.State, model); d.HasError() {
-		resp.Diagnostics.Append(d...)
-		return
-	}
-	var found bool
-	var d diag.Diagnostics
-	if fault != nil {
-		if err := fault(what); err != nil {
-			d.AddError("Could not read back", err.Error())
-		}
-	}
-	if !d.HasError() {
-		found, d = readBack()
-	}
-	if !d.HasError() && !found {
-		d.AddError("Created object vanished", fmt.Sprintf("%s was created but cannot be read back: it was dropped by someone else meanwhile.", what))
-	}
+	b, d := c.get.GetKey(ctx, key)
 	if d.HasError() {
-		resp.Diagnostics.Append(d...)
-		resp.Diagnostics.AddError("Created, but not read back",
-			fmt.Sprintf("%s was created, but reading it back failed (see the error above). It is recorded in the state as tainted, so Terraform does not lose track of it; the next apply replaces it.", what))
+		return nil
+	}
+	return b
+}
+
+// PrivateSetter is where the operation saves private state (nil in Delete).
+func (c *Call) PrivateSetter() PrivateSetter { return c.set }
+
+// SetPrivateKey sets key in the private state saved with the new state (no-op in Delete).
+func (c *Call) SetPrivateKey(ctx context.Context, key string, value []byte) diag.Diagnostics {
+	if c.set == nil {
+		return nil
+	}
+	return c.set.SetKey(ctx, key, value)
+}
+
+// SetPrivateJSON sets key to v encoded as JSON (what names v in an error).
+func (c *Call) SetPrivateJSON(ctx context.Context, key string, v any, what string) diag.Diagnostics {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return diag.Diagnostics{diag.NewErrorDiagnostic("Could not record "+what, err.Error())}
+	}
+	return c.SetPrivateKey(ctx, key, b)
+}
+
+func (l Lifecycle[M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state M
+	resp.Diagnostics.Append(GetInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(SetFrom(ctx, resp.State.Schema.Type, model, resp.State.Set)...)
+	c := &Call{Op: OpRead, get: req.Private, set: resp.Private}
+	found, d := l.obj.ReadObject(ctx, c, &state)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !found {
+		// gone: Terraform plans to create it again. The framework (1.19) still
+		// wants the identity of what was there.
+		resp.Diagnostics.Append(SetIdentity(ctx, l.obj, req.State, resp.Identity)...)
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	resp.Diagnostics.Append(SetFrom(ctx, resp.State.Schema.Type, &state, resp.State.Set)...)
+	resp.Diagnostics.Append(SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
 
-// RecordState sets the state to model with every unknown value made null, so
-// that it can be saved as it is (a state holds no unknown values).
-func RecordState(ctx context.Context, state *tfsdk.State, model any) diag.Diagnostics {
-	diags := state.Set(ctx, model)
-	if diags.HasError() {
-		return diags
-	}
-	raw, err := tftypes.Transform(state.Raw, func(_ *tftypes.AttributePath, v tftypes.Value) (tftypes.Value, error) {
-		if !v.IsKnown() {
-			return tftypes.NewValue(v.Type(), nil), nil
+// ImportState imports by identity (ImportByIdentity) or by ID (the
+// resource's ImportByID). A resource identified by `id` alone takes its
+// identity's id as an import ID.
+func (l Lifecycle[M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if id, ok := l.obj.(Identified); ok && req.ID == "" && req.Identity != nil && slices.Equal(id.IdentityAttributes(), []string{"id"}) {
+		var v types.String
+		if resp.Diagnostics.Append(req.Identity.GetAttribute(ctx, path.Root("id"), &v)...); resp.Diagnostics.HasError() {
+			return
 		}
-		return v, nil
-	})
-	if err != nil {
-		diags.AddError("Could not record the new object", err.Error())
-		return diags
+		req.ID = v.ValueString()
 	}
-	state.Raw = raw
-	return diags
+	if ImportByIdentity(ctx, l.obj, req, resp) {
+		return
+	}
+	if imp, ok := l.obj.(IDImporter); ok {
+		imp.ImportByID(ctx, req, resp)
+	}
 }
 
-// ErrorOf is the error a diagnostic made by Failed carries (nil for any other
-// diagnostic): the skeleton asks PostgreSQL's error classes about it (an
-// object that exists already).
-func ErrorOf(d diag.Diagnostic) error {
-	if f, ok := d.(failedDiag); ok {
-		return f.err
+// trackOutcome is Hooks.TrackOutcome, or an outcome never unknown.
+func (l Lifecycle[M]) trackOutcome(ctx context.Context) (context.Context, Outcome) {
+	if l.hooks.TrackOutcome == nil {
+		return ctx, knownOutcome{}
 	}
-	return nil
+	return l.hooks.TrackOutcome(ctx)
 }
+
+type knownOutcome struct{}
+
+func (knownOutcome) Unknown() bool { return false }
+func (knownOutcome) Reset()        {}
+
+// seams are the resource's seams (Hooks.Seams), or none.
+func (l Lifecycle[M]) seams() Seams {
+	if l.hooks.Seams == nil {
+		return Seams{}
+	}
+	return l.hooks.Seams(l.obj)
+}
+
+// settled tells the seams of a write with an unknown outcome settled.
+func (l Lifecycle[M]) settled(adopted bool) {
+	if s := l.seams().Settled; s != nil {
+		s(adopted)
+	}
+}
+
+func (l Lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan M
+	resp.Diagnostics.Append(GetInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &plan, req.Plan.Get)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := &Call{Op: OpCreate, Config: req.Config, set: resp.Private}
+	ctx, outcome := l.trackOutcome(ctx)
+	d := l.obj.CreateObject(ctx, c, &plan)
+	adopted := false
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
+		// The connection broke after the create was sent: the catalog says
+		// whether it happened. Found: adopt it (and bring it to the plan,
+		// should the create have had several steps). Not found: create again.
+		probe := plan
+		found, rd := l.obj.ReadObject(ctx, c, &probe)
+		switch {
+		case rd.HasError():
+			d.Append(rd...)
+		case found:
+			tflog.Info(ctx, "adopting an object whose create had an unknown outcome: it exists", map[string]any{"object": l.obj.Describe(&plan)})
+			adopted = true
+			if d = l.obj.UpdateObject(ctx, c, &plan, &probe); !d.HasError() {
+				l.settled(true)
+			}
+		default:
+			l.settled(false)
+			tflog.Info(ctx, "creating again an object whose create had an unknown outcome: it does not exist", map[string]any{"object": l.obj.Describe(&plan)})
+			d = l.obj.CreateObject(ctx, c, &plan)
+		}
+	}
+	if d.HasError() && adopted {
+		// it exists: record it (tainted), lest it become an orphan
+		resp.Diagnostics.Append(RecordState(ctx, &resp.State, &plan)...)
+		resp.Diagnostics.Append(SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
+		resp.Diagnostics.Append(d...)
+		resp.Diagnostics.AddError("Created, but not completed", fmt.Sprintf("%s was created, but the connection was lost meanwhile and completing it failed (see the error above). It is recorded in the state as tainted; the next apply replaces it.", l.obj.Describe(&plan)))
+		return
+	}
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(l.alreadyExists(ctx, req, resp, &plan, d)...)
+		return
+	}
+	FinishCreate(ctx, resp, &plan, l.obj.Describe(&plan), l.seams().ReadBackFault, func() (bool, diag.Diagnostics) { return l.obj.ReadObject(ctx, c, &plan) })
+	keepPlannedEmpty(l.emptyAttrs(), req.Plan.Raw, &resp.State)
+	// recorded, tainted or not: its identity with it
+	resp.Diagnostics.Append(SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
+}
+
+func (l Lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state M
+	resp.Diagnostics.Append(GetInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &plan, req.Plan.Get)...)
+	resp.Diagnostics.Append(GetInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := &Call{Op: OpUpdate, Config: req.Config, get: req.Private, set: resp.Private}
+	ctx, outcome := l.trackOutcome(ctx)
+	d := l.obj.UpdateObject(ctx, c, &plan, &state)
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
+		// The connection broke after a change was sent: update once more
+		// from what the catalog holds now (by the state's identity, or the
+		// plan's when a rename went through).
+		for _, from := range []M{state, plan} {
+			probe := from
+			found, rd := l.obj.ReadObject(ctx, c, &probe)
+			if rd.HasError() {
+				d.Append(rd...)
+				break
+			}
+			if found {
+				l.settled(false)
+				tflog.Info(ctx, "updating again an object whose update had an unknown outcome", map[string]any{"object": l.obj.Describe(&plan)})
+				d = l.obj.UpdateObject(ctx, c, &plan, &probe)
+				break
+			}
+		}
+	}
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	found, d := l.obj.ReadObject(ctx, c, &plan)
+	resp.Diagnostics.Append(d...)
+	if !found && !resp.Diagnostics.HasError() {
+		resp.Diagnostics.AddError("Updated object vanished",
+			fmt.Sprintf("%s was updated but cannot be read back: it was dropped by someone else meanwhile.", l.obj.Describe(&plan)))
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(SetFrom(ctx, resp.State.Schema.Type, &plan, resp.State.Set)...)
+	keepPlannedEmpty(l.emptyAttrs(), req.Plan.Raw, &resp.State)
+	resp.Diagnostics.Append(SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
+}
+
+func (l Lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state M
+	resp.Diagnostics.Append(GetInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := &Call{Op: OpDelete, get: req.Private}
+	ctx, outcome := l.trackOutcome(ctx)
+	d := l.obj.DropObject(ctx, c, &state)
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
+		// The connection broke after the drop was sent: gone is done,
+		// otherwise drop once more.
+		probe := state
+		found, rd := l.obj.ReadObject(ctx, &Call{Op: OpRead, get: req.Private}, &probe)
+		switch {
+		case rd.HasError():
+			d.Append(rd...)
+		case !found:
+			tflog.Info(ctx, "the drop with an unknown outcome happened", map[string]any{"object": l.obj.Describe(&state)})
+			l.settled(true)
+			d = nil
+		default:
+			l.settled(false)
+			tflog.Info(ctx, "dropping again an object whose drop had an unknown outcome", map[string]any{"object": l.obj.Describe(&state)})
+			d = l.obj.DropObject(ctx, c, &state)
+		}
+	}
+	resp.Diagnostics.Append(d...)
+}
+
+// alreadyExists explains a create that failed (d) because the object exists
+// already (found by reading the planned object): how to import it, by ID
+// (`terraform import`, an `import` block) and by identity (Terraform 1.12+).
+func (l Lifecycle[M]) alreadyExists(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse, plan *M, d diag.Diagnostics) diag.Diagnostics {
+	if l.hooks.IsDuplicate == nil {
+		return nil
+	}
+	duplicate := false
+	for _, x := range d {
+		if err := ErrorOf(x); err != nil && l.hooks.IsDuplicate(err) {
+			duplicate = true
+		}
+	}
+	if !duplicate {
+		return nil
+	}
+	probe := *plan
+	found, rd := l.obj.ReadObject(ctx, &Call{Op: OpRead, Config: req.Config}, &probe)
+	if !found || rd.HasError() {
+		return nil
+	}
+	st := tfsdk.State{Schema: resp.State.Schema}
+	var attrs map[string]tftypes.Value
+	if RecordState(ctx, &st, &probe).HasError() || st.Raw.As(&attrs) != nil {
+		return nil
+	}
+	addr := "postgresql_" + l.kind + ".<name>"
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s already exists in PostgreSQL but not in the Terraform state. To manage it with this resource, import it (or give the resource another name); "+
+		"below, %s stands for this resource's address.\n", l.obj.Describe(&probe), addr)
+	if ia, ok := l.obj.(ImportIDAttributes); ok {
+		if id, ok := ImportIDOf(attrs, ia.ImportIDAttributes()); ok {
+			fmt.Fprintf(&b, "\nWith the import command:\n\n  terraform import %s %s\n\nor with an import block:\n\n  import {\n    to = %s\n    id = %s\n  }\n",
+				addr, ShellQuote(id), addr, HCLString(id))
+		}
+	}
+	var ident []string
+	for _, name := range l.identity {
+		if v, ok := HCLValue(attrs[name]); ok {
+			ident = append(ident, fmt.Sprintf("      %s = %s", name, v))
+		}
+	}
+	if len(ident) > 0 {
+		fmt.Fprintf(&b, "\nor by identity (Terraform 1.12 and later):\n\n  import {\n    to = %s\n    identity = {\n%s\n    }\n  }\n", addr, strings.Join(ident, "\n"))
+	}
+	b.WriteString("\nThen plan and apply: the import brings the object into the state, and the plan shows what would change to match the configuration.")
+	what := strings.ReplaceAll(l.kind, "_", " ")
+	return diag.Diagnostics{diag.NewErrorDiagnostic(strings.ToUpper(what[:1])+what[1:]+" already exists", b.String())}
+}
+
+// ModifyPlan gets the models and hands them to the object's PlanChange or
+// PlanDestroy, when it has them, then runs Hooks.CheckPlan. It runs no SQL
+// of its own. It runs even when the proposed plan equals the refreshed
+// state: PlanChange may have to plan a change back from drift (e.g. options
+// a mapping should not have).
+func (l Lifecycle[M]) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	l.modifyPlan(ctx, req, resp)
+	if !resp.Diagnostics.HasError() && l.hooks.CheckPlan != nil {
+		l.hooks.CheckPlan(ctx, l.obj, req, resp)
+	}
+}
+
+func (l Lifecycle[M]) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		dp, ok := l.obj.(DestroyPlanner[M])
+		if !ok || req.State.Raw.IsNull() {
+			return
+		}
+		var state M
+		if resp.Diagnostics.Append(GetInto(ctx, req.State.Schema.Type, req.State.Raw, &state, req.State.Get)...); resp.Diagnostics.HasError() {
+			return
+		}
+		dp.PlanDestroy(ctx, req, resp, &state)
+		return
+	}
+	cp, ok := l.obj.(ChangePlanner[M])
+	if !ok {
+		return
+	}
+	var p Planned[M]
+	// arguments configured "" that mean unset: PlanChange sees them unset
+	cfg, proposed, empties := presentEmptyAsUnset(l.emptyAttrs(), req.Config.Raw, req.Plan.Raw, req.State.Raw)
+	planIn := tfsdk.Plan{Schema: req.Plan.Schema, Raw: proposed}
+	configIn := tfsdk.Config{Schema: req.Config.Schema, Raw: cfg}
+	resp.Diagnostics.Append(GetInto(ctx, req.Plan.Schema.Type, planIn.Raw, &p.Plan, planIn.Get)...)
+	resp.Diagnostics.Append(GetInto(ctx, req.Config.Schema.Type, configIn.Raw, &p.Config, configIn.Get)...)
+	if !req.State.Raw.IsNull() {
+		p.State = new(M)
+		resp.Diagnostics.Append(GetInto(ctx, req.State.Schema.Type, req.State.Raw, p.State, req.State.Get)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	cp.PlanChange(ctx, req, resp, &p)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(SetFrom(ctx, resp.Plan.Schema.Type, &p.Plan, resp.Plan.Set)...)
+	if len(empties) > 0 && !resp.Diagnostics.HasError() {
+		resp.Plan.Raw = settleEmptyPlan(ctx, empties, resp.Plan.Raw, req.State.Raw, &resp.RequiresReplace)
+	}
+}
+
+// OIDOrRead is the OID a state records, or, when it records none (0: a state
+// of an object not refreshed by this provider yet), the OID that obj's
+// ReadObject finds for it (by name), read into a copy of the state. oid
+// picks the OID from a model. Resources whose update needs the OID use it.
+func OIDOrRead[M any](ctx context.Context, obj Object[M], c *Call, state M, oid func(*M) types.Int64) (uint32, diag.Diagnostics) {
+	if o := uint32(oid(&state).ValueInt64()); o != 0 {
+		return o, nil
+	}
+	found, diags := obj.ReadObject(ctx, c, &state)
+	if !found && !diags.HasError() {
+		diags.AddError("Could not update", obj.Describe(&state)+" not found.")
+	}
+	return uint32(oid(&state).ValueInt64()), diags
+}
+
+// maxSettle bounds how many times in a row the skeleton settles a write with
+// an unknown outcome (the repeated write may lose its connection too).
+const maxSettle = 5

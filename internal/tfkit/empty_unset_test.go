@@ -1,11 +1,10 @@
-package provider
+package tfkit
 
 import (
 	"context"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -71,7 +70,7 @@ func TestSettleEmptyPlan(t *testing.T) {
 // value spelt otherwise plans the state's value: no change (the function's
 // language "" over a state "PLPGSQL").
 func TestSettleEmptyPlan_spelling(t *testing.T) {
-	attrs := []emptyAttr{{name: "owner", computed: true, typ: keywordType{}}}
+	attrs := []emptyAttr{{name: "owner", computed: true, typ: SpelledType[CaseInsensitive]{}}}
 	rr := path.Paths{path.Root("owner")}
 	got := settleEmptyPlan(context.Background(), attrs, emptyTestObj("plpgsql", "a"), emptyTestObj("PLPGSQL", "a"), &rr)
 	if want := emptyTestObj("PLPGSQL", "a"); !got.Equal(want) || rr.Contains(path.Root("owner")) {
@@ -81,22 +80,5 @@ func TestSettleEmptyPlan_spelling(t *testing.T) {
 	got = settleEmptyPlan(context.Background(), attrs, emptyTestObj("plpgsql", "a"), emptyTestObj("sql", "a"), &rr)
 	if want := emptyTestObj("", "a"); !got.Equal(want) {
 		t.Errorf("planned %v, want %v", got, want)
-	}
-}
-
-func TestSameDatabase(t *testing.T) {
-	for _, tc := range []struct {
-		a, b types.String
-		want bool
-	}{
-		{types.StringValue(""), types.StringNull(), true},
-		{types.StringValue("x"), types.StringValue("x"), true},
-		{types.StringValue("x"), types.StringValue(""), false},
-		{types.StringUnknown(), types.StringValue(""), false},
-		{types.StringUnknown(), types.StringUnknown(), true},
-	} {
-		if got := sameDatabase(nil, tc.a, tc.b); got != tc.want {
-			t.Errorf("sameDatabase(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
-		}
 	}
 }
