@@ -11,8 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
@@ -38,18 +40,6 @@ func isDefaultKeyword(v types.String) bool {
 	return !v.IsNull() && !v.IsUnknown() && strings.EqualFold(v.ValueString(), "DEFAULT")
 }
 
-// templateName is the template database v means: DEFAULT is template1, and
-// "" (unset, as cyrilgdn/postgresql read it) template0.
-func templateName(v string) string {
-	switch {
-	case strings.EqualFold(v, "DEFAULT"):
-		return serverDefaultTemplate
-	case v == "":
-		return defaultDatabaseTemplate
-	}
-	return v
-}
-
 // NewDatabaseResource is the constructor of postgresql_database.
 func NewDatabaseResource() resource.Resource {
 	r := &databaseResource{}
@@ -64,11 +54,13 @@ type databaseResource struct {
 }
 
 func databaseSchemaV1() schema.Schema {
-	fixed := func(desc string) schema.StringAttribute {
+	// fixed is an attribute set at creation only, of type typ (its spelling, see spellings.go)
+	fixed := func(typ basetypes.StringTypable, desc string) schema.StringAttribute {
 		return unsetIfEmpty(schema.StringAttribute{
-			Optional: true, Computed: true,
+			Optional: true, Computed: true, CustomType: typ,
 			MarkdownDescription: desc + " PostgreSQL sets it only when the database is created: changing a configured value replaces the database " +
 				"(a value differing only in spelling, such as `utf8` for `UTF8`, is no change). When left unset the server's choice is recorded and never forces a replacement.",
+			PlanModifiers: []planmodifier.String{tfkit.KeepSpelling()},
 		})
 	}
 	return schema.Schema{
@@ -88,12 +80,12 @@ func databaseSchemaV1() schema.Schema {
 					"and reports which grant is missing when that is not allowed.",
 				Validators: []validator.String{validators.Name()},
 			}),
-			"template": fixed("The template database copied to create this one (`TEMPLATE`); `template0` when unset, as in cyrilgdn/postgresql, and `DEFAULT` (any letter case) for the server's default, `template1`. " +
+			"template": fixed(templateDatabaseType{}, "The template database copied to create this one (`TEMPLATE`); `template0` when unset, as in cyrilgdn/postgresql, and `DEFAULT` (any letter case) for the server's default, `template1`. "+
 				"PostgreSQL does not remember it, so after an import it is null."),
-			"encoding": fixed("The character set encoding (`ENCODING`), e.g. `UTF8`; `DEFAULT` (any letter case) for the template's. " + defaultKeyword),
-			"lc_collate": fixed("The collation order (`LC_COLLATE`), e.g. `en_US.UTF-8` or `C`; `DEFAULT` (any letter case) for the template's. A value different from the template's needs `template = \"template0\"`. " +
+			"encoding": fixed(encodingNameType{}, "The character set encoding (`ENCODING`), e.g. `UTF8`; `DEFAULT` (any letter case) for the template's. "+defaultKeyword),
+			"lc_collate": fixed(localeNameType{}, "The collation order (`LC_COLLATE`), e.g. `en_US.UTF-8` or `C`; `DEFAULT` (any letter case) for the template's. A value different from the template's needs `template = \"template0\"`. "+
 				defaultKeyword),
-			"lc_ctype": fixed("The character classification (`LC_CTYPE`); `DEFAULT` (any letter case) for the template's. A value different from the template's needs `template = \"template0\"`. " +
+			"lc_ctype": fixed(localeNameType{}, "The character classification (`LC_CTYPE`); `DEFAULT` (any letter case) for the template's. A value different from the template's needs `template = \"template0\"`. "+
 				defaultKeyword),
 			"tablespace_name": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -131,7 +123,7 @@ func (r *databaseResource) PlanChange(ctx context.Context, _ resource.ModifyPlan
 	if p.Creating() {
 		notePlanned(r.client, pg.KindDatabase, "", plan.Name, nil)
 		if config.Template.IsNull() {
-			plan.Template = types.StringValue(defaultDatabaseTemplate)
+			plan.Template.StringValue = types.StringValue(defaultDatabaseTemplate)
 		}
 		return
 	}
@@ -145,25 +137,26 @@ func (r *databaseResource) PlanChange(ctx context.Context, _ resource.ModifyPlan
 	}{
 		{config.Owner, &plan.Owner, &state.Owner, true},
 		{config.TablespaceName, &plan.TablespaceName, &state.TablespaceName, true},
-		{config.Template, &plan.Template, &state.Template, false},
-		{config.Encoding, &plan.Encoding, &state.Encoding, true},
-		{config.LCCollate, &plan.LCCollate, &state.LCCollate, true},
-		{config.LCCtype, &plan.LCCtype, &state.LCCtype, true},
+		{config.Template.StringValue, &plan.Template.StringValue, &state.Template.StringValue, false},
+		{config.Encoding.StringValue, &plan.Encoding.StringValue, &state.Encoding.StringValue, true},
+		{config.LCCollate.StringValue, &plan.LCCollate.StringValue, &state.LCCollate.StringValue, true},
+		{config.LCCtype.StringValue, &plan.LCCtype.StringValue, &state.LCCtype.StringValue, true},
 	} {
 		if a.cfg.IsNull() || (a.keyword && isDefaultKeyword(a.cfg) && !a.state.IsNull()) {
 			*a.plan = *a.state
 		}
 	}
-	// Creation-time settings: same meaning = no change; a configured different value = replace.
+	// Creation-time settings: a configured value that means the state's is
+	// planned as the state's (tfkit.KeepSpelling), no change; another
+	// replaces the database.
 	for _, a := range []struct {
 		attr        string
 		plan, state *types.String
-		equal       func(a, b string) bool
 	}{
-		{"template", &plan.Template, &state.Template, func(a, b string) bool { return templateName(a) == templateName(b) }},
-		{"encoding", &plan.Encoding, &state.Encoding, encodingEqual},
-		{"lc_collate", &plan.LCCollate, &state.LCCollate, localeEqual},
-		{"lc_ctype", &plan.LCCtype, &state.LCCtype, localeEqual},
+		{"template", &plan.Template.StringValue, &state.Template.StringValue},
+		{"encoding", &plan.Encoding.StringValue, &state.Encoding.StringValue},
+		{"lc_collate", &plan.LCCollate.StringValue, &state.LCCollate.StringValue},
+		{"lc_ctype", &plan.LCCtype.StringValue, &state.LCCtype.StringValue},
 	} {
 		if a.plan.IsUnknown() || a.plan.IsNull() || a.state.IsNull() || a.state.IsUnknown() {
 			continue // after an import the template is not known: record the configured one
@@ -174,8 +167,7 @@ func (r *databaseResource) PlanChange(ctx context.Context, _ resource.ModifyPlan
 			// the configured value
 			continue
 		}
-		if a.equal(a.plan.ValueString(), a.state.ValueString()) {
-			*a.plan = *a.state
+		if a.plan.Equal(*a.state) {
 			continue
 		}
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root(a.attr))
@@ -326,17 +318,15 @@ func (r *databaseResource) DropObject(ctx context.Context, _ *tfkit.Call, state 
 	return tfkit.Failed("Could not drop database", r.client.DropDatabase(ctx, cur.Name, state.ForceDrop.ValueBool()))
 }
 
-// ReadObject refreshes m from the server, keeping m's spelling where the server's
-// value means the same. It reports whether the database exists.
+// ReadObject refreshes m from the server. It reports whether the database exists.
+// It records the server's encoding and locales: the framework keeps m's
+// spelling of them where it means the same (see spellings.go).
 func (r *databaseResource) ReadObject(ctx context.Context, c *tfkit.Call, m *databaseModel) (bool, diag.Diagnostics) {
 	d, err := r.lookup(ctx, m)
 	if err != nil || d == nil {
 		return notFound("Could not read database", err)
 	}
-	keep := func(cur types.String, server string, equal func(a, b string) bool) types.String {
-		if !cur.IsNull() && !cur.IsUnknown() && equal(cur.ValueString(), server) {
-			return cur
-		}
+	keep := func(cur types.String, server string) types.String {
 		// DEFAULT: what was planned, read back as planned after a write; a
 		// refresh records what the server chose (PlanChange plans DEFAULT as
 		// no change against it)
@@ -345,20 +335,19 @@ func (r *databaseResource) ReadObject(ctx context.Context, c *tfkit.Call, m *dat
 		}
 		return types.StringValue(server)
 	}
-	same := func(a, b string) bool { return a == b }
 	m.ID = types.StringValue(d.Name)
 	m.OID = types.Int64Value(int64(d.OID))
 	m.Name = types.StringValue(d.Name)
-	m.Owner = keep(m.Owner, d.Owner, same)
-	m.Encoding = keep(m.Encoding, d.Encoding, encodingEqual)
-	m.LCCollate = keep(m.LCCollate, d.Collate, localeEqual)
-	m.LCCtype = keep(m.LCCtype, d.Ctype, localeEqual)
-	m.TablespaceName = keep(m.TablespaceName, d.Tablespace, same)
+	m.Owner = keep(m.Owner, d.Owner)
+	m.Encoding.StringValue = keep(m.Encoding.StringValue, d.Encoding)
+	m.LCCollate.StringValue = keep(m.LCCollate.StringValue, d.Collate)
+	m.LCCtype.StringValue = keep(m.LCCtype.StringValue, d.Ctype)
+	m.TablespaceName = keep(m.TablespaceName, d.Tablespace)
 	m.ConnectionLimit = types.Int64Value(d.ConnLimit)
 	m.AllowConnections = types.BoolValue(d.AllowConn)
 	m.IsTemplate = types.BoolValue(d.IsTemplate)
 	if m.Template.IsUnknown() {
-		m.Template = types.StringNull() // PostgreSQL does not record it
+		m.Template.StringValue = types.StringNull() // PostgreSQL does not record it
 	}
 	if m.AlterObjectOwnership.IsNull() || m.AlterObjectOwnership.IsUnknown() {
 		m.AlterObjectOwnership = types.BoolValue(false)
@@ -377,7 +366,7 @@ func (m *databaseModel) spec() pg.DatabaseSpec {
 		}
 		return v.ValueString()
 	}
-	template := orDefault(m.Template)
+	template := orDefault(m.Template.StringValue)
 	if isKnown(m.Template) && m.Template.ValueString() == "" {
 		template = defaultDatabaseTemplate // "" is unset
 	}
@@ -386,9 +375,9 @@ func (m *databaseModel) spec() pg.DatabaseSpec {
 		Template: template,
 		DatabaseSettings: pg.DatabaseSettings{
 			Owner:      orDefault(m.Owner),
-			Encoding:   orDefault(m.Encoding),
-			Collate:    orDefault(m.LCCollate),
-			Ctype:      orDefault(m.LCCtype),
+			Encoding:   orDefault(m.Encoding.StringValue),
+			Collate:    orDefault(m.LCCollate.StringValue),
+			Ctype:      orDefault(m.LCCtype.StringValue),
 			Tablespace: orDefault(m.TablespaceName),
 			ConnLimit:  m.ConnectionLimit.ValueInt64(),
 			AllowConn:  m.AllowConnections.ValueBool(),
@@ -397,43 +386,19 @@ func (m *databaseModel) spec() pg.DatabaseSpec {
 	}
 }
 
-// encodingEqual compares encoding names as PostgreSQL does (case, '-' and '_' ignored: utf8 = UTF-8 = UTF8).
-func encodingEqual(a, b string) bool {
-	norm := func(s string) string {
-		return strings.NewReplacer("-", "", "_", "").Replace(strings.ToUpper(s))
-	}
-	return norm(a) == norm(b)
-}
-
-// localeEqual compares locale names, ignoring case and punctuation in the
-// codeset part (en_US.UTF-8 = en_US.utf8), as the C library does.
-func localeEqual(a, b string) bool {
-	if a == b {
-		return true
-	}
-	split := func(s string) (string, string, string) {
-		base, mod, _ := strings.Cut(s, "@")
-		lang, cs, _ := strings.Cut(base, ".")
-		return lang, strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(cs)), mod
-	}
-	la, ca, ma := split(a)
-	lb, cb, mb := split(b)
-	return la == lb && ca == cb && ma == mb
-}
-
 type databaseModel struct {
-	ID                   types.String `tfsdk:"id"`
-	OID                  types.Int64  `tfsdk:"oid"`
-	Name                 types.String `tfsdk:"name"`
-	Owner                types.String `tfsdk:"owner"`
-	Template             types.String `tfsdk:"template"`
-	Encoding             types.String `tfsdk:"encoding"`
-	LCCollate            types.String `tfsdk:"lc_collate"`
-	LCCtype              types.String `tfsdk:"lc_ctype"`
-	TablespaceName       types.String `tfsdk:"tablespace_name"`
-	ConnectionLimit      types.Int64  `tfsdk:"connection_limit"`
-	AllowConnections     types.Bool   `tfsdk:"allow_connections"`
-	IsTemplate           types.Bool   `tfsdk:"is_template"`
-	AlterObjectOwnership types.Bool   `tfsdk:"alter_object_ownership"`
-	ForceDrop            types.Bool   `tfsdk:"force_drop"`
+	ID                   types.String     `tfsdk:"id"`
+	OID                  types.Int64      `tfsdk:"oid"`
+	Name                 types.String     `tfsdk:"name"`
+	Owner                types.String     `tfsdk:"owner"`
+	Template             templateDatabase `tfsdk:"template"`
+	Encoding             encodingName     `tfsdk:"encoding"`
+	LCCollate            localeName       `tfsdk:"lc_collate"`
+	LCCtype              localeName       `tfsdk:"lc_ctype"`
+	TablespaceName       types.String     `tfsdk:"tablespace_name"`
+	ConnectionLimit      types.Int64      `tfsdk:"connection_limit"`
+	AllowConnections     types.Bool       `tfsdk:"allow_connections"`
+	IsTemplate           types.Bool       `tfsdk:"is_template"`
+	AlterObjectOwnership types.Bool       `tfsdk:"alter_object_ownership"`
+	ForceDrop            types.Bool       `tfsdk:"force_drop"`
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -56,7 +55,7 @@ func databaseSettingSchemaV1() schema.Schema {
 				"With a non-superuser provider role, a role it may administer (on PostgreSQL 16 and later one it has `ADMIN OPTION` on, as on the roles it created). "+
 				"Changing it replaces the resource.", replace),
 			"parameter": schema.StringAttribute{
-				Required: true,
+				Required: true, CustomType: keywordType{},
 				MarkdownDescription: "The parameter's name, e.g. `work_mem`, `search_path`, `statement_timeout`, `default_transaction_read_only`, in any letter case " +
 					"(PostgreSQL's own spelling is kept where it has capitals, e.g. `DateStyle`), or a qualified name (`auto_explain.log_min_duration`, " +
 					"or a custom variable such as `app.tenant`). Checked at plan time against `pg_settings`: an unknown parameter, one that needs a restart " +
@@ -66,9 +65,7 @@ func databaseSettingSchemaV1() schema.Schema {
 					stringvalidator.LengthBetween(1, 63),
 					stringvalidator.RegexMatches(settingParameterRe, "must be a parameter name, optionally qualified (`prefix.name`)"),
 				},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIf(func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-					resp.RequiresReplace = !strings.EqualFold(req.StateValue.ValueString(), req.PlanValue.ValueString())
-				}, "Changing the parameter (other than its letter case) replaces the resource.", "Changing the parameter (other than its letter case) replaces the resource.")},
+				PlanModifiers: []planmodifier.String{tfkit.RequiresReplaceUnlessSame("Changing the parameter (other than its letter case) replaces the resource.")},
 			},
 			"value": schema.StringAttribute{
 				Required: true,
@@ -96,7 +93,7 @@ func (r *databaseSettingResource) ImportByID(ctx context.Context, req resource.I
 		resp.Diagnostics.AddError("Invalid import ID", err.Error()+`. Example: {"database":"app","parameter":"work_mem"} or {"database":"app","role":"reporting","parameter":"statement_timeout"}`)
 		return
 	}
-	m := databaseSettingModel{Database: types.StringValue(id.Database), Role: tfkit.StringOrNull(id.Role), Parameter: types.StringValue(id.Parameter), Value: types.StringNull()}
+	m := databaseSettingModel{Database: types.StringValue(id.Database), Role: tfkit.StringOrNull(id.Role), Parameter: keyword{StringValue: types.StringValue(id.Parameter)}, Value: types.StringNull()}
 	m.ID = types.StringValue(m.id())
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
@@ -111,7 +108,7 @@ func (r *databaseSettingResource) PlanChange(ctx context.Context, _ resource.Mod
 		plan.ID = types.StringValue(plan.id())
 	}
 	if p.Creating() || !plan.Parameter.Equal(p.State.Parameter) || !plan.Value.Equal(p.State.Value) {
-		checkSettingAtPlan(ctx, r.client, plan.Parameter, plan.Value, r.Describe(plan), &resp.Diagnostics)
+		checkSettingAtPlan(ctx, r.client, plan.Parameter.StringValue, plan.Value, r.Describe(plan), &resp.Diagnostics)
 	}
 }
 
@@ -166,6 +163,6 @@ type databaseSettingModel struct {
 	ID        types.String `tfsdk:"id"`
 	Database  types.String `tfsdk:"database"`
 	Role      types.String `tfsdk:"role"`
-	Parameter types.String `tfsdk:"parameter"`
+	Parameter keyword      `tfsdk:"parameter"`
 	Value     types.String `tfsdk:"value"`
 }

@@ -19,10 +19,10 @@ func upgradeDatabaseV0(m databaseModel) databaseModel {
 	}
 	m.OID = types.Int64Null() // filled by the next refresh
 	m.Owner = known(m.Owner)
-	m.Template = known(m.Template) // cyrilgdn stores its default template0 when unset
-	m.Encoding = known(m.Encoding)
-	m.LCCollate = known(m.LCCollate)
-	m.LCCtype = known(m.LCCtype)
+	m.Template.StringValue = known(m.Template.StringValue) // cyrilgdn stores its default template0 when unset
+	m.Encoding.StringValue = known(m.Encoding.StringValue)
+	m.LCCollate.StringValue = known(m.LCCollate.StringValue)
+	m.LCCtype.StringValue = known(m.LCCtype.StringValue)
 	m.TablespaceName = known(m.TablespaceName)
 	m.ConnectionLimit = int64Or(m.ConnectionLimit, -1)
 	m.AllowConnections = boolOr(m.AllowConnections, true)

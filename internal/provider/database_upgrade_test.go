@@ -10,8 +10,8 @@ import (
 func upgradedDatabase(name, owner string) databaseModel {
 	return databaseModel{
 		ID: types.StringValue(name), OID: types.Int64Null(), Name: types.StringValue(name), Owner: types.StringValue(owner),
-		Template: types.StringValue("template0"), Encoding: types.StringValue("UTF8"),
-		LCCollate: types.StringValue("C.UTF-8"), LCCtype: types.StringValue("C.UTF-8"), TablespaceName: types.StringValue("pg_default"),
+		Template: templateDatabase{StringValue: types.StringValue("template0")}, Encoding: encodingName{StringValue: types.StringValue("UTF8")},
+		LCCollate: localeName{StringValue: types.StringValue("C.UTF-8")}, LCCtype: localeName{StringValue: types.StringValue("C.UTF-8")}, TablespaceName: types.StringValue("pg_default"),
 		ConnectionLimit: types.Int64Value(-1), AllowConnections: types.BoolValue(true), IsTemplate: types.BoolValue(false),
 		AlterObjectOwnership: types.BoolValue(false), ForceDrop: types.BoolValue(false),
 	}
@@ -19,16 +19,16 @@ func upgradedDatabase(name, owner string) databaseModel {
 
 func TestUpgradeDatabaseV0Fixtures(t *testing.T) {
 	full := upgradedDatabase("fx_db_full", "fx_db_owner")
-	full.LCCollate, full.LCCtype = types.StringValue("en_US.UTF-8"), types.StringValue("en_US.UTF-8")
+	full.LCCollate, full.LCCtype = localeName{StringValue: types.StringValue("en_US.UTF-8")}, localeName{StringValue: types.StringValue("en_US.UTF-8")}
 	full.ConnectionLimit, full.AlterObjectOwnership = types.Int64Value(10), types.BoolValue(true)
 
 	imp := upgradedDatabase("fx_db_imp", "fx_db_imp_owner")
 	imp.ConnectionLimit = types.Int64Value(7) // alter_object_ownership null after import -> false
 
 	tpl := upgradedDatabase("fx_db_tpl", "postgres")
-	tpl.Template, tpl.AllowConnections, tpl.ConnectionLimit, tpl.IsTemplate = types.StringValue("template1"), types.BoolValue(false), types.Int64Value(0), types.BoolValue(true)
+	tpl.Template.StringValue, tpl.AllowConnections, tpl.ConnectionLimit, tpl.IsTemplate = types.StringValue("template1"), types.BoolValue(false), types.Int64Value(0), types.BoolValue(true)
 	latin1 := upgradedDatabase("fx_db_latin1", "postgres")
-	latin1.Encoding, latin1.LCCollate, latin1.LCCtype = types.StringValue("LATIN1"), types.StringValue("C"), types.StringValue("C")
+	latin1.Encoding.StringValue, latin1.LCCollate.StringValue, latin1.LCCtype.StringValue = types.StringValue("LATIN1"), types.StringValue("C"), types.StringValue("C")
 
 	want := map[string]map[string]databaseModel{
 		"database/full/terraform.tfstate":                      {"full": full},
@@ -61,9 +61,9 @@ func TestDatabaseSpellingEquality(t *testing.T) {
 		{"en_US.UTF-8", "en_US.utf8", false, true}, {"C", "C", false, true}, {"C", "C.UTF-8", false, false},
 		{"en_US.UTF-8", "de_DE.UTF-8", false, false},
 	} {
-		f := localeEqual
+		f := localeSpelling{}.Same
 		if c.enc {
-			f = encodingEqual
+			f = encodingSpelling{}.Same
 		}
 		if got := f(c.a, c.b); got != c.want {
 			t.Errorf("%q vs %q: got %v", c.a, c.b, got)

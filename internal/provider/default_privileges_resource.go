@@ -95,7 +95,7 @@ func (r *defaultPrivilegesResource) ValidateConfig(ctx context.Context, req reso
 	if !m.Privileges.IsUnknown() {
 		validatePrivileges(ctx, m.Privileges, pg.DefaultPrivileges(ot, 0), ot, &resp.Diagnostics)
 	}
-	if !m.Role.IsUnknown() && strings.EqualFold(m.Role.ValueString(), pg.PublicGrantee) && m.WithGrantOption.ValueBool() {
+	if !m.Role.IsUnknown() && pg.IsPublic(m.Role.ValueString()) && m.WithGrantOption.ValueBool() {
 		resp.Diagnostics.AddAttributeError(path.Root("with_grant_option"), "Grant option for PUBLIC", "PostgreSQL does not allow granting privileges to PUBLIC WITH GRANT OPTION.")
 	}
 }

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -57,13 +56,15 @@ func eventTriggerSchemaV1() schema.Schema {
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"tags": schema.SetAttribute{
-				ElementType: types.StringType,
+				ElementType: commandTagType{},
 				Optional:    true,
 				MarkdownDescription: "Command tags that fire the trigger (`WHEN TAG IN (...)`), e.g. `CREATE TABLE`; unset means every command. " +
 					"PostgreSQL stores them in upper case and reads them in any letter case: the configured or imported letter case is kept, and a change of letter case alone plans nothing. Changing them replaces the trigger.",
 				Validators: []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
-				// the state's spelling first, so that a difference of letter case is no change
-				PlanModifiers: []planmodifier.Set{tagsKeepStateSpelling{}, setplanmodifier.RequiresReplace()},
+				// the state's spelling first (after an import, the state has
+				// PostgreSQL's upper case), so that a difference of letter case
+				// (or spacing) is no change, and no replacement
+				PlanModifiers: []planmodifier.Set{tfkit.KeepSpelling(), setplanmodifier.RequiresReplace()},
 			},
 			"function":        nameAttribute("The function the trigger executes: it takes no arguments and returns `event_trigger`. Changing it replaces the trigger.", stringplanmodifier.RequiresReplace()),
 			"function_schema": publicSchemaAttribute("The schema of `function` (default `public`). Changing it replaces the trigger.", stringplanmodifier.RequiresReplace()),
@@ -128,8 +129,7 @@ func (r *eventTriggerResource) DropObject(ctx context.Context, _ *tfkit.Call, st
 		r.client.DropEventTrigger(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()), state.Name.ValueString()))
 }
 
-// ReadObject refreshes m from the server (by OID, else by name), keeping m's letter
-// case of the tags.
+// ReadObject refreshes m from the server (by OID, else by name).
 func (r *eventTriggerResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *eventTriggerModel) (bool, diag.Diagnostics) {
 	db := databaseOf(r.client, m.Database)
 	e, err := r.client.ReadEventTrigger(ctx, db, uint32(m.OID.ValueInt64()), m.Name.ValueString())
@@ -155,7 +155,8 @@ func (m *eventTriggerModel) spec(ctx context.Context, diags *diag.Diagnostics) p
 	return s
 }
 
-// fill copies the server's trigger into m, keeping m's letter case of the tags.
+// fill copies the server's trigger into m. The tags are the server's: the
+// framework keeps m's spelling of those that mean the same (see spellings.go).
 func (m *eventTriggerModel) fill(ctx context.Context, db string, e *pg.EventTrigger, diags *diag.Diagnostics) {
 	m.Database = types.StringValue(db)
 	m.OID = types.Int64Value(int64(e.OID))
@@ -167,60 +168,12 @@ func (m *eventTriggerModel) fill(ctx context.Context, db string, e *pg.EventTrig
 	m.Enabled = types.StringValue(e.Enabled)
 	m.Owner = types.StringValue(e.Owner)
 	if len(e.Tags) == 0 {
-		m.Tags = types.SetNull(types.StringType)
+		m.Tags = types.SetNull(commandTagType{})
 		return
 	}
-	var prior []string
-	if !m.Tags.IsNull() && !m.Tags.IsUnknown() {
-		diags.Append(m.Tags.ElementsAs(ctx, &prior, false)...)
-	}
-	tags := make([]string, len(e.Tags))
-	for i, t := range e.Tags {
-		tags[i] = t
-		for _, p := range prior {
-			if sameTag(p, t) {
-				tags[i] = p
-			}
-		}
-	}
-	s, d := types.SetValueFrom(ctx, types.StringType, tags)
+	s, d := types.SetValueFrom(ctx, commandTagType{}, e.Tags)
 	diags.Append(d...)
 	m.Tags = s
-}
-
-// sameTag reports whether two command tags are the same: PostgreSQL reads
-// them case-insensitively (and stores them in upper case).
-func sameTag(a, b string) bool {
-	return strings.EqualFold(strings.Join(strings.Fields(a), " "), strings.Join(strings.Fields(b), " "))
-}
-
-// sameTags reports whether two sets of command tags name the same commands.
-func sameTags(ctx context.Context, a, b types.Set) bool {
-	return sameStringSets(ctx, a, b, func(t string) string { return strings.ToUpper(strings.Join(strings.Fields(t), " ")) })
-}
-
-// tagsKeepStateSpelling plans the state's tags when the configuration names
-// the same commands in another letter case (after an import, the state has
-// PostgreSQL's upper case): no update, and no replacement, for a spelling.
-// Terraform accepts the prior value as the plan of a non-computed attribute
-// when both it and the configuration are non-null.
-type tagsKeepStateSpelling struct{}
-
-func (tagsKeepStateSpelling) Description(context.Context) string {
-	return "Tags that differ from the state's only in letter case (or spacing) are no change: the state's spelling is kept."
-}
-
-func (m tagsKeepStateSpelling) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
-
-func (tagsKeepStateSpelling) PlanModifySet(ctx context.Context, req planmodifier.SetRequest, resp *planmodifier.SetResponse) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	if !req.StateValue.Equal(req.ConfigValue) && sameTags(ctx, req.ConfigValue, req.StateValue) {
-		resp.PlanValue = req.StateValue
-	}
 }
 
 type eventTriggerModel struct {

@@ -133,8 +133,22 @@ resource "postgresql_event_trigger" "test" {
 	})
 }
 
+// TestSameTags: tags are the same commands in any letter case or spacing
+// (their type's semantic equality, by which the plan keeps the state's).
 func TestSameTags(t *testing.T) {
 	ctx := context.Background()
+	tagsType := eventTriggerSchemaV1().Attributes["tags"].GetType()
+	sameTags := func(_ context.Context, a, b types.Set) bool {
+		av, err := a.ToTerraformValue(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bv, err := b.ToTerraformValue(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tfkit.SameByType(ctx, tagsType, av, bv)
+	}
 	for _, c := range []struct {
 		a, b types.Set
 		want bool

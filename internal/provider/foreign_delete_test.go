@@ -92,13 +92,13 @@ func TestAccForeign_deleteWhenGone(t *testing.T) {
 			}
 			for _, table := range []string{"t", "gone"} {
 				deleteWithState(t, c, NewPolicyResource(), &policyModel{ID: s("x"), OID: types.Int64Null(), Name: s("gone"), Database: dbv, Schema: s("public"),
-					Table: s(table), Command: s("ALL"), Permissive: types.BoolValue(true), Roles: strSet("public"), Using: null, WithCheck: null})
+					Table: s(table), Command: s("ALL"), Permissive: types.BoolValue(true), Roles: strSet("public"), Using: sqlExpression{StringValue: null}, WithCheck: sqlExpression{StringValue: null}})
 			}
 			deleteWithState(t, c, NewTableRLSResource(), &tableRLSModel{ID: s("x"), OID: types.Int64Null(), Database: dbv, Schema: s("public"),
 				Table: s("gone"), Enabled: types.BoolValue(true), Force: types.BoolValue(false)})
 			if !acctest.Managed() {
 				deleteWithState(t, c, NewEventTriggerResource(), &eventTriggerModel{ID: s("x"), OID: types.Int64Null(), Name: s("gone"), Database: dbv,
-					Event: s("sql_drop"), Tags: types.SetNull(types.StringType), Function: s("f"), FunctionSchema: s("public"), Enabled: s("ORIGIN"), Owner: s("x")})
+					Event: s("sql_drop"), Tags: types.SetNull(commandTagType{}), Function: s("f"), FunctionSchema: s("public"), Enabled: s("ORIGIN"), Owner: s("x")})
 			}
 			for _, typ := range []string{"table", "role", "schema", "function"} {
 				deleteWithState(t, c, NewSecurityLabelResource(), &securityLabelModel{ID: s("x"), Database: dbv, LabelProvider: s("dummy"),

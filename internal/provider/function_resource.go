@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -56,31 +57,36 @@ func functionSchemaV1() schema.Schema {
 			"schema":   unsetIfEmpty(publicSchemaAttribute("The schema of the function; `public` by default. Changing it moves the function in place (`ALTER FUNCTION ... SET SCHEMA`).")),
 			"database": optionalDatabaseAttribute("The database of the function; the provider's `database` when not set. Changing it replaces the function."),
 			"returns": unsetIfEmpty(schema.StringAttribute{
-				Optional: true, Computed: true,
+				Optional: true, Computed: true, CustomType: sqlTypeNameType{},
 				MarkdownDescription: "The result type (`RETURNS`), e.g. `integer`, `SETOF text`, `TABLE(a int)`, `trigger`. When not set PostgreSQL derives it " +
 					"from the OUT arguments (`record` for several) or uses `void`. Compared by meaning (`int` = `integer`): the configured spelling is kept. " +
 					"Must be a single SQL fragment (no `;`, comments or unbalanced quotes or parentheses). Changing it replaces the function.",
-				Validators: []validator.String{validators.SQLFragment()},
+				Validators:    []validator.String{validators.SQLFragment()},
+				PlanModifiers: []planmodifier.String{tfkit.KeepSpelling()},
 			}),
 			"language": unsetIfEmpty(schema.StringAttribute{
-				Optional: true, Computed: true, Default: stringdefault.StaticString(functionDefaultLanguage),
+				Optional: true, Computed: true, Default: stringdefault.StaticString(functionDefaultLanguage), CustomType: keywordType{},
 				MarkdownDescription: "The implementation language (`LANGUAGE`), e.g. `plpgsql` (the default), `sql`, `internal`, `c`. Compared case-insensitively. " +
 					"Only trusted languages (`sql`, `plpgsql`) are usable without superuser.",
+				PlanModifiers: []planmodifier.String{tfkit.KeepSpelling()},
 			}),
 			"body": schema.StringAttribute{
-				Required: true,
+				Required: true, CustomType: functionBodyType{},
 				MarkdownDescription: "The function body (`AS '...'`), sent verbatim. Differences PostgreSQL ignores are not changes: line endings, " +
 					"trailing spaces and leading/trailing blank lines (a heredoc's final newline).",
+				PlanModifiers: []planmodifier.String{tfkit.KeepSpelling()},
 			},
 			"volatility": schema.StringAttribute{
-				Optional: true, Computed: true, Default: stringdefault.StaticString("VOLATILE"),
+				Optional: true, Computed: true, Default: stringdefault.StaticString("VOLATILE"), CustomType: keywordType{},
 				MarkdownDescription: "`VOLATILE` (the default), `STABLE` or `IMMUTABLE`: what the planner may assume about repeated calls.",
 				Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive("VOLATILE", "STABLE", "IMMUTABLE")},
+				PlanModifiers:       []planmodifier.String{tfkit.KeepSpelling()},
 			},
 			"parallel": schema.StringAttribute{
-				Optional: true, Computed: true, Default: stringdefault.StaticString("UNSAFE"),
+				Optional: true, Computed: true, Default: stringdefault.StaticString("UNSAFE"), CustomType: keywordType{},
 				MarkdownDescription: "`UNSAFE` (the default), `RESTRICTED` or `SAFE`: whether the function may run in parallel workers (`PARALLEL`).",
 				Validators:          []validator.String{stringvalidator.OneOfCaseInsensitive("UNSAFE", "RESTRICTED", "SAFE")},
+				PlanModifiers:       []planmodifier.String{tfkit.KeepSpelling()},
 			},
 			"strict":           tfkit.DefaultedBoolAttr(false, "Whether the function returns NULL without being called when any argument is NULL (`STRICT`); `false` means `CALLED ON NULL INPUT`."),
 			"security_definer": tfkit.DefaultedBoolAttr(false, "Whether the function runs with the privileges of its owner (`SECURITY DEFINER`) instead of its caller (`SECURITY INVOKER`)."),
@@ -88,6 +94,8 @@ func functionSchemaV1() schema.Schema {
 		},
 		Blocks: map[string]schema.Block{
 			"arg": schema.ListNestedBlock{
+				CustomType:    functionArgsType(),
+				PlanModifiers: []planmodifier.List{tfkit.KeepSpelling()},
 				MarkdownDescription: "The function's parameters, in order. Any change to them replaces the function (PostgreSQL identifies a function by its input types); " +
 					"a change of spelling only (`int` to `integer`, `in` to `IN`) is not a change.",
 				NestedObject: schema.NestedBlockObject{
@@ -208,9 +216,10 @@ func functionArgsStart(id string) int {
 	return -1
 }
 
-// PlanChange runs no SQL: spellings are compared without the server
-// (pg.SameFunctionArgs, pg.SameType), and the state's spelling is kept when
-// the configuration means the same.
+// PlanChange runs no SQL. The arguments and the result type are planned
+// with the state's spelling where the configuration means the same
+// (tfkit.KeepSpelling, by pg.SameFunctionArgs and pg.SameType): planned
+// otherwise, they replace the function.
 func (r *functionResource) PlanChange(_ context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[functionModel]) {
 	plan, config, state := &p.Plan, &p.Config, p.State
 	planDatabase(p, r.client, func(m *functionModel) *types.String { return &m.Database })
@@ -218,37 +227,21 @@ func (r *functionResource) PlanChange(_ context.Context, _ resource.ModifyPlanRe
 	withReturns := !config.Returns.IsNull()
 	if p.Creating() {
 		if !withReturns {
-			plan.Returns = types.StringUnknown()
+			plan.Returns = sqlTypeName{StringValue: types.StringUnknown()}
 		}
 	} else {
-		// Keep the state's spelling where the configuration means the same.
-		if normalizeBody(plan.Body.ValueString()) == normalizeBody(state.Body.ValueString()) && isKnown(plan.Body) {
-			plan.Body = state.Body
-		}
-		for _, a := range []struct{ plan, state *types.String }{
-			{&plan.Language, &state.Language}, {&plan.Volatility, &state.Volatility}, {&plan.Parallel, &state.Parallel},
-		} {
-			if isKnown(*a.plan) && strings.EqualFold(a.plan.ValueString(), a.state.ValueString()) {
-				*a.plan = *a.state
-			}
-		}
-		planArgs, planKnown := functionArgModels(plan.Arg)
-		stateArgs, stateKnown := functionArgModels(state.Arg)
-		argsSame := planKnown && stateKnown && pg.SameFunctionArgs(argModelsToSpec(planArgs), argModelsToSpec(stateArgs))
-		if argsSame {
-			plan.Arg = state.Arg
-		} else {
+		argsSame := plan.Arg.Equal(state.Arg)
+		if !argsSame {
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("arg"))
 		}
 		switch {
-		case withReturns && isKnown(plan.Returns) && isKnown(state.Returns) && pg.SameType(plan.Returns.ValueString(), state.Returns.ValueString()):
-			plan.Returns = state.Returns
+		case withReturns && plan.Returns.Equal(state.Returns):
 		case withReturns:
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("returns"))
 		case argsSame:
 			plan.Returns = state.Returns
 		default:
-			plan.Returns = types.StringUnknown()
+			plan.Returns = sqlTypeName{StringValue: types.StringUnknown()}
 		}
 	}
 	plan.ID = functionID(*plan)
@@ -273,38 +266,23 @@ func (r *functionResource) PlanDestroy(ctx context.Context, _ resource.ModifyPla
 		fmt.Sprintf("%d object(s) (triggers, views, defaults...) depend on function %s; the drop will fail unless they are removed first or drop_cascade is true.", n, state.ID.ValueString()))
 }
 
-// normalizeBody is what body comparison ignores: line endings, trailing spaces
-// on each line, and blank lines/whitespace at the very beginning and end.
-func normalizeBody(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " \t")
-	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
-}
-
 // functionID is `<database>.<schema>.<name>(<input argument types>)` with the
 // types as the state spells them (the configured spelling).
 func functionID(m functionModel) types.String {
 	if !isKnown(m.Database) || !isKnown(m.Schema) || !isKnown(m.Name) {
 		return types.StringUnknown()
 	}
-	args, known := functionArgModels(m.Arg)
+	args, known := functionArgModels(m.Arg.ListValue)
 	if !known {
 		return types.StringUnknown()
 	}
-	var types_ []string
 	for _, a := range args {
 		if !isKnown(a.Type) || a.Mode.IsUnknown() {
 			return types.StringUnknown()
 		}
-		if mode := strings.ToUpper(a.Mode.ValueString()); mode == "OUT" || mode == "TABLE" {
-			continue
-		}
-		types_ = append(types_, a.Type.ValueString())
 	}
-	return types.StringValue(fmt.Sprintf("%s.%s.%s(%s)", m.Database.ValueString(), m.Schema.ValueString(), m.Name.ValueString(), strings.Join(types_, ",")))
+	inputs := argModelsToSpec(args).inputTypes()
+	return types.StringValue(fmt.Sprintf("%s.%s.%s(%s)", m.Database.ValueString(), m.Schema.ValueString(), m.Name.ValueString(), strings.Join(inputs, ",")))
 }
 
 func (r *functionResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
@@ -439,55 +417,59 @@ func (r *functionResource) readFunction(ctx context.Context, m *functionModel, h
 	m.OID = types.Int64Value(int64(f.OID))
 	m.Name = types.StringValue(f.Name)
 	m.Schema = types.StringValue(f.Schema)
-	if !strings.EqualFold(m.Language.ValueString(), f.Language) {
-		m.Language = types.StringValue(f.Language)
-	}
-	if normalizeBody(m.Body.ValueString()) != normalizeBody(f.Body) || !isKnown(m.Body) {
-		m.Body = types.StringValue(f.Body)
-	}
-	if !strings.EqualFold(m.Volatility.ValueString(), f.Volatility) {
-		m.Volatility = types.StringValue(f.Volatility)
-	}
-	if !strings.EqualFold(m.Parallel.ValueString(), f.Parallel) {
-		m.Parallel = types.StringValue(f.Parallel)
-	}
+	// the server's spelling: the framework keeps the state's (or, after a
+	// write, the plan's) where it means the same (see spellings.go)
+	m.Language = keyword{StringValue: types.StringValue(f.Language)}
+	m.Body = functionBody{StringValue: types.StringValue(f.Body)}
+	m.Volatility = keyword{StringValue: types.StringValue(f.Volatility)}
+	m.Parallel = keyword{StringValue: types.StringValue(f.Parallel)}
 	m.Strict = types.BoolValue(f.Strict)
 	m.SecurityDefiner = types.BoolValue(f.SecurityDefiner)
 	if m.DropCascade.IsNull() || m.DropCascade.IsUnknown() {
 		m.DropCascade = types.BoolValue(false)
 	}
 
+	// The arguments keep m's spelling when they mean what the server has:
+	// decided here, not left to the framework, since the id is made of
+	// their spelling.
 	rec := hints.rendering
-	args, known := functionArgModels(m.Arg)
+	args, known := functionArgModels(m.Arg.ListValue)
 	keepArgs := known && len(args) == len(f.Args) && (hints.trusted ||
 		(rec != nil && pg.FunctionArgsEqual(rec.Args, f.Args)) ||
-		pg.SameFunctionArgs(argModelsToSpec(args), f.Args))
+		m.Arg.SameAs(ctx, newFunctionArgList(serverArgModels(f.Args, nil))))
 	if !keepArgs || m.Arg.IsNull() {
-		args = make([]functionArgModel, len(f.Args))
 		var importArgs []string
 		if hints.importArgs != nil && len(hints.importArgs) == len(pg.InputTypes(f.Args)) {
 			// the import ID's spelling of the input types: to_regprocedure
 			// found this very function with them, so they mean the same
 			importArgs = hints.importArgs
 		}
-		for i, a := range f.Args {
-			typ := a.Type
-			if a.IsInput() && importArgs != nil {
-				typ, importArgs = importArgs[0], importArgs[1:]
-			}
-			args[i] = functionArgModel{Name: types.StringValue(a.Name), Type: types.StringValue(typ), Mode: types.StringValue(a.Mode), Default: types.StringValue(a.Default)}
-		}
-		m.Arg = newFunctionArgList(args)
+		m.Arg = newFunctionArgList(serverArgModels(f.Args, importArgs))
 	}
-	// "" (unset) is never kept: a refresh records the server's type
+	// "" (unset) is never kept: a refresh records the server's type (which
+	// the framework replaces with the state's spelling when it means the
+	// same, see spellings.go)
 	keepReturns := isKnown(m.Returns) && m.Returns.ValueString() != "" && (hints.trusted ||
-		(rec != nil && rec.Returns == f.Returns) ||
-		pg.SameType(m.Returns.ValueString(), f.Returns))
+		(rec != nil && rec.Returns == f.Returns))
 	if !keepReturns {
-		m.Returns = types.StringValue(f.Returns)
+		m.Returns = sqlTypeName{StringValue: types.StringValue(f.Returns)}
 	}
 	m.ID = functionID(*m)
 	return true, &functionRendering{Args: f.Args, Returns: f.Returns}, diags
+}
+
+// serverArgModels are the server's arguments, with the input types spelt
+// as in importArgs when given (one per input argument).
+func serverArgModels(fargs []pg.FunctionArg, importArgs []string) []functionArgModel {
+	args := make([]functionArgModel, len(fargs))
+	for i, a := range fargs {
+		typ := a.Type
+		if a.IsInput() && importArgs != nil {
+			typ, importArgs = importArgs[0], importArgs[1:]
+		}
+		args[i] = functionArgModel{Name: types.StringValue(a.Name), Type: types.StringValue(typ), Mode: types.StringValue(a.Mode), Default: types.StringValue(a.Default)}
+	}
+	return args
 }
 
 type functionSpecArgs []pg.FunctionArg
@@ -507,7 +489,7 @@ func argModelsToSpec(args []functionArgModel) functionSpecArgs {
 
 // argSpecs is the model's arguments (none while unknown).
 func (m *functionModel) argSpecs() functionSpecArgs {
-	args, _ := functionArgModels(m.Arg)
+	args, _ := functionArgModels(m.Arg.ListValue)
 	return argModelsToSpec(args)
 }
 
@@ -540,14 +522,14 @@ func functionArgModels(l types.List) ([]functionArgModel, bool) {
 	return out, true
 }
 
-func newFunctionArgList(args []functionArgModel) types.List {
+func newFunctionArgList(args []functionArgModel) functionArgs {
 	elems := make([]attr.Value, len(args))
 	for i, a := range args {
 		elems[i] = types.ObjectValueMust(functionArgAttrTypes, map[string]attr.Value{
 			"name": a.Name, "type": a.Type, "mode": a.Mode, "default": a.Default,
 		})
 	}
-	return types.ListValueMust(types.ObjectType{AttrTypes: functionArgAttrTypes}, elems)
+	return functionArgs{ListValue: types.ListValueMust(types.ObjectType{AttrTypes: functionArgAttrTypes}, elems)}
 }
 
 // functionDefaultLanguage is the language of a function that names none.
@@ -596,12 +578,12 @@ type functionModel struct {
 	Name            types.String `tfsdk:"name"`
 	Schema          types.String `tfsdk:"schema"`
 	Database        types.String `tfsdk:"database"`
-	Arg             types.List   `tfsdk:"arg"` // of functionArgModel; unknown while a dynamic block's for_each is
-	Returns         types.String `tfsdk:"returns"`
-	Language        types.String `tfsdk:"language"`
-	Body            types.String `tfsdk:"body"`
-	Volatility      types.String `tfsdk:"volatility"`
-	Parallel        types.String `tfsdk:"parallel"`
+	Arg             functionArgs `tfsdk:"arg"` // of functionArgModel; unknown while a dynamic block's for_each is
+	Returns         sqlTypeName  `tfsdk:"returns"`
+	Language        keyword      `tfsdk:"language"`
+	Body            functionBody `tfsdk:"body"`
+	Volatility      keyword      `tfsdk:"volatility"`
+	Parallel        keyword      `tfsdk:"parallel"`
 	Strict          types.Bool   `tfsdk:"strict"`
 	SecurityDefiner types.Bool   `tfsdk:"security_definer"`
 	DropCascade     types.Bool   `tfsdk:"drop_cascade"`

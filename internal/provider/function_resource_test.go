@@ -302,6 +302,51 @@ resource "postgresql_function" "tbl" {
 	})
 }
 
+// TestAccFunction_spellingKeptOverEmptyAndDefault: the state keeps the
+// configured spelling of the language and volatility; `""` (unset, whose
+// meaning is the default plpgsql) and the default VOLATILE, spelt otherwise
+// in the state, plan no change; a refresh keeps the spelling.
+func TestAccFunction_spellingKeptOverEmptyAndDefault(t *testing.T) {
+	name := acctest.RandName("fn")
+	addr := "postgresql_function.test"
+	cfg := func(attrs string) string {
+		return acctest.Config(`
+resource "postgresql_function" "test" {
+  name = %q
+  body = "BEGIN\n  PERFORM 1;\nEND;\n"
+  %s
+}`, name, attrs)
+	}
+	testAccFunctionInPostgres(t, name, []resource.TestStep{
+		{
+			Config: cfg(`language = "PLpgSQL"
+  volatility = "volatile"
+  parallel = "Unsafe"`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("language"), knownvalue.StringExact("PLpgSQL")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("volatility"), knownvalue.StringExact("volatile")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("parallel"), knownvalue.StringExact("Unsafe")),
+			},
+		},
+		{ // unset volatility and parallel, "" language: what they mean is what the state spells otherwise
+			Config:           cfg(`language = ""`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("language"), knownvalue.StringExact("PLpgSQL")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("volatility"), knownvalue.StringExact("volatile")),
+			},
+		},
+		{ // another value is a change, in place
+			Config:           cfg(`volatility = "STABLE"`),
+			ConfigPlanChecks: expectUpdate(addr),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("volatility"), knownvalue.StringExact("STABLE")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("language"), knownvalue.StringExact("PLpgSQL")),
+			},
+		},
+	})
+}
+
 // TestAccCatalog_dropMissing: deleting catalog objects (functions, slots,
 // publications, subscriptions) that are already gone, or whose database is gone, succeeds.
 func TestAccCatalog_dropMissing(t *testing.T) {

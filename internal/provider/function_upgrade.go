@@ -42,17 +42,17 @@ func upgradeFunctionV0(old functionModelV0) functionModel {
 		Schema:          stringOr(old.Schema, "public"),
 		Database:        old.Database,
 		Arg:             newFunctionArgList(args),
-		Returns:         old.Returns,
-		Language:        stringOr(old.Language, "plpgsql"),
-		Body:            old.Body,
-		Volatility:      stringOr(old.Volatility, "VOLATILE"),
-		Parallel:        stringOr(old.Parallel, "UNSAFE"),
+		Returns:         sqlTypeName{StringValue: old.Returns},
+		Language:        keyword{StringValue: stringOr(old.Language, "plpgsql")},
+		Body:            functionBody{StringValue: old.Body},
+		Volatility:      keyword{StringValue: stringOr(old.Volatility, "VOLATILE")},
+		Parallel:        keyword{StringValue: stringOr(old.Parallel, "UNSAFE")},
 		Strict:          boolOr(old.Strict, false),
 		SecurityDefiner: boolOr(old.SecurityDefiner, false),
 		DropCascade:     boolOr(old.DropCascade, false),
 	}
 	if m.Returns.IsUnknown() {
-		m.Returns = types.StringNull()
+		m.Returns = sqlTypeName{StringValue: types.StringNull()}
 	}
 	if m.Database.IsUnknown() {
 		m.Database = types.StringNull()

@@ -14,8 +14,8 @@ func fnArg(name, typ, mode, def string) functionArgModel {
 func fnDefaults(db, schema, name, body string) functionModel {
 	return functionModel{
 		OID: types.Int64Null(), Name: types.StringValue(name), Schema: types.StringValue(schema), Database: types.StringValue(db),
-		Arg: newFunctionArgList(nil), Returns: types.StringValue("void"), Language: types.StringValue("plpgsql"), Body: types.StringValue(body),
-		Volatility: types.StringValue("VOLATILE"), Parallel: types.StringValue("UNSAFE"), Strict: types.BoolValue(false),
+		Arg: newFunctionArgList(nil), Returns: sqlTypeName{StringValue: types.StringValue("void")}, Language: keyword{StringValue: types.StringValue("plpgsql")}, Body: functionBody{StringValue: types.StringValue(body)},
+		Volatility: keyword{StringValue: types.StringValue("VOLATILE")}, Parallel: keyword{StringValue: types.StringValue("UNSAFE")}, Strict: types.BoolValue(false),
 		SecurityDefiner: types.BoolValue(false), DropCascade: types.BoolValue(false),
 	}
 }
@@ -24,12 +24,12 @@ func TestUpgradeFunctionV0Fixtures(t *testing.T) {
 	imp := fnDefaults("postgres", "public", "fx_fn_imp", "SELECT x * 2")
 	imp.ID = types.StringValue("postgres.public.fx_fn_imp(integer)")
 	imp.Arg = newFunctionArgList([]functionArgModel{fnArg("x", "integer", "IN", "")})
-	imp.Returns, imp.Language, imp.Volatility = types.StringValue("integer"), types.StringValue("sql"), types.StringValue("IMMUTABLE")
+	imp.Returns.StringValue, imp.Language.StringValue, imp.Volatility.StringValue = types.StringValue("integer"), types.StringValue("sql"), types.StringValue("IMMUTABLE")
 
 	stats := fnDefaults("postgres", "public", "fx_stats", "BEGIN\n  label := upper(label);\n  SELECT sum(v) INTO total FROM unnest(vals) AS v;\nEND;\n")
 	stats.ID = types.StringValue("postgres.public.fx_stats(text,integer[])")
 	stats.Arg = newFunctionArgList([]functionArgModel{fnArg("label", "text", "INOUT", ""), fnArg("total", "bigint", "OUT", ""), fnArg("vals", "integer[]", "VARIADIC", "")})
-	stats.Returns, stats.Volatility = types.StringValue("record"), types.StringValue("STABLE")
+	stats.Returns.StringValue, stats.Volatility.StringValue = types.StringValue("record"), types.StringValue("STABLE")
 	stats.SecurityDefiner, stats.DropCascade = types.BoolValue(true), types.BoolValue(true)
 
 	noop := fnDefaults("postgres", "public", "fx_noop", "BEGIN\n  PERFORM 1;\nEND;\n")
@@ -38,8 +38,8 @@ func TestUpgradeFunctionV0Fixtures(t *testing.T) {
 	add := fnDefaults("fx_fn_db", "fn", "fx_add", "SELECT a + b")
 	add.ID = types.StringValue("fx_fn_db.fn.fx_add(integer,integer)")
 	add.Arg = newFunctionArgList([]functionArgModel{fnArg("a", "integer", "IN", ""), fnArg("b", "integer", "IN", "1")})
-	add.Returns, add.Language, add.Volatility = types.StringValue("integer"), types.StringValue("sql"), types.StringValue("IMMUTABLE")
-	add.Strict, add.Parallel = types.BoolValue(true), types.StringValue("SAFE")
+	add.Returns.StringValue, add.Language.StringValue, add.Volatility.StringValue = types.StringValue("integer"), types.StringValue("sql"), types.StringValue("IMMUTABLE")
+	add.Strict, add.Parallel.StringValue = types.BoolValue(true), types.StringValue("SAFE")
 
 	want := map[string]map[string]functionModel{
 		"function/import/terraform.tfstate":                    {"imp": imp},
@@ -52,7 +52,7 @@ func TestUpgradeFunctionV0Fixtures(t *testing.T) {
 	// the functions without them): the upgrade takes their defaults.
 	adjust := func(version, _, _ string, m *functionModel) {
 		if version == "1.19.0" {
-			m.Volatility, m.Parallel = types.StringValue("VOLATILE"), types.StringValue("UNSAFE")
+			m.Volatility.StringValue, m.Parallel.StringValue = types.StringValue("VOLATILE"), types.StringValue("UNSAFE")
 			m.Strict, m.SecurityDefiner = types.BoolValue(false), types.BoolValue(false)
 		}
 	}

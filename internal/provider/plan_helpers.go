@@ -35,7 +35,7 @@ func defaultedDatabase(config, state types.String, client *pg.Client) types.Stri
 	return types.StringValue(client.DefaultDatabase())
 }
 
-func isKnown(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
+func isKnown(v attr.Value) bool { return !v.IsNull() && !v.IsUnknown() }
 
 // planOptions plans an Optional+Computed options map: unset means "no
 // options", and null and {} mean the same, so the state's spelling of "none"

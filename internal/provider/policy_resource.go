@@ -77,19 +77,19 @@ func policySchemaV1() schema.Schema {
 				Validators:          []validator.Set{setvalidator.SizeAtLeast(1), setvalidator.ValueStringsAre(validators.Name())},
 			},
 			"using": schema.StringAttribute{
-				Optional: true,
+				Optional: true, CustomType: sqlExpressionType{},
 				MarkdownDescription: "The `USING` expression: rows for which it is not true are invisible to the command (not for `INSERT`). " +
 					"Must be one SQL expression (no `;` outside quotes, balanced parentheses). Your spelling is kept while the server's rendering of it is unchanged (see above). " +
 					"Changes in place; removing it replaces the policy (PostgreSQL cannot drop it).",
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1), validators.Expression()},
-				PlanModifiers: []planmodifier.String{requiresReplaceWhenRemoved()},
+				PlanModifiers: []planmodifier.String{tfkit.KeepSpelling(), requiresReplaceWhenRemoved()},
 			},
 			"with_check": schema.StringAttribute{
-				Optional: true,
+				Optional: true, CustomType: sqlExpressionType{},
 				MarkdownDescription: "The `WITH CHECK` expression: new or updated rows for which it is not true are refused (not for `SELECT` or `DELETE`). " +
 					"Must be one SQL expression, like `using`; your spelling is kept the same way. Changes in place; removing it replaces the policy.",
 				Validators:    []validator.String{stringvalidator.LengthAtLeast(1), validators.Expression()},
-				PlanModifiers: []planmodifier.String{requiresReplaceWhenRemoved()},
+				PlanModifiers: []planmodifier.String{tfkit.KeepSpelling(), requiresReplaceWhenRemoved()},
 			},
 		},
 	}
@@ -164,8 +164,8 @@ func (r *policyResource) ReadObject(ctx context.Context, c *tfkit.Call, m *polic
 	render := c.Wrote() && (p.UsingTree != "" || p.WithCheckTree != "")
 	if !c.Wrote() {
 		rec = loadPolicyExprs(c.PrivateKey(ctx, policyExprsKey))
-		render = exprNeedsRender(m.Using, p.UsingTree, rec.Using, rec.UsingTree) ||
-			exprNeedsRender(m.WithCheck, p.WithCheckTree, rec.WithCheck, rec.WithCheckTree)
+		render = exprNeedsRender(m.Using.StringValue, p.UsingTree, rec.Using, rec.UsingTree) ||
+			exprNeedsRender(m.WithCheck.StringValue, p.WithCheckTree, rec.WithCheck, rec.WithCheckTree)
 	}
 	if render {
 		p.Using, p.WithCheck, err = r.client.RenderPolicyExprs(ctx, db, p.OID)
@@ -207,11 +207,10 @@ func (r *policyResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRe
 		if !config.Roles.Equal(state.Roles) && samePolicyRoles(ctx, config.Roles, state.Roles) {
 			plan.Roles = state.Roles
 		}
-		// an expression spelled otherwise than the state (after an import, the
-		// state has the server's rendering): a lexical comparison, run without
-		// the server, keeps the state's spelling when it proves them the same
-		planSameExpression(config.Using, state.Using, &plan.Using)
-		planSameExpression(config.WithCheck, state.WithCheck, &plan.WithCheck)
+		// an expression spelled otherwise than the state (after an import,
+		// the state has the server's rendering) is planned as the state's
+		// when a lexical comparison, run without the server, proves them the
+		// same: tfkit.KeepSpelling, by its type (see spellings.go)
 	}
 	planDatabase(p, r.client, func(m *policyModel) *types.String { return &m.Database })
 	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table, plan.Name)
@@ -338,9 +337,9 @@ func exprNeedsRender(cur types.String, tree, recSpelling, recTree string) bool {
 // spelling stands while the server stores what was written from it, or renders
 // it the same way as then: semantic equality without asking the server to
 // parse anything.
-func policyExpr(cur types.String, tree, server, recSpelling, recServer, recTree string, written bool) (types.String, string, string, string) {
+func policyExpr(cur sqlExpression, tree, server, recSpelling, recServer, recTree string, written bool) (sqlExpression, string, string, string) {
 	if tree == "" {
-		return types.StringNull(), "", "", ""
+		return sqlExpression{StringValue: types.StringNull()}, "", "", ""
 	}
 	known := !cur.IsNull() && !cur.IsUnknown()
 	spelling := cur.ValueString()
@@ -352,28 +351,15 @@ func policyExpr(cur types.String, tree, server, recSpelling, recServer, recTree 
 		return cur, recSpelling, recServer, recTree
 	case known && server != "" && (spelling == server || (spelling == recSpelling && server == recServer)):
 		return cur, spelling, server, tree
-	case known && server != "" && pg.SameExpression(spelling, server):
+	case server != "" && cur.SameAs(types.StringValue(server)):
 		// nothing recorded for this spelling (a lost record), but it is
-		// lexically the server's rendering
+		// lexically the server's rendering (decided here, not left to the
+		// framework, since the record must name the spelling kept)
 		return cur, spelling, server, tree
 	}
 	// changed outside Terraform, or nothing recorded (an import): the
 	// server's rendering, recorded so that the next refresh needs no rendering
-	return types.StringValue(server), server, server, tree
-}
-
-// planSameExpression plans the state's expression when the configuration's
-// is the same expression spelled otherwise (pg.SameExpression: letter case
-// outside quotes, spacing, parentheses around the whole). Terraform accepts
-// the prior value as the plan of a non-computed attribute when both it and
-// the configuration are set.
-func planSameExpression(config, state types.String, plan *types.String) {
-	if config.IsNull() || config.IsUnknown() || state.IsNull() || state.IsUnknown() || config.Equal(state) {
-		return
-	}
-	if pg.SameExpression(config.ValueString(), state.ValueString()) {
-		*plan = state
-	}
+	return sqlExpression{StringValue: types.StringValue(server)}, server, server, tree
 }
 
 // samePolicyRoles reports whether two role sets mean the same roles: names
@@ -388,15 +374,15 @@ func samePolicyRoles(ctx context.Context, a, b types.Set) bool {
 }
 
 type policyModel struct {
-	ID         types.String `tfsdk:"id"`
-	OID        types.Int64  `tfsdk:"oid"`
-	Name       types.String `tfsdk:"name"`
-	Database   types.String `tfsdk:"database"`
-	Schema     types.String `tfsdk:"schema"`
-	Table      types.String `tfsdk:"table"`
-	Command    types.String `tfsdk:"command"`
-	Permissive types.Bool   `tfsdk:"permissive"`
-	Roles      types.Set    `tfsdk:"roles"`
-	Using      types.String `tfsdk:"using"`
-	WithCheck  types.String `tfsdk:"with_check"`
+	ID         types.String  `tfsdk:"id"`
+	OID        types.Int64   `tfsdk:"oid"`
+	Name       types.String  `tfsdk:"name"`
+	Database   types.String  `tfsdk:"database"`
+	Schema     types.String  `tfsdk:"schema"`
+	Table      types.String  `tfsdk:"table"`
+	Command    types.String  `tfsdk:"command"`
+	Permissive types.Bool    `tfsdk:"permissive"`
+	Roles      types.Set     `tfsdk:"roles"`
+	Using      sqlExpression `tfsdk:"using"`
+	WithCheck  sqlExpression `tfsdk:"with_check"`
 }

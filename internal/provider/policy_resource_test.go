@@ -324,26 +324,27 @@ resource "postgresql_policy" "test" {
 // policyExpr: the spelling stands while the stored expression is the one
 // written from it; otherwise the server's rendering is shown.
 func TestPolicyExprSemanticEquality(t *testing.T) {
-	s := types.StringValue
+	s := func(v string) sqlExpression { return sqlExpression{StringValue: types.StringValue(v)} }
+	null := sqlExpression{StringValue: types.StringNull()}
 	cases := []struct {
 		name                         string
-		cur                          types.String
+		cur                          sqlExpression
 		tree, server                 string
 		recSpelling, recSrv, recTree string
 		written                      bool
-		want                         types.String
+		want                         sqlExpression
 		needRender                   bool
 	}{
 		{"just written", s("a=1"), "T1", "(a = 1)", "", "", "", true, s("a=1"), true},
 		{"unchanged since written", s("a=1"), "T1", "", "a=1", "(a = 1)", "T1", false, s("a=1"), false},
 		{"stored form changed, same rendering", s("a=1"), "T2", "(a = 1)", "a=1", "(a = 1)", "T1", false, s("a=1"), true},
 		{"changed outside Terraform", s("a=1"), "T2", "(a = 2)", "a=1", "(a = 1)", "T1", false, s("(a = 2)"), true},
-		{"imported", types.StringNull(), "T1", "(a = 1)", "", "", "", false, s("(a = 1)"), true},
+		{"imported", null, "T1", "(a = 1)", "", "", "", false, s("(a = 1)"), true},
 		{"no record, spelled as the server", s("(a = 1)"), "T1", "(a = 1)", "", "", "", false, s("(a = 1)"), true},
-		{"no expression", s("a=1"), "", "", "a=1", "(a = 1)", "T1", false, types.StringNull(), false},
+		{"no expression", s("a=1"), "", "", "a=1", "(a = 1)", "T1", false, null, false},
 	}
 	for _, c := range cases {
-		if got := exprNeedsRender(c.cur, c.tree, c.recSpelling, c.recTree); got != c.needRender && !c.written {
+		if got := exprNeedsRender(c.cur.StringValue, c.tree, c.recSpelling, c.recTree); got != c.needRender && !c.written {
 			t.Errorf("%s: exprNeedsRender = %t", c.name, got)
 		}
 		got, sp, srv, tree := policyExpr(c.cur, c.tree, c.server, c.recSpelling, c.recSrv, c.recTree, c.written)
@@ -360,7 +361,7 @@ func TestPolicyExprSemanticEquality(t *testing.T) {
 // that is lexically the server's rendering is kept: refresh no longer swaps
 // `id>0` for `(id > 0)`; a different expression still shows the server's.
 func TestPolicyExpr_regressionNoRecordKeepsLexicallySameSpelling(t *testing.T) {
-	s := types.StringValue
+	s := func(v string) sqlExpression { return sqlExpression{StringValue: types.StringValue(v)} }
 	for _, c := range []struct {
 		cur, server string
 		want        string

@@ -385,7 +385,7 @@ func policySet(ps []schemaPolicyModel) (types.Set, diag.Diagnostics) {
 // policyRole is the grantee of a policy block: its role, "" for PUBLIC
 // (unset, empty or any spelling of public).
 func policyRole(role types.String) string {
-	if strings.EqualFold(role.ValueString(), "public") {
+	if pg.IsPublic(role.ValueString()) {
 		return ""
 	}
 	return role.ValueString()

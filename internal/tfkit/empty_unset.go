@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
@@ -37,6 +38,7 @@ type emptyAttr struct {
 	name     string
 	computed bool
 	def      *tftypes.Value // the schema default, planned when unset
+	typ      attr.Type      // its type (a Spelled type, or a string)
 }
 
 var emptyAttrsByKind sync.Map // resource kind -> []emptyAttr
@@ -61,7 +63,7 @@ func emptyAttrsOf(s schema.Schema, marked func(planmodifier.String) bool) []empt
 		if !ok || !slices.ContainsFunc(sa.PlanModifiers, marked) {
 			continue
 		}
-		e := emptyAttr{name: name, computed: sa.Computed}
+		e := emptyAttr{name: name, computed: sa.Computed, typ: sa.GetType()}
 		if sa.Default != nil {
 			var resp defaults.StringResponse
 			sa.Default.DefaultString(context.Background(), defaults.StringRequest{Path: path.Root(name)}, &resp)
@@ -164,15 +166,16 @@ func valueAt(v tftypes.Value, p *tftypes.AttributePath) (tftypes.Value, bool) {
 
 // settleEmptyPlan settles, after PlanChange, the planned values of the
 // arguments configured "" (set): the state's value when PlanChange planned
-// it (a replacement it would require is then none), "" otherwise.
-func settleEmptyPlan(set []emptyAttr, plan, state tftypes.Value, requiresReplace *path.Paths) tftypes.Value {
+// it or the same spelt otherwise (SameByType; a replacement it would require
+// is then none), "" otherwise.
+func settleEmptyPlan(ctx context.Context, set []emptyAttr, plan, state tftypes.Value, requiresReplace *path.Paths) tftypes.Value {
 	var p, s map[string]tftypes.Value
 	if len(set) == 0 || plan.As(&p) != nil || (!state.IsNull() && state.As(&s) != nil) {
 		return plan
 	}
 	for _, a := range set {
 		if s != nil {
-			if sv := s[a.name]; sv.IsKnown() && !sv.IsNull() && (p[a.name].Equal(sv) || isEmptyString(sv)) {
+			if sv := s[a.name]; sv.IsKnown() && !sv.IsNull() && (SameByType(ctx, a.typ, p[a.name], sv) || isEmptyString(sv)) {
 				// the state's value: what unset means, or "" as created
 				p[a.name] = sv
 				*requiresReplace = slices.DeleteFunc(*requiresReplace, func(x path.Path) bool { return x.Equal(path.Root(a.name)) })

@@ -1,6 +1,7 @@
 package tfkit
 
 import (
+	"context"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -55,12 +56,29 @@ func TestSettleEmptyPlan(t *testing.T) {
 		if tc.requiresReplaceIn {
 			rr = append(rr, owner)
 		}
-		got := settleEmptyPlan(attrs, tc.planned, tc.state, &rr)
+		got := settleEmptyPlan(context.Background(), attrs, tc.planned, tc.state, &rr)
 		if !got.Equal(tc.want) {
 			t.Errorf("%s: planned %v, want %v", tc.what, got, tc.want)
 		}
 		if kept := rr.Contains(owner); kept != tc.replaceKept {
 			t.Errorf("%s: replacement kept %v, want %v", tc.what, kept, tc.replaceKept)
 		}
+	}
+}
+
+// An argument configured "" whose unset meaning (its default) is the state's
+// value spelt otherwise plans the state's value: no change (the function's
+// language "" over a state "PLPGSQL").
+func TestSettleEmptyPlan_spelling(t *testing.T) {
+	attrs := []emptyAttr{{name: "owner", computed: true, typ: SpelledType[CaseInsensitive]{}}}
+	rr := path.Paths{path.Root("owner")}
+	got := settleEmptyPlan(context.Background(), attrs, emptyTestObj("plpgsql", "a"), emptyTestObj("PLPGSQL", "a"), &rr)
+	if want := emptyTestObj("PLPGSQL", "a"); !got.Equal(want) || rr.Contains(path.Root("owner")) {
+		t.Errorf("planned %v (replace %v), want %v and no replacement", got, rr, want)
+	}
+	// another value is a change to what unset means
+	got = settleEmptyPlan(context.Background(), attrs, emptyTestObj("plpgsql", "a"), emptyTestObj("sql", "a"), &rr)
+	if want := emptyTestObj("", "a"); !got.Equal(want) {
+		t.Errorf("planned %v, want %v", got, want)
 	}
 }

@@ -541,7 +541,7 @@ func (l Lifecycle[M]) modifyPlan(ctx context.Context, req resource.ModifyPlanReq
 	}
 	resp.Diagnostics.Append(SetFrom(ctx, resp.Plan.Schema.Type, &p.Plan, resp.Plan.Set)...)
 	if len(empties) > 0 && !resp.Diagnostics.HasError() {
-		resp.Plan.Raw = settleEmptyPlan(empties, resp.Plan.Raw, req.State.Raw, &resp.RequiresReplace)
+		resp.Plan.Raw = settleEmptyPlan(ctx, empties, resp.Plan.Raw, req.State.Raw, &resp.RequiresReplace)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -94,7 +95,7 @@ func withNullAttributes(ctx context.Context, state tfsdk.State, s *schema.Schema
 // PriorSchema derives the schema of a prior state layout from the model that
 // reads it. Reading a prior state needs only the types, so every attribute is
 // optional: types.String, types.Bool and types.Int64 fields are attributes of
-// those types; types.Set, types.List and types.Map fields hold strings (every
+// those types (a Spelled field a string of its type); types.Set, types.List and types.Map fields hold strings (every
 // collection of cyrilgdn's layouts does); a slice of structs is a nested
 // block, a list unless the field is tagged `prior:"set"`. The attributes
 // named in without are left out (each must be one of t's).
@@ -138,6 +139,10 @@ func priorFields(t reflect.Type) (map[string]schema.Attribute, map[string]schema
 		case reflect.TypeFor[types.Map]():
 			attrs[name] = schema.MapAttribute{ElementType: types.StringType, Optional: true}
 		default:
+			if st, ok := spelledType(f.Type); ok {
+				attrs[name] = schema.StringAttribute{Optional: true, CustomType: st}
+				continue
+			}
 			if f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.Struct {
 				panic(fmt.Sprintf("PriorSchema: %s.%s is a %s, which no prior state layout holds", t.Name(), f.Name, f.Type))
 			}
@@ -154,4 +159,18 @@ func priorFields(t reflect.Type) (map[string]schema.Attribute, map[string]schema
 		}
 	}
 	return attrs, blocks
+}
+
+// spelledType is the string type of a model field of a custom string type
+// (Spelled): the type of its zero value.
+func spelledType(t reflect.Type) (basetypes.StringTypable, bool) {
+	if !t.Implements(reflect.TypeFor[basetypes.StringValuable]()) || t.Kind() != reflect.Struct {
+		return nil, false
+	}
+	v, ok := reflect.Zero(t).Interface().(basetypes.StringValuable)
+	if !ok {
+		return nil, false
+	}
+	st, ok := v.Type(context.Background()).(basetypes.StringTypable)
+	return st, ok
 }
