@@ -82,11 +82,24 @@ func borrowRoles(ctx context.Context, q Querier, roles ...string) (*loan, error)
 			return l, err
 		}
 		l.me = m.me
-		if m.has && !m.self {
-			// a lasting membership (or a superuser, or no such role): no
-			// borrowing, and none of the borrowers' memberships to rely on
+		if m.oid == 0 || m.meSuper {
+			// no such role, or a superuser admin: nothing to borrow
 			continue
 		}
+		if m.has && !m.self && inTx {
+			// a lasting membership: no borrowing, and none of the
+			// borrowers' memberships to rely on
+			continue
+		}
+		// A lasting membership needs no borrowing on a plain connection
+		// either, but pg_has_role may still see one that this process's
+		// last plain borrower has just taken back (the backend's membership
+		// cache learns of a commit a moment after its snapshots do, so
+		// has and self disagree): the plain borrower enters the gate
+		// anyway, and acquirePlainLoan decides under the loan mutex, once
+		// the membership is given back (before the fix a DROP DATABASE ran
+		// unborrowed: "must be owner of database",
+		// TestAccDatabase_regressionConcurrentDropsSameOwnerManaged).
 		g := gateOf(m.gateKey())
 		if !inTx {
 			err := g.enterPlain(func() (bool, error) { return acquirePlainLoan(ctx, q, r) },
@@ -95,6 +108,9 @@ func borrowRoles(ctx context.Context, q Querier, roles ...string) (*loan, error)
 				return l, err
 			}
 			l.plain = append(l.plain, plainLoan{gate: g, role: r, oid: m.oid})
+			if err := refreshMembershipCache(ctx, q, m.oid, m.v16); err != nil {
+				return l, err
+			}
 			continue
 		}
 		if st != nil {
@@ -148,14 +164,15 @@ type membership struct {
 	has bool
 	// self: it holds a membership in the role that it granted itself (a
 	// borrowing under way, or one it made to last)
-	self   bool
-	v16    bool
-	super  bool // the role is a superuser
-	loop   bool // the role is a member of the connected role
-	me     string
-	oid    uint32
-	direct *bool  // the role's own membership in the connected role, with its ADMIN OPTION
-	server string // the server instance (start time and port), for gateKey
+	self    bool
+	v16     bool
+	super   bool // the role is a superuser
+	meSuper bool // the connected role is a superuser
+	loop    bool // the role is a member of the connected role
+	me      string
+	oid     uint32
+	direct  *bool  // the role's own membership in the connected role, with its ADMIN OPTION
+	server  string // the server instance (start time and port), for gateKey
 }
 
 // gateKey names the borrowGate of the role: one per server, admin and role.
@@ -177,8 +194,9 @@ func checkMembership(ctx context.Context, q Querier, r string) (membership, erro
   coalesce((SELECT NOT rolsuper AND pg_has_role(oid, current_user, 'MEMBER') FROM pg_roles WHERE rolname = $1), false),
   (SELECT bool_or(m.admin_option) FROM pg_auth_members m JOIN pg_roles b ON b.oid = m.member
    WHERE b.rolname = $1 AND m.roleid = (SELECT oid FROM pg_roles WHERE rolname = current_user)),
-  pg_postmaster_start_time()::text || '/' || current_setting('port')`, r).Scan(
-		&m.has, &m.self, &m.v16, &m.me, &m.super, &m.oid, &m.loop, &m.direct, &m.server)
+  pg_postmaster_start_time()::text || '/' || current_setting('port'),
+  coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = current_user), false)`, r).Scan(
+		&m.has, &m.self, &m.v16, &m.me, &m.super, &m.oid, &m.loop, &m.direct, &m.server, &m.meSuper)
 	if err != nil {
 		return m, fmt.Errorf("checking membership in role %q: %w", r, err)
 	}
@@ -256,6 +274,30 @@ func acquirePlainLoan(ctx context.Context, q Querier, r string) (revoke bool, er
 		return false, err
 	}
 	return revoke, nil
+}
+
+// refreshMembershipCache makes this session read its memberships afresh
+// before the statement that relies on the borrowed one. A backend caches the
+// roles the connected role is a member of (one list per kind of membership);
+// a list built while a membership was being granted can miss it for good
+// (PostgreSQL 16-18: the invalidation that arrives during the build is lost),
+// so a plain borrower whose connection checked memberships just as the first
+// borrower granted the shared one failed with "must be owner of database"
+// until some other membership changed (before the fix:
+// TestAccDatabase_regressionConcurrentDropsSameOwnerManaged, every few runs
+// on PostgreSQL 18). Asking the same of another role (role, which is not a
+// superuser, or it would not be borrowed) puts that role in the caches'
+// place, so the statement's own check builds the connected role's lists
+// again, from a catalog that holds the membership.
+func refreshMembershipCache(ctx context.Context, q Querier, role uint32, v16 bool) error {
+	kinds := "pg_has_role($1::oid, current_user, 'USAGE'), pg_has_role($1::oid, current_user, 'MEMBER')"
+	if v16 {
+		kinds += ", pg_has_role($1::oid, current_user, 'SET')"
+	}
+	if _, err := q.Exec(ctx, "SELECT "+kinds, role); err != nil && pgconn.SQLState(err) != pgconn.CodeUndefinedObject {
+		return fmt.Errorf("refreshing the session's memberships: %w", err)
+	}
+	return nil
 }
 
 // releasePlainLoan is what a plain borrower of role r does on its way out: it
