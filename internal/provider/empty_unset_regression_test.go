@@ -85,12 +85,7 @@ func TestAccRole_emptyValidUntilIsUnset(t *testing.T) {
 			"encrypted": nil, "encrypted_password": true, "id": name, "idle_in_transaction_session_timeout": 0, "inherit": true, "login": false, "name": name,
 			"password": nil, "password_wo": nil, "password_wo_version": nil, "replication": false, "roles": nil, "search_path": nil, "skip_drop_role": false,
 			"skip_reassign_owned": false, "statement_timeout": 0, "superuser": false, "valid_until": "infinity"},
-	}, nil, func(*terraform.State) error {
-		if acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", name) {
-			return fmt.Errorf("role %s still exists", name)
-		}
-		return nil
-	})
+	}, nil, checkRoleGone(t, name))
 }
 
 // An extension with database, schema and version "": refused as invalid names.
@@ -110,12 +105,7 @@ func TestAccExtension_regressionEmptySchemaRejected(t *testing.T) {
 		check: expectRow(t, db, "schema and version of extension "+ext, "public "+version,
 			"SELECT n.nspname::text || ' ' || e.extversion FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1", ext),
 		v0: map[string]any{"create_cascade": false, "database": db, "drop_cascade": false, "id": db + "." + ext, "name": ext, "schema": "public", "version": version},
-	}, nil, func(*terraform.State) error {
-		if acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_extension WHERE extname = $1)", ext) {
-			return fmt.Errorf("extension %s still exists", ext)
-		}
-		return nil
-	})
+	}, nil, acctest.CheckGone(t, db, "extension", "SELECT exists(SELECT 1 FROM pg_extension WHERE extname = $1)", ext))
 }
 
 // A function with schema, database, returns and language "": refused as
@@ -138,12 +128,7 @@ func TestAccFunction_regressionEmptySchemaRejected(t *testing.T) {
 			"SELECT n.nspname::text || ' ' || format_type(p.prorettype, NULL) || ' ' || l.lanname::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN pg_language l ON l.oid = p.prolang WHERE p.proname = $1", name),
 		v0: map[string]any{"arg": []any{}, "body": body, "database": db, "drop_cascade": false, "id": id, "language": "plpgsql", "name": name,
 			"parallel": "UNSAFE", "returns": "void", "schema": "public", "security_definer": false, "strict": false, "volatility": "VOLATILE"},
-	}, nil, func(*terraform.State) error {
-		if acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_proc WHERE proname = $1)", name) {
-			return fmt.Errorf("function %s still exists", name)
-		}
-		return nil
-	})
+	}, nil, acctest.CheckGone(t, db, "function", "SELECT exists(SELECT 1 FROM pg_proc WHERE proname = $1)", name))
 }
 
 // A publication with database and owner "": refused as invalid names.
@@ -162,12 +147,7 @@ func TestAccPublication_regressionEmptyOwnerRejected(t *testing.T) {
 		check: expectRow(t, db, "owner of publication "+name, admin, "SELECT pg_get_userbyid(pubowner)::text FROM pg_publication WHERE pubname = $1", name),
 		v0: map[string]any{"all_tables": false, "database": db, "drop_cascade": false, "id": db + "." + name, "name": name, "owner": admin,
 			"publish_param": []any{"insert", "update", "delete", "truncate"}, "publish_via_partition_root_param": false, "tables": []any{}},
-	}, nil, func(*terraform.State) error {
-		if acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_publication WHERE pubname = $1)", name) {
-			return fmt.Errorf("publication %s still exists", name)
-		}
-		return nil
-	})
+	}, nil, acctest.CheckGone(t, db, "publication", "SELECT exists(SELECT 1 FROM pg_publication WHERE pubname = $1)", name))
 }
 
 // A logical replication slot with database "": refused as an invalid name.
@@ -239,10 +219,5 @@ func TestAccSubscription_regressionEmptySlotNameRejected(t *testing.T) {
 		t.Cleanup(func() {
 			acctest.Exec(t, "", fmt.Sprintf("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '%s' AND NOT active", name))
 		})
-	}, func(*terraform.State) error {
-		if acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_subscription WHERE subname = $1)", name) {
-			return fmt.Errorf("subscription %s still exists", name)
-		}
-		return nil
-	})
+	}, acctest.CheckGone(t, db, "subscription", "SELECT exists(SELECT 1 FROM pg_subscription WHERE subname = $1)", name))
 }

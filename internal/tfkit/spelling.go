@@ -91,20 +91,6 @@ type Spelled[S Spelling] struct {
 	basetypes.StringValue
 }
 
-// SpelledValue, SpelledNull and SpelledUnknown make values of Spelled[S].
-func SpelledValue[S Spelling](s string) Spelled[S] {
-	return Spelled[S]{StringValue: basetypes.NewStringValue(s)}
-}
-
-func SpelledNull[S Spelling]() Spelled[S] { return Spelled[S]{StringValue: basetypes.NewStringNull()} }
-
-func SpelledUnknown[S Spelling]() Spelled[S] {
-	return Spelled[S]{StringValue: basetypes.NewStringUnknown()}
-}
-
-// AsSpelled is v as a value of Spelled[S].
-func AsSpelled[S Spelling](v basetypes.StringValue) Spelled[S] { return Spelled[S]{StringValue: v} }
-
 func (v Spelled[S]) Type(context.Context) attr.Type { return SpelledType[S]{} }
 
 // Equal is exact equality (the framework's): the same state and spelling.
@@ -187,11 +173,6 @@ func (t SpelledListType[S]) ValueType(context.Context) attr.Value {
 // SpelledList is a list whose spellings mean the same when S says so.
 type SpelledList[S ListSpelling] struct {
 	basetypes.ListValue
-}
-
-// AsSpelledList is l as a value of SpelledList[S].
-func AsSpelledList[S ListSpelling](l basetypes.ListValue) SpelledList[S] {
-	return SpelledList[S]{ListValue: l}
 }
 
 func (v SpelledList[S]) Type(ctx context.Context) attr.Type {

@@ -34,14 +34,14 @@ func (firstWordSpelling) Same(_ context.Context, a, b basetypes.ListValue) bool 
 	return first(a) == first(b)
 }
 
-func kw(s string) keywordValue { return SpelledValue[CaseInsensitive](s) }
+func kw(s string) keywordValue { return spelledValue[CaseInsensitive](s) }
 
 func strList(ss ...string) SpelledList[firstWordSpelling] {
 	elems := make([]attr.Value, len(ss))
 	for i, s := range ss {
 		elems[i] = types.StringValue(s)
 	}
-	return AsSpelledList[firstWordSpelling](types.ListValueMust(types.StringType, elems))
+	return asSpelledList[firstWordSpelling](types.ListValueMust(types.StringType, elems))
 }
 
 func TestSpelled_semanticEquality(t *testing.T) {
@@ -55,10 +55,10 @@ func TestSpelled_semanticEquality(t *testing.T) {
 		{kw("STABLE"), kw("STABLE"), true},
 		{kw("STABLE"), kw("VOLATILE"), false},
 		{kw(""), kw(""), true},
-		{kw("STABLE"), SpelledNull[CaseInsensitive](), false},
-		{SpelledNull[CaseInsensitive](), SpelledNull[CaseInsensitive](), false},
-		{kw("STABLE"), SpelledUnknown[CaseInsensitive](), false},
-		{SpelledUnknown[CaseInsensitive](), SpelledUnknown[CaseInsensitive](), false},
+		{kw("STABLE"), spelledNull[CaseInsensitive](), false},
+		{spelledNull[CaseInsensitive](), spelledNull[CaseInsensitive](), false},
+		{kw("STABLE"), spelledUnknown[CaseInsensitive](), false},
+		{spelledUnknown[CaseInsensitive](), spelledUnknown[CaseInsensitive](), false},
 	} {
 		for _, pair := range [][2]keywordValue{{c.a, c.b}, {c.b, c.a}} { // both ways
 			got, d := pair[0].StringSemanticEquals(ctx, pair[1])
@@ -96,15 +96,15 @@ func TestSpelled_exactEqualityAndType(t *testing.T) {
 		t.Errorf("ValueFromTerraform = %v, %v", v, err)
 	}
 	v, err = typ.ValueFromTerraform(ctx, tftypes.NewValue(tftypes.String, tftypes.UnknownValue))
-	if err != nil || !v.Equal(SpelledUnknown[CaseInsensitive]()) {
+	if err != nil || !v.Equal(spelledUnknown[CaseInsensitive]()) {
 		t.Errorf("ValueFromTerraform(unknown) = %v, %v", v, err)
 	}
 	sv, d := typ.ValueFromString(ctx, types.StringValue("y"))
 	if d.HasError() || !sv.Equal(kw("y")) {
 		t.Errorf("ValueFromString = %v, %v", sv, d)
 	}
-	if AsSpelled[CaseInsensitive](types.StringNull()) != SpelledNull[CaseInsensitive]() {
-		t.Error("AsSpelled of null")
+	if asSpelled[CaseInsensitive](types.StringNull()) != spelledNull[CaseInsensitive]() {
+		t.Error("asSpelled of null")
 	}
 }
 
@@ -114,8 +114,8 @@ func (firstWordCase) Same(a, b string) bool { return a == b }
 
 func TestSpelledList_semanticEquality(t *testing.T) {
 	ctx := context.Background()
-	null := AsSpelledList[firstWordSpelling](types.ListNull(types.StringType))
-	unknown := AsSpelledList[firstWordSpelling](types.ListUnknown(types.StringType))
+	null := asSpelledList[firstWordSpelling](types.ListNull(types.StringType))
+	unknown := asSpelledList[firstWordSpelling](types.ListUnknown(types.StringType))
 	for _, c := range []struct {
 		a, b SpelledList[firstWordSpelling]
 		want bool
@@ -360,4 +360,22 @@ func TestModelCodecSpelledFields(t *testing.T) {
 	if d := (tfsdk.State{Schema: s, Raw: raw}).Get(ctx, &viaGet); d.HasError() || !reflect.DeepEqual(viaGet, in) {
 		t.Errorf("the framework's Get: %#v, %v", viaGet, d)
 	}
+}
+
+// Values of the spelling types, as the framework makes them (the provider
+// sets the embedded value of a model's field).
+func spelledValue[S Spelling](s string) Spelled[S] {
+	return Spelled[S]{StringValue: basetypes.NewStringValue(s)}
+}
+
+func spelledNull[S Spelling]() Spelled[S] { return Spelled[S]{StringValue: basetypes.NewStringNull()} }
+
+func spelledUnknown[S Spelling]() Spelled[S] {
+	return Spelled[S]{StringValue: basetypes.NewStringUnknown()}
+}
+
+func asSpelled[S Spelling](v basetypes.StringValue) Spelled[S] { return Spelled[S]{StringValue: v} }
+
+func asSpelledList[S ListSpelling](l basetypes.ListValue) SpelledList[S] {
+	return SpelledList[S]{ListValue: l}
 }
