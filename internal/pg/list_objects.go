@@ -177,6 +177,8 @@ type DescribedObject struct {
 
 // DescribedObjectFilter selects the comments or labels listed.
 type DescribedObjectFilter struct {
+	// Names filters the objects' names (the table's, for a column).
+	Names              NameFilter
 	ObjectType, Schema string
 	// Provider keeps the labels of this label provider.
 	Provider string
@@ -195,9 +197,10 @@ const unqualifiedDescribedTypes = `('schema', 'role', 'database', 'tablespace', 
 // to COMMENT ON's object types: its names are [schema, name, column], or
 // [name] for an object in no schema. Objects of other types (constraints,
 // triggers, operators, ...) and routines whose name is not unique in their
-// schema get none. $1: object type, $2: schema, $3: include roles and
-// tablespaces, $4: include system objects.
-const describedSQL = `
+// schema get none. $1 to $4: the name filter (on the object's name, the
+// table's for a column), $5: object type, $6: schema, $7: include roles and
+// tablespaces, $8: include system objects.
+var describedSQL = `
 , a AS (
   SELECT d.*,
          CASE WHEN d.classoid = 'pg_type'::regclass
@@ -219,19 +222,19 @@ const describedSQL = `
     a.type IN ` + unqualifiedDescribedTypes + ` AS unqualified
   FROM a
 )
-SELECT n.objtype, CASE WHEN n.unqualified THEN '' ELSE n.names[1] END,
-       CASE WHEN n.unqualified THEN n.names[1] ELSE n.names[2] END,
+SELECT n.objtype, CASE WHEN n.unqualified THEN '' ELSE n.names[1] END, n.name,
        CASE WHEN n.objtype = 'column' THEN n.names[3] ELSE '' END,
        n.provider
-FROM n
+FROM (SELECT n.*, CASE WHEN n.unqualified THEN n.names[1] ELSE n.names[2] END AS name FROM n) n
 WHERE n.objtype IS NOT NULL
-  AND ($1::text IS NULL OR n.objtype = $1)
-  AND ($2::text IS NULL OR n.names[1] = $2 AND (NOT n.unqualified OR n.objtype = 'schema'))
+  AND ` + nameFilterSQL("n.name") + `
+  AND ($5::text IS NULL OR n.objtype = $5)
+  AND ($6::text IS NULL OR n.names[1] = $6 AND (NOT n.unqualified OR n.objtype = 'schema'))
   AND (n.objtype <> 'database' OR n.names[1] = current_database())
-  AND (n.objtype NOT IN ('role', 'tablespace') OR $3::bool)
+  AND (n.objtype NOT IN ('role', 'tablespace') OR $7::bool)
   -- by name: pg_subscription.oid is superuser-only on PostgreSQL 13
   AND (n.objtype <> 'subscription' OR n.names[1] IN (SELECT s.subname::text FROM pg_subscription s JOIN pg_database sd ON sd.oid = s.subdbid WHERE sd.datname = current_database()))
-  AND ($4::bool OR NOT (n.system
+  AND ($8::bool OR NOT (n.system
        OR ((NOT n.unqualified OR n.objtype = 'schema') AND (n.names[1] LIKE 'pg\_%' OR n.names[1] = 'information_schema'))
        OR (n.objtype = 'extension' AND n.text IS NOT DISTINCT FROM (SELECT comment FROM pg_available_extensions WHERE name = n.names[1]))))
 ORDER BY 5, 1, 2, 3, 4`
@@ -257,9 +260,9 @@ WITH d AS (
 func (c *Client) ListSecurityLabels(ctx context.Context, db string, f DescribedObjectFilter) ([]DescribedObject, error) {
 	return c.listDescribed(ctx, db, `
 WITH d AS (
-  SELECT classoid, objoid, objsubid, label AS text, provider::text FROM pg_seclabel WHERE objsubid = 0 AND ($5::text IS NULL OR provider = $5)
+  SELECT classoid, objoid, objsubid, label AS text, provider::text FROM pg_seclabel WHERE objsubid = 0 AND ($9::text IS NULL OR provider = $9)
   UNION ALL
-  SELECT classoid, objoid, 0, label, provider::text FROM pg_shseclabel WHERE ($5::text IS NULL OR provider = $5)
+  SELECT classoid, objoid, 0, label, provider::text FROM pg_shseclabel WHERE ($9::text IS NULL OR provider = $9)
 )`, SecurityLabelObjectTypes, f)
 }
 
@@ -267,8 +270,8 @@ WITH d AS (
 // the objects of the types the resource manages.
 func (c *Client) listDescribed(ctx context.Context, db, with string, types []string, f DescribedObjectFilter) ([]DescribedObject, error) {
 	query := with + describedSQL
-	args := []any{emptyNilString(f.ObjectType), emptyNilString(f.Schema), f.ClusterWide, f.IncludeSystem}
-	if strings.Contains(with, "$5") {
+	args := append(f.Names.args(), emptyNilString(f.ObjectType), emptyNilString(f.Schema), f.ClusterWide, f.IncludeSystem)
+	if strings.Contains(with, "$9") {
 		args = append(args, emptyNilString(f.Provider))
 	}
 	out, err := listRows(ctx, c, db, func(r pgx.CollectableRow) (DescribedObject, error) {

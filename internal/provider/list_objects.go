@@ -62,6 +62,7 @@ func adoptListResources() []func() list.ListResource {
 	return []func() list.ListResource{
 		func() list.ListResource {
 			return &catalogList[commentModel]{kind: "comment", newResource: NewCommentResource, database: true, clusterWide: "the comments of roles and tablespaces",
+				nameFilter: true, subject: "the names of the commented objects (of the table, for a column)",
 				systemObjects: "the comments of system objects (made by `initdb`, in `pg_*` schemas or `information_schema`, or by an extension's script) and an extension's comment when it is its control file's",
 				about: "One result per comment on an object `postgresql_comment` manages (relations, columns, types, domains, routines, schemas, the database, " +
 					"extensions, event triggers, publications, subscriptions, languages, and with `cluster_wide` roles and tablespaces). " +
@@ -73,7 +74,7 @@ func adoptListResources() []func() list.ListResource {
 				},
 				display: func(m listed) string { return m.s("database") + ": comment on " + described(m) },
 				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
-					os, err := c.ListComments(ctx, a.db, pg.DescribedObjectFilter{ObjectType: a.str["object_type"], Schema: a.str["schema"],
+					os, err := c.ListComments(ctx, a.db, pg.DescribedObjectFilter{Names: a.filter, ObjectType: a.str["object_type"], Schema: a.str["schema"],
 						ClusterWide: a.clusterWide, IncludeSystem: a.includeSystem})
 					out := make([]listed, len(os))
 					for i, o := range os {
@@ -158,6 +159,7 @@ func adoptListResources() []func() list.ListResource {
 		},
 		func() list.ListResource {
 			return &catalogList[securityLabelModel]{kind: "security_label", newResource: NewSecurityLabelResource, database: true, clusterWide: "the labels of roles and tablespaces",
+				nameFilter: true, subject: "the names of the labelled objects",
 				systemObjects: "the labels of system objects (made by `initdb`, in `pg_*` schemas or `information_schema`, or by an extension's script)",
 				about: "One result per security label on an object `postgresql_security_label` manages (not columns). " +
 					"A routine is named by its name alone, as the resource names it: the label of an overloaded routine is not listed.",
@@ -171,7 +173,7 @@ func adoptListResources() []func() list.ListResource {
 					return m.s("database") + ": " + m.s("label_provider") + " label on " + described(m)
 				},
 				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
-					os, err := c.ListSecurityLabels(ctx, a.db, pg.DescribedObjectFilter{ObjectType: a.str["object_type"], Schema: a.str["schema"],
+					os, err := c.ListSecurityLabels(ctx, a.db, pg.DescribedObjectFilter{Names: a.filter, ObjectType: a.str["object_type"], Schema: a.str["schema"],
 						Provider: a.str["label_provider"], ClusterWide: a.clusterWide, IncludeSystem: a.includeSystem})
 					out := make([]listed, len(os))
 					for i, o := range os {

@@ -47,8 +47,10 @@ type catalogList[M any] struct {
 	data        any // what Configure got, handed on to the resource that reads each listed object
 	kind        string
 	newResource func() resource.Resource
-	// nameFilter: the list has the LIKE/regex name filters
+	// nameFilter: the list has the LIKE/regex name filters, on subject
+	// (default: "<kind> names")
 	nameFilter bool
+	subject    string
 	// database: the list has a `database` argument (the provider's by default)
 	database bool
 	// systemObjects: what include_system adds, for its description (no
@@ -97,6 +99,9 @@ func (l *catalogList[M]) Configure(_ context.Context, req resource.ConfigureRequ
 
 func (l *catalogList[M]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	subject := l.kind + " names"
+	if l.subject != "" {
+		subject = l.subject
+	}
 	attrs := map[string]listschema.Attribute{}
 	if l.nameFilter {
 		attrs["like_any_patterns"] = listschema.ListAttribute{ElementType: types.StringType, Optional: true,

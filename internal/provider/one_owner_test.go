@@ -33,11 +33,12 @@ type aclFact struct {
 	db, class, schema, object, grantee string
 }
 
-// grantClasses are the catalogs' kinds of object behind postgresql_grant's
-// object types (a routine grant covers functions and procedures; a domain is
-// a type).
-var grantClasses = map[string]string{
-	pg.ObjFunction: "routine", pg.ObjProcedure: "routine", pg.ObjRoutine: "routine", pg.ObjDomain: pg.ObjType,
+// grantClasses are the kinds of object behind postgresql_grant's object
+// types, where they are not the object type itself: a routine grant covers
+// functions (with aggregates and window functions) and procedures, a domain
+// is a type.
+var grantClasses = map[string][]string{
+	pg.ObjRoutine: {pg.ObjFunction, pg.ObjProcedure}, pg.ObjDomain: {pg.ObjType},
 }
 
 // identityAttributes are the identity attributes of every resource type.
@@ -114,7 +115,9 @@ func checkOneOwner(configured map[string]acctest.ConfiguredResource, defaultDB s
 			}
 		}
 		own(r.Type + "{" + strings.Join(id, " ") + "}")
-		setting := func(role, database, parameter string) { own(fmt.Sprintf("setting of role %q in database %q: %s", role, database, parameter)) }
+		setting := func(role, database, parameter string) {
+			own(fmt.Sprintf("setting of role %q in database %q: %s", role, database, parameter))
+		}
 		owner := func(kind, name string) {
 			if o := str(v, kind+"owner"); o != "" {
 				own(fmt.Sprintf("owner of %s", name))
@@ -139,43 +142,45 @@ func checkOneOwner(configured map[string]acctest.ConfiguredResource, defaultDB s
 			setting(str(v, "role"), db, strings.ToLower(str(v, "parameter")))
 		case "postgresql_grant":
 			ot := str(v, "object_type")
-			class := ot
+			classes := []string{ot}
 			if c, ok := grantClasses[ot]; ok {
-				class = c
+				classes = c
 			}
 			grantee := strings.ToLower(str(v, "role"))
-			f := aclFact{db: db, class: class, schema: str(v, "schema"), grantee: grantee}
-			switch ot {
-			case pg.ObjDatabase:
-				f.db, f.schema, f.object = "", "", db
-			case pg.ObjSchema:
-				f.object = f.schema
-			case pg.ObjTablespace, pg.ObjParameter:
-				f.db = ""
-			}
-			if !usesSchemaType(ot) {
-				f.schema = ""
-			}
-			objects, columns := strs(v, "objects"), strs(v, "columns")
-			switch {
-			case ot == pg.ObjDatabase || ot == pg.ObjSchema:
-				acls[f] = append(acls[f], addr)
-			case len(objects) == 0:
-				f.object = "*"
-				acls[f] = append(acls[f], addr)
-			default:
-				for _, o := range objects {
-					if ot == pg.ObjColumn {
-						for _, c := range columns {
-							g := f
-							g.object = o + "." + c
-							acls[g] = append(acls[g], addr)
+			for _, class := range classes {
+				f := aclFact{db: db, class: class, schema: str(v, "schema"), grantee: grantee}
+				switch ot {
+				case pg.ObjDatabase:
+					f.db, f.schema, f.object = "", "", db
+				case pg.ObjSchema:
+					f.object = f.schema
+				case pg.ObjTablespace, pg.ObjParameter:
+					f.db = ""
+				}
+				if !usesSchemaType(ot) {
+					f.schema = ""
+				}
+				objects, columns := strs(v, "objects"), strs(v, "columns")
+				switch {
+				case ot == pg.ObjDatabase || ot == pg.ObjSchema:
+					acls[f] = append(acls[f], addr)
+				case len(objects) == 0:
+					f.object = "*"
+					acls[f] = append(acls[f], addr)
+				default:
+					for _, o := range objects {
+						if ot == pg.ObjColumn {
+							for _, c := range columns {
+								g := f
+								g.object = o + "." + c
+								acls[g] = append(acls[g], addr)
+							}
+							continue
 						}
-						continue
+						g := f
+						g.object = o
+						acls[g] = append(acls[g], addr)
 					}
-					g := f
-					g.object = o
-					acls[g] = append(acls[g], addr)
 				}
 			}
 		case "postgresql_schema":
@@ -254,7 +259,9 @@ func TestCheckOneOwner(t *testing.T) {
 		return acctest.ConfiguredResource{Type: "postgresql_grant", Values: map[string]any{"role": role, "database": "db", "schema": schema, "object_type": ot,
 			"objects": append([]any{}, objects...), "columns": []any{}, "privileges": []any{"SELECT"}}}
 	}
-	res := func(typ string, v map[string]any) acctest.ConfiguredResource { return acctest.ConfiguredResource{Type: typ, Values: v} }
+	res := func(typ string, v map[string]any) acctest.ConfiguredResource {
+		return acctest.ConfiguredResource{Type: typ, Values: v}
+	}
 	for _, c := range []struct {
 		name string
 		cfg  map[string]acctest.ConfiguredResource
@@ -279,8 +286,9 @@ func TestCheckOneOwner(t *testing.T) {
 		}, `setting of role "app" in database "db": work_mem is owned by a and b`},
 		{"all objects and one", map[string]acctest.ConfiguredResource{"a": grant("readers", "s", "table"), "b": grant("readers", "s", "table", "t1")},
 			`(every table of the schema) and b`},
+		{"function and procedure", map[string]acctest.ConfiguredResource{"a": grant("public", "s", "function"), "b": grant("public", "s", "procedure")}, ""},
 		{"function and routine", map[string]acctest.ConfiguredResource{"a": grant("readers", "s", "function", "f()"), "b": grant("readers", "s", "routine", "f()")},
-			`the privileges of "readers" on routine "f()"`},
+			`the privileges of "readers" on function "f()"`},
 		{"schema policy", map[string]acctest.ConfiguredResource{
 			"a": res("postgresql_schema", map[string]any{"name": "s", "database": "db", "policy": []any{map[string]any{"role": "readers", "usage": true}}}),
 			"b": grant("readers", "s", "schema"),
