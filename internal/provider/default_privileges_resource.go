@@ -21,7 +21,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ validatedResource = (*defaultPrivilegesResource)(nil)
+var (
+	_ validatedResource                           = (*defaultPrivilegesResource)(nil)
+	_ tfkit.ChangePlanner[defaultPrivilegesModel] = (*defaultPrivilegesResource)(nil)
+	_ tfkit.IDImporter                            = (*defaultPrivilegesResource)(nil)
+)
 
 // NewDefaultPrivilegesResource is the constructor of postgresql_default_privileges.
 func NewDefaultPrivilegesResource() resource.Resource {

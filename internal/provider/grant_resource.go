@@ -23,7 +23,12 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ validatedResource = (*grantResource)(nil)
+var (
+	_ validatedResource                = (*grantResource)(nil)
+	_ tfkit.ChangePlanner[grantModel]  = (*grantResource)(nil)
+	_ tfkit.DestroyPlanner[grantModel] = (*grantResource)(nil)
+	_ tfkit.IDImporter                 = (*grantResource)(nil)
+)
 
 // NewGrantResource is the constructor of postgresql_grant.
 func NewGrantResource() resource.Resource {

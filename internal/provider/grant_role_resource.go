@@ -16,7 +16,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ validatedResource = (*grantRoleResource)(nil)
+var (
+	_ validatedResource                   = (*grantRoleResource)(nil)
+	_ tfkit.ChangePlanner[grantRoleModel] = (*grantRoleResource)(nil)
+	_ tfkit.IDImporter                    = (*grantRoleResource)(nil)
+)
 
 // NewGrantRoleResource is the constructor of postgresql_grant_role.
 func NewGrantRoleResource() resource.Resource {
