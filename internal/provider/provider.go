@@ -45,6 +45,9 @@ func New(version string, opts ...Option) func() provider.Provider {
 	return func() provider.Provider { return &pgProvider{version: version, opts: &o} }
 }
 
+// providerTypeName is the provider's type name, the prefix of every type it serves.
+const providerTypeName = "postgresql"
+
 type pgProvider struct {
 	version string
 	opts    *options
@@ -53,7 +56,7 @@ type pgProvider struct {
 var sslModes = []string{"disable", "allow", "prefer", "require", "verify-ca", "verify-full"}
 
 func (p *pgProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
-	resp.TypeName = "postgresql"
+	resp.TypeName = providerTypeName
 	resp.Version = p.version
 }
 
