@@ -30,7 +30,7 @@ func TestResources_optionalInterfacesAsserted(t *testing.T) {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	methods := map[string][]string{}        // receiver type -> optional methods it has
+	methods := map[string][]string{}         // receiver type -> optional methods it has
 	asserted := map[string]map[string]bool{} // receiver type -> interfaces asserted
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
