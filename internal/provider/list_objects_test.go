@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -173,4 +174,56 @@ func readGuide(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Issue 38: the generated postgresql_role blocks carried `roles = [...]`
+// while the generated postgresql_grant_role blocks held the same
+// memberships, two resources owning one fact. The role list now leaves
+// `roles` unset unless include_roles asks for it there (and then the query
+// must not list postgresql_grant_role).
+func TestAccListResources_regressionMembershipOwnedTwice(t *testing.T) {
+	acctest.PreCheck(t)
+	acctest.RequireCLIFeature(t, acctest.FeatureListResources)
+	p := acctest.RandName("own")
+	member, group := p+"_member", p+"_group"
+	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(group), "CREATE ROLE "+acctest.QI(member)+" IN ROLE "+acctest.QI(group))
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(member), "DROP ROLE IF EXISTS "+acctest.QI(group)) })
+	like := fmt.Sprintf("%q", p+"\\_%")
+	roles := func(extra string) string {
+		return "list \"postgresql_role\" \"r\" {\n  provider = postgresql\n  config {\n    like_any_patterns = [" + like + "]\n" + extra + "  }\n}\n"
+	}
+	memberships := "list \"postgresql_grant_role\" \"m\" {\n  provider = postgresql\n  config {\n    role = " + like + "\n  }\n}\n"
+	roleBlock := regexp.MustCompile(`(?s)resource "postgresql_role" "[^"]*" \{.*?\n\}`)
+	for _, c := range []struct {
+		query     string
+		withRoles bool
+	}{
+		{roles("") + memberships, false},
+		{roles("    include_roles = true\n"), true},
+	} {
+		generated, err := acctest.GenerateConfig(t, c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := roleBlock.FindAllString(generated, -1)
+		if len(blocks) != 2 {
+			t.Fatalf("expected 2 generated roles:\n%s", generated)
+		}
+		for _, b := range blocks {
+			// with include_roles every role says its memberships, none included (roles = [])
+			if hasRoles := regexp.MustCompile(`(?m)^\s*roles\s*=`).MatchString(b); hasRoles != c.withRoles {
+				t.Errorf("include_roles %v: roles set = %v in\n%s", c.withRoles, hasRoles, b)
+			}
+		}
+		r, err := acctest.PlanDetails(t, generated, "")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, r.Text)
+		}
+		if len(r.Changed) > 0 {
+			t.Errorf("changes beyond the imports: %v\n%s", r.Changed, r.Text)
+		}
+		if err := checkOneOwner(r.Configured, acctest.DefaultDatabase()); err != nil {
+			t.Error(err)
+		}
+	}
 }
