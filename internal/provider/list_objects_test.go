@@ -20,11 +20,11 @@ import (
 // owned by the admin, schema s1 with table items) one or more objects of
 // every kind listed since adopting whole clusters, made with SQL as the admin
 // of the mode where it can (the superuser makes what only a superuser may:
-// the foreign-data wrapper, event triggers, replication slots), and returns
+// the foreign-data wrapper, the event trigger, replication slots, the
+// security label; the managed admin lists and adopts them too), and returns
 // the cases listing them.
 func adoptListFixture(t *testing.T, p, db, a, b, s1 string) []listCase {
 	t.Helper()
-	managed := acctest.Managed()
 	str := knownvalue.StringExact
 	like := fmt.Sprintf("%q", p+"\\_%")
 	dbArg := fmt.Sprintf("    database = %q\n", db)
@@ -54,20 +54,22 @@ func adoptListFixture(t *testing.T, p, db, a, b, s1 string) []listCase {
 	acctest.AdminExec(t, db,
 		"CREATE SERVER "+acctest.QI(p+"_srv")+" FOREIGN DATA WRAPPER "+acctest.QI(p+"_fdw")+" OPTIONS (host 'example')",
 		"CREATE USER MAPPING FOR "+acctest.QI(a)+" SERVER "+acctest.QI(p+"_srv")+" OPTIONS (\"user\" 'remote')")
-	labels := !managed && strings.Contains(acctest.QueryString(t, "", "SELECT current_setting('shared_preload_libraries')"), "dummy_seclabel")
+	labels := strings.Contains(acctest.QueryString(t, "", "SELECT current_setting('shared_preload_libraries')"), "dummy_seclabel")
 	if labels {
 		acctest.Exec(t, db, "SECURITY LABEL FOR dummy ON TABLE "+items+" IS 'classified'")
 	}
-	if !managed {
-		acctest.Exec(t, db,
-			"CREATE FUNCTION "+acctest.QQ(s1, "on_ddl")+"() RETURNS event_trigger LANGUAGE plpgsql AS $$BEGIN END$$",
-			"CREATE EVENT TRIGGER "+acctest.QI(p+"_evt")+" ON ddl_command_end EXECUTE FUNCTION "+acctest.QQ(s1, "on_ddl")+"()",
-			"SELECT pg_create_logical_replication_slot('"+slot+"_slot', 'pgoutput')")
-		acctest.Exec(t, "", "SELECT pg_create_physical_replication_slot('"+slot+"_phys')")
-		t.Cleanup(func() {
-			acctest.Exec(t, "", "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name IN ('"+slot+"_slot', '"+slot+"_phys')")
-		})
-	}
+	// as the superuser in both modes: the managed admin lists and adopts what
+	// it could not make (the event trigger's function keeps PUBLIC's EXECUTE
+	// in both)
+	acctest.Exec(t, db,
+		"CREATE FUNCTION "+acctest.QQ(s1, "on_ddl")+"() RETURNS event_trigger LANGUAGE plpgsql AS $$BEGIN END$$",
+		"GRANT EXECUTE ON FUNCTION "+acctest.QQ(s1, "on_ddl")+"() TO PUBLIC",
+		"CREATE EVENT TRIGGER "+acctest.QI(p+"_evt")+" ON ddl_command_end EXECUTE FUNCTION "+acctest.QQ(s1, "on_ddl")+"()",
+		"SELECT pg_create_logical_replication_slot('"+slot+"_slot', 'pgoutput')")
+	acctest.Exec(t, "", "SELECT pg_create_physical_replication_slot('"+slot+"_phys')")
+	t.Cleanup(func() {
+		acctest.Exec(t, "", "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name IN ('"+slot+"_slot', '"+slot+"_phys')")
+	})
 	grant := func(role, schema, objectType string, objects, columns []string) map[string]knownvalue.Check {
 		set := func(s []string) knownvalue.Check {
 			c := make([]knownvalue.Check, len(s))
@@ -116,20 +118,21 @@ func adoptListFixture(t *testing.T, p, db, a, b, s1 string) []listCase {
 		{typ: "postgresql_user_mapping", config: dbArg, count: 1, adopt: true,
 			ids: []map[string]knownvalue.Check{{"database": str(db), "server_name": str(p + "_srv"), "user_name": str(a)}}},
 		{typ: "postgresql_user_mapping", config: dbArg + `    user_name = "public"`, count: 0},
-		{typ: "postgresql_event_trigger", config: dbArg, count: 1, adopt: true, skip: managed,
+		{typ: "postgresql_event_trigger", config: dbArg, count: 1, adopt: true,
 			ids: []map[string]knownvalue.Check{{"database": str(db), "name": str(p + "_evt")}}},
-		{typ: "postgresql_replication_slot", config: dbArg, count: 1, adopt: true, skip: managed,
+		{typ: "postgresql_replication_slot", config: dbArg, count: 1, adopt: true,
 			ids: []map[string]knownvalue.Check{{"database": str(db), "name": str(slot + "_slot")}}},
-		{typ: "postgresql_physical_replication_slot", config: fmt.Sprintf("    like_any_patterns = [%q]", slot+"\\_%"), count: 1, adopt: true, skip: managed,
+		{typ: "postgresql_physical_replication_slot", config: fmt.Sprintf("    like_any_patterns = [%q]", slot+"\\_%"), count: 1, adopt: true,
 			ids: []map[string]knownvalue.Check{{"name": str(slot + "_phys")}}},
 		// the grants of p's roles and PUBLIC's on the database
 		{typ: "postgresql_grant", config: grantsFor, count: 4, adopt: true, ids: []map[string]knownvalue.Check{
 			grant(b, "", "database", nil, nil), grant(b, s1, "schema", nil, nil), grant(b, s1, "table", nil, nil),
 			grant(a, s1, "column", []string{"items"}, []string{"id"})}},
 		// PUBLIC: none left on the database, nor (default privileges) on the
-		// functions of s1 and s2
+		// admin's functions: one of s1's two (named), s2's only one (all)
 		{typ: "postgresql_grant", config: dbArg + "    role = \"public\"", count: 3, adopt: true, ids: []map[string]knownvalue.Check{
-			grant("public", "", "database", nil, nil), grant("public", s1, "function", nil, nil), grant("public", p+"_s2", "function", nil, nil)}},
+			grant("public", "", "database", nil, nil), grant("public", s1, "function", []string{p + "_add(integer, integer)"}, nil),
+			grant("public", p+"_s2", "function", nil, nil)}},
 		{typ: "postgresql_grant", config: grantsFor + "\n    explicit_objects = true\n    object_type = \"table\"", count: 1,
 			ids: []map[string]knownvalue.Check{grant(b, s1, "table", []string{"items"}, nil)}},
 	}
@@ -187,7 +190,9 @@ func TestAccListResources_regressionMembershipOwnedTwice(t *testing.T) {
 	p := acctest.RandName("own")
 	member, group := p+"_member", p+"_group"
 	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(group), "CREATE ROLE "+acctest.QI(member)+" IN ROLE "+acctest.QI(group))
-	t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(member), "DROP ROLE IF EXISTS "+acctest.QI(group)) })
+	t.Cleanup(func() {
+		acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(member), "DROP ROLE IF EXISTS "+acctest.QI(group))
+	})
 	like := fmt.Sprintf("%q", p+"\\_%")
 	roles := func(extra string) string {
 		return "list \"postgresql_role\" \"r\" {\n  provider = postgresql\n  config {\n    like_any_patterns = [" + like + "]\n" + extra + "  }\n}\n"
