@@ -15,7 +15,7 @@ import (
 // database settings, a database with schemas, tables, views, sequences,
 // functions, a procedure, types, an extension, a publication, row-level
 // security and its policies, comments, default privileges, and grants of
-// every kind. It returns the query file (.tfquery.hcl) that lists all of it,
+// every kind; a login role has a password. It returns the query file (.tfquery.hcl) that lists all of it,
 // as the adoption guide writes it.
 func adoptCluster(t *testing.T, p string) string {
 	t.Helper()
@@ -29,7 +29,7 @@ func adoptCluster(t *testing.T, p string) string {
 	}
 	acctest.AdminExec(t, "",
 		"CREATE ROLE "+q(readers), "CREATE ROLE "+q(writers),
-		"CREATE ROLE "+q(app)+" LOGIN CONNECTION LIMIT 10", "CREATE ROLE "+q(analyst)+" LOGIN",
+		"CREATE ROLE "+q(app)+" LOGIN CONNECTION LIMIT 10", "CREATE ROLE "+q(analyst)+" LOGIN PASSWORD 'a password nobody wrote down'",
 		"GRANT "+q(writers)+" TO "+q(app), "GRANT "+q(readers)+" TO "+q(analyst)+" WITH ADMIN OPTION", "GRANT "+q(readers)+" TO "+q(writers),
 		"ALTER ROLE "+q(app)+" SET search_path = app, public", "ALTER ROLE "+q(app)+" SET statement_timeout = '30s'",
 		"ALTER ROLE "+q(app)+" SET work_mem = '16MB'",
