@@ -24,7 +24,6 @@ func adoptCluster(t *testing.T, p string) string {
 	q := acctest.QI
 	readers, writers, app, analyst := p+"_readers", p+"_writers", p+"_app", p+"_analyst"
 	for _, r := range []string{analyst, app, writers, readers} {
-		r := r
 		t.Cleanup(func() { acctest.Exec(t, "", "DROP OWNED BY "+q(r)+" CASCADE", "DROP ROLE IF EXISTS "+q(r)) })
 	}
 	acctest.AdminExec(t, "",

@@ -67,8 +67,12 @@ END$$`, quotedList(roles)))
 
 	// a provider per listing, as each `terraform query` starts one
 	var listSchema *tfprotov6.Schema
-	newServer := func() tfprotov6.ProviderServerWithListResource {
-		srv, ok := tfkit.ReleaseContexts(providerserver.NewProtocol6(New("bench", testProviderOptions()...)())()).(tfprotov6.ProviderServerWithListResource)
+	type listServer interface {
+		tfprotov6.ProviderServer
+		tfprotov6.ListResourceServer
+	}
+	newServer := func() listServer {
+		srv, ok := tfkit.ReleaseContexts(providerserver.NewProtocol6(New("bench", testProviderOptions()...)())()).(listServer)
 		if !ok {
 			b.Fatal("the protocol server does not serve list resources")
 		}
@@ -90,13 +94,12 @@ END$$`, quotedList(roles)))
 	})
 	// the sessions a listing opens: its provider's, by application name
 	// (PGAPPNAME), still open in its pools when it ends
-	b.Cleanup(func() { os.Unsetenv("PGAPPNAME") })
 	results, opened, i := 0, 0, 0
 	b.ResetTimer()
 	for b.Loop() {
 		i++
 		app := fmt.Sprintf("%s_list_%d", p, i)
-		os.Setenv("PGAPPNAME", app)
+		b.Setenv("PGAPPNAME", app)
 		srv := newServer()
 		resp, err := srv.ListResource(ctx, &tfprotov6.ListResourceRequest{TypeName: "postgresql_grant", Config: config, IncludeResource: true})
 		if err != nil {
