@@ -326,7 +326,9 @@ func setMemberships(ctx context.Context, tx pgx.Tx, member string, have, want []
 		}
 	}
 	for _, r := range revoke {
-		if _, err := tx.Exec(ctx, "REVOKE "+pgconn.QuoteIdent(r)+" FROM "+pgconn.QuoteIdent(member)); err != nil {
+		// r may be a role dropped in the same apply (revoke.go): its
+		// memberships went with it
+		if _, err := revokeStatement(ctx, tx, rolesGone(r), "REVOKE "+pgconn.QuoteIdent(r)+" FROM "+pgconn.QuoteIdent(member)); err != nil {
 			return fmt.Errorf("revoking role %q from %q: %w", r, member, err)
 		}
 	}
