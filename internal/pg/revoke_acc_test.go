@@ -2,8 +2,13 @@ package pg
 
 import (
 	"context"
+	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -218,5 +223,97 @@ func TestAccRevoke_otherUndefinedNamesStayErrors(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "no_such_type") {
 		t.Fatalf("a revoke on a missing type from an existing role: %v, want the server's error", err)
+	}
+}
+
+// The real race, many rounds: postgresql_role's destroy (DropRole) and the
+// revokes of everything that named the role, each on a client of its own (as
+// Terraform runs them at once when nothing orders them: the role is named by
+// its name only), must all succeed, whichever comes first.
+func TestAccRevoke_raceWithDropRole(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC (make testacc)")
+	}
+	owner := acctest.RandName("rvr_owner")
+	db := acctest.RandName("rvr_db")
+	acctest.OwnerRole(t, owner)
+	acctest.Database(t, db, owner)
+	o := acctest.QI(owner)
+	acctest.Exec(t, db, "CREATE SCHEMA s AUTHORIZATION "+o, "CREATE TABLE s.t (a int)", "ALTER TABLE s.t OWNER TO "+o)
+	rounds := 10
+	if n, err := strconv.Atoi(os.Getenv("PGTF_REVOKE_RACE_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
+	failures := 0
+	clients := map[string]*Client{}
+	for round := 0; round < rounds; round++ {
+		g, grp := revokeRole(t, "rvr_g", db), revokeRole(t, "rvr_grp")
+		q := acctest.QI(g)
+		acctest.Exec(t, db,
+			"GRANT USAGE ON SCHEMA s TO "+q,
+			"GRANT SELECT ON s.t TO "+q,
+			"ALTER DEFAULT PRIVILEGES FOR ROLE "+o+" IN SCHEMA s GRANT SELECT ON TABLES TO "+q)
+		acctest.AdminExec(t, "", "GRANT "+acctest.QI(grp)+" TO "+q, "ALTER ROLE "+q+" IN DATABASE "+acctest.QI(db)+" SET work_mem = '8MB'",
+			"COMMENT ON ROLE "+q+" IS 'going'")
+		defacl := DefaultPrivilegesTarget{Database: db, Owner: owner, Schema: "s", ObjectType: "table", Grantee: g}
+		ops := map[string]func(ctx context.Context, c *Client) error{
+			"drop role": func(ctx context.Context, c *Client) error { return c.DropRole(ctx, g, false) },
+			"schema policy": func(ctx context.Context, c *Client) error {
+				return c.UpdateSchema(ctx, db, "s", SchemaSpec{Name: "s", Grants: []SchemaGrant{}}, []SchemaGrant{{Role: g, Usage: true}})
+			},
+			"grant": func(ctx context.Context, c *Client) error {
+				return c.SetGrant(ctx, GrantSpec{Target: GrantTarget{Database: db, Schema: "s", ObjectType: ObjTable, Objects: []string{"t"}, Grantee: g}}, true)
+			},
+			"default privileges": func(ctx context.Context, c *Client) error {
+				return c.SetDefaultPrivileges(ctx, defacl, BuiltinDefaultPrivileges(defacl), false, true)
+			},
+			"membership":   func(ctx context.Context, c *Client) error { return c.RevokeMembership(ctx, g, grp) },
+			"role setting": func(ctx context.Context, c *Client) error { return c.ResetRoleSetting(ctx, g, db, "work_mem") },
+			"comment": func(ctx context.Context, c *Client) error {
+				return c.DropComment(ctx, "", ObjectTarget{ObjectType: "role", Name: g})
+			},
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		start := make(chan struct{})
+		for name, op := range ops {
+			cl := clients[name]
+			if cl == nil {
+				// a client per operation, as each Terraform resource runs
+				// its own sessions; connected before the start
+				cl = testClient(t, 2, "revoke-race")
+				for _, d := range []string{"", db} {
+					if err := cl.Tx(context.Background(), d, func(ctx context.Context, tx pgx.Tx) error {
+						_, err := tx.Exec(ctx, "SELECT 1")
+						return err
+					}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				clients[name] = cl
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				if name != "drop role" {
+					// spread over the drop's own time (about a second: it
+					// waits for the revokes it meets), so that each revoke
+					// runs before, during or after it in some round
+					time.Sleep(time.Duration(rand.IntN(2000)) * time.Millisecond)
+				}
+				if err := op(context.Background(), cl); err != nil {
+					mu.Lock()
+					failures++
+					mu.Unlock()
+					t.Errorf("round %d: %s: %v", round, name, err)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+	}
+	if failures > 0 {
+		t.Logf("%d failures in %d rounds", failures, rounds)
 	}
 }
