@@ -896,6 +896,13 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 		// another session, which leaves nothing to revoke (revoke.go)
 		var err error
 		gone, err = revoking(ctx, tx, grantGone(t), func(tx pgx.Tx) error { return applyGrant(ctx, tx, spec, gOID, objs) })
+		if err != nil && undefinedName(err) {
+			// or one of its objects, which leaves the others to revoke:
+			// the transaction is tried again, and the retry skips it
+			if now, rerr := readObjects(ctx, tx, t, gOID, sigs); rerr == nil && len(now) < len(objs) {
+				return &pgconn.TransientError{Err: err}
+			}
+		}
 		return err
 	})
 	if err != nil || gone {

@@ -120,6 +120,28 @@ func TestAccRevoke_regressionGranteeDroppedMeanwhile(t *testing.T) {
 		}
 		dropped()
 	})
+	t.Run("grant on an object dropped meanwhile", func(t *testing.T) {
+		g := revokeRole(t, "rv_obj", db)
+		acctest.Exec(t, db, "CREATE TABLE s.gone (a int)", "ALTER TABLE s.gone OWNER TO "+o,
+			"GRANT SELECT ON s.t, s.gone TO "+acctest.QI(g))
+		ran := false
+		ctx := withBeforeRevoke(context.Background(), func() {
+			if !ran {
+				ran = true
+				acctest.Exec(t, db, "DROP TABLE s.gone")
+			}
+		})
+		target := GrantTarget{Database: db, Schema: "s", ObjectType: ObjTable, Objects: []string{"t", "gone"}, Grantee: g}
+		if err := c.SetGrant(ctx, GrantSpec{Target: target}, true); err != nil {
+			t.Fatalf("revoking on a table dropped meanwhile: %v", err)
+		}
+		if !ran {
+			t.Fatal("the revoke ran no statement")
+		}
+		if acctest.QueryBool(t, db, "SELECT has_table_privilege($1, 's.t', 'SELECT')", g) {
+			t.Fatalf("%s still holds SELECT on s.t", g)
+		}
+	})
 	t.Run("grant moved to another role", func(t *testing.T) {
 		g, g2 := revokeRole(t, "rv_move", db), revokeRole(t, "rv_move2", db)
 		acctest.Exec(t, db, "GRANT SELECT ON s.t TO "+acctest.QI(g))
