@@ -356,10 +356,23 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 		}
 		stmts = append(stmts, s)
 	}
-	for _, s := range stmts {
-		if _, err := tx.Exec(ctx, s); err != nil {
-			return fmt.Errorf("altering default privileges: %w", err)
+	apply := func(tx pgx.Tx) error {
+		for _, s := range stmts {
+			if _, err := tx.Exec(ctx, s); err != nil {
+				return fmt.Errorf("altering default privileges: %w", err)
+			}
 		}
+		return nil
+	}
+	if missingOK {
+		// a reset: its owner, grantee or schema may be dropped meanwhile by
+		// another session, which leaves nothing to reset (revoke.go)
+		_, err = revoking(ctx, tx, anyGone(rolesGone(ownerName, t.Grantee), schemaGone(t.Schema)), apply)
+	} else {
+		err = apply(tx)
+	}
+	if err != nil {
+		return err
 	}
 	return returnRoles(ctx, tx, granted)
 }

@@ -887,7 +887,25 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 	if objs, err = readObjects(ctx, tx, t, gOID, sigs); err != nil {
 		return err
 	}
-	if err := withRoles(ctx, tx, ownerNames(join), func() error { return applyGrant(ctx, tx, spec, gOID, objs) }); err != nil {
+	gone := false
+	err = withRoles(ctx, tx, ownerNames(join), func() error {
+		if !missingOK {
+			return applyGrant(ctx, tx, spec, gOID, objs)
+		}
+		// a revoke: its grantee (or schema) may be dropped meanwhile by
+		// another session, which leaves nothing to revoke (revoke.go)
+		var err error
+		gone, err = revoking(ctx, tx, grantGone(t), func(tx pgx.Tx) error { return applyGrant(ctx, tx, spec, gOID, objs) })
+		if err != nil && undefinedName(err) {
+			// or one of its objects, which leaves the others to revoke:
+			// the transaction is tried again, and the retry skips it
+			if now, rerr := readObjects(ctx, tx, t, gOID, sigs); rerr == nil && len(now) < len(objs) {
+				return &pgconn.TransientError{Err: err}
+			}
+		}
+		return err
+	})
+	if err != nil || gone {
 		return err
 	}
 	if err := checkApplied(ctx, tx, spec, gOID, sigs, objs); err != nil {
@@ -898,6 +916,15 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 		return err
 	}
 	return nil
+}
+
+// grantGone is the goneCheck of a revoke of t: its grantee, or the schema
+// of its objects, no longer exists.
+func grantGone(t GrantTarget) goneCheck {
+	if !usesSchema(t.ObjectType) {
+		return rolesGone(t.Grantee)
+	}
+	return anyGone(rolesGone(t.Grantee), schemaGone(t.Schema))
 }
 
 func hashName(s string) uint32 {

@@ -238,8 +238,14 @@ ORDER BY 2 DESC`, role, grantRole)
 		} else if i > 0 {
 			break // before 16 one REVOKE ends the membership
 		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
+		// either role (or the grantor) may be dropped meanwhile by another
+		// session, which ends the membership (revoke.go)
+		gone, err := revokeStatement(ctx, tx, rolesGone(role, grantRole, g.Grantor), stmt)
+		if err != nil {
 			return fmt.Errorf("revoking role %q from %q: %w", grantRole, role, err)
+		}
+		if gone {
+			break
 		}
 	}
 	return nil

@@ -137,12 +137,14 @@ func schemaGrantee(role string) string {
 }
 
 // applySchemaGrants revokes what the grantees of prev no longer listed in
-// want hold, and makes each grantee of want hold exactly its privileges.
+// want hold, and makes each grantee of want hold exactly its privileges. A
+// grantee of prev that no longer exists holds nothing (revoke.go): the
+// configuration may have removed it in the same apply.
 func applySchemaGrants(ctx context.Context, tx pgx.Tx, schema string, prev, want []SchemaGrant) error {
 	q := pgconn.QuoteIdent(schema)
 	for _, p := range prev {
 		if !slices.ContainsFunc(want, func(w SchemaGrant) bool { return w.Role == p.Role }) {
-			if _, err := tx.Exec(ctx, "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role)); err != nil {
+			if _, err := revokeStatement(ctx, tx, rolesGone(p.Role), "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role)); err != nil {
 				return fmt.Errorf("revoking privileges on schema %q from %s: %w", schema, schemaGrantee(p.Role), err)
 			}
 		}

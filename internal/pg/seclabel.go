@@ -69,7 +69,14 @@ func (c *Client) SetSecurityLabel(ctx context.Context, db string, t SecurityLabe
 		if label != nil {
 			value = pgconn.QuoteLiteral(*label)
 		}
-		_, err := tx.Exec(ctx, "SECURITY LABEL FOR "+pgconn.QuoteIdent(t.Provider)+" ON "+t.sqlObject()+" IS "+value)
+		stmt := "SECURITY LABEL FOR " + pgconn.QuoteIdent(t.Provider) + " ON " + t.sqlObject() + " IS " + value
+		if label == nil {
+			// the object (a role dropped in the same apply) may be dropped
+			// meanwhile by another session, and its label with it (revoke.go)
+			_, err := revokeStatement(ctx, tx, t.object().gone, stmt)
+			return err
+		}
+		_, err := tx.Exec(ctx, stmt)
 		return err
 	})
 	if err != nil && label == nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
