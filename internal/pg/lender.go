@@ -58,3 +58,19 @@ func resolveLenders(ctx context.Context, q Querier, roles []string) ([]string, e
 	}
 	return out, nil
 }
+
+// createLender is the role whose privileges a statement that needs CREATE on
+// the current database (CREATE SCHEMA, ALTER SCHEMA ... RENAME or OWNER TO)
+// borrows: pg_database_owner, that is the database's owner, when the
+// connected role lacks CREATE there (a managed admin in a database it made
+// for an application role); "" when it has it.
+func createLender(ctx context.Context, q Querier) (string, error) {
+	var ok bool
+	if err := q.QueryRow(ctx, "SELECT has_database_privilege(current_database(), 'CREATE')").Scan(&ok); err != nil {
+		return "", fmt.Errorf("checking the privilege CREATE on the current database: %w", err)
+	}
+	if ok {
+		return "", nil
+	}
+	return DatabaseOwnerRole, nil
+}
