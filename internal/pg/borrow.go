@@ -56,7 +56,8 @@ var errBorrowedRoleGone = &pgconn.TransientError{Err: errors.New("a role whose p
 // giving it back would end it) and roles that do not exist (the statement that
 // needs them fails with its own error) are skipped, as are "" and repetitions.
 // Roles are borrowed in name order, so that concurrent borrowers of the same
-// roles queue instead of deadlocking.
+// roles queue instead of deadlocking. pg_database_owner stands for the
+// current database's owner, whose privileges are borrowed (lender.go).
 //
 // A role that is a member of the connected role (directly) has that
 // membership taken out for the duration of the transaction and put back by
@@ -68,6 +69,10 @@ var errBorrowedRoleGone = &pgconn.TransientError{Err: errors.New("a role whose p
 // saying why and what fixes it.
 func borrowRoles(ctx context.Context, q Querier, roles ...string) (*loan, error) {
 	l := &loan{}
+	roles, err := resolveLenders(ctx, q, roles)
+	if err != nil {
+		return l, err
+	}
 	sorted := slices.Clone(roles)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)

@@ -953,12 +953,29 @@ func reservedRole(name string) bool {
 // otherwise the privileges must be inherited (GRANT/REVOKE as the owner).
 // An owner that cannot be joined is no obstacle when asSelf (nil: none)
 // says the connected role holds what the change needs WITH GRANT OPTION: it
-// acts as itself on that owner's objects (grant_option.go).
+// acts as itself on that owner's objects (grant_option.go). The owner
+// pg_database_owner is joined as the current database's owner (lender.go):
+// the owner returned is that role.
 func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject, memberOnly bool, asSelf grantOptionCheck) ([]grantObject, error) {
 	var out []grantObject
+	var dbo *lender
 	for oid, o := range owners {
+		viaDBOwner := o.ownerName == DatabaseOwnerRole
+		if viaDBOwner {
+			if dbo == nil {
+				l, err := currentDatabaseOwner(ctx, tx)
+				if err != nil {
+					return nil, err
+				}
+				dbo = &l
+			}
+			o.owner, o.ownerName, o.ownerSU = dbo.oid, dbo.name, dbo.super
+		}
+		if slices.ContainsFunc(out, func(j grantObject) bool { return j.owner == o.owner }) {
+			continue // pg_database_owner and the database's owner: one role to join
+		}
 		var usage, member bool
-		if err := tx.QueryRow(ctx, "SELECT pg_has_role(current_user, $1::oid, 'USAGE'), pg_has_role(current_user, $1::oid, 'MEMBER')", oid).Scan(&usage, &member); err != nil {
+		if err := tx.QueryRow(ctx, "SELECT pg_has_role(current_user, $1::oid, 'USAGE'), pg_has_role(current_user, $1::oid, 'MEMBER')", o.owner).Scan(&usage, &member); err != nil {
 			return nil, err
 		}
 		if usage || (memberOnly && member) {
@@ -968,15 +985,15 @@ func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject,
 			// The owners that can be borrowed are (the grants made before
 			// were made as them, and only they can revoke those); for the
 			// others, the connected role acts as itself if it can.
-			joinable := !o.ownerSU && !reservedRole(o.ownerName) && (!member || borrowKeepsMembership(ctx, tx, oid))
+			joinable := !o.ownerSU && !reservedRole(o.ownerName) && (!member || borrowKeepsMembership(ctx, tx, o.owner))
 			var err error
 			if joinable {
-				if joinable, err = canGrantItself(ctx, tx, oid); err != nil {
+				if joinable, err = canGrantItself(ctx, tx, o.owner); err != nil {
 					return nil, err
 				}
 			}
 			if !joinable {
-				self, err := asSelf(ctx, tx, oid)
+				self, err := asSelf(ctx, tx, oid) // the objects' owner, as recorded on them
 				if err != nil {
 					return nil, err
 				}
@@ -985,19 +1002,53 @@ func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject,
 				}
 			}
 		}
-		if member && !borrowKeepsMembership(ctx, tx, oid) {
+		if member && !borrowKeepsMembership(ctx, tx, o.owner) {
 			// Joining and leaving again would end the existing membership.
-			return nil, fmt.Errorf("the provider's role is a member of role %q, which owns %q, but does not inherit its privileges (NOINHERIT); "+
-				"grant the membership WITH INHERIT TRUE or make the provider's role INHERIT", o.ownerName, o.name)
+			return nil, fmt.Errorf("the provider's role is a member of role %q, which owns %q%s, but does not inherit its privileges (NOINHERIT); "+
+				"grant the membership WITH INHERIT TRUE or make the provider's role INHERIT", o.ownerName, o.name, throughDBOwner(viaDBOwner))
 		}
 		if o.ownerSU || reservedRole(o.ownerName) {
-			return nil, fmt.Errorf("the provider's role needs the privileges of role %q, which owns %q, and cannot take them itself (%q is a superuser or a reserved role); "+
-				"run GRANT %s TO <the provider's role> as a superuser, or have the owner grant the privileges WITH GRANT OPTION", o.ownerName, o.name, o.ownerName, pgconn.QuoteIdent(o.ownerName))
+			return nil, unborrowableOwnerError(o, viaDBOwner)
 		}
 		out = append(out, o)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].owner < out[j].owner })
 	return out, nil
+}
+
+// throughDBOwner says, after "owns <object>", that the ownership is that of
+// pg_database_owner, which the current database's owner stands for.
+func throughDBOwner(viaDBOwner bool) string {
+	if !viaDBOwner {
+		return ""
+	}
+	return " as the owner of the current database (the object belongs to " + DatabaseOwnerRole + ")"
+}
+
+// unborrowableOwnerError explains why the connected role cannot take the
+// privileges of owner o (a superuser, a predefined role or a managed
+// service's role) and what can be done instead. It never suggests granting a
+// predefined role: PostgreSQL refuses members for pg_database_owner, and a
+// service refuses its own roles.
+func unborrowableOwnerError(o grantObject, viaDBOwner bool) error {
+	why := fmt.Sprintf("%q is a superuser, whose privileges a role that is not a superuser cannot take", o.ownerName)
+	if !o.ownerSU {
+		why = fmt.Sprintf("%q is a predefined role or a managed service's role, which the provider never joins", o.ownerName)
+	}
+	hint := ""
+	if o.ownerSU && o.classID == ClassNamespace && o.name == "public" {
+		// Before PostgreSQL 15 a new database's public is a copy of its
+		// template's: template0's belongs to the bootstrap superuser (the
+		// service's, on a managed service), template1's to whoever the service
+		// gave it (Cloud SQL: cloudsqlsuperuser; Azure: azure_pg_admin).
+		hint = ". Before PostgreSQL 15 schema public belongs to the owner of the template's public: postgresql_database creates databases " +
+			"from template0 unless told otherwise, whose public belongs to the bootstrap superuser; on services where template1's public " +
+			"belongs to the admin's group (Cloud SQL, Azure), a database created with template = \"template1\" gets a public the admin can grant on"
+	}
+	return fmt.Errorf("the provider's role needs the privileges of role %q, which owns %q%s, and cannot take them itself (%s). "+
+		"Make a role the provider manages the owner, have %q grant the provider's role these privileges WITH GRANT OPTION "+
+		"(the provider then grants and revokes them as itself), or apply this change as a superuser%s",
+		o.ownerName, o.name, throughDBOwner(viaDBOwner), why, o.ownerName, hint)
 }
 
 // ownerNames lists the names of the owners ownersToJoin returned, for borrowRoles.

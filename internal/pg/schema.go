@@ -192,7 +192,12 @@ func (c *Client) CreateSchema(ctx context.Context, db string, s SchemaSpec, ifNo
 		if ifNotExists {
 			_ = tx.QueryRow(ctx, "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = $1", s.Name).Scan(&curOwner)
 		}
-		granted, err := borrowRoles(ctx, tx, s.Owner, curOwner)
+		// CREATE SCHEMA needs CREATE on the database, even for a schema that exists
+		dbo, err := createLender(ctx, tx)
+		if err != nil {
+			return err
+		}
+		granted, err := borrowRoles(ctx, tx, s.Owner, curOwner, dbo)
 		if err != nil {
 			return err
 		}
@@ -233,7 +238,14 @@ func (c *Client) UpdateSchema(ctx context.Context, db, oldName string, s SchemaS
 		if cur == nil {
 			return fmt.Errorf("schema %q does not exist in database %q", oldName, db)
 		}
-		granted, err := borrowRoles(ctx, tx, cur.Owner, s.Owner)
+		var dbo string
+		if oldName != s.Name || (s.Owner != "" && s.Owner != cur.Owner) {
+			// renaming and giving away need CREATE on the database
+			if dbo, err = createLender(ctx, tx); err != nil {
+				return err
+			}
+		}
+		granted, err := borrowRoles(ctx, tx, cur.Owner, s.Owner, dbo)
 		if err != nil {
 			return err
 		}
