@@ -1,0 +1,88 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+// TestAccBorrow_regressionRevokedByAnotherProcess (issue 42, part 4): two
+// provider aliases on two databases, which Terraform runs as two plugin
+// processes, create and destroy at once databases and schemas owned by one
+// role whose privileges the managed admin borrows. The borrowers of one
+// process coordinated through advisory locks, which PostgreSQL keeps per
+// database: the last borrower of one process found no one using the
+// membership in its own database and revoked it while the other process's
+// CREATE DATABASE, DROP DATABASE or CREATE SCHEMA still relied on it ("must be
+// able to SET ROLE", "must be owner of database", not retried). Each round
+// creates and destroys 4 databases and 4 schemas per alias (-parallelism 16);
+// PGTF_BORROW_ROUNDS sets the number of rounds (default 4). The admin ends with
+// the one membership it keeps in the owner (pg.withRoles).
+func TestAccBorrow_regressionRevokedByAnotherProcess(t *testing.T) {
+	acctest.PreCheck(t)
+	if !acctest.Managed() {
+		t.Skip("the managed admin borrows the owner's privileges; a superuser needs none")
+	}
+	rounds := 4
+	if s := os.Getenv("PGTF_BORROW_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("PGTF_BORROW_ROUNDS=%q: want a positive number", s)
+		}
+		rounds = n
+	}
+	const n = 4
+	prefix := strings.ReplaceAll(acctest.RandName("xproc"), "-", "_")
+	owner, dbA, dbB := prefix+"_owner", prefix+"_a", prefix+"_b"
+	acctest.OwnerRole(t, owner)
+	acctest.Database(t, dbA, acctest.AdminUser())
+	acctest.Database(t, dbB, acctest.AdminUser())
+	config := func(round, count int) string {
+		var b strings.Builder
+		for _, alias := range []string{"a", "b"} {
+			db := map[string]string{"a": dbA, "b": dbB}[alias]
+			fmt.Fprintf(&b, `
+provider "postgresql" {
+  alias    = %[1]q
+  database = %[2]q
+}
+
+resource "postgresql_database" %[1]q {
+  provider = postgresql.%[1]s
+  count    = %[3]d
+  name     = "%[4]s_r%[5]d_%[1]s${count.index}"
+  owner    = %[6]q
+}
+
+resource "postgresql_schema" %[1]q {
+  provider = postgresql.%[1]s
+  count    = %[3]d
+  name     = "r%[5]d_s${count.index}"
+  owner    = %[6]q
+}
+`, alias, db, count, prefix, round, owner)
+		}
+		return b.String()
+	}
+	owned := func() string {
+		return acctest.QueryString(t, "", `SELECT (SELECT count(*) FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE r.rolname = $1)::text`, owner)
+	}
+	w := acctest.NewWorkdir(t).WithParallelism(4 * n)
+	for round := 0; round < rounds; round++ {
+		start := time.Now()
+		w.Apply(config(round, n))
+		if got := owned(); got != strconv.Itoa(2*n) {
+			t.Fatalf("round %d: %s databases owned by %s, want %d", round, got, owner, 2*n)
+		}
+		w.Apply(config(round, 0))
+		if got := owned(); got != "0" {
+			t.Fatalf("round %d: %s databases owned by %s after the destroy, want 0", round, got, owner)
+		}
+		t.Logf("round %d: %s", round, time.Since(start).Round(time.Millisecond))
+	}
+}
