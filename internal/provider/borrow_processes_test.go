@@ -42,6 +42,12 @@ func TestAccBorrow_regressionRevokedByAnotherProcess(t *testing.T) {
 	acctest.OwnerRole(t, owner)
 	acctest.Database(t, dbA, acctest.AdminUser())
 	acctest.Database(t, dbB, acctest.AdminUser())
+	t.Cleanup(func() { // what a failed apply left behind, before the owner goes
+		for _, d := range strings.Fields(acctest.QueryString(t, "", `SELECT coalesce(string_agg(quote_ident(datname), ' '), '')
+FROM pg_database WHERE datdba = $1::regrole`, acctest.QI(owner))) {
+			acctest.Exec(t, "", "DROP DATABASE IF EXISTS "+d+" WITH (FORCE)")
+		}
+	})
 	config := func(round, count int) string {
 		var b strings.Builder
 		for _, alias := range []string{"a", "b"} {
@@ -85,4 +91,34 @@ resource "postgresql_schema" %[1]q {
 		}
 		t.Logf("round %d: %s", round, time.Since(start).Round(time.Millisecond))
 	}
+	if got, want := adminLasting(t, owner), wantAdminLasting(t, true); got != want {
+		t.Errorf("the admin's own memberships in the owner: %s, want %s", got, want)
+	}
+}
+
+// adminLasting returns the admin's memberships in role that it granted itself
+// (on 16+ with their INHERIT and SET options): what the managed admin keeps
+// of a role whose privileges it borrowed (pg.withRoles).
+func adminLasting(t *testing.T, role string) string {
+	t.Helper()
+	return acctest.QueryString(t, "", `SELECT coalesce(string_agg(concat_ws(' ', 'admin=' || m.admin_option,
+  'inherit=' || (to_jsonb(m) ->> 'inherit_option'), 'set=' || (to_jsonb(m) ->> 'set_option')), '; '), 'none')
+FROM pg_auth_members m WHERE m.roleid = $1::regrole AND m.member = $2::regrole AND m.grantor = m.member`,
+		acctest.QI(role), acctest.QI(acctest.AdminUser()))
+}
+
+// wantAdminLasting is what adminLasting returns once the admin has borrowed
+// the role's privileges, outside a transaction (CREATE or DROP DATABASE) when
+// outsideTx: it keeps a membership on PostgreSQL 16+, and on older servers
+// for a borrowing outside a transaction; a superuser borrows nothing.
+func wantAdminLasting(t *testing.T, outsideTx bool) string {
+	switch {
+	case !acctest.Managed():
+		return "none"
+	case acctest.ServerMajor(t) >= 16:
+		return "admin=false inherit=true set=true"
+	case outsideTx:
+		return "admin=false"
+	}
+	return "none"
 }
