@@ -48,8 +48,11 @@ import (
 //	none --suspend, lend--> suspended --return--> none   likewise, R a direct member of A
 //	held --------> held              nothing to do
 //
-// and never held --> none: the provider never revokes a membership that has
-// been committed.
+// and never held --> none: a borrowing never revokes a membership that has
+// been committed. (The one revocation of a lasting membership is not a
+// borrowing's: when a user makes R a member of A's role, which PostgreSQL
+// refuses while A is a member of R, the grant gives A's lasting membership in
+// R back first, yieldLasting; R is then borrowed by suspension.)
 //
 // # Invariants
 //
@@ -440,6 +443,31 @@ func refreshMembershipCache(ctx context.Context, q Querier, role uint32, v16 boo
 	}
 	if _, err := q.Exec(ctx, "SELECT "+kinds, role); err != nil && pgconn.SQLState(err) != pgconn.CodeUndefinedObject {
 		return fmt.Errorf("refreshing the session's memberships: %w", err)
+	}
+	return nil
+}
+
+// yieldLasting gives back, in transaction tx, the lasting membership the
+// connected role took in role member, before group is granted to member when
+// group is the connected role: PostgreSQL refuses the circular membership
+// (0LP01, "role ... is a member of role ..."). It is the one case where a
+// committed borrowed membership is revoked (a user made the borrowed role a
+// member of the admin's, `roles = ["<admin>"]`, which on PostgreSQL 15 and
+// older a CREATEROLE admin may do): later borrowings of member take its
+// membership in the connected role out inside their transaction instead
+// (decide). A membership in member that another role granted the connected
+// role is the user's: PostgreSQL's error stands.
+func yieldLasting(ctx context.Context, tx pgx.Tx, member, group string) error {
+	var own bool
+	err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_auth_members m JOIN pg_roles me ON me.oid = m.member
+  WHERE me.rolname = current_user AND me.rolname = $2 AND m.roleid = (SELECT oid FROM pg_roles WHERE rolname = $1) AND m.grantor = me.oid)`,
+		member, group).Scan(&own)
+	if err != nil || !own {
+		return err
+	}
+	if _, err := tx.Exec(ctx, "REVOKE "+pgconn.QuoteIdent(member)+" FROM CURRENT_USER"); err != nil {
+		return fmt.Errorf("giving back the membership in role %s that role %s took to borrow its privileges, before %s becomes a member of %s: %w",
+			pgconn.QuoteIdent(member), pgconn.QuoteIdent(group), pgconn.QuoteIdent(member), pgconn.QuoteIdent(group), err)
 	}
 	return nil
 }

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
 
@@ -94,6 +97,60 @@ resource "postgresql_schema" %[1]q {
 	if got, want := adminLasting(t, owner), wantAdminLasting(t, true); got != want {
 		t.Errorf("the admin's own memberships in the owner: %s, want %s", got, want)
 	}
+}
+
+// TestAccRole_regressionAdminRoleGrantedToBorrowedOwner: on PostgreSQL 15 and
+// older, a role that owns a database the managed admin created keeps the
+// admin's lasting membership (pg.withRoles); making that role a member of the
+// admin's own role (`roles = ["<admin>"]`) then failed: PostgreSQL refuses the
+// circular membership ("role ... is a member of role ..."). The grant now
+// gives the admin's lasting membership back first; roles = [] takes the
+// membership away again, and the destroy borrows the owner once more.
+func TestAccRole_regressionAdminRoleGrantedToBorrowedOwner(t *testing.T) {
+	acctest.PreCheck(t)
+	if !acctest.Managed() {
+		t.Skip("the managed admin borrows the owner's privileges; a superuser needs none")
+	}
+	acctest.SkipFrom(t, 16, "the managed admin cannot make a role a member of its own role")
+	admin := acctest.AdminUser()
+	name, db := acctest.RandName("admin_member"), acctest.RandName("admin_member_db")
+	config := func(roles string) string {
+		return acctest.Config(`
+resource "postgresql_role" "owner" {
+  name = %q
+  %s
+}
+
+resource "postgresql_database" "db" {
+  name  = %q
+  owner = postgresql_role.owner.name
+}`, name, roles, db)
+	}
+	check := func(member bool, lasting string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if got := memberOf(t, name, admin); got != member {
+				return fmt.Errorf("%s a member of %s: %v, want %v", name, admin, got, member)
+			}
+			if got := adminLasting(t, name); got != lasting {
+				return fmt.Errorf("the admin's own memberships in %s: %s, want %s", name, got, lasting)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if err := acctest.CheckDatabasesGone(t, db); err != nil {
+				return err
+			}
+			return checkRoleGone(t, name)(s)
+		},
+		Steps: []resource.TestStep{
+			{Config: config(""), Check: check(false, "admin=false")},
+			{Config: config("roles = [" + acctest.QuoteHCL(admin) + "]"), Check: check(true, "none")},
+			{Config: config("roles = []"), Check: check(false, "none")},
+		},
+	})
 }
 
 // adminLasting returns the admin's memberships in role that it granted itself
