@@ -69,9 +69,10 @@ import (
 //  3. Concurrent grants of one membership are serialised by PostgreSQL: on 16+
 //     GRANT locks the role (AddRoleMems, src/backend/commands/user.c: a
 //     ShareUpdateExclusiveLock on the role, a shared object, so for the whole
-//     cluster, until the transaction ends); on 15 and older the second GRANT
-//     waits on the unique index of pg_auth_members for the first transaction
-//     and fails with unique_violation (23505) if it committed. A borrower
+//     cluster, until the transaction ends); on 15 and older a GRANT waits on
+//     the unique index of pg_auth_members for a transaction that inserted the
+//     same membership, and fails with unique_violation (23505) if that
+//     transaction committed it. A borrower
 //     outside a transaction then has the membership it wanted; a transaction
 //     is retried (pgconn.TransientError) and its retry finds the membership
 //     held.
@@ -115,9 +116,9 @@ import (
 //   - roles_is_member_of assigns cached_role once it has built the list, so an
 //     invalidation that arrives while it builds it (its catalog lookups
 //     process pending invalidations) is lost, and the list misses the new
-//     membership until the next change of pg_auth_members (seen on 16 to 18:
-//     "must be owner of database" from a session whose check had run while
-//     another granted the membership).
+//     membership until the next change of pg_auth_members (observed on
+//     PostgreSQL 18: "must be owner of database" from a session whose check
+//     had run while another granted the membership).
 //
 // catchUp therefore first asks about another role, which puts that role's
 // lists in the cache's place, so that the next check builds the connected
