@@ -24,14 +24,15 @@ import (
 // CREATE DATABASE, DROP DATABASE or CREATE SCHEMA still relied on it ("must be
 // able to SET ROLE", "must be owner of database", not retried). Each round
 // creates and destroys 4 databases and 4 schemas per alias (-parallelism 16);
-// PGTF_BORROW_ROUNDS sets the number of rounds (default 4). The admin ends with
+// PGTF_BORROW_ROUNDS sets the number of rounds (default 3: before the fix
+// every run of 4 failed in its first or second round). The admin ends with
 // the one membership it keeps in the owner (pg.withRoles).
 func TestAccBorrow_regressionRevokedByAnotherProcess(t *testing.T) {
 	acctest.PreCheck(t)
 	if !acctest.Managed() {
 		t.Skip("the managed admin borrows the owner's privileges; a superuser needs none")
 	}
-	rounds := 4
+	rounds := 3
 	if s := os.Getenv("PGTF_BORROW_ROUNDS"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
