@@ -1,8 +1,15 @@
 package pg
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
+	pgxconn "github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // TestBorrowDecide walks the borrowing's state machine (decide, the top of
@@ -99,5 +106,62 @@ func TestBorrowDecideRefusals(t *testing.T) {
 				t.Errorf("%s: %q lacks %q", c.name, err, w)
 			}
 		}
+	}
+}
+
+// scriptedQuerier answers catchUp's membership checks from a script (true:
+// the session's caches show the membership), and counts the refreshes.
+type scriptedQuerier struct {
+	has       []bool
+	checks    int
+	refreshes int
+}
+
+func (q *scriptedQuerier) Exec(context.Context, string, ...any) (pgxconn.CommandTag, error) {
+	q.refreshes++
+	return pgxconn.CommandTag{}, nil
+}
+
+func (q *scriptedQuerier) Query(context.Context, string, ...any) (pgx.Rows, error) {
+	return nil, errors.New("not scripted")
+}
+
+func (q *scriptedQuerier) QueryRow(context.Context, string, ...any) pgx.Row {
+	has := q.has[min(q.checks, len(q.has)-1)]
+	q.checks++
+	return scriptedRow{has}
+}
+
+type scriptedRow struct{ has bool }
+
+func (r scriptedRow) Scan(dest ...any) error {
+	*(dest[0].(*bool)) = r.has
+	return nil
+}
+
+// catchUp refreshes the session's membership caches before every check; on
+// a plain connection it asks again until the caches show the membership
+// another session committed, and a transaction, which cannot see it before
+// it ends, is retried (a transient error) at the first miss.
+func TestBorrowCatchUp(t *testing.T) {
+	m := membership{role: "owner", me: "admin", oid: 16384, v16: true}
+	plain := &scriptedQuerier{has: []bool{false, false, true}}
+	if err := catchUp(context.Background(), plain, m, false); err != nil {
+		t.Fatalf("plain connection: %v", err)
+	}
+	if plain.checks != 3 || plain.refreshes != 3 {
+		t.Errorf("plain connection: %d checks and %d refreshes, want 3 and 3", plain.checks, plain.refreshes)
+	}
+	tx := &scriptedQuerier{has: []bool{false, true}}
+	err := catchUp(context.Background(), tx, m, true)
+	if !pgconn.IsTransient(err) {
+		t.Fatalf("transaction: %v, want a transient error", err)
+	}
+	if tx.checks != 1 || tx.refreshes != 1 {
+		t.Errorf("transaction: %d checks and %d refreshes, want 1 and 1", tx.checks, tx.refreshes)
+	}
+	seen := &scriptedQuerier{has: []bool{true}}
+	if err := catchUp(context.Background(), seen, m, true); err != nil || seen.checks != 1 {
+		t.Errorf("membership seen: %v after %d checks, want none after 1", err, seen.checks)
 	}
 }
