@@ -147,6 +147,9 @@ JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.
 			return fmt.Errorf("revoking admin option of role %q from %q: %w", s.GrantRole, s.Role, err)
 		}
 	}
+	if err := yieldLasting(ctx, tx, s.Role, s.GrantRole); err != nil {
+		return err
+	}
 	stmt := "GRANT " + pgconn.QuoteIdent(s.GrantRole) + " TO " + pgconn.QuoteIdent(s.Role)
 	if caps.AtLeast(16) {
 		// A membership that already has the wanted options is kept as it

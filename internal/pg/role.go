@@ -321,6 +321,9 @@ func setMemberships(ctx context.Context, tx pgx.Tx, member string, have, want []
 	slices.Sort(grant)
 	slices.Sort(revoke)
 	for _, g := range grant {
+		if err := yieldLasting(ctx, tx, member, g); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "GRANT "+pgconn.QuoteIdent(g)+" TO "+pgconn.QuoteIdent(member)); err != nil {
 			return fmt.Errorf("granting role %q to %q: %w", g, member, err)
 		}

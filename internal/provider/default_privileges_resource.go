@@ -55,7 +55,7 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 				"naming another role resets the old one's default privileges and sets the new one's in one transaction."),
 			"database": nameAttribute("The database the default privileges apply in. Changes in place: renaming the database keeps the entry; " +
 				"naming another database sets the entry there, then resets it in the old one."),
-			"owner": nameAttribute("The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to join it temporarily (managed services). " +
+			"owner": nameAttribute("The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to make itself one (managed services). " +
 				"Changes in place: renaming the role keeps the entry; naming another role resets the old one's entry and sets the new one's in one transaction."),
 			"schema": schema.StringAttribute{
 				Optional: true,
