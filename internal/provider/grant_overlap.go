@@ -56,10 +56,10 @@ type plannedGrant struct {
 // postgresql_default_privileges_additive plan manages: an entry of
 // pg_default_acl for one grantee.
 type plannedDefacl struct {
-	additive                                      bool
+	additive                                     bool
 	database, owner, schema, objectType, grantee string
-	privileges                                    []string // expanded
-	withGrantOption                               bool
+	privileges                                   []string // expanded
+	withGrantOption                              bool
 }
 
 // resourceType names the resource of a plan in messages.
