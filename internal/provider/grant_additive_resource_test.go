@@ -94,7 +94,9 @@ func TestAccGrantAdditive_compose(t *testing.T) {
 	insert := func(objects, privs string, extra ...string) string {
 		return tableGrant(add, "insert", "", objects, privs, extra...)
 	}
-	del := func(extra ...string) string { return tableGrant(add, "delete", "", `["foo", "baz"]`, `["DELETE"]`, extra...) }
+	del := func(extra ...string) string {
+		return tableGrant(add, "delete", "", `["foo", "baz"]`, `["DELETE"]`, extra...)
+	}
 	both := f.prefix() + insert(`["foo", "bar"]`, `["INSERT"]`) + del()
 	importID := canonicalID(map[string]any{"role": f.grantee, "database": f.db, "schema": f.schema, "object_type": "table",
 		"objects": []string{"foo", "baz"}, "privileges": []string{"DELETE"}})
