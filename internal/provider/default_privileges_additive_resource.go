@@ -18,7 +18,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ validatedResource = (*defaultPrivilegesAdditiveResource)(nil)
+var (
+	_ validatedResource                           = (*defaultPrivilegesAdditiveResource)(nil)
+	_ tfkit.ChangePlanner[defaultPrivilegesModel] = (*defaultPrivilegesAdditiveResource)(nil)
+	_ tfkit.IDImporter                            = (*defaultPrivilegesAdditiveResource)(nil)
+)
 
 // NewDefaultPrivilegesAdditiveResource is the constructor of
 // postgresql_default_privileges_additive: the additive form of

@@ -18,7 +18,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ validatedResource = (*grantAdditiveResource)(nil)
+var (
+	_ validatedResource               = (*grantAdditiveResource)(nil)
+	_ tfkit.ChangePlanner[grantModel] = (*grantAdditiveResource)(nil)
+	_ tfkit.IDImporter                = (*grantAdditiveResource)(nil)
+)
 
 // NewGrantAdditiveResource is the constructor of postgresql_grant_additive:
 // the additive form of postgresql_grant (as the Google provider's
