@@ -22,6 +22,7 @@ var (
 	_ validatedResource                           = (*defaultPrivilegesAdditiveResource)(nil)
 	_ tfkit.ChangePlanner[defaultPrivilegesModel] = (*defaultPrivilegesAdditiveResource)(nil)
 	_ tfkit.IDImporter                            = (*defaultPrivilegesAdditiveResource)(nil)
+	_ resource.ResourceWithMoveState              = (*defaultPrivilegesAdditiveResource)(nil)
 )
 
 // NewDefaultPrivilegesAdditiveResource is the constructor of
@@ -225,4 +226,31 @@ func defaultPrivilegesAdditiveID(ctx context.Context, m *defaultPrivilegesModel)
 	}
 	fields["privileges"] = slices.Compact(slices.Sorted(slices.Values(privs)))
 	return canonicalID(fields)
+}
+
+// MoveState takes over a postgresql_default_privileges (`moved` from it to
+// this resource, Terraform 1.8 and later), this provider's or
+// cyrilgdn/postgresql's: the additive resource then owns the privileges the
+// authoritative one listed, and the move changes nothing on the server. An
+// entry of no privileges (which revokes) has no additive form.
+func (r *defaultPrivilegesAdditiveResource) MoveState(context.Context) []resource.StateMover {
+	return []resource.StateMover{{StateMover: func(ctx context.Context, req resource.MoveStateRequest, resp *resource.MoveStateResponse) {
+		var m defaultPrivilegesModel
+		ok, diags := movedFrom(ctx, req, "postgresql_default_privileges", defaultPrivilegesSchemaV1(), &m)
+		if resp.Diagnostics.Append(diags...); !ok || diags.HasError() {
+			return
+		}
+		if len(m.Privileges.Elements()) == 0 {
+			resp.Diagnostics.AddError("Cannot move default privileges of no privileges",
+				"The postgresql_default_privileges to move lists no privileges: it revokes every privilege of its entry, which the additive form cannot say. Keep it a postgresql_default_privileges.")
+			return
+		}
+		m.WithGrantOption = boolOr(m.WithGrantOption, false)
+		if m.Schema.IsUnknown() {
+			m.Schema = types.StringNull()
+		}
+		m.ID = types.StringValue(defaultPrivilegesAdditiveID(ctx, &m))
+		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
+		resp.Diagnostics.Append(tfkit.SetIdentity(ctx, r, resp.TargetState, resp.TargetIdentity)...)
+	}}}
 }

@@ -12,7 +12,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
@@ -22,6 +25,7 @@ var (
 	_ validatedResource               = (*grantAdditiveResource)(nil)
 	_ tfkit.ChangePlanner[grantModel] = (*grantAdditiveResource)(nil)
 	_ tfkit.IDImporter                = (*grantAdditiveResource)(nil)
+	_ resource.ResourceWithMoveState  = (*grantAdditiveResource)(nil)
 )
 
 // NewGrantAdditiveResource is the constructor of postgresql_grant_additive:
@@ -359,4 +363,49 @@ func grantAdditiveID(ctx context.Context, m *grantModel) string {
 	}
 	fields["privileges"] = slices.Compact(slices.Sorted(slices.Values(privs)))
 	return canonicalID(fields)
+}
+
+// movedFrom reads the state of a `moved` block's source (MoveState) into
+// model *M when it is a resource of type source of this provider or of
+// cyrilgdn/postgresql (whose layout, schema version 0, is the same as the
+// current one's): ok is false for any other source, which the other movers
+// (none) or the framework's error then handle.
+func movedFrom[M any](ctx context.Context, req resource.MoveStateRequest, source string, prior schema.Schema, m *M) (ok bool, diags diag.Diagnostics) {
+	if req.SourceTypeName != source || !strings.HasSuffix(req.SourceProviderAddress, "/postgresql") || req.SourceRawState == nil || req.SourceSchemaVersion > prior.Version {
+		return false, nil
+	}
+	v, err := req.SourceRawState.UnmarshalWithOpts(prior.Type().TerraformType(ctx), tfprotov6.UnmarshalOpts{ValueFromJSONOpts: tftypes.ValueFromJSONOpts{IgnoreUndefinedAttributes: true}})
+	if err != nil {
+		diags.AddError("Cannot move the state", fmt.Sprintf("The state of the %s to move could not be read: %s.", source, err))
+		return true, diags
+	}
+	diags.Append(tfsdk.State{Schema: prior, Raw: v}.Get(ctx, m)...)
+	return true, diags
+}
+
+// MoveState takes over a postgresql_grant (`moved` from it to this
+// resource, Terraform 1.8 and later), this provider's or cyrilgdn/postgresql's:
+// the additive grant then owns the privileges the authoritative one listed,
+// and the move grants and revokes nothing. A grant of no privileges (which
+// revokes) has no additive form.
+func (r *grantAdditiveResource) MoveState(context.Context) []resource.StateMover {
+	return []resource.StateMover{{StateMover: func(ctx context.Context, req resource.MoveStateRequest, resp *resource.MoveStateResponse) {
+		var m grantModel
+		ok, diags := movedFrom(ctx, req, "postgresql_grant", grantSchemaV1(), &m)
+		if resp.Diagnostics.Append(diags...); !ok || diags.HasError() {
+			return
+		}
+		if len(m.Privileges.Elements()) == 0 {
+			resp.Diagnostics.AddError("Cannot move a grant of no privileges",
+				"The postgresql_grant to move lists no privileges: it revokes every privilege of its object type, which an additive grant cannot say. Keep it a postgresql_grant.")
+			return
+		}
+		m.WithGrantOption = boolOr(m.WithGrantOption, false)
+		if m.Schema.IsUnknown() {
+			m.Schema = types.StringNull()
+		}
+		m.ID = types.StringValue(grantAdditiveID(ctx, &m))
+		resp.Diagnostics.Append(resp.TargetState.Set(ctx, &m)...)
+		resp.Diagnostics.Append(tfkit.SetIdentity(ctx, r, resp.TargetState, resp.TargetIdentity)...)
+	}}}
 }

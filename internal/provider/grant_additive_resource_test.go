@@ -350,3 +350,67 @@ func TestAccGrantAdditive_overlapRefused(t *testing.T) {
 		},
 	})
 }
+
+// A postgresql_grant and a postgresql_default_privileges become additive with
+// a `moved` block (Terraform 1.8+): the plan moves them without a change, and
+// nothing is granted or revoked; a grant of no privileges cannot move.
+func TestAccGrantAdditive_movedFromAuthoritative(t *testing.T) {
+	acctest.RequireCLIFeature(t, acctest.FeatureMovedAcrossTypes)
+	f := newAdditiveFixture()
+	defacl := func(typ string) string {
+		return acctest.Resource(typ, "d", "role", "postgresql_role.g.name", "database", "local.db", "owner", acctest.QuoteHCL(f.owner),
+			"schema", "local.schema", "object_type", `"table"`, "privileges", `["SELECT"]`)
+	}
+	authoritative := f.prefix() + tableGrant("postgresql_grant", "x", "", `["foo", "bar"]`, `["INSERT", "SELECT"]`) + defacl("postgresql_default_privileges")
+	additive := f.prefix() + tableGrant("postgresql_grant_additive", "x", "", `["foo", "bar"]`, `["INSERT", "SELECT"]`) + defacl("postgresql_default_privileges_additive") + `
+moved {
+  from = postgresql_grant.x
+  to   = postgresql_grant_additive.x
+}
+moved {
+  from = postgresql_default_privileges.d
+  to   = postgresql_default_privileges_additive.d
+}
+`
+	withNone := f.prefix() + tableGrant("postgresql_grant", "none", "", `["baz"]`, `[]`) +
+		tableGrant("postgresql_grant_additive", "x", "", `["foo", "bar"]`, `["INSERT", "SELECT"]`) + defacl("postgresql_default_privileges_additive")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t); f.setup(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, f.grantee),
+		Steps: []resource.TestStep{
+			{Config: authoritative, Check: f.acls(t, map[string]string{"foo": "INSERT,SELECT", "bar": "INSERT,SELECT"})},
+			{
+				Config: additive,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_grant_additive.x", plancheck.ResourceActionNoop),
+					plancheck.ExpectResourceAction("postgresql_default_privileges_additive.d", plancheck.ResourceActionNoop),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					str("postgresql_grant_additive.x", "id", canonicalID(map[string]any{"role": f.grantee, "database": f.db, "schema": f.schema,
+						"object_type": "table", "objects": []string{"bar", "foo"}, "privileges": []string{"INSERT", "SELECT"}})),
+				},
+				Check: f.acls(t, map[string]string{"foo": "INSERT,SELECT", "bar": "INSERT,SELECT"}),
+			},
+			{ // now additive: a privilege granted by hand stays
+				PreConfig: acctest.ExecFunc(t, f.db, "GRANT DELETE ON "+acctest.QQ(f.schema, "foo")+" TO "+acctest.QI(f.grantee)),
+				Config:    additive,
+				PlanOnly:  true,
+			},
+			{ // no privileges: no additive form
+				Config: withNone,
+			},
+			{
+				Config: f.prefix() + tableGrant("postgresql_grant_additive", "none", "", `["baz"]`, `["SELECT"]`) +
+					tableGrant("postgresql_grant_additive", "x", "", `["foo", "bar"]`, `["INSERT", "SELECT"]`) + defacl("postgresql_default_privileges_additive") +
+					"moved {\n  from = postgresql_grant.none\n  to   = postgresql_grant_additive.none\n}\n",
+				ExpectError: regexp.MustCompile(`Cannot\s+move\s+a\s+grant\s+of\s+no\s+privileges`),
+			},
+			{ // the hand-made DELETE, revoked by hand before the role goes
+				PreConfig: acctest.ExecFunc(t, f.db, "REVOKE DELETE ON "+acctest.QQ(f.schema, "foo")+" FROM "+acctest.QI(f.grantee)),
+				Config:    withNone,
+				PlanOnly:  true,
+			},
+		},
+	})
+}
