@@ -675,11 +675,21 @@ func usesSchema(objectType string) bool {
 }
 
 // GrantSpec is what the grantee must hold: exactly Privileges (already
-// expanded and normalised), with or without grant option.
+// expanded and normalised), with or without grant option; or, Additive, at
+// least Privileges (with grant option when WithGrantOption), without
+// Revoke (nor the grant option of RevokeGrantOption), whatever else it holds.
 type GrantSpec struct {
 	Target          GrantTarget
 	Privileges      []string
 	WithGrantOption bool
+	// Additive makes Privileges a floor: the grantee's other privileges,
+	// and the grant option of Privileges when WithGrantOption is false, are
+	// left alone (grant_additive.go).
+	Additive bool
+	// Revoke and RevokeGrantOption (Additive only) are the privileges to
+	// revoke, and those to revoke the grant option of, where the grantee
+	// holds them: those the additive grant gave and no longer names.
+	Revoke, RevokeGrantOption []string
 }
 
 // SetGrant makes the grantee hold exactly spec.Privileges on the target's
@@ -737,13 +747,26 @@ func (e *NotRevokedError) Unwrap() error { return e.Err }
 // in the same database; otherwise spec is applied first and the others
 // revoked afterwards, so that a failure leaves the old privileges in place.
 func (c *Client) ChangeGrant(ctx context.Context, spec GrantSpec, revoke ...GrantTarget) error {
+	specs := make([]GrantSpec, len(revoke))
+	for i, t := range revoke {
+		specs[i] = GrantSpec{Target: t}
+	}
+	return c.ChangeGrantSpecs(ctx, spec, specs...)
+}
+
+// ChangeGrantSpecs is ChangeGrant with the revokes as specs: each applied
+// as SetGrant with missingOK (a grantee, schema or object gone is revoked
+// already), before spec, in one transaction when all are in the same
+// database. The additive form passes additive specs that revoke only what
+// it gave (GrantSpec.Revoke).
+func (c *Client) ChangeGrantSpecs(ctx context.Context, spec GrantSpec, revoke ...GrantSpec) error {
 	db := c.grantDatabase(spec.Target)
-	if slices.ContainsFunc(revoke, func(t GrantTarget) bool { return c.grantDatabase(t) != db }) {
+	if slices.ContainsFunc(revoke, func(r GrantSpec) bool { return c.grantDatabase(r.Target) != db }) {
 		if err := c.SetGrant(ctx, spec, false); err != nil {
 			return err
 		}
-		for _, t := range revoke {
-			if err := c.SetGrant(ctx, GrantSpec{Target: t}, true); err != nil {
+		for _, r := range revoke {
+			if err := c.SetGrant(ctx, r, true); err != nil {
 				return err
 			}
 		}
@@ -761,14 +784,14 @@ func (c *Client) ChangeGrant(ctx context.Context, spec GrantSpec, revoke ...Gran
 		return err
 	}
 	revokeSigs := make([]map[string]string, len(revoke))
-	for i, t := range revoke {
-		if revokeSigs[i], err = c.resolveSignatures(ctx, t); err != nil {
+	for i, r := range revoke {
+		if revokeSigs[i], err = c.resolveSignatures(ctx, r.Target); err != nil {
 			return err
 		}
 	}
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		for i, t := range revoke {
-			if err := setGrant(ctx, tx, superuser, GrantSpec{Target: t}, revokeSigs[i], true, nil); err != nil {
+		for i, r := range revoke {
+			if err := setGrant(ctx, tx, superuser, r, revokeSigs[i], true, nil); err != nil {
 				return err
 			}
 		}
@@ -1075,6 +1098,53 @@ type grantGroup struct {
 	objs   []objectRow
 }
 
+// exactAction is what makes a grantee who holds held (grantable: those with
+// grant option) hold exactly want (the authoritative form).
+func exactAction(want []string, withGrantOption bool, held, grantable []string) grantAction {
+	var a grantAction
+	for _, h := range held {
+		if !slices.Contains(want, h) {
+			a.revoke = append(a.revoke, h)
+		} else if !withGrantOption && slices.Contains(grantable, h) {
+			a.revokeGO = append(a.revokeGO, h)
+		}
+	}
+	for _, w := range want {
+		if !slices.Contains(held, w) || (withGrantOption && !slices.Contains(grantable, w)) {
+			a.grant = append(a.grant, w)
+		}
+	}
+	a.grantWGO = withGrantOption
+	return a
+}
+
+// additiveAction is what the additive form takes from a grantee who holds
+// held (grantable: those with grant option): grant what add lacks (with
+// grant option when withGrantOption), revoke what it holds of revoke, and the
+// grant option of revokeGO; every other privilege stays as it is.
+func additiveAction(add []string, withGrantOption bool, revoke, revokeGO, held, grantable []string) grantAction {
+	var a grantAction
+	for _, r := range revoke {
+		if slices.Contains(held, r) && !slices.Contains(a.revoke, r) {
+			a.revoke = append(a.revoke, r)
+		}
+	}
+	for _, r := range revokeGO {
+		if slices.Contains(grantable, r) && !slices.Contains(a.revoke, r) && !slices.Contains(a.revokeGO, r) {
+			a.revokeGO = append(a.revokeGO, r)
+		}
+	}
+	for _, w := range add {
+		if !slices.Contains(held, w) || (withGrantOption && !slices.Contains(grantable, w)) {
+			a.grant = append(a.grant, w)
+		}
+	}
+	slices.Sort(a.revoke)
+	slices.Sort(a.revokeGO)
+	a.grantWGO = withGrantOption
+	return a
+}
+
 // grantActions lists what applying spec to objs takes: the objects grouped
 // by action (in the order first met); none when the grantee holds exactly
 // what spec says.
@@ -1088,19 +1158,11 @@ func grantActions(spec GrantSpec, gOID uint32, objs []objectRow) []*grantGroup {
 			continue // the owner's privileges come from ownership
 		}
 		var a grantAction
-		for _, h := range o.held {
-			if !slices.Contains(want, h) {
-				a.revoke = append(a.revoke, h)
-			} else if !spec.WithGrantOption && slices.Contains(o.grantable, h) {
-				a.revokeGO = append(a.revokeGO, h)
-			}
+		if spec.Additive {
+			a = additiveAction(spec.Privileges, spec.WithGrantOption, spec.Revoke, spec.RevokeGrantOption, o.held, o.grantable)
+		} else {
+			a = exactAction(want, spec.WithGrantOption, o.held, o.grantable)
 		}
-		for _, w := range want {
-			if !slices.Contains(o.held, w) || (spec.WithGrantOption && !slices.Contains(o.grantable, w)) {
-				a.grant = append(a.grant, w)
-			}
-		}
-		a.grantWGO = spec.WithGrantOption
 		if len(a.revoke)+len(a.revokeGO)+len(a.grant) == 0 {
 			continue
 		}
