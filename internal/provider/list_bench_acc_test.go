@@ -60,7 +60,7 @@ BEGIN
       END LOOP;
     END LOOP;
   END LOOP;
-END$$`, quotedList(roles)))
+END$$`, sqlLiteralList(roles)))
 	if n := benchQueryInt(b, db, "SELECT count(*) FROM pg_class c, aclexplode(c.relacl) a WHERE c.relkind = 'r' AND c.relname LIKE 't%' AND a.grantee NOT IN (0, c.relowner) AND a.privilege_type = 'SELECT'"); n != 10000 {
 		b.Fatalf("%d grants, want 10000", n)
 	}
@@ -151,7 +151,7 @@ func diagsFail(ds []*tfprotov6.Diagnostic) string {
 	return ""
 }
 
-func quotedList(names []string) string {
+func sqlLiteralList(names []string) string {
 	out := ""
 	for i, n := range names {
 		if i > 0 {
