@@ -24,6 +24,12 @@ var notListable = map[string]string{
 	"postgresql_object_owner": "a pure assertion: the owner of an object is already the object's own resource's `owner` " +
 		"(a database, schema, function, publication, server, event trigger), so listing ownership too would put one fact in two resources; " +
 		"import it by ID where you want the assertion on an object that has no resource of its own",
+	"postgresql_grant_additive": "the additive form of a grant: a listing reads a grantee's whole access control list, which " +
+		"is what the authoritative `postgresql_grant` (listed) says; listing both would put one fact in two resources. " +
+		"Switch a generated `postgresql_grant` to it with a `removed` and an `import` block",
+	"postgresql_default_privileges_additive": "the additive form of default privileges: a listing reads a whole entry, which " +
+		"is what the authoritative `postgresql_default_privileges` (listed) says; listing both would put one fact in two resources. " +
+		"Switch a generated `postgresql_default_privileges` to it with a `removed` and an `import` block",
 }
 
 func schemaFilter(what string) listschema.StringAttribute {
