@@ -154,7 +154,10 @@ func (c *Client) CreatePolicy(ctx context.Context, db string, s PolicySpec) (*Po
 		}
 		// tx.Exec runs exactly one statement (extended protocol): the
 		// expressions cannot smuggle in another one
-		if _, err := tx.Exec(ctx, stmt); err != nil {
+		if err := asTableOwner(ctx, tx, s.Schema, s.Table, func() error {
+			_, err := tx.Exec(ctx, stmt)
+			return err
+		}); err != nil {
 			return fmt.Errorf("creating policy %q on %s: %w", s.Name, pgconn.QuoteQualified(s.Schema, s.Table), err)
 		}
 		var err error
@@ -186,11 +189,6 @@ func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s Poli
 			return fmt.Errorf("policy %q on %s no longer exists", s.Name, pgconn.QuoteQualified(s.Schema, s.Table))
 		}
 		table := pgconn.QuoteQualified(cur.Schema, cur.Table)
-		if cur.Name != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER POLICY "+pgconn.QuoteIdent(cur.Name)+" ON "+table+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
-				return fmt.Errorf("renaming policy %q on %s to %q: %w", cur.Name, table, s.Name, err)
-			}
-		}
 		stmt := "ALTER POLICY " + pgconn.QuoteIdent(s.Name) + " ON " + table + " TO " + policyRoles(s.Roles)
 		if s.Using != "" {
 			stmt += " USING (" + s.Using + ")"
@@ -198,8 +196,18 @@ func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s Poli
 		if s.WithCheck != "" {
 			stmt += " WITH CHECK (" + s.WithCheck + ")"
 		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			return fmt.Errorf("altering policy %q on %s: %w", s.Name, table, err)
+		if err := asTableOwner(ctx, tx, cur.Schema, cur.Table, func() error {
+			if cur.Name != s.Name {
+				if _, err := tx.Exec(ctx, "ALTER POLICY "+pgconn.QuoteIdent(cur.Name)+" ON "+table+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
+					return fmt.Errorf("renaming policy %q on %s to %q: %w", cur.Name, table, s.Name, err)
+				}
+			}
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("altering policy %q on %s: %w", s.Name, table, err)
+			}
+			return nil
+		}); err != nil {
+			return err
 		}
 		out, err = readPolicy(ctx, tx, true, "WHERE p.oid = $1", oid)
 		return err
@@ -214,8 +222,10 @@ func (c *Client) DropPolicy(ctx context.Context, db string, oid uint32, schema, 
 		if err != nil || cur == nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, "DROP POLICY IF EXISTS "+pgconn.QuoteIdent(cur.Name)+" ON "+pgconn.QuoteQualified(cur.Schema, cur.Table))
-		return err
+		return asTableOwner(ctx, tx, cur.Schema, cur.Table, func() error {
+			_, err := tx.Exec(ctx, "DROP POLICY IF EXISTS "+pgconn.QuoteIdent(cur.Name)+" ON "+pgconn.QuoteQualified(cur.Schema, cur.Table))
+			return err
+		})
 	})
 	if err != nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil
@@ -302,7 +312,10 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 		}
 		if len(actions) > 0 {
 			stmt := "ALTER TABLE " + pgconn.QuoteQualified(cur.Schema, cur.Table) + " " + strings.Join(actions, ", ")
-			if _, err := tx.Exec(ctx, stmt); err != nil {
+			if err := asTableOwner(ctx, tx, cur.Schema, cur.Table, func() error {
+				_, err := tx.Exec(ctx, stmt)
+				return err
+			}); err != nil {
 				return fmt.Errorf("changing row-level security of table %s: %w", pgconn.QuoteQualified(cur.Schema, cur.Table), err)
 			}
 		}
@@ -313,6 +326,23 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 		return nil, nil
 	}
 	return out, err
+}
+
+// asTableOwner runs fn with the privileges of the owner of table borrowed
+// (borrow.go): CREATE, ALTER and DROP POLICY and ALTER TABLE ... ROW LEVEL
+// SECURITY need ownership of the table, which a managed admin has only for
+// the tables it owns (before, a policy on a table another role owns failed
+// with "must be owner of table", found by the random walk:
+// TestAccPolicy_regressionTableOwnedByAnotherRole). A missing table borrows
+// nothing: the statement says it is missing.
+func asTableOwner(ctx context.Context, tx pgx.Tx, schema, table string, fn func() error) error {
+	var owner string
+	err := tx.QueryRow(ctx, `SELECT pg_get_userbyid(c.relowner) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relname = $2`, schema, table).Scan(&owner)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("reading the owner of table %s: %w", pgconn.QuoteQualified(schema, table), err)
+	}
+	return withRoles(ctx, tx, []string{owner}, fn)
 }
 
 // CountPolicies counts the policies of the table with OID oid (for destroy-plan warnings).
