@@ -386,6 +386,45 @@ func setMemberships(ctx context.Context, tx pgx.Tx, member string, have, want []
 	return nil
 }
 
+// aclGrantors lists the owners of the objects of the current database (and of
+// the shared objects) on which role holds privileges, and the owners of the
+// default privileges that name it: whose privileges DROP OWNED needs to
+// revoke them all. A superuser needs none (borrowRoles skips them).
+func aclGrantors(ctx context.Context, tx pgx.Tx, role uint32) ([]string, error) {
+	rows, err := tx.Query(ctx, `
+SELECT DISTINCT s.classid::oid::int8, s.objid::int8 FROM pg_shdepend s
+WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND s.deptype = 'a'
+  AND s.dbid IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))`, role)
+	if err != nil {
+		return nil, fmt.Errorf("finding the privileges of role %d: %w", role, err)
+	}
+	type obj struct{ class, id int64 }
+	objs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (obj, error) {
+		var o obj
+		return o, row.Scan(&o.class, &o.id)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("finding the privileges of role %d: %w", role, err)
+	}
+	var owners []string
+	for _, o := range objs {
+		var owner string
+		if err := tx.QueryRow(ctx, `SELECT CASE WHEN $1::oid = 'pg_default_acl'::regclass
+  THEN (SELECT pg_get_userbyid(defaclrole) FROM pg_default_acl WHERE oid = $2::oid) ELSE '' END`, o.class, o.id).Scan(&owner); err != nil {
+			return nil, err
+		}
+		if owner == "" {
+			if owner, err = objectOwner(ctx, tx, uint32(o.class), uint32(o.id)); err != nil {
+				return nil, err
+			}
+		}
+		if owner != "" && owner != "pg_database_owner" && !slices.Contains(owners, owner) {
+			owners = append(owners, owner)
+		}
+	}
+	return owners, nil
+}
+
 // lockRoles takes advisory locks on the named roles (those that exist), in
 // OID order, so membership changes on the same roles serialise.
 func lockRoles(ctx context.Context, tx pgx.Tx, names []string) error {
@@ -586,8 +625,18 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 				continue
 			}
 			err := c.Tx(ctx, d.name, func(ctx context.Context, tx pgx.Tx) error {
-				// REASSIGN OWNED needs the privileges of the role being dropped.
-				return withRoles(ctx, tx, []string{name}, func() error {
+				// REASSIGN OWNED needs the privileges of the role being
+				// dropped, and DROP OWNED revokes the privileges granted to
+				// it only as the roles that granted them would (as a managed
+				// admin it left those granted by the objects' owners, and
+				// DROP ROLE failed: "1 object in database ..."; found by the
+				// random walk of internal/walk:
+				// TestAccRole_regressionDropHoldingPrivilegesOfOtherOwners).
+				lenders, err := aclGrantors(ctx, tx, r.OID)
+				if err != nil {
+					return err
+				}
+				return withRoles(ctx, tx, append([]string{name}, lenders...), func() error {
 					if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+pgconn.QuoteIdent(name)+" TO CURRENT_USER"); err != nil {
 						return err
 					}

@@ -672,3 +672,36 @@ func TestAccRole_regressionDropMemberOfAdminRole(t *testing.T) {
 		},
 	})
 }
+
+// A role that holds privileges granted by the owner of an object (not by the
+// provider's role): dropping it runs DROP OWNED, which revokes them only as
+// their grantor would. The managed admin, not a member of the owner, left
+// them, and DROP ROLE failed ("1 object in database postgres"; found by the
+// random walk of internal/walk, seed 5 step 4 as the managed admin on
+// PostgreSQL 18: a schema policy block of another role's schema and its role
+// removed together, Terraform dropping the role first).
+func TestAccRole_regressionDropHoldingPrivilegesOfOtherOwners(t *testing.T) {
+	name, owner := acctest.RandName("dropheld"), acctest.RandName("dropheld_owner")
+	schema := acctest.RandName("dropheld_s")
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.OwnerRole(t, owner)
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, name),
+		Steps: []resource.TestStep{{
+			Config: acctest.Config(`resource "postgresql_role" "r" { name = %q }`, name),
+			Check: func(*terraform.State) error {
+				// the owner grants, as a user of the owner's role would
+				acctest.Exec(t, "",
+					"CREATE SCHEMA "+acctest.QI(schema)+" AUTHORIZATION "+acctest.QI(owner),
+					"SET ROLE "+acctest.QI(owner),
+					"GRANT CREATE ON SCHEMA "+acctest.QI(schema)+" TO "+acctest.QI(name),
+					"ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO "+acctest.QI(name),
+					"RESET ROLE")
+				return nil
+			},
+		}},
+	})
+}

@@ -28,6 +28,14 @@ var limits = map[string]int{
 	"policy": 2, "object_owner": 1,
 }
 
+// weights make some kinds likelier to be added than others (default 1): the
+// kinds whose interactions the walk is most about.
+var weights = map[string]int{
+	"role": 2, "member": 2, "database": 1, "schema": 2, "grant": 4, "default_privileges": 2, "role_setting": 1,
+	"database_setting": 1, "extension": 1, "function": 1, "publication": 1, "comment": 1, "table_rls": 1,
+	"policy": 1, "object_owner": 1,
+}
+
 // Privileges per object type.
 var privileges = map[string][]string{
 	"database": {"CONNECT", "CREATE", "TEMPORARY"},
@@ -278,7 +286,9 @@ func (g *Gen) add(c, prev *Config) {
 	var open []string
 	for _, k := range kinds() {
 		if count(c, k) < limits[k] {
-			open = append(open, k)
+			for range weights[k] {
+				open = append(open, k)
+			}
 		}
 	}
 	if len(open) == 0 {

@@ -3,6 +3,7 @@ package walk
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -19,6 +20,10 @@ func Replay(t *testing.T, p Pair) *Failure {
 	ctx := context.Background()
 	e := NewEnv(t)
 	defer func() {
+		if os.Getenv("PGTF_WALK_KEEP") == "1" {
+			t.Logf("replay: PGTF_WALK_KEEP=1: the objects of %s are kept", e.Prefix)
+			return
+		}
 		if err := Sweep(ctx, e); err != nil {
 			t.Errorf("replay: sweeping %s: %v", e.Prefix, err)
 		}

@@ -173,8 +173,8 @@ func TestAccWalk_long(t *testing.T) {
 		}
 		t.Logf("walk seed %d: %d steps (%d with drift) in %s; %d steps in all", seed, res.Steps, res.Drifts, res.Duration.Round(time.Second), ran)
 	}
-	summary := fmt.Sprintf("walk summary: %s %s PG %s: %d seeds (%s), %d steps (%d with drift), %d failures, %s",
-		acctest.Mode(), "", os.Getenv("PG_VERSION"), len(done), seedRange(done), ran, drifts, failed, time.Since(start).Round(time.Second))
+	summary := fmt.Sprintf("walk summary: PostgreSQL %d, %s: %d seeds (%s), %d steps (%d with drift), %d failures, %s",
+		acctest.ServerMajor(t), acctest.Mode(), len(done), seedRange(done), ran, drifts, failed, time.Since(start).Round(time.Second))
 	t.Log(summary)
 	for _, f := range failures {
 		t.Log("  " + f)
