@@ -50,14 +50,17 @@ var privileges = map[string][]string{
 // the walk keeps going while they are fixed; each is named after the defect
 // and off (the defect exercised) once the fix lands on main.
 type Switches struct {
-	// AvoidPublicSchemaOnManaged keeps grants and extensions out of the
-	// public schema of walk databases with the managed admin (branch dbowner).
-	AvoidPublicSchemaOnManaged bool
+	// AvoidRevokeFromDroppedGrantee removes a role only in a step where no
+	// resource that stays refers to it any more: Terraform drops the role
+	// before it updates the resources that stop naming it, and their revoke
+	// from the dropped role fails ("role ... does not exist"). Owned by
+	// branch revoke (issue 42, part 2): TestAccWalk_knownDefectRevokeFromDroppedGrantee.
+	AvoidRevokeFromDroppedGrantee bool
 }
 
 // DefaultSwitches are the switches the walk runs with.
 func DefaultSwitches() Switches {
-	return Switches{}
+	return Switches{AvoidRevokeFromDroppedGrantee: true}
 }
 
 // Gen is the seeded generator of configurations and drift.
@@ -119,6 +122,9 @@ func (g *Gen) Next(prev *Config) *Config {
 			}
 		}
 		Normalize(c)
+		if g.sw.AvoidRevokeFromDroppedGrantee {
+			keepReferencedRoles(c, prev)
+		}
 		if !c.Equal(prev) {
 			return c
 		}
@@ -806,4 +812,100 @@ func (g *Gen) readdress(c *Config, key string) {
 			x.Key = nk("owner")
 		}
 	}
+}
+
+// keepReferencedRoles puts back the roles of prev that c removes while a
+// resource that stays in c referred to them in prev (switch
+// AvoidRevokeFromDroppedGrantee): they go in a later step, once nothing
+// refers to them.
+func keepReferencedRoles(c, prev *Config) {
+	for changed := true; changed; {
+		changed = false
+		stays := map[string]bool{}
+		for _, k := range c.Keys() {
+			stays[k] = true
+		}
+		for _, r := range prev.Roles {
+			if c.Role(r.Key) != nil {
+				continue
+			}
+			for _, k := range prev.Keys() {
+				if stays[k] && slices.Contains(roleRefs(prev, k), r.Key) {
+					back := *r
+					back.Roles = slices.DeleteFunc(slices.Clone(r.Roles), func(g string) bool { return c.Role(g) == nil })
+					// its name may have been taken meanwhile: keep it only if free
+					if !roleNameUsed(c, back.Name) {
+						c.Roles = append(c.Roles, &back)
+						Normalize(c)
+						changed = true
+					}
+					break
+				}
+			}
+		}
+	}
+}
+
+// roleRefs lists the role keys the resource with key refers to in c.
+func roleRefs(c *Config, key string) []string {
+	var out []string
+	for _, x := range c.Roles {
+		if x.Key == key {
+			out = append(out, x.Roles...)
+		}
+	}
+	for _, x := range c.Members {
+		if x.Key == key {
+			out = append(out, x.Role, x.Group)
+		}
+	}
+	for _, x := range c.Databases {
+		if x.Key == key {
+			out = append(out, x.Owner)
+		}
+	}
+	for _, x := range c.Schemas {
+		if x.Key == key {
+			out = append(out, x.Owner)
+			for _, p := range x.Policies {
+				out = append(out, p.Role)
+			}
+		}
+	}
+	for _, x := range c.Grants {
+		if x.Key == key {
+			out = append(out, x.Role)
+		}
+	}
+	for _, x := range c.DefaultPrivs {
+		if x.Key == key {
+			out = append(out, x.Owner, x.Role)
+		}
+	}
+	for _, x := range c.RoleSettings {
+		if x.Key == key {
+			out = append(out, x.Role)
+		}
+	}
+	for _, x := range c.DBSettings {
+		if x.Key == key {
+			out = append(out, x.Role)
+		}
+	}
+	for _, x := range c.Comments {
+		if x.Key == key && x.Kind == "role" {
+			out = append(out, x.Target)
+		}
+	}
+	for _, x := range c.Policies {
+		if x.Key == key {
+			out = append(out, x.Roles...)
+		}
+	}
+	for _, x := range c.Owners {
+		if x.Key == key {
+			out = append(out, x.Owner)
+		}
+	}
+	return out
 }
