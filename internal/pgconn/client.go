@@ -68,6 +68,10 @@ type Config struct {
 	// CloudAuth, when set, makes a cloud login token the password of every
 	// new connection (cloudauth.go).
 	CloudAuth *CloudAuth
+	// ExposeCredentials lets ConnectionString hand out the provider's own
+	// credentials: its password or cloud login token, and its client
+	// certificate and key (the provider's expose_credentials).
+	ExposeCredentials bool
 
 	// Unknown lists provider arguments whose value was not known when the
 	// provider was configured (they depend on resources not yet applied).

@@ -21,7 +21,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ validatedResource = (*defaultPrivilegesResource)(nil)
+var (
+	_ validatedResource                           = (*defaultPrivilegesResource)(nil)
+	_ tfkit.ChangePlanner[defaultPrivilegesModel] = (*defaultPrivilegesResource)(nil)
+	_ tfkit.IDImporter                            = (*defaultPrivilegesResource)(nil)
+)
 
 // NewDefaultPrivilegesResource is the constructor of postgresql_default_privileges.
 func NewDefaultPrivilegesResource() resource.Resource {
@@ -39,7 +43,7 @@ type defaultPrivilegesResource struct {
 func defaultPrivilegesSchemaV1() schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
-		Version: 2, // 2: the id became cyrilgdn's (it was a JSON object)
+		Version: 1,
 		MarkdownDescription: "The privileges a role (or `PUBLIC`) gets on objects that `owner` creates in the future (`ALTER DEFAULT PRIVILEGES`). " +
 			"Authoritative for its (owner, schema, object type, grantee) entry of `pg_default_acl`: it grants the configured privileges and revokes the others. " +
 			"Without `schema` the entry applies in every schema and replaces PostgreSQL's built-in defaults for that grantee (e.g. `PUBLIC` may `EXECUTE` new functions); " +
@@ -287,7 +291,6 @@ func (r *defaultPrivilegesResource) PlanChange(ctx context.Context, _ resource.M
 func (r *defaultPrivilegesResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
 		0: tfkit.UpgradeFromV0(upgradeDefaultPrivilegesV0),
-		1: tfkit.UpgradeFromV1(upgradeDefaultPrivilegesV1),
 	}
 }
 

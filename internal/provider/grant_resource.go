@@ -23,7 +23,12 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ validatedResource = (*grantResource)(nil)
+var (
+	_ validatedResource                = (*grantResource)(nil)
+	_ tfkit.ChangePlanner[grantModel]  = (*grantResource)(nil)
+	_ tfkit.DestroyPlanner[grantModel] = (*grantResource)(nil)
+	_ tfkit.IDImporter                 = (*grantResource)(nil)
+)
 
 // NewGrantResource is the constructor of postgresql_grant.
 func NewGrantResource() resource.Resource {
@@ -41,7 +46,7 @@ type grantResource struct {
 func grantSchemaV1() schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
-		Version: 2, // 2: the id became cyrilgdn's (it was a JSON object)
+		Version: 1,
 		MarkdownDescription: "Privileges of one role (or `PUBLIC`) on database objects (`GRANT`/`REVOKE`). " +
 			"The resource is authoritative for the grantee on the objects it names, for the privileges of that object type at that level: " +
 			"it grants the configured privileges and revokes every other privilege of that type the grantee holds there. " +
@@ -537,7 +542,6 @@ func (r *grantResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRe
 func (r *grantResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
 		0: tfkit.UpgradeFromV0Diag(upgradeGrantV0),
-		1: tfkit.UpgradeFromV1Diag(upgradeGrantV1),
 	}
 }
 

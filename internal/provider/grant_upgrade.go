@@ -28,13 +28,3 @@ func upgradeGrantV0(ctx context.Context, m grantModel) (grantModel, diag.Diagnos
 	m.ID = types.StringValue(m.id(ctx))
 	return m, nil
 }
-
-// upgradeGrantV1 reads the states this provider wrote with schema version 1,
-// whose id was a JSON object: the layout is the same, the id becomes
-// cyrilgdn's (grantID).
-func upgradeGrantV1(ctx context.Context, m grantModel) (grantModel, diag.Diagnostics) {
-	m.Objects = emptyIfNull(m.Objects)
-	m.Columns = emptyIfNull(m.Columns)
-	m.ID = types.StringValue(m.id(ctx))
-	return m, nil
-}

@@ -21,7 +21,13 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ validatedResource = (*schemaResource)(nil)
+var (
+	_ validatedResource                 = (*schemaResource)(nil)
+	_ tfkit.ChangePlanner[schemaModel]  = (*schemaResource)(nil)
+	_ tfkit.DestroyPlanner[schemaModel] = (*schemaResource)(nil)
+	_ tfkit.IDImporter                  = (*schemaResource)(nil)
+	_ tfkit.ImportIDAttributes          = (*schemaResource)(nil)
+)
 
 // NewSchemaResource is the constructor of postgresql_schema.
 func NewSchemaResource() resource.Resource {

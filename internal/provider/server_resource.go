@@ -20,7 +20,13 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ validatedResource = (*serverResource)(nil)
+var (
+	_ validatedResource                 = (*serverResource)(nil)
+	_ tfkit.ChangePlanner[serverModel]  = (*serverResource)(nil)
+	_ tfkit.DestroyPlanner[serverModel] = (*serverResource)(nil)
+	_ tfkit.IDImporter                  = (*serverResource)(nil)
+	_ tfkit.ImportIDAttributes          = (*serverResource)(nil)
+)
 
 // NewServerResource is the constructor of postgresql_server.
 func NewServerResource() resource.Resource {

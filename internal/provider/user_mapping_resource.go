@@ -15,7 +15,12 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ validatedResource = (*userMappingResource)(nil)
+var (
+	_ validatedResource                     = (*userMappingResource)(nil)
+	_ tfkit.ChangePlanner[userMappingModel] = (*userMappingResource)(nil)
+	_ tfkit.IDImporter                      = (*userMappingResource)(nil)
+	_ tfkit.ImportIDAttributes              = (*userMappingResource)(nil)
+)
 
 // NewUserMappingResource is the constructor of postgresql_user_mapping.
 func NewUserMappingResource() resource.Resource {
