@@ -152,15 +152,18 @@ func (c *Client) CreatePolicy(ctx context.Context, db string, s PolicySpec) (*Po
 		if s.WithCheck != "" {
 			stmt += " WITH CHECK (" + s.WithCheck + ")"
 		}
+		owner, err := tableOwner(ctx, tx, 0, s.Schema, s.Table)
+		if err != nil {
+			return err
+		}
 		// tx.Exec runs exactly one statement (extended protocol): the
 		// expressions cannot smuggle in another one
-		if err := asTableOwner(ctx, tx, s.Schema, s.Table, func() error {
+		if err := withRoles(ctx, tx, []string{owner}, func() error {
 			_, err := tx.Exec(ctx, stmt)
 			return err
 		}); err != nil {
 			return fmt.Errorf("creating policy %q on %s: %w", s.Name, pgconn.QuoteQualified(s.Schema, s.Table), err)
 		}
-		var err error
 		out, err = readPolicyByOIDOrName(ctx, tx, true, 0, s.Schema, s.Table, s.Name)
 		return err
 	})
@@ -189,18 +192,22 @@ func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s Poli
 			return fmt.Errorf("policy %q on %s no longer exists", s.Name, pgconn.QuoteQualified(s.Schema, s.Table))
 		}
 		table := pgconn.QuoteQualified(cur.Schema, cur.Table)
-		stmt := "ALTER POLICY " + pgconn.QuoteIdent(s.Name) + " ON " + table + " TO " + policyRoles(s.Roles)
-		if s.Using != "" {
-			stmt += " USING (" + s.Using + ")"
+		owner, err := tableOwner(ctx, tx, 0, cur.Schema, cur.Table)
+		if err != nil {
+			return err
 		}
-		if s.WithCheck != "" {
-			stmt += " WITH CHECK (" + s.WithCheck + ")"
-		}
-		if err := asTableOwner(ctx, tx, cur.Schema, cur.Table, func() error {
+		if err := withRoles(ctx, tx, []string{owner}, func() error {
 			if cur.Name != s.Name {
 				if _, err := tx.Exec(ctx, "ALTER POLICY "+pgconn.QuoteIdent(cur.Name)+" ON "+table+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
 					return fmt.Errorf("renaming policy %q on %s to %q: %w", cur.Name, table, s.Name, err)
 				}
+			}
+			stmt := "ALTER POLICY " + pgconn.QuoteIdent(s.Name) + " ON " + table + " TO " + policyRoles(s.Roles)
+			if s.Using != "" {
+				stmt += " USING (" + s.Using + ")"
+			}
+			if s.WithCheck != "" {
+				stmt += " WITH CHECK (" + s.WithCheck + ")"
 			}
 			if _, err := tx.Exec(ctx, stmt); err != nil {
 				return fmt.Errorf("altering policy %q on %s: %w", s.Name, table, err)
@@ -222,7 +229,11 @@ func (c *Client) DropPolicy(ctx context.Context, db string, oid uint32, schema, 
 		if err != nil || cur == nil {
 			return err
 		}
-		return asTableOwner(ctx, tx, cur.Schema, cur.Table, func() error {
+		owner, err := tableOwner(ctx, tx, 0, cur.Schema, cur.Table)
+		if err != nil {
+			return err
+		}
+		return withRoles(ctx, tx, []string{owner}, func() error {
 			_, err := tx.Exec(ctx, "DROP POLICY IF EXISTS "+pgconn.QuoteIdent(cur.Name)+" ON "+pgconn.QuoteQualified(cur.Schema, cur.Table))
 			return err
 		})
@@ -311,8 +322,12 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 			}
 		}
 		if len(actions) > 0 {
+			owner, err := tableOwner(ctx, tx, cur.OID, "", "")
+			if err != nil {
+				return err
+			}
 			stmt := "ALTER TABLE " + pgconn.QuoteQualified(cur.Schema, cur.Table) + " " + strings.Join(actions, ", ")
-			if err := asTableOwner(ctx, tx, cur.Schema, cur.Table, func() error {
+			if err := withRoles(ctx, tx, []string{owner}, func() error {
 				_, err := tx.Exec(ctx, stmt)
 				return err
 			}); err != nil {
@@ -328,21 +343,19 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 	return out, err
 }
 
-// asTableOwner runs fn with the privileges of the owner of table borrowed
-// (borrow.go): CREATE, ALTER and DROP POLICY and ALTER TABLE ... ROW LEVEL
-// SECURITY need ownership of the table, which a managed admin has only for
-// the tables it owns (before, a policy on a table another role owns failed
-// with "must be owner of table", found by the random walk:
-// TestAccPolicy_regressionTableOwnedByAnotherRole). A missing table borrows
-// nothing: the statement says it is missing.
-func asTableOwner(ctx context.Context, tx pgx.Tx, schema, table string, fn func() error) error {
+// tableOwner returns the owner of the table with OID oid (when not 0) or
+// named schema.table, "" when there is none: CREATE, ALTER and DROP POLICY
+// and ALTER TABLE ... ROW LEVEL SECURITY need the table owner's privileges,
+// which a role that is not the owner borrows (borrow.go); for a missing table
+// the statement says so in its own words.
+func tableOwner(ctx context.Context, q Querier, oid uint32, schema, table string) (string, error) {
 	var owner string
-	err := tx.QueryRow(ctx, `SELECT pg_get_userbyid(c.relowner) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-WHERE n.nspname = $1 AND c.relname = $2`, schema, table).Scan(&owner)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("reading the owner of table %s: %w", pgconn.QuoteQualified(schema, table), err)
+	err := q.QueryRow(ctx, `SELECT coalesce((SELECT pg_get_userbyid(c.relowner) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE CASE WHEN $1::oid <> 0 THEN c.oid = $1 ELSE n.nspname = $2 AND c.relname = $3 END), '')`, oid, schema, table).Scan(&owner)
+	if err != nil {
+		return "", fmt.Errorf("reading the owner of table %s: %w", pgconn.QuoteQualified(schema, table), err)
 	}
-	return withRoles(ctx, tx, []string{owner}, fn)
+	return owner, nil
 }
 
 // CountPolicies counts the policies of the table with OID oid (for destroy-plan warnings).

@@ -242,7 +242,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	tflog.Debug(ctx, "configured PostgreSQL provider", fields)
 	// one catalog snapshot per configured instance: Terraform configures a new
 	// one for every command, so no snapshot outlives the command (pg/snapshot.go)
-	data := &providerData{client: p.opts.client(cfg).WithSnapshot(), opts: p.opts}
+	data := &providerData{client: p.opts.client(cfg).WithSnapshot(), opts: p.opts, plans: &grantPlans{}}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
@@ -434,10 +434,12 @@ func (p *pgProvider) resources() []func() resource.Resource {
 		NewDatabaseResource,
 		NewDatabaseSettingResource,
 		NewDefaultPrivilegesResource,
+		NewDefaultPrivilegesAdditiveResource,
 		NewEventTriggerResource,
 		NewExtensionResource,
 		NewFunctionResource,
 		NewGrantResource,
+		NewGrantAdditiveResource,
 		NewGrantRoleResource,
 		NewObjectOwnerResource,
 		NewPhysicalReplicationSlotResource,
