@@ -294,7 +294,16 @@ func DriftSQL(d Drift, c *Config, e Env) ([]Stmt, error) {
 		}
 		return []Stmt{{"postgres", "REVOKE " + n.role(d.Arg) + " FROM " + n.role(d.Key)}}, nil
 	case "member":
-		return []Stmt{{"postgres", "GRANT " + n.role(d.Arg) + " TO " + n.role(d.Key)}}, nil
+		// as a managed admin on PostgreSQL 16 and later the provider cannot
+		// revoke a membership the superuser granted (it has not the
+		// superuser's privileges; the apply says so,
+		// TestAccRole_regressionMembershipGrantedByAnother): the outsider
+		// grants it as the admin, as a DBA sharing its role would
+		stmt := "GRANT " + n.role(d.Arg) + " TO " + n.role(d.Key)
+		if e.Managed {
+			stmt += " GRANTED BY " + qi(e.Admin)
+		}
+		return []Stmt{{"postgres", stmt}}, nil
 	case "roleattr":
 		r := c.Role(d.Key)
 		attr := "LOGIN"

@@ -3,6 +3,7 @@ package walk
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sort"
 )
@@ -58,8 +59,12 @@ type Switches struct {
 	AvoidRevokeFromDroppedGrantee bool
 }
 
-// DefaultSwitches are the switches the walk runs with.
+// DefaultSwitches are the switches the walk runs with: all on, unless
+// PGTF_WALK_KNOWN=1 (walk into the known defects too).
 func DefaultSwitches() Switches {
+	if os.Getenv("PGTF_WALK_KNOWN") == "1" {
+		return Switches{}
+	}
 	return Switches{AvoidRevokeFromDroppedGrantee: true}
 }
 
