@@ -47,16 +47,21 @@ var privileges = map[string][]string{
 	"type":     {"USAGE"},
 }
 
-// Switches steer the generator around known defects owned by other work, so
-// the walk keeps going while they are fixed; each is named after the defect
-// and off (the defect exercised) once the fix lands on main.
+// Switches steer the generator around known defects, so the walk keeps going
+// while they are fixed: each is a field named after the defect (Avoid...), on
+// in DefaultSwitches, with a test that replays the defect's minimal pair
+// skipped as a known defect; once the fix lands the field goes and the test
+// becomes a regression test (CONTRIBUTING.md, "The random walk").
+// AvoidRevokeFromDroppedGrantee went with branch revoke
+// (TestAccWalk_regressionRevokeFromDroppedGrantee).
 type Switches struct {
-	// AvoidRevokeFromDroppedGrantee removes a role only in a step where no
-	// resource that stays refers to it any more: Terraform drops the role
-	// before it updates the resources that stop naming it, and their revoke
-	// from the dropped role fails ("role ... does not exist"). Owned by
-	// branch revoke (issue 42, part 2): TestAccWalk_knownDefectRevokeFromDroppedGrantee.
-	AvoidRevokeFromDroppedGrantee bool
+	// AvoidDropSchemaUnderKeptExtension removes, with a schema, the
+	// extensions of the previous step that were in it: an extension that
+	// stays while its schema goes (its schema unset in the configuration)
+	// is dropped by the schema's DROP SCHEMA ... CASCADE, and the next plan
+	// creates it again (the walk, seed 3000 step 15 as the superuser on
+	// PostgreSQL 18; TestAccWalk_knownDefectDropSchemaUnderKeptExtension).
+	AvoidDropSchemaUnderKeptExtension bool
 }
 
 // DefaultSwitches are the switches the walk runs with: all on, unless
@@ -65,7 +70,7 @@ func DefaultSwitches() Switches {
 	if os.Getenv("PGTF_WALK_KNOWN") == "1" {
 		return Switches{}
 	}
-	return Switches{AvoidRevokeFromDroppedGrantee: true}
+	return Switches{AvoidDropSchemaUnderKeptExtension: true}
 }
 
 // Gen is the seeded generator of configurations and drift.
@@ -127,8 +132,9 @@ func (g *Gen) Next(prev *Config) *Config {
 			}
 		}
 		Normalize(c)
-		if g.sw.AvoidRevokeFromDroppedGrantee {
-			keepReferencedRoles(c, prev)
+		if g.sw.AvoidDropSchemaUnderKeptExtension {
+			dropExtensionsOfDroppedSchemas(c, prev)
+			Normalize(c)
 		}
 		if !c.Equal(prev) {
 			return c
@@ -819,98 +825,11 @@ func (g *Gen) readdress(c *Config, key string) {
 	}
 }
 
-// keepReferencedRoles puts back the roles of prev that c removes while a
-// resource that stays in c referred to them in prev (switch
-// AvoidRevokeFromDroppedGrantee): they go in a later step, once nothing
-// refers to them.
-func keepReferencedRoles(c, prev *Config) {
-	for changed := true; changed; {
-		changed = false
-		stays := map[string]bool{}
-		for _, k := range c.Keys() {
-			stays[k] = true
-		}
-		for _, r := range prev.Roles {
-			if c.Role(r.Key) != nil {
-				continue
-			}
-			for _, k := range prev.Keys() {
-				if stays[k] && slices.Contains(roleRefs(prev, k), r.Key) {
-					back := *r
-					back.Roles = slices.DeleteFunc(slices.Clone(r.Roles), func(g string) bool { return c.Role(g) == nil })
-					// its name may have been taken meanwhile: keep it only if free
-					if !roleNameUsed(c, back.Name) {
-						c.Roles = append(c.Roles, &back)
-						Normalize(c)
-						changed = true
-					}
-					break
-				}
-			}
-		}
-	}
-}
-
-// roleRefs lists the role keys the resource with key refers to in c.
-func roleRefs(c *Config, key string) []string {
-	var out []string
-	for _, x := range c.Roles {
-		if x.Key == key {
-			out = append(out, x.Roles...)
-		}
-	}
-	for _, x := range c.Members {
-		if x.Key == key {
-			out = append(out, x.Role, x.Group)
-		}
-	}
-	for _, x := range c.Databases {
-		if x.Key == key {
-			out = append(out, x.Owner)
-		}
-	}
-	for _, x := range c.Schemas {
-		if x.Key == key {
-			out = append(out, x.Owner)
-			for _, p := range x.Policies {
-				out = append(out, p.Role)
-			}
-		}
-	}
-	for _, x := range c.Grants {
-		if x.Key == key {
-			out = append(out, x.Role)
-		}
-	}
-	for _, x := range c.DefaultPrivs {
-		if x.Key == key {
-			out = append(out, x.Owner, x.Role)
-		}
-	}
-	for _, x := range c.RoleSettings {
-		if x.Key == key {
-			out = append(out, x.Role)
-		}
-	}
-	for _, x := range c.DBSettings {
-		if x.Key == key {
-			out = append(out, x.Role)
-		}
-	}
-	for _, x := range c.Comments {
-		if x.Key == key && x.Kind == "role" {
-			out = append(out, x.Target)
-		}
-	}
-	for _, x := range c.Policies {
-		if x.Key == key {
-			out = append(out, x.Roles...)
-		}
-	}
-	for _, x := range c.Owners {
-		if x.Key == key {
-			out = append(out, x.Owner)
-		}
-	}
-	return out
+// dropExtensionsOfDroppedSchemas removes from c the extensions that were in
+// a schema of prev that c removes (switch AvoidDropSchemaUnderKeptExtension).
+func dropExtensionsOfDroppedSchemas(c, prev *Config) {
+	c.Extensions = slices.DeleteFunc(c.Extensions, func(e *Extension) bool {
+		p := find(prev.Extensions, e.Key, func(x *Extension) string { return x.Key })
+		return p != nil && p.Schema != "" && c.Schema(p.Schema) == nil
+	})
 }
