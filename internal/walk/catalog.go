@@ -615,7 +615,7 @@ func (ck *checker) fixture(ctx context.Context) {
 	}
 	ck.compareSets("policy", got, want)
 	// publications
-	rows, err = ck.k.Query(ctx, db, `SELECT p.pubname, coalesce((SELECT string_agg(pt.schemaname || '.' || pt.tablename, ',' ORDER BY 1)
+	rows, err = ck.k.Query(ctx, db, `SELECT p.pubname, coalesce((SELECT string_agg(pt.schemaname || '.' || pt.tablename, ',' ORDER BY pt.schemaname || '.' || pt.tablename COLLATE "C")
 		FROM pg_publication_tables pt WHERE pt.pubname = p.pubname), '') FROM pg_publication p WHERE starts_with(p.pubname, $1)`, ck.prefix)
 	if err != nil {
 		ck.diff("reading publications: %v", err)
