@@ -224,7 +224,7 @@ func Run(t *testing.T, opts Options) (res Result) {
 		} else {
 			next = g.Next(w.prev)
 			if g.chance(opts.DriftRate) {
-				drift = g.Drift(w.prev)
+				drift = g.steerDrift(g.Drift(w.prev), w.prev, next)
 			}
 		}
 		t0 := time.Now()
