@@ -319,7 +319,6 @@ func (ck *checker) run(ctx context.Context) error {
 	ck.compareSets("comment", got, want)
 
 	// each database
-	got, want = nil, nil
 	for _, db := range dbs {
 		if err := ck.database(ctx, db); err != nil {
 			return err

@@ -72,8 +72,7 @@ func (g *Gen) Drift(c *Config) []Drift {
 		cands = append(cands, Drift{Op: "dbowner", Key: d.Key, Arg: g.otherOwner(c, d.Owner)})
 	}
 	for _, s := range c.Schemas {
-		cands = append(cands, Drift{Op: "schemaowner", Key: s.Key, Arg: g.otherOwner(c, s.Owner)})
-		cands = append(cands, Drift{Op: "dropschema", Key: s.Key})
+		cands = append(cands, Drift{Op: "schemaowner", Key: s.Key, Arg: g.otherOwner(c, s.Owner)}, Drift{Op: "dropschema", Key: s.Key})
 	}
 	for _, f := range c.Functions {
 		cands = append(cands, Drift{Op: "dropfunc", Key: f.Key})

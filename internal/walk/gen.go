@@ -88,7 +88,7 @@ type Gen struct {
 
 // NewGen is a generator seeded with seed.
 func NewGen(seed uint64, sw Switches) *Gen {
-	return &Gen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), sw: sw}
+	return &Gen{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), sw: sw} //nolint:gosec // a seeded walk must be reproducible
 }
 
 func (g *Gen) chance(p float64) bool { return g.r.Float64() < p }

@@ -12,6 +12,7 @@
 package walk
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -233,7 +234,7 @@ func (c *Config) Clone() *Config {
 func (c *Config) Equal(o *Config) bool {
 	a, _ := json.Marshal(c)
 	b, _ := json.Marshal(o)
-	return string(a) == string(b)
+	return bytes.Equal(a, b)
 }
 
 // JSON is the configuration as indented JSON (artifacts, regression pairs).

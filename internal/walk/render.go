@@ -125,13 +125,13 @@ func (r renderer) block(typ, key string, attrs ...string) {
 
 func (r renderer) open(typ, key string, attrs ...string) {
 	width := 0
-	for i := 0; i < len(attrs); i += 2 {
+	for i := 0; i+1 < len(attrs); i += 2 {
 		if attrs[i+1] != "" {
 			width = max(width, len(attrs[i]))
 		}
 	}
 	fmt.Fprintf(r.b, "resource %q %q {\n", typ, key)
-	for i := 0; i < len(attrs); i += 2 {
+	for i := 0; i+1 < len(attrs); i += 2 {
 		if attrs[i+1] != "" {
 			fmt.Fprintf(r.b, "  %-*s = %s\n", width, attrs[i], attrs[i+1])
 		}

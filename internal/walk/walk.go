@@ -378,9 +378,9 @@ func (w *Walk) fail(f *Failure) *Failure {
 	w.logf("FAILED at step %d (%s): %s\nconfigurations written to %s\nreproduce: PGTF_WALK_SEEDS=%d PGTF_WALK_STEPS=%d (TestAccWalk_long), or replay the pair: PGTF_WALK_REPLAY=%s (TestAccWalk_replay)",
 		f.Step, f.Phase, f.Detail, f.Dir, f.Seed, f.Step, filepath.Join(f.Dir, "pair.json"))
 	if w.opts.Shrink && f.Phase != "drift" {
-		if min := Shrink(w.t, f, w.logf); min != nil {
-			dir := writeArtifacts(w.t, w.opts.Artifacts, w.e, min, "shrunk")
-			w.logf("shrunk to %d+%d resources and %d drift: %s", min.Before.Size(), min.After.Size(), len(min.Drift), dir)
+		if small := Shrink(w.t, f, w.logf); small != nil {
+			dir := writeArtifacts(w.t, w.opts.Artifacts, w.e, small, "shrunk")
+			w.logf("shrunk to %d+%d resources and %d drift: %s", small.Before.Size(), small.After.Size(), len(small.Drift), dir)
 		}
 	}
 	return f
@@ -398,7 +398,7 @@ func writeArtifacts(t *testing.T, base string, e Env, f *Failure, suffix string)
 		name += "-" + suffix
 	}
 	dir := filepath.Join(base, name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o750); err != nil {
 		t.Logf("writing artifacts: %v", err)
 		return dir
 	}

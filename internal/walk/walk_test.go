@@ -214,9 +214,9 @@ func TestAccWalk_replay(t *testing.T) {
 	}
 	t.Logf("the pair fails: %s", f.Signature())
 	if os.Getenv("PGTF_WALK_SHRINK") == "1" {
-		if min := Shrink(t, f, t.Logf); min != nil {
-			dir := writeArtifacts(t, artifactsDir(t), NewEnv(t), min, "shrunk")
-			t.Logf("shrunk pair in %s:\n%s", dir, min.Pair)
+		if small := Shrink(t, f, t.Logf); small != nil {
+			dir := writeArtifacts(t, artifactsDir(t), NewEnv(t), small, "shrunk")
+			t.Logf("shrunk pair in %s:\n%s", dir, small.Pair)
 		}
 	}
 	t.Errorf("%v", f)
