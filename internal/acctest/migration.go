@@ -694,3 +694,8 @@ func SplitSQL(script string) []string {
 }
 
 var dollarTag = regexp.MustCompile(`^\$[A-Za-z_]*\$`)
+
+// Superuser is the test cluster's superuser and its password (whatever the
+// admin mode), for helpers that connect themselves and report errors instead
+// of failing the test.
+func Superuser() (user, password string) { return superUser(), superPassword() }

@@ -321,6 +321,25 @@ func (w *Workdir) Plan(body string) (out string, changes bool) {
 	return out, false
 }
 
+// Dir is the working directory's path.
+func (w *Workdir) Dir() string { return w.dir }
+
+// SetConfig writes the configuration body (the provider block is added)
+// without running anything.
+func (w *Workdir) SetConfig(body string) {
+	w.t.Helper()
+	writeFile(w.t, filepath.Join(w.dir, "main.tf"), spawnedHeader+body)
+}
+
+// Run runs the CLI with args in the working directory and returns what it
+// printed and its error, without failing the test: for tests that judge the
+// outcome themselves (the random walk of internal/walk runs apply and plan
+// at -parallelism 20, which Apply and Plan do not). A plan's exit code 2
+// (-detailed-exitcode: changes) is an *exec.ExitError.
+func (w *Workdir) Run(args ...string) (string, error) {
+	return runTerraform(w.tf, w.dir, nil, args...)
+}
+
 // PlanFile plans the configuration body (the provider block is added) into
 // the directory's plan file, for ApplyPlan, and returns what it shows; an
 // error fails the test.
@@ -352,4 +371,5 @@ func (w *Workdir) Forget() {
 	if err := os.Remove(filepath.Join(w.dir, "terraform.tfstate")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		w.t.Fatal(err)
 	}
+	_ = os.Remove(filepath.Join(w.dir, "terraform.tfstate.backup"))
 }

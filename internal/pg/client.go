@@ -22,6 +22,9 @@ type Client struct {
 	// than PostgreSQL 13 (no DROP DATABASE ... WITH (FORCE)); set by tests on
 	// a client of their own.
 	dropWithoutForce bool
+	// claims are the facts the resources of this view (one apply) state
+	// (claims.go).
+	claims *claims
 }
 
 // Querier is what typed functions run statements on: a pool, a connection or a transaction.
@@ -42,7 +45,7 @@ func SharedClient(cfg pgconn.Config, opts ...pgconn.Option) *Client {
 // catalogView returns a view of conn whose writes invalidate every catalog
 // snapshot of the process, and turn off snap (the view's own; nil: none).
 func catalogView(conn *pgconn.Client, snap *snapshot) *Client {
-	c := &Client{snap: snap}
+	c := &Client{snap: snap, claims: &claims{}}
 	c.Client = conn.OnWrite(c.wrote)
 	return c
 }

@@ -228,7 +228,11 @@ func (c *Client) CreateFunction(ctx context.Context, db string, s FunctionSpec) 
 	}
 	var oid uint32
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		if err := pgconn.ExecOneErr(ctx, tx, functionDefinition(false, s)); err != nil {
+		lenders, err := schemaCreateLenders(ctx, tx, s.Schema)
+		if err != nil {
+			return err
+		}
+		if err := withRoles(ctx, tx, lenders, func() error { return pgconn.ExecOneErr(ctx, tx, functionDefinition(false, s)) }); err != nil {
 			return fmt.Errorf("creating function %s: %w", pgconn.QuoteQualified(s.Schema, s.Name), err)
 		}
 		return tx.QueryRow(ctx, `SELECT to_regprocedure($1)::oid`, FunctionSignature(s.Schema, s.Name, InputTypes(s.Args))).Scan(&oid)
@@ -253,21 +257,51 @@ func (c *Client) UpdateFunction(ctx context.Context, db string, oid uint32, s Fu
 		if cur == nil {
 			return fmt.Errorf("function %s (OID %d) no longer exists", pgconn.QuoteQualified(s.Schema, s.Name), oid)
 		}
-		if cur.Name != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER FUNCTION "+regprocedureText(ctx, tx, oid)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
-				return fmt.Errorf("renaming function: %w", err)
+		// renaming, moving and replacing a function all need CREATE on its
+		// schema (the old one and the new one)
+		lenders, err := schemaCreateLenders(ctx, tx, cur.Schema, s.Schema)
+		if err != nil {
+			return err
+		}
+		return withRoles(ctx, tx, lenders, func() error {
+			if cur.Name != s.Name {
+				if _, err := tx.Exec(ctx, "ALTER FUNCTION "+regprocedureText(ctx, tx, oid)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
+					return fmt.Errorf("renaming function: %w", err)
+				}
 			}
-		}
-		if cur.Schema != s.Schema {
-			if _, err := tx.Exec(ctx, "ALTER FUNCTION "+regprocedureText(ctx, tx, oid)+" SET SCHEMA "+pgconn.QuoteIdent(s.Schema)); err != nil {
-				return fmt.Errorf("moving function to schema %q: %w", s.Schema, err)
+			if cur.Schema != s.Schema {
+				if _, err := tx.Exec(ctx, "ALTER FUNCTION "+regprocedureText(ctx, tx, oid)+" SET SCHEMA "+pgconn.QuoteIdent(s.Schema)); err != nil {
+					return fmt.Errorf("moving function to schema %q: %w", s.Schema, err)
+				}
 			}
-		}
-		if err := pgconn.ExecOneErr(ctx, tx, functionDefinition(true, s)); err != nil {
-			return fmt.Errorf("replacing function %s: %w", pgconn.QuoteQualified(s.Schema, s.Name), err)
-		}
-		return nil
+			if err := pgconn.ExecOneErr(ctx, tx, functionDefinition(true, s)); err != nil {
+				return fmt.Errorf("replacing function %s: %w", pgconn.QuoteQualified(s.Schema, s.Name), err)
+			}
+			return nil
+		})
 	})
+}
+
+// schemaCreateLenders lists the owners of those of schemas the connected role
+// has no CREATE on, whose privileges a managed admin borrows (withRoles) to
+// create, rename, move or replace a function there: a function in a schema
+// another role owns failed with "permission denied for schema" (found by the
+// random walk of internal/walk; TestAccFunction_regressionSchemaOwnedByAnotherRole).
+// The owner pg_database_owner (of public since PostgreSQL 15) stands for the
+// database's owner; a superuser borrows nothing, nor does a missing schema
+// (the statement says it is missing).
+func schemaCreateLenders(ctx context.Context, q Querier, schemas ...string) ([]string, error) {
+	rows, err := q.Query(ctx, `
+SELECT DISTINCT CASE WHEN pg_get_userbyid(n.nspowner) = 'pg_database_owner'
+                     THEN (SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = current_database())
+                     ELSE pg_get_userbyid(n.nspowner) END
+FROM pg_namespace n
+WHERE n.nspname = ANY($1) AND NOT has_schema_privilege(n.oid, 'CREATE')
+  AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)`, schemas)
+	if err != nil {
+		return nil, fmt.Errorf("reading the owners of schemas %v: %w", schemas, err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // regprocedureText is the server's quoted rendering of the function's signature.

@@ -155,10 +155,23 @@ func (r *commentResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan,
 
 // set sets the comment m says.
 func (r *commentResource) set(ctx context.Context, m *commentModel) diag.Diagnostics {
+	defer r.client.Claim(r.factKey(m))()
 	return tfkit.Failed("Could not set comment", r.client.SetComment(ctx, databaseOf(r.client, m.Database), m.target(), m.Comment.ValueString()))
 }
 
+// factKey is the comment's fact (pg/claims.go).
+func (r *commentResource) factKey(m *commentModel) string {
+	return pg.FactKey("comment", databaseOf(r.client, m.Database), m.target().SQL())
+}
+
+// DropObject removes the comment, unless another resource of this apply
+// states it (it moved to another address: pg/claims.go).
 func (r *commentResource) DropObject(ctx context.Context, _ *tfkit.Call, state *commentModel) diag.Diagnostics {
+	claimed, release := r.client.Retract(r.factKey(state))
+	defer release()
+	if len(claimed) > 0 {
+		return nil
+	}
 	return tfkit.Failed("Could not remove comment", r.client.DropComment(ctx, databaseOf(r.client, state.Database), state.target()))
 }
 

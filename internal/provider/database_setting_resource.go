@@ -124,14 +124,23 @@ func (r *databaseSettingResource) Describe(m *databaseSettingModel) string {
 }
 
 func (r *databaseSettingResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *databaseSettingModel) diag.Diagnostics {
+	defer r.client.Claim(plan.factKey())()
 	return tfkit.Failed("Could not set database setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
 func (r *databaseSettingResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, _ *databaseSettingModel) diag.Diagnostics {
+	defer r.client.Claim(plan.factKey())()
 	return tfkit.Failed("Could not change database setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
+// DropObject resets the setting, unless another resource of this apply states
+// it (it moved to another address: pg/claims.go).
 func (r *databaseSettingResource) DropObject(ctx context.Context, _ *tfkit.Call, state *databaseSettingModel) diag.Diagnostics {
+	claimed, release := r.client.Retract(state.factKey())
+	defer release()
+	if len(claimed) > 0 {
+		return nil
+	}
 	return tfkit.Failed("Could not reset database setting",
 		r.client.ResetRoleSetting(ctx, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
 }
@@ -161,6 +170,11 @@ func (m *databaseSettingModel) id() string {
 		id["role"] = role
 	}
 	return canonicalID(id)
+}
+
+// factKey is the setting's fact (pg/claims.go).
+func (m *databaseSettingModel) factKey() string {
+	return pg.SettingFactKey(m.Role.ValueString(), m.Database.ValueString(), m.Parameter.ValueString())
 }
 
 type databaseSettingModel struct {

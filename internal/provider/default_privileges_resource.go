@@ -114,6 +114,7 @@ var defaultPrivilegesArguments = map[pg.Missing]string{
 }
 
 func (r *defaultPrivilegesResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *defaultPrivilegesModel) diag.Diagnostics {
+	defer r.client.Claim(plan.target().FactKey())()
 	return r.set(ctx, plan)
 }
 
@@ -123,6 +124,7 @@ func (r *defaultPrivilegesResource) CreateObject(ctx context.Context, _ *tfkit.C
 // named, and the old entry is reset.
 func (r *defaultPrivilegesResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *defaultPrivilegesModel) diag.Diagnostics {
 	t, old := plan.target(), state.target()
+	defer r.client.Claim(t.FactKey())()
 	if !pg.SameDefaultPrivileges(old, t) {
 		from, err := r.client.DefaultPrivilegesFrom(ctx, old, t)
 		if err != nil {
@@ -145,8 +147,16 @@ func (r *defaultPrivilegesResource) set(ctx context.Context, m *defaultPrivilege
 }
 
 // DropObject resets the grantee's default privileges to the built-in ones.
+//
+// When another resource of this apply states the same entry (the entry moved
+// to another address), nothing is reset: that resource sets it (pg/claims.go).
 func (r *defaultPrivilegesResource) DropObject(ctx context.Context, _ *tfkit.Call, state *defaultPrivilegesModel) diag.Diagnostics {
 	t := state.target()
+	claimed, release := r.client.Retract(t.FactKey())
+	defer release()
+	if len(claimed) > 0 {
+		return nil
+	}
 	return tfkit.Failed("Could not reset default privileges", r.client.SetDefaultPrivileges(ctx, t, pg.BuiltinDefaultPrivileges(t), false, true))
 }
 

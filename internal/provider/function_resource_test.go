@@ -749,3 +749,55 @@ resource "postgresql_function" "test" {
 		},
 	})
 }
+
+// A function in a schema another role owns: creating, renaming, moving and
+// replacing a function need CREATE on its schema, which the managed admin
+// has only in the schemas it owns ("permission denied for schema"; found by
+// the random walk of internal/walk, seed 4 step 1 as the managed admin on
+// PostgreSQL 18, where the schema's owner was a role of the configuration).
+func TestAccFunction_regressionSchemaOwnedByAnotherRole(t *testing.T) {
+	role, s1, s2 := acctest.RandName("fnown"), acctest.RandName("fnown_s1"), acctest.RandName("fnown_s2")
+	name := acctest.RandName("fnown_f")
+	addr := "postgresql_function.f"
+	cfg := func(fname, schema, body string) string {
+		return acctest.Config(`
+resource "postgresql_role" "owner" { name = %[1]q }
+resource "postgresql_schema" "s1" {
+  name  = %[2]q
+  owner = postgresql_role.owner.name
+}
+resource "postgresql_schema" "s2" {
+  name  = %[3]q
+  owner = postgresql_role.owner.name
+}
+resource "postgresql_function" "f" {
+  name     = %[4]q
+  schema   = postgresql_schema.%[5]s.name
+  language = "sql"
+  returns  = "integer"
+  body     = %[6]q
+}`, role, s1, s2, fname, schema, body)
+	}
+	sameOID := statecheck.CompareValue(compare.ValuesSame())
+	where := func(schema, fname string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if !acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = $1 AND p.proname = $2)", schema, fname) {
+				return fmt.Errorf("no function %s.%s", schema, fname)
+			}
+			return nil
+		}
+	}
+	testAccFunctionInPostgres(t, name, []resource.TestStep{
+		{
+			Config:            cfg(name, "s1", "SELECT 1"),
+			ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			Check:             where(s1, name),
+		},
+		{ // renamed, moved and replaced in place
+			Config:            cfg(name+"_2", "s2", "SELECT 2"),
+			ConfigPlanChecks:  preApply(plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)),
+			ConfigStateChecks: []statecheck.StateCheck{sameOID.AddStateValue(addr, tfjsonpath.New("oid"))},
+			Check:             where(s2, name+"_2"),
+		},
+	})
+}

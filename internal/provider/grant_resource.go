@@ -206,6 +206,8 @@ var grantArguments = map[pg.Missing]string{
 }
 
 func (r *grantResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *grantModel) diag.Diagnostics {
+	t := r.target(ctx, plan)
+	defer r.client.Claim(t.FactKey(), t.FactParts()...)()
 	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false), grantArguments)
 }
 
@@ -222,6 +224,7 @@ func (r *grantResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, s
 		return nil // only the ignored schema changed: nothing to do on the server
 	}
 	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
+	defer r.client.Claim(newT.FactKey(), newT.FactParts()...)()
 	if !pg.SameGrant(oldT, newT) {
 		from, err := r.client.GrantFrom(ctx, oldT, newT)
 		if err != nil {
@@ -282,8 +285,27 @@ func (r *grantResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, s
 	return changeFailed("Could not change privileges", r.client.ChangeGrant(ctx, r.spec(ctx, plan), revoke...), grantArguments)
 }
 
+// The privileges another resource of this apply states on the same objects
+// (the grant moved to another address, or was split: pg/claims.go) are left
+// to it.
 func (r *grantResource) DropObject(ctx context.Context, _ *tfkit.Call, state *grantModel) diag.Diagnostics {
-	err := r.client.SetGrant(ctx, pg.GrantSpec{Target: r.target(ctx, state)}, true)
+	t := r.target(ctx, state)
+	claimed, release := r.client.Retract(t.FactKey())
+	defer release()
+	if claimed[pg.ClaimAll] {
+		return nil
+	}
+	if len(claimed) > 0 {
+		left, err := r.unclaimed(ctx, t, claimed)
+		if err != nil {
+			return tfkit.Failed("Could not read privileges", err)
+		}
+		if len(left) == 0 {
+			return nil
+		}
+		t.Objects = left
+	}
+	err := r.client.SetGrant(ctx, pg.GrantSpec{Target: t}, true)
 	var left *pg.NotRevokedError
 	if errors.As(err, &left) {
 		// as cyrilgdn's destroy, which ignored them silently: the grants of
@@ -293,6 +315,37 @@ func (r *grantResource) DropObject(ctx context.Context, _ *tfkit.Call, state *gr
 		return d
 	}
 	return tfkit.Failed("Could not revoke privileges", err)
+}
+
+// unclaimed are the objects of t (every object of its type in the schema when
+// it names none) that no other resource of this apply claimed; a column grant
+// keeps an object while any of its columns is unclaimed (its revoke then
+// takes the claimed columns too: a claim of a column grant on an object that
+// another column grant leaves is rare enough to repair on the next apply).
+func (r *grantResource) unclaimed(ctx context.Context, t pg.GrantTarget, claimed map[string]bool) ([]string, error) {
+	objects := t.Objects
+	if len(objects) == 0 {
+		st, err := r.client.ReadGrant(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range st.Objects {
+			objects = append(objects, o.Name)
+		}
+	}
+	var left []string
+	for _, o := range objects {
+		keep := true
+		if len(t.Columns) == 0 {
+			keep = !claimed[o]
+		} else {
+			keep = slices.ContainsFunc(t.Columns, func(c string) bool { return !claimed[o+"\x00"+c] })
+		}
+		if keep {
+			left = append(left, o)
+		}
+	}
+	return left, nil
 }
 
 // grantImportID is the JSON shape of the import ID.

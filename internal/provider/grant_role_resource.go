@@ -190,6 +190,7 @@ func (r *grantRoleResource) Describe(m *grantRoleModel) string {
 }
 
 func (r *grantRoleResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *grantRoleModel) diag.Diagnostics {
+	defer r.client.Claim(pg.MembershipFactKey(plan.Role.ValueString(), plan.GrantRole.ValueString()))()
 	return tfkit.Failed("Could not grant role", r.client.SetMembership(ctx, plan.spec()))
 }
 
@@ -199,6 +200,7 @@ func (r *grantRoleResource) CreateObject(ctx context.Context, _ *tfkit.Call, pla
 // revoked in the same transaction.
 func (r *grantRoleResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *grantRoleModel) diag.Diagnostics {
 	role, grantRole := plan.Role.ValueString(), plan.GrantRole.ValueString()
+	defer r.client.Claim(pg.MembershipFactKey(role, grantRole))()
 	if oldRole, oldGrant := state.Role.ValueString(), state.GrantRole.ValueString(); oldRole != role || oldGrant != grantRole {
 		fromRole, fromGrant, err := r.client.MembershipFrom(ctx, oldRole, oldGrant, role, grantRole)
 		if err != nil {
@@ -211,7 +213,15 @@ func (r *grantRoleResource) UpdateObject(ctx context.Context, _ *tfkit.Call, pla
 	return tfkit.Failed("Could not change role membership", r.client.SetMembership(ctx, plan.spec()))
 }
 
+// DropObject revokes the membership, unless another resource of this apply
+// states it (it moved to another address, or to a role's `roles`:
+// pg/claims.go).
 func (r *grantRoleResource) DropObject(ctx context.Context, _ *tfkit.Call, state *grantRoleModel) diag.Diagnostics {
+	claimed, release := r.client.Retract(pg.MembershipFactKey(state.Role.ValueString(), state.GrantRole.ValueString()))
+	defer release()
+	if len(claimed) > 0 {
+		return nil
+	}
 	return tfkit.Failed("Could not revoke role", r.client.RevokeMembership(ctx, state.Role.ValueString(), state.GrantRole.ValueString()))
 }
 

@@ -177,6 +177,8 @@ func (r *roleResource) PlanChange(ctx context.Context, req resource.ModifyPlanRe
 	if config.Roles.IsNull() {
 		plan.Roles = state.Roles // not managed: keep what was read
 		warnRolesUnmanaged(ctx, req, resp, plan, state)
+	} else {
+		planRolesAdopted(ctx, req, plan, state)
 	}
 	planPassword(ctx, req, resp, plan, config, state)
 	// Semantic equality for valid_until: the same instant written differently is no change.
@@ -237,6 +239,28 @@ func warnRolesUnmanaged(ctx context.Context, req resource.ModifyPlanRequest, res
 			"membership: it records that roles is not managed here (roles shows as known after apply), and this warning is not "+
 			"shown again.", state.Name.ValueString(), state.Name.ValueString(), strings.Join(kept, ", ")))
 	plan.Roles = types.SetUnknown(types.StringType)
+}
+
+// planRolesAdopted plans an update when the configuration starts to set roles
+// while the role already has exactly those memberships (the configuration
+// last applied did not set roles): they were granted by something else, most
+// often a postgresql_grant_role that this same apply destroys, moving the
+// membership here. Without an update nothing of this role runs in the apply,
+// and the destroy of the postgresql_grant_role revoked the membership (the
+// next plan wanted it back; found by the random walk of internal/walk:
+// TestAccFacts_regressionMovedToAnotherAddress). The update claims the
+// memberships for this apply (pg/claims.go), so that the destroy leaves them.
+// The plan shows id as known after apply (roles, configured, cannot be), once:
+// the update records that roles is managed here.
+func planRolesAdopted(ctx context.Context, req resource.ModifyPlanRequest, plan, state *roleModel) {
+	if req.Private == nil || plan.Roles.IsUnknown() || state.Roles.IsNull() || state.Roles.IsUnknown() ||
+		len(state.Roles.Elements()) == 0 || !plan.Roles.Equal(state.Roles) {
+		return
+	}
+	if b, _ := req.Private.GetKey(ctx, privateRolesConfigured); len(b) > 0 {
+		return
+	}
+	plan.ID = types.StringUnknown()
 }
 
 // planPassword keeps a password verifier the state holds (written by

@@ -146,14 +146,23 @@ func (r *roleSettingResource) Describe(m *roleSettingModel) string {
 }
 
 func (r *roleSettingResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *roleSettingModel) diag.Diagnostics {
+	defer r.client.Claim(plan.factKey())()
 	return tfkit.Failed("Could not set role setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
 func (r *roleSettingResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, _ *roleSettingModel) diag.Diagnostics {
+	defer r.client.Claim(plan.factKey())()
 	return tfkit.Failed("Could not change role setting", r.client.SetRoleSetting(ctx, plan.setting()))
 }
 
+// DropObject resets the setting, unless another resource of this apply states
+// it (it moved to another address: pg/claims.go).
 func (r *roleSettingResource) DropObject(ctx context.Context, _ *tfkit.Call, state *roleSettingModel) diag.Diagnostics {
+	claimed, release := r.client.Retract(state.factKey())
+	defer release()
+	if len(claimed) > 0 {
+		return nil
+	}
 	return tfkit.Failed("Could not reset role setting",
 		r.client.ResetRoleSetting(ctx, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
 }
@@ -184,6 +193,11 @@ func (m *roleSettingModel) id() string {
 		id["database"] = db
 	}
 	return canonicalID(id)
+}
+
+// factKey is the setting's fact (pg/claims.go).
+func (m *roleSettingModel) factKey() string {
+	return pg.SettingFactKey(m.Role.ValueString(), m.Database.ValueString(), m.Parameter.ValueString())
 }
 
 type roleSettingModel struct {

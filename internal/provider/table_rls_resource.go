@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
@@ -71,12 +72,26 @@ func (r *tableRLSResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan
 
 // set enables or disables (and forces or not) row-level security as m says.
 func (r *tableRLSResource) set(ctx context.Context, m *tableRLSModel, oid uint32) diag.Diagnostics {
+	defer r.client.Claim(r.factKey(m))()
 	_, err := r.client.SetTableRLS(ctx, databaseOf(r.client, m.Database), oid, m.Schema.ValueString(), m.Table.ValueString(),
 		m.Enabled.ValueBool(), m.Force.ValueBool(), false)
 	return tfkit.Failed("Could not change row-level security", err)
 }
 
+// factKey is the fact of the table's row-level security (pg/claims.go).
+func (r *tableRLSResource) factKey(m *tableRLSModel) string {
+	return pg.FactKey("table_rls", databaseOf(r.client, m.Database), m.Schema.ValueString(), m.Table.ValueString())
+}
+
+// DropObject disables row-level security, unless another resource of this
+// apply states it for the same table (it moved to another address:
+// pg/claims.go).
 func (r *tableRLSResource) DropObject(ctx context.Context, _ *tfkit.Call, state *tableRLSModel) diag.Diagnostics {
+	claimed, release := r.client.Retract(r.factKey(state))
+	defer release()
+	if len(claimed) > 0 {
+		return nil
+	}
 	_, err := r.client.SetTableRLS(ctx, databaseOf(r.client, state.Database), uint32(state.OID.ValueInt64()),
 		state.Schema.ValueString(), state.Table.ValueString(), false, false, true)
 	return tfkit.Failed("Could not disable row-level security", err)

@@ -1,0 +1,78 @@
+package pg
+
+import (
+	"maps"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A retraction sees what was claimed before it, and waits for a claim in
+// progress; a retraction before any claim sees nothing.
+func TestClaims(t *testing.T) {
+	c := &Client{claims: &claims{}}
+	key := GrantTarget{Database: "d", Schema: "s", ObjectType: ObjTable, Grantee: "PUBLIC"}.FactKey()
+	if got, release := c.Retract(key); len(got) != 0 {
+		t.Fatalf("retract before any claim: %v", got)
+	} else {
+		release()
+	}
+	c.Claim(key, "a", "b")()
+	got, release := c.Retract(GrantTarget{Database: "d", Schema: "s", ObjectType: ObjTable, Grantee: "public"}.FactKey())
+	release()
+	if keys := slices.Sorted(maps.Keys(got)); !slices.Equal(keys, []string{"a", "b"}) {
+		t.Fatalf("claimed parts: %v", keys)
+	}
+	if got, release := c.Retract(FactKey("other")); len(got) != 0 {
+		t.Fatalf("another fact: %v", got)
+	} else {
+		release()
+	}
+
+	// a claim holds the fact while it writes: the retraction waits for it
+	k2 := MembershipFactKey("m", "g")
+	release2 := c.Claim(k2)
+	var wg sync.WaitGroup
+	var seen map[string]bool
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var rel func()
+		seen, rel = c.Retract(k2)
+		rel()
+	}()
+	time.Sleep(20 * time.Millisecond)
+	release2()
+	wg.Wait()
+	if !seen[ClaimAll] {
+		t.Fatalf("the retraction did not see the claim: %v", seen)
+	}
+
+	// a client view without claims (a zero Client) claims nothing
+	var zero Client
+	zero.Claim(k2)()
+	if got, rel := zero.Retract(k2); len(got) != 0 {
+		t.Fatal(got)
+	} else {
+		rel()
+	}
+}
+
+func TestGrantTargetFactParts(t *testing.T) {
+	for _, tc := range []struct {
+		t    GrantTarget
+		want []string
+	}{
+		{GrantTarget{ObjectType: ObjTable}, []string{ClaimAll}},
+		{GrantTarget{ObjectType: ObjTable, Objects: []string{"a", "b"}}, []string{"a", "b"}},
+		{GrantTarget{ObjectType: ObjColumn, Objects: []string{"a"}, Columns: []string{"x", "y"}}, []string{"a\x00x", "a\x00y"}},
+	} {
+		if got := tc.t.FactParts(); !slices.Equal(got, tc.want) {
+			t.Errorf("%+v: %q, want %q", tc.t, got, tc.want)
+		}
+	}
+	if (DefaultPrivilegesTarget{ObjectType: ObjRoutine}).FactKey() != (DefaultPrivilegesTarget{ObjectType: ObjFunction}).FactKey() {
+		t.Error("routines and functions are one kind of default privileges")
+	}
+}

@@ -1,0 +1,365 @@
+package walk
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+)
+
+// TestWalk_generator checks the generator without a server: every
+// configuration it makes is consistent (Normalize changes nothing), renders,
+// its drift has SQL, and a seed always makes the same walk.
+func TestWalk_generator(t *testing.T) {
+	e := Env{Prefix: "wkunit00", Admin: "admin", Major: 18}
+	for seed := uint64(1); seed <= 40; seed++ {
+		var first []string
+		for round := range 2 {
+			g := NewGen(seed, DefaultSwitches())
+			c := g.Initial()
+			var trace []string
+			for step := range 60 {
+				if err := Validate(c); err != nil {
+					t.Fatalf("seed %d step %d: %v", seed, step, err)
+				}
+				hcl := Render(c, e)
+				if strings.Contains(hcl, "?") {
+					t.Fatalf("seed %d step %d: a reference names nothing:\n%s", seed, step, hcl)
+				}
+				for _, d := range g.Drift(c) {
+					if _, err := DriftSQL(d, c, e); err != nil {
+						t.Fatalf("seed %d step %d: %v", seed, step, err)
+					}
+				}
+				trace = append(trace, c.JSON())
+				c = g.Next(c)
+			}
+			if round == 0 {
+				first = trace
+			} else if strings.Join(first, "") != strings.Join(trace, "") {
+				t.Fatalf("seed %d: two walks differ", seed)
+			}
+		}
+	}
+}
+
+// TestWalk_shrinkRemoval checks that removing resources from a pair keeps both
+// configurations consistent and drops drift made to what is gone.
+func TestWalk_shrinkRemoval(t *testing.T) {
+	g := NewGen(7, DefaultSwitches())
+	before := g.Initial()
+	for range 5 {
+		before = g.Next(before)
+	}
+	after := g.Next(before)
+	p := Pair{Before: before, After: after, Drift: g.Drift(before)}
+	for _, k := range pairKeys(p) {
+		q := withoutKeys(p, []string{k})
+		if err := Validate(q.Before); err != nil {
+			t.Fatal(err)
+		}
+		if err := Validate(q.After); err != nil {
+			t.Fatal(err)
+		}
+		if q.Before.Kind(k) != "" || q.After.Kind(k) != "" {
+			t.Fatalf("%s still there", k)
+		}
+		for _, d := range q.Drift {
+			if _, err := DriftSQL(d, q.Before, Env{Prefix: "wkunit00", Admin: "admin"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// shortSeeds are the walks of make test: fixed, so a failure in CI is
+// reproducible by its seed.
+var shortSeeds = []uint64{1, 2, 3}
+
+const shortSteps = 8
+
+// TestAccWalk_short is the walk of make test: a few seeds, tens of steps in
+// all, at -parallelism 20 (PGTF_WALK_SEEDS and PGTF_WALK_STEPS override).
+func TestAccWalk_short(t *testing.T) {
+	acctest.PreCheck(t)
+	t.Parallel()
+	seeds, steps := seedsFromEnv(t, shortSeeds), stepsFromEnv(t, shortSteps)
+	for _, seed := range seeds {
+		res := Run(t, Options{Seed: seed, Steps: steps, DriftRate: 0.3, Switches: DefaultSwitches(), Artifacts: artifactsDir(t),
+			Shrink: os.Getenv("PGTF_WALK_SHRINK") == "1"})
+		if res.Failure != nil {
+			t.Errorf("%v", res.Failure)
+		}
+		t.Logf("walk seed %d: %d steps (%d with drift) in %s", seed, res.Steps, res.Drifts, res.Duration.Round(time.Second))
+	}
+}
+
+// TestAccWalk_long is the long walk (make test-walk, scripts/walk): seeds
+// one after the other until PGTF_WALK_TOTAL_STEPS steps have run or
+// PGTF_WALK_TIME has passed, each PGTF_WALK_STEPS long; a failed seed is
+// recorded (and shrunk with PGTF_WALK_SHRINK=1) and the walk goes on with
+// the next. It ends with a summary (steps, seeds, failures), also appended to
+// the file PGTF_WALK_SUMMARY when set.
+func TestAccWalk_long(t *testing.T) {
+	if os.Getenv("PGTF_WALK_LONG") != "1" {
+		t.Skip("the long walk runs from make test-walk (PGTF_WALK_LONG=1)")
+	}
+	acctest.PreCheck(t)
+	start := time.Now()
+	limit := 30 * time.Minute
+	if s := os.Getenv("PGTF_WALK_TIME"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			t.Fatalf("PGTF_WALK_TIME: %v", err)
+		}
+		limit = d
+	}
+	deadline := start.Add(limit)
+	total := 500
+	if s := os.Getenv("PGTF_WALK_TOTAL_STEPS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("PGTF_WALK_TOTAL_STEPS: %v", err)
+		}
+		total = n
+	}
+	steps := stepsFromEnv(t, 40)
+	first := uint64(1000)
+	if s := os.Getenv("PGTF_WALK_FIRST_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("PGTF_WALK_FIRST_SEED: %v", err)
+		}
+		first = n
+	}
+	var seeds []uint64
+	if os.Getenv("PGTF_WALK_SEEDS") != "" {
+		seeds = seedsFromEnv(t, nil)
+	}
+	ran, drifts, failed := 0, 0, 0
+	var failures []string
+	var done []uint64
+	for i := 0; ; i++ {
+		var seed uint64
+		if seeds != nil {
+			if i >= len(seeds) {
+				break
+			}
+			seed = seeds[i]
+		} else {
+			if ran >= total {
+				break
+			}
+			seed = first + uint64(i)
+		}
+		if time.Now().After(deadline) {
+			break
+		}
+		res := Run(t, Options{Seed: seed, Steps: steps, DriftRate: 0.3, Switches: DefaultSwitches(), Artifacts: artifactsDir(t),
+			Shrink: os.Getenv("PGTF_WALK_SHRINK") == "1", Deadline: deadline})
+		ran += res.Steps
+		drifts += res.Drifts
+		done = append(done, seed)
+		if res.Failure != nil {
+			failed++
+			failures = append(failures, res.Failure.Error()+"\n    "+res.Failure.Dir)
+			t.Errorf("%v", res.Failure)
+		}
+		t.Logf("walk seed %d: %d steps (%d with drift) in %s; %d steps in all", seed, res.Steps, res.Drifts, res.Duration.Round(time.Second), ran)
+	}
+	summary := fmt.Sprintf("walk summary: PostgreSQL %d, %s: %d seeds (%s), %d steps (%d with drift), %d failures, %s",
+		acctest.ServerMajor(t), acctest.Mode(), len(done), seedRange(done), ran, drifts, failed, time.Since(start).Round(time.Second))
+	t.Log(summary)
+	for _, f := range failures {
+		t.Log("  " + f)
+	}
+	if p := os.Getenv("PGTF_WALK_SUMMARY"); p != "" {
+		fh, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644) //nolint:gosec // a log the caller names
+		if err == nil {
+			_, _ = fh.WriteString(summary + "\n")
+			for _, f := range failures {
+				_, _ = fh.WriteString("  " + strings.ReplaceAll(f, "\n", "\n  ") + "\n")
+			}
+			_ = fh.Close()
+		}
+	}
+}
+
+// TestAccWalk_replay replays the pair of a failed step (PGTF_WALK_REPLAY: its
+// pair.json) from a fresh start, and shrinks it with PGTF_WALK_SHRINK=1.
+func TestAccWalk_replay(t *testing.T) {
+	path := os.Getenv("PGTF_WALK_REPLAY")
+	if path == "" {
+		t.Skip("set PGTF_WALK_REPLAY to a failure's pair.json")
+	}
+	acctest.PreCheck(t)
+	b, err := os.ReadFile(path) //nolint:gosec // the file the caller names
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Pair
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	f := Replay(t, p)
+	if f == nil {
+		t.Log("the pair passes")
+		return
+	}
+	t.Logf("the pair fails: %s", f.Signature())
+	if os.Getenv("PGTF_WALK_SHRINK") == "1" {
+		if small := Shrink(t, f, t.Logf); small != nil {
+			dir := writeArtifacts(t, artifactsDir(t), NewEnv(t), small, "shrunk")
+			t.Logf("shrunk pair in %s:\n%s", dir, small.Pair)
+		}
+	}
+	t.Errorf("%v", f)
+}
+
+func seedsFromEnv(t *testing.T, def []uint64) []uint64 {
+	t.Helper()
+	s := os.Getenv("PGTF_WALK_SEEDS")
+	if s == "" {
+		return def
+	}
+	var out []uint64
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		if lo, hi, ok := strings.Cut(f, "-"); ok {
+			a, err1 := strconv.ParseUint(lo, 10, 64)
+			b, err2 := strconv.ParseUint(hi, 10, 64)
+			if err1 != nil || err2 != nil || b < a {
+				t.Fatalf("PGTF_WALK_SEEDS: %q", f)
+			}
+			for x := a; x <= b; x++ {
+				out = append(out, x)
+			}
+			continue
+		}
+		n, err := strconv.ParseUint(f, 10, 64)
+		if err != nil {
+			t.Fatalf("PGTF_WALK_SEEDS: %v", err)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+func stepsFromEnv(t *testing.T, def int) int {
+	t.Helper()
+	if s := os.Getenv("PGTF_WALK_STEPS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("PGTF_WALK_STEPS: %v", err)
+		}
+		return n
+	}
+	return def
+}
+
+// artifactsDir is where failures are written: PGTF_WALK_ARTIFACTS, else
+// .cache/walk in the repository.
+func artifactsDir(t *testing.T) string {
+	t.Helper()
+	if d := os.Getenv("PGTF_WALK_ARTIFACTS"); d != "" {
+		return d
+	}
+	d, err := filepath.Abs(filepath.Join("..", "..", ".cache", "walk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func seedRange(seeds []uint64) string {
+	if len(seeds) == 0 {
+		return "none"
+	}
+	var parts []string
+	for i := 0; i < len(seeds); {
+		j := i
+		for j+1 < len(seeds) && seeds[j+1] == seeds[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", seeds[i], seeds[j]))
+		} else {
+			parts = append(parts, fmt.Sprint(seeds[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// replayPair replays the pair in testdata/pairs/<name>.json rounds times
+// from a fresh start (races need several): every round must pass.
+func replayPair(t *testing.T, name string, rounds int) {
+	t.Helper()
+	acctest.PreCheck(t)
+	b, err := os.ReadFile(filepath.Join("testdata", "pairs", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Pair
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*Config{p.Before, p.After} {
+		if err := Validate(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for round := range rounds {
+		if f := Replay(t, p); f != nil {
+			t.Fatalf("round %d: %v", round, f)
+		}
+	}
+}
+
+// Removing a role together with the schema policy block that named it:
+// Terraform drops the role first, then the schema's update revoked from a
+// role that no longer exists ("role ... does not exist"; in the managed mode,
+// before the fix of TestAccRole_regressionDropHoldingPrivilegesOfOtherOwners,
+// the drop failed instead). Found by the walk, fixed by branch revoke (issue
+// 42, part 2); the walk steered around it (Switches.AvoidRevokeFromDroppedGrantee)
+// until then.
+func TestAccWalk_regressionRevokeFromDroppedGrantee(t *testing.T) {
+	replayPair(t, "revoke_from_dropped_grantee", 3)
+}
+
+// knownDefect skips a test of a known defect the walk steers around, unless
+// PGTF_WALK_KNOWN=1.
+func knownDefect(t *testing.T, what, owner string) {
+	t.Helper()
+	if os.Getenv("PGTF_WALK_KNOWN") != "1" {
+		t.Skipf("known defect: %s, owned by %s (PGTF_WALK_KNOWN=1 runs it)", what, owner)
+	}
+}
+
+// An extension that stays while the schema it is in goes, its schema unset
+// in the configuration ("PostgreSQL picks it"): the state keeps the old
+// schema, the schema's DROP SCHEMA ... CASCADE drops the extension, and the
+// next plan creates it again (found by the walk, seed 3000 step 15 as the
+// superuser on PostgreSQL 18; shrunk by hand to this pair). The walk steers
+// around it with Switches.AvoidDropSchemaUnderKeptExtension.
+func TestAccWalk_knownDefectDropSchemaUnderKeptExtension(t *testing.T) {
+	knownDefect(t, "an extension kept while its schema is dropped is dropped with it (DROP SCHEMA ... CASCADE)", "nobody yet (found by walk)")
+	replayPair(t, "drop_schema_under_kept_extension", 1)
+}
+
+// Default privileges removed from the configuration in the step where their
+// owner was renamed outside Terraform: their destroy runs before the owner's
+// rename back, finds no role of the old name and counts the revoke as done
+// (a revoke for a role that no longer exists is done), and the entries stay
+// under the renamed role (found by the walk, seed 3001 step 10 as the
+// superuser on PostgreSQL 18: "default privileges ... {DELETE INSERT TRIGGER
+// UPDATE}, want {}"; shrunk by hand to this pair).
+func TestAccWalk_knownDefectDefaultPrivilegesOfRenamedOwner(t *testing.T) {
+	knownDefect(t, "the destroy of default privileges whose owner was renamed outside Terraform leaves them", "nobody yet (found by walk; revoke's rule)")
+	replayPair(t, "default_privileges_of_renamed_owner", 1)
+}
