@@ -48,6 +48,12 @@ type MigrationView struct {
 	// wrong (a cyrilgdn bug) and is repaired by the upgrade, which the id check
 	// (checkIDsKept) then does not hold against it.
 	RepairedIDs []string
+	// ByAdmin marks a fixture written by a provider connected as a
+	// non-superuser admin (a set made with superuser = false): its apply.sql,
+	// what that provider ran, is replayed as the admin of the current mode, so
+	// that what the admin made is the admin's, as it was in the fixture's
+	// cluster (setup.sql and teardown.sql still run as the superuser).
+	ByAdmin bool
 }
 
 // MigrationOptions tunes MigrationPlanEmpty.
@@ -63,6 +69,14 @@ type MigrationOptions struct {
 	// other tests running in parallel, which must stay.
 	ForgetBeforeDestroy []string
 }
+
+// The non-superuser admin (CREATEROLE CREATEDB) of the cluster the
+// managed-mode fixture sets were made on, and its password
+// (testdata/cyrilgdn-1.26.0-managed/README.md).
+const (
+	fixtureManagedAdmin    = "fx_managed_admin"
+	fixtureManagedPassword = "fxmanagedpw"
+)
 
 var (
 	buildOnce sync.Once
@@ -156,6 +170,10 @@ func missingFeatures(t *testing.T, needs []CLIFeature) string {
 func readMigrationView(t *testing.T, v MigrationView) *migrationView {
 	t.Helper()
 	replacer := []string{"25433", os.Getenv("PGPORT"), "pgfixpw", superPassword(), "registry.terraform.io/cyrilgdn/postgresql", "registry.terraform.io/pgtf/postgresql"}
+	if v.ByAdmin {
+		// the admin of the fixture's cluster is the admin of the current mode here
+		replacer = append(replacer, fixtureManagedAdmin, AdminUser(), fixtureManagedPassword, os.Getenv("PGPASSWORD"))
+	}
 	unused := map[string]bool{}
 	for k, val := range v.Replace {
 		replacer = append(replacer, k, val)
@@ -198,6 +216,9 @@ func readMigrationView(t *testing.T, v MigrationView) *migrationView {
 		mv.scripts[f] = read(f)
 	}
 	mv.objects = objectsKey(mv.scripts["setup.sql"] + "\n\\connect postgres\n" + mv.scripts["apply.sql"] + "\n\\connect postgres\n-- teardown\n" + mv.scripts["teardown.sql"])
+	if v.ByAdmin {
+		mv.objects = "by admin\n" + mv.objects
+	}
 	for k := range unused { // a substitution that matches nothing would silently test the unchanged fixture
 		t.Fatalf("view %s: Replace %q occurs in no file of %s", v.Name, k, v.Dir)
 	}
@@ -283,7 +304,11 @@ func migrationGroup(t *testing.T, tf, bin string, views []*migrationView, opts M
 		}
 	}()
 	runSQLFile(t, first.scripts["setup.sql"])
-	runSQLFile(t, first.scripts["apply.sql"])
+	if first.ByAdmin {
+		runSQLFileAs(t, first.scripts["apply.sql"], AdminExec)
+	} else {
+		runSQLFile(t, first.scripts["apply.sql"])
+	}
 
 	for _, v := range views {
 		t.Run(v.Name, func(t *testing.T) {
@@ -602,11 +627,18 @@ func moduleRoot() (string, error) {
 // `\connect db` lines.
 func runSQLFile(t *testing.T, content string) {
 	t.Helper()
+	runSQLFileAs(t, content, Exec)
+}
+
+// runSQLFileAs is runSQLFile with exec running the statements (Exec: as the
+// superuser, AdminExec: as the admin of the current mode).
+func runSQLFileAs(t *testing.T, content string, exec func(t *testing.T, db string, stmts ...string)) {
+	t.Helper()
 	db := "postgres"
 	var chunk strings.Builder
 	flush := func() { // one connection per database switch, not per statement
 		if stmts := SplitSQL(chunk.String()); len(stmts) > 0 {
-			Exec(t, db, stmts...)
+			exec(t, db, stmts...)
 		}
 		chunk.Reset()
 	}

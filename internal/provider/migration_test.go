@@ -16,15 +16,46 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
 
-// fixtureSets are the sets of cyrilgdn/postgresql fixture states under
-// testdata, one per release (same cases, same configurations but where a
-// release lacks an argument; see each set's README.md), newest first.
-var fixtureSets = []struct{ version, dir string }{
-	{"1.26.0", "cyrilgdn"},
-	{"1.25.0", "cyrilgdn-1.25.0"},
-	{"1.22.0", "cyrilgdn-1.22.0"},
-	{"1.19.0", "cyrilgdn-1.19.0"},
+// fixtureSet is a set of cyrilgdn/postgresql fixture states under testdata.
+type fixtureSet struct {
+	version, dir string
+	// byAdmin: written by a provider connected as a non-superuser admin
+	// (superuser = false), planned in the managed admin mode
+	byAdmin bool
 }
+
+// name names the set's views (subtests).
+func (s fixtureSet) name() string {
+	if s.byAdmin {
+		return s.version + "-managed"
+	}
+	return s.version
+}
+
+// fixtureSets are the sets of cyrilgdn/postgresql fixture states under
+// testdata written by a superuser provider, one per release (same cases, same
+// configurations but where a release lacks an argument or a resource; see each
+// set's README.md), newest first.
+var fixtureSets = []fixtureSet{
+	{version: "1.26.0", dir: "cyrilgdn"},
+	{version: "1.25.0", dir: "cyrilgdn-1.25.0"},
+	{version: "1.22.0", dir: "cyrilgdn-1.22.0"},
+	{version: "1.19.0", dir: "cyrilgdn-1.19.0"},
+	{version: "1.18.0", dir: "cyrilgdn-1.18.0"},
+	{version: "1.14.0", dir: "cyrilgdn-1.14.0"},
+}
+
+// managedFixtureSets are the sets written by a provider connected as a
+// CREATEROLE CREATEDB non-superuser admin, as on AWS RDS, Cloud SQL or Azure
+// (the cases such an admin can run; see the set's README.md).
+var managedFixtureSets = []fixtureSet{
+	{version: "1.26.0", dir: "cyrilgdn-1.26.0-managed", byAdmin: true},
+}
+
+// managedSkips are the cases the managed sets do not have, and why: what
+// PostgreSQL reserves to superusers (or to roles with REPLICATION, which the
+// managed admin, as the test cluster's, lacks).
+var managedSkips = map[string]string{}
 
 // migrationCases are the fixture cases over which a real `terraform plan`
 // with this provider must show no changes, in the states of every release
@@ -140,9 +171,10 @@ var fdwCasesMu sync.Mutex
 // TestAccMigration_cyrilgdn recreates the objects of each fixture case, seeds
 // its states, as each release wrote them (provider address replaced), and
 // expects an empty plan. Cases of one resource type run one after the other
-// (they share object names); types run in parallel. Outside the role cases it
-// runs as superuser only: the fixtures were made by a provider configured with
-// superuser = true.
+// (they share object names); types run in parallel. As superuser it plans the
+// sets a superuser provider wrote; in the managed admin mode, the sets a
+// non-superuser admin wrote (managedFixtureSets), and for roles those of the
+// superuser sets as well (reading a role needs no privilege).
 func TestAccMigration_cyrilgdn(t *testing.T) {
 	types := registeredTypes()
 	byType := map[string][]int{}
@@ -159,17 +191,25 @@ func TestAccMigration_cyrilgdn(t *testing.T) {
 			if !types["postgresql_"+typ] {
 				t.Fatalf("postgresql_%s has migration cases but is not served by this provider (not registered in Resources?)", typ)
 			}
-			if typ != "role" && acctest.Managed() {
-				t.Skip("needs superuser: the fixtures were created by a superuser provider (superuser = true)")
+			sets := fixtureSets
+			if acctest.Managed() {
+				sets = managedFixtureSets
+				if typ == "role" {
+					sets = append(slices.Clone(managedFixtureSets), fixtureSets...)
+				}
 			}
 			t.Parallel()
 			for _, i := range byType[typ] {
 				c := migrationCases[i]
-				views := migrationViews(c.dir, c.replace, c.variants, c.expect, c.needs)
+				views := migrationViews(sets, c.dir, c.replace, c.variants, c.expect, c.needs)
 				for i := range views {
 					views[i].RepairedIDs = c.repairedIDs
 				}
 				if len(views) == 0 {
+					if why, ok := managedSkips[c.dir]; ok && acctest.Managed() {
+						t.Run(strings.TrimPrefix(c.dir, typ+"/"), func(t *testing.T) { t.Skip(why) })
+						continue
+					}
 					t.Errorf("%s: no release has a state for this case", c.dir)
 					continue
 				}
@@ -201,9 +241,9 @@ func TestAccMigration_cyrilgdn(t *testing.T) {
 
 // migrationViews are the views of a case: for every release that has a state
 // of it, the case as written, then each variant.
-func migrationViews(dir string, replace map[string]string, variants []migrationVariant, expect map[string][]string, needs map[string][]acctest.CLIFeature) []acctest.MigrationView {
+func migrationViews(sets []fixtureSet, dir string, replace map[string]string, variants []migrationVariant, expect map[string][]string, needs map[string][]acctest.CLIFeature) []acctest.MigrationView {
 	var views []acctest.MigrationView
-	for _, set := range fixtureSets {
+	for _, set := range sets {
 		caseDir := filepath.Join("testdata", set.dir, dir)
 		var states []string
 		for _, state := range []string{"terraform.tfstate", "terraform.refreshed.tfstate"} {
@@ -218,11 +258,11 @@ func migrationViews(dir string, replace map[string]string, variants []migrationV
 		if !ok {
 			exp = expect[""]
 		}
-		base := acctest.MigrationView{Name: set.version, Dir: caseDir, StateFiles: states, Replace: replace, Expect: exp, Needs: needs[set.version]}
+		base := acctest.MigrationView{Name: set.name(), Dir: caseDir, StateFiles: states, Replace: replace, Expect: exp, Needs: needs[set.version], ByAdmin: set.byAdmin}
 		views = append(views, base)
 		for _, v := range variants {
 			view := base
-			view.Name = set.version + "+" + v.name
+			view.Name = set.name() + "+" + v.name
 			view.Replace = maps.Clone(replace)
 			if view.Replace == nil {
 				view.Replace = map[string]string{}
