@@ -35,6 +35,11 @@ type MigrationView struct {
 	StateFiles []string
 	// Replace holds literal substitutions applied to every file of the view.
 	Replace map[string]string
+	// ConfigDir, when set, is the directory whose main.tf the view plans
+	// (instead of Dir's): the configuration a user rewrote when the release
+	// that wrote the state took another one (cyrilgdn before 1.19 spelled a
+	// function's body otherwise), with Dir's objects and states.
+	ConfigDir string
 	// Expect lists the changes the plan must show, each "<address>.<attribute>":
 	// an in-place update of exactly those attributes (what cyrilgdn's own plan
 	// showed too, e.g. a configured attribute an import leaves null). Empty:
@@ -204,7 +209,15 @@ func readMigrationView(t *testing.T, v MigrationView) *migrationView {
 	if len(mv.StateFiles) == 0 {
 		mv.StateFiles = []string{"terraform.tfstate"}
 	}
-	body, err := stripProviderHeader(read("main.tf"))
+	mainTF := read("main.tf")
+	if v.ConfigDir != "" {
+		b, err := os.ReadFile(filepath.Join(v.ConfigDir, "main.tf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mainTF = sub.Replace(string(b))
+	}
+	body, err := stripProviderHeader(mainTF)
 	if err != nil {
 		t.Fatalf("%s/main.tf: %v", v.Dir, err)
 	}
