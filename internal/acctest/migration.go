@@ -299,22 +299,23 @@ func migrationGroup(t *testing.T, tf, bin string, views []*migrationView, opts M
 	first := views[0]
 	work := t.TempDir()
 	writeFile(t, filepath.Join(work, "terraformrc"), devOverrides(bin))
-	superEnv := map[string]string{"PGUSER": superUser(), "PGPASSWORD": superPassword(), "PGSUPERUSER": "true"}
+	// the destroy runs as the superuser, but for what the admin made
+	destroyEnv := map[string]string{"PGUSER": superUser(), "PGPASSWORD": superPassword(), "PGSUPERUSER": "true"}
 	if first.ByAdmin {
 		// what the admin made, the admin destroys: a superuser's REVOKE does not take
 		// back a privilege the admin granted (on a wrapper it does not own, say)
-		superEnv = nil
+		destroyEnv = nil // the environment: the admin of the managed mode
 	}
 	defer func() { // also when a step fails the test (runtime.Goexit runs deferred calls)
 		// the destroy works from the first view's configuration and state
 		writeFile(t, filepath.Join(work, "main.tf"), spawnedHeader+first.body)
 		writeFile(t, filepath.Join(work, "terraform.tfstate"), first.states[0])
 		for _, addr := range opts.ForgetBeforeDestroy {
-			if out, err := runTerraform(tf, work, superEnv, "state", "rm", addr); err != nil {
+			if out, err := runTerraform(tf, work, destroyEnv, "state", "rm", addr); err != nil {
 				t.Logf("terraform state rm %s (not in this case's state?): %v\n%s", addr, err, out)
 			}
 		}
-		if out, err := runTerraform(tf, work, superEnv, "destroy", "-auto-approve", "-no-color", "-input=false", spawnedParallelism); err != nil {
+		if out, err := runTerraform(tf, work, destroyEnv, "destroy", "-auto-approve", "-no-color", "-input=false", spawnedParallelism); err != nil {
 			t.Errorf("destroy after the migration check failed: %v\n%s", err, out)
 		}
 		if td := first.scripts["teardown.sql"]; td != "" {
