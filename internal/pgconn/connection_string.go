@@ -18,7 +18,7 @@ import (
 type ConnectionParams struct {
 	Database        string // "" = the provider's database
 	Username        string // "" = the provider's role
-	Password        string // "" = the provider's, for the provider's role; none for another
+	Password        string // "" = the provider's, for the provider's role when Config.ExposeCredentials; none otherwise
 	ApplicationName string // "" = none
 }
 
@@ -70,6 +70,9 @@ func (c *Client) ConnectionString(ctx context.Context, p ConnectionParams) (*Con
 	switch {
 	case p.Password != "":
 		cs.Password, cs.PasswordSource = p.Password, "argument"
+	case own && !cfg.ExposeCredentials && (c.tokens != nil || cfg.Password != ""):
+		cs.Warnings = append(cs.Warnings, fmt.Sprintf("no password for role %q: the provider's own credentials are handed out only when its configuration "+
+			"sets expose_credentials = true; give the password in the password argument, or have the program find it elsewhere (a password file)", cs.Username))
 	case own && c.tokens != nil:
 		tok, exp, err := c.tokens.Current(ctx)
 		if err != nil {
@@ -86,7 +89,10 @@ func (c *Client) ConnectionString(ctx context.Context, p ConnectionParams) (*Con
 		cs.Warnings = append(cs.Warnings, fmt.Sprintf("the provider reaches %s through a SOCKS5 proxy: the connection string names the server as the "+
 			"provider's configuration does, which other programs reach only from where it is reachable", cfg.Address()))
 	}
-	if cc := cfg.ClientCert; cc != nil && cc.Inline {
+	if cc := cfg.ClientCert; cc != nil && !cfg.ExposeCredentials {
+		cs.Warnings = append(cs.Warnings, "the provider's client certificate is its own credential, handed out only when its configuration sets "+
+			"expose_credentials = true: sslcert and sslkey are left out")
+	} else if cc != nil && cc.Inline {
 		cs.Warnings = append(cs.Warnings, "the provider's client certificate is inline PEM (sslinline), which a connection string cannot carry: "+
 			"sslcert and sslkey are left out")
 	}
@@ -100,7 +106,7 @@ func (c *Client) ConnectionString(ctx context.Context, p ConnectionParams) (*Con
 	}
 	add("sslmode", cfg.SSLMode)
 	add("sslrootcert", cfg.SSLRootCert)
-	if cc := cfg.ClientCert; cc != nil && !cc.Inline {
+	if cc := cfg.ClientCert; cc != nil && !cc.Inline && cfg.ExposeCredentials {
 		add("sslcert", cc.Cert)
 		add("sslkey", cc.Key)
 	}

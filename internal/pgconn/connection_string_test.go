@@ -13,7 +13,7 @@ func TestConnectionString(t *testing.T) {
 	ctx := context.Background()
 	c := NewClient(Config{Host: "db1.example, db2.example", Ports: []int{5432, 5433}, Database: "postgres", Username: "admin", Password: "admin pass",
 		SSLMode: "verify-full", SSLRootCert: "/etc/ca.pem", TargetSessionAttrs: "read-write", ConnectTimeout: 10 * time.Second,
-		ClientCert: &ClientCert{Cert: "/c.pem", Key: "/k.pem"}})
+		ClientCert: &ClientCert{Cert: "/c.pem", Key: "/k.pem"}, ExposeCredentials: true})
 	defer c.Close()
 
 	own, err := c.ConnectionString(ctx, ConnectionParams{Database: "app"})
@@ -34,7 +34,7 @@ func TestConnectionString(t *testing.T) {
 	}
 	// both forms mean the same to a libpq-compatible parser (which reads the
 	// certificate files at once: none here)
-	plain := NewClient(Config{Host: "db1.example,db2.example", Ports: []int{5432, 5433}, Database: "postgres", Username: "admin", Password: "admin pass", SSLMode: "disable"})
+	plain := NewClient(Config{Host: "db1.example,db2.example", Ports: []int{5432, 5433}, Database: "postgres", Username: "admin", Password: "admin pass", SSLMode: "disable", ExposeCredentials: true})
 	defer plain.Close()
 	parsed, err := plain.ConnectionString(ctx, ConnectionParams{Database: "app"})
 	if err != nil {
@@ -75,7 +75,7 @@ func TestConnectionString(t *testing.T) {
 
 	// a socket directory, an inline certificate
 	s := NewClient(Config{Host: "/var/run/postgresql", Port: 5432, Database: "postgres", Username: "me", SSLMode: "disable",
-		ClientCert: &ClientCert{Cert: "-----BEGIN", Key: "-----BEGIN", Inline: true}})
+		ClientCert: &ClientCert{Cert: "-----BEGIN", Key: "-----BEGIN", Inline: true}, ExposeCredentials: true})
 	defer s.Close()
 	sock, err := s.ConnectionString(ctx, ConnectionParams{})
 	if err != nil {
@@ -93,5 +93,49 @@ func TestConnectionString(t *testing.T) {
 	defer u.Close()
 	if _, err := u.ConnectionString(ctx, ConnectionParams{}); err == nil || !strings.Contains(err.Error(), "not known yet") {
 		t.Errorf("unknown host: %v", err)
+	}
+}
+
+// TestConnectionString_regressionOwnCredentialsWithoutOptIn: the provider's
+// own password (or cloud token) and client certificate went to any module
+// that asked for a connection string of the provider's role (issue 40). Without
+// expose_credentials they are left out, with a warning saying why; a password
+// given as an argument, and other roles, are unaffected.
+func TestConnectionString_regressionOwnCredentialsWithoutOptIn(t *testing.T) {
+	ctx := context.Background()
+	c := NewClient(Config{Host: "db.example", Port: 5432, Database: "postgres", Username: "admin", Password: "admin pass", SSLMode: "verify-full",
+		ClientCert: &ClientCert{Cert: "/c.pem", Key: "/k.pem"}})
+	defer c.Close()
+	for _, p := range []ConnectionParams{{}, {Username: "admin"}} {
+		own, err := c.ConnectionString(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if own.Password != "" || own.PasswordSource != "" || strings.Contains(own.Keyword, "admin pass") || strings.Contains(own.URL, "admin%20pass") {
+			t.Errorf("%+v: the provider's password was handed out: %s / %s", p, own.Keyword, own.URL)
+		}
+		if strings.Contains(own.Keyword, "sslkey") || strings.Contains(own.URL, "sslkey") || strings.Contains(own.Keyword, "sslcert") {
+			t.Errorf("%+v: the provider's client certificate was handed out: %s", p, own.Keyword)
+		}
+		joined := strings.Join(own.Warnings, "\n")
+		if !strings.Contains(joined, "expose_credentials = true") || !strings.Contains(joined, `role "admin"`) || !strings.Contains(joined, "sslkey are left out") {
+			t.Errorf("%+v: warnings do not say why: %v", p, own.Warnings)
+		}
+	}
+	// a password the configuration gives is the configuration's choice
+	given, err := c.ConnectionString(ctx, ConnectionParams{Password: "given"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if given.Password != "given" || given.PasswordSource != "argument" {
+		t.Errorf("a given password: %+v", given)
+	}
+	// another role never gets the provider's password, opted in or not
+	other, err := c.ConnectionString(ctx, ConnectionParams{Username: "app"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.Password != "" || strings.Contains(other.Keyword, "password") {
+		t.Errorf("another role: %s", other.Keyword)
 	}
 }

@@ -20,7 +20,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ validatedResource = (*commentResource)(nil)
+var (
+	_ validatedResource                 = (*commentResource)(nil)
+	_ tfkit.ChangePlanner[commentModel] = (*commentResource)(nil)
+	_ tfkit.IDImporter                  = (*commentResource)(nil)
+)
 
 // NewCommentResource is the constructor of postgresql_comment.
 func NewCommentResource() resource.Resource {

@@ -58,7 +58,8 @@ func (e *connectionStringEphemeral) Schema(_ context.Context, _ ephemeral.Schema
 		MarkdownDescription: "A libpq connection string (keyword/value `dsn` and `url`) built from the provider's resolved connection settings " +
 			"(hosts, ports, TLS, `target_session_attrs`, `connect_timeout`) for a database and a role, never stored in the plan or the state " +
 			"(Terraform 1.10 or later). For the provider's own role the password is the provider's, or a fresh token when it logs in with a cloud identity " +
-			"(AWS RDS IAM, Cloud SQL IAM, Entra ID). Use it to configure another provider or to feed write-only arguments.",
+			"(AWS RDS IAM, Cloud SQL IAM, Entra ID), only when the provider's configuration sets `expose_credentials = true`. " +
+			"Use it to configure another provider or to feed write-only arguments.",
 		Attributes: map[string]schema.Attribute{
 			"database": schema.StringAttribute{
 				Optional: true, Computed: true,
@@ -71,7 +72,8 @@ func (e *connectionStringEphemeral) Schema(_ context.Context, _ ephemeral.Schema
 			},
 			"password": schema.StringAttribute{
 				Optional: true, Computed: true, Sensitive: true,
-				MarkdownDescription: "The role's password. When not set: for the provider's own role, the provider's password (or its cloud login token); " +
+				MarkdownDescription: "The role's password. When not set: for the provider's own role, the provider's password (or its cloud login token) " +
+					"when the provider's configuration sets `expose_credentials = true`, otherwise none (with a warning); " +
 					"for another role, none (the program then needs a password file, a client certificate or another authentication of the server's).",
 			},
 			"application_name": schema.StringAttribute{

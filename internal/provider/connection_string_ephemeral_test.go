@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -60,16 +62,23 @@ func loginWith(t *testing.T, addr, attr, user, db, app string) func(*terraform.S
 
 // TestAccConnectionString_ephemeral: the connection string of the provider's
 // settings for another role and database (with its password), and for the
-// provider's own role (with the provider's password); both forms log in
-// where they say; check_login refuses a wrong password; nothing reaches the
-// plan or the state but through the echo provider.
+// provider's own role: without expose_credentials with no password (issue 40:
+// any module could ask for the admin's), with it with the provider's
+// password; both forms log in where they say; check_login refuses a wrong
+// password; nothing reaches the plan or the state but through the echo
+// provider.
 func TestAccConnectionString_ephemeral(t *testing.T) {
 	acctest.RequireCLIFeature(t, acctest.FeatureEphemeralResources)
 	base := acctest.RandName("dsn")
 	db, role, pw := base+"_db", base+"_r", "dsn-pass-"+base[len(base)-6:]+"'q"
 	port, _ := strconv.Atoi(os.Getenv("PGPORT"))
-	cfg := func(password string) string {
-		return acctest.Config(`
+	// each step echoes into a resource of its own: the echo resource keeps
+	// the data it was created with
+	cfg := func(password, expose, echo string) string {
+		return fmt.Sprintf(`
+provider "postgresql" {
+  %[4]s
+}
 ephemeral "postgresql_connection_string" "app" {
   database         = %[1]q
   username         = %[2]q
@@ -84,10 +93,11 @@ provider "echo" {
     own = ephemeral.postgresql_connection_string.own
   }
 }
-resource "echo" "dsn" {}
-`, db, role, password)
+resource "echo" %[5]q {}
+`, db, role, password, expose, echo)
 	}
 	str := knownvalue.StringExact
+	own := func(attr string) tfjsonpath.Path { return tfjsonpath.New("data").AtMapKey("own").AtMapKey(attr) }
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
@@ -98,19 +108,37 @@ resource "echo" "dsn" {}
 		ProtoV6ProviderFactories: withEcho(),
 		Steps: []resource.TestStep{
 			{ // a wrong password fails where it is given, with the secret masked
-				Config:      cfg("not-the-password"),
+				Config:      cfg("not-the-password", "", "wrong"),
 				ExpectError: regexp.MustCompile(`(?s)Login failed.*password authentication failed`),
 			},
+			{ // without the opt-in: the provider's own password is not handed out
+				Config: cfg(pw, "", "unset"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("echo.unset", own("username"), str(acctest.AdminUser())),
+					statecheck.ExpectKnownValue("echo.unset", own("password"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("echo.unset", tfjsonpath.New("data").AtMapKey("app").AtMapKey("password"), str(pw)),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					loginWith(t, "echo.unset", "app.dsn", role, db, "tf dsn test"),
+					noPasswordIn(t, "echo.unset", "own.dsn", "own.url")),
+			},
+			{ // expose_credentials = false says the same
+				Config: cfg(pw, "expose_credentials = false", "off"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("echo.off", own("password"), knownvalue.Null()),
+				},
+				Check: noPasswordIn(t, "echo.off", "own.dsn", "own.url"),
+			},
 			{
-				Config: cfg(pw),
+				Config: cfg(pw, "expose_credentials = true", "dsn"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("echo.dsn", tfjsonpath.New("data").AtMapKey("app").AtMapKey("host"), str(os.Getenv("PGHOST"))),
 					statecheck.ExpectKnownValue("echo.dsn", tfjsonpath.New("data").AtMapKey("app").AtMapKey("port"), knownvalue.Int64Exact(int64(port))),
 					statecheck.ExpectKnownValue("echo.dsn", tfjsonpath.New("data").AtMapKey("app").AtMapKey("sslmode"), str(os.Getenv("PGSSLMODE"))),
 					statecheck.ExpectKnownValue("echo.dsn", tfjsonpath.New("data").AtMapKey("app").AtMapKey("expires_at"), knownvalue.Null()),
-					statecheck.ExpectKnownValue("echo.dsn", tfjsonpath.New("data").AtMapKey("own").AtMapKey("username"), str(acctest.AdminUser())),
-					statecheck.ExpectKnownValue("echo.dsn", tfjsonpath.New("data").AtMapKey("own").AtMapKey("database"), str(acctest.DefaultDatabase())),
-					statecheck.ExpectKnownValue("echo.dsn", tfjsonpath.New("data").AtMapKey("own").AtMapKey("password"), str(os.Getenv("PGPASSWORD"))),
+					statecheck.ExpectKnownValue("echo.dsn", own("username"), str(acctest.AdminUser())),
+					statecheck.ExpectKnownValue("echo.dsn", own("database"), str(acctest.DefaultDatabase())),
+					statecheck.ExpectKnownValue("echo.dsn", own("password"), str(os.Getenv("PGPASSWORD"))),
 				},
 				Check: resource.ComposeTestCheckFunc(
 					loginWith(t, "echo.dsn", "app.dsn", role, db, "tf dsn test"),
@@ -120,6 +148,33 @@ resource "echo" "dsn" {}
 			},
 		},
 	})
+}
+
+// noPasswordIn checks that the connection strings at attrs of echo resource
+// addr's data carry no password at all (in particular not the provider's).
+func noPasswordIn(t *testing.T, addr string, attrs ...string) func(*terraform.State) error {
+	return func(s *terraform.State) error {
+		r := s.RootModule().Resources[addr]
+		if r == nil {
+			return fmt.Errorf("%s not in the state", addr)
+		}
+		for _, attr := range attrs {
+			v := r.Primary.Attributes["data."+attr]
+			if v == "" {
+				return fmt.Errorf("no %s", attr)
+			}
+			// (pgx.ParseConfig would fill in PGPASSWORD from the environment)
+			if pw := os.Getenv("PGPASSWORD"); strings.Contains(v, "password=") || (pw != "" && strings.Contains(v, pw)) {
+				return fmt.Errorf("the %s carries a password", attr)
+			}
+			if u, err := url.Parse(v); err == nil && u.User != nil {
+				if _, set := u.User.Password(); set {
+					return fmt.Errorf("the %s carries a password", attr)
+				}
+			}
+		}
+		return nil
+	}
 }
 
 // TestAccConnectionString_configuresProvider: what users use it for: a second

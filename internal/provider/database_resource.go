@@ -21,7 +21,13 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ managedResource = (*databaseResource)(nil)
+var (
+	_ managedResource                     = (*databaseResource)(nil)
+	_ tfkit.ChangePlanner[databaseModel]  = (*databaseResource)(nil)
+	_ tfkit.DestroyPlanner[databaseModel] = (*databaseResource)(nil)
+	_ tfkit.IDImporter                    = (*databaseResource)(nil)
+	_ tfkit.ImportIDAttributes            = (*databaseResource)(nil)
+)
 
 // defaultDatabaseTemplate is the template used when none is configured, as cyrilgdn/postgresql did.
 const defaultDatabaseTemplate = "template0"

@@ -18,7 +18,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ managedResource = (*databaseSettingResource)(nil)
+var (
+	_ managedResource                           = (*databaseSettingResource)(nil)
+	_ tfkit.ChangePlanner[databaseSettingModel] = (*databaseSettingResource)(nil)
+	_ tfkit.IDImporter                          = (*databaseSettingResource)(nil)
+)
 
 // NewDatabaseSettingResource is the constructor of postgresql_database_setting.
 func NewDatabaseSettingResource() resource.Resource {

@@ -22,11 +22,3 @@ func upgradeDefaultPrivilegesV0(m defaultPrivilegesModel) defaultPrivilegesModel
 	m.ID = types.StringValue(m.id())
 	return m
 }
-
-// upgradeDefaultPrivilegesV1 reads the states this provider wrote with
-// schema version 1, whose id was a JSON object: the layout is the same, the
-// id becomes cyrilgdn's (defaultPrivilegesID).
-func upgradeDefaultPrivilegesV1(m defaultPrivilegesModel) defaultPrivilegesModel {
-	m.ID = types.StringValue(m.id())
-	return m
-}

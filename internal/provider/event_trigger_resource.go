@@ -21,7 +21,12 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ managedResource = (*eventTriggerResource)(nil)
+var (
+	_ managedResource                        = (*eventTriggerResource)(nil)
+	_ tfkit.ChangePlanner[eventTriggerModel] = (*eventTriggerResource)(nil)
+	_ tfkit.IDImporter                       = (*eventTriggerResource)(nil)
+	_ tfkit.ImportIDAttributes               = (*eventTriggerResource)(nil)
+)
 
 // NewEventTriggerResource is the constructor of postgresql_event_trigger.
 func NewEventTriggerResource() resource.Resource {

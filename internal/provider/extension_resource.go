@@ -19,7 +19,13 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ managedResource = (*extensionResource)(nil)
+var (
+	_ managedResource                      = (*extensionResource)(nil)
+	_ tfkit.ChangePlanner[extensionModel]  = (*extensionResource)(nil)
+	_ tfkit.DestroyPlanner[extensionModel] = (*extensionResource)(nil)
+	_ tfkit.IDImporter                     = (*extensionResource)(nil)
+	_ tfkit.ImportIDAttributes             = (*extensionResource)(nil)
+)
 
 // NewExtensionResource is the constructor of postgresql_extension.
 func NewExtensionResource() resource.Resource {

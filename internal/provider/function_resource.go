@@ -23,7 +23,13 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ managedResource = (*functionResource)(nil)
+var (
+	_ managedResource                     = (*functionResource)(nil)
+	_ tfkit.ChangePlanner[functionModel]  = (*functionResource)(nil)
+	_ tfkit.DestroyPlanner[functionModel] = (*functionResource)(nil)
+	_ tfkit.IDImporter                    = (*functionResource)(nil)
+	_ tfkit.ImportIDAttributes            = (*functionResource)(nil)
+)
 
 // NewFunctionResource is the constructor of postgresql_function.
 func NewFunctionResource() resource.Resource {

@@ -16,7 +16,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ validatedResource = (*grantRoleResource)(nil)
+var (
+	_ validatedResource                   = (*grantRoleResource)(nil)
+	_ tfkit.ChangePlanner[grantRoleModel] = (*grantRoleResource)(nil)
+	_ tfkit.IDImporter                    = (*grantRoleResource)(nil)
+)
 
 // NewGrantRoleResource is the constructor of postgresql_grant_role.
 func NewGrantRoleResource() resource.Resource {
@@ -33,7 +37,7 @@ type grantRoleResource struct {
 
 func grantRoleSchemaV1() schema.Schema {
 	return schema.Schema{
-		Version: 2, // 2: the id became cyrilgdn's (it was a JSON object)
+		Version: 1,
 		MarkdownDescription: "Membership of one role in another (`GRANT grant_role TO role`). Use it next to `postgresql_role` resources whose `roles` is unset: " +
 			"neither shows a diff. Membership changes on the same roles are serialised with advisory locks, so they never fail when applied in parallel.",
 		Attributes: map[string]schema.Attribute{
@@ -178,7 +182,6 @@ func (r *grantRoleResource) PlanChange(ctx context.Context, _ resource.ModifyPla
 func (r *grantRoleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
 		0: tfkit.UpgradeFromV0(upgradeGrantRoleV0, "inherit_option", "set_option"),
-		1: tfkit.UpgradeFromV1(upgradeGrantRoleV1),
 	}
 }
 

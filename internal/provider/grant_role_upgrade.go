@@ -15,11 +15,3 @@ func upgradeGrantRoleV0(m grantRoleModel) grantRoleModel {
 	m.ID = types.StringValue(m.id())
 	return m
 }
-
-// upgradeGrantRoleV1 reads the states this provider wrote with schema
-// version 1, whose id was a JSON object: the layout is the same, the id
-// becomes cyrilgdn's (grantRoleID).
-func upgradeGrantRoleV1(m grantRoleModel) grantRoleModel {
-	m.ID = types.StringValue(m.id())
-	return m
-}

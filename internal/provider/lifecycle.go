@@ -54,10 +54,11 @@ func newLifecycle[M any](obj tfkit.Object[M], kind string, schema func() schema.
 // an unknown outcome (pgconn.TrackOutcome), a duplicate object's error, the
 // "" as unset marker, the expected_version check, and the provider's seams.
 var skeletonHooks = &tfkit.Hooks{
-	TrackOutcome: func(ctx context.Context) (context.Context, tfkit.Outcome) { return pgconn.TrackOutcome(ctx) },
-	IsDuplicate:  pgconn.IsDuplicate,
-	EmptyIsUnset: planmod.IsEmptyIsUnset,
-	CheckPlan:    checkExpectedVersion,
+	ProviderTypeName: providerTypeName,
+	TrackOutcome:     func(ctx context.Context) (context.Context, tfkit.Outcome) { return pgconn.TrackOutcome(ctx) },
+	IsDuplicate:      pgconn.IsDuplicate,
+	EmptyIsUnset:     planmod.IsEmptyIsUnset,
+	CheckPlan:        checkExpectedVersion,
 	Seams: func(obj any) tfkit.Seams {
 		o := seamsOf(obj)
 		s := tfkit.Seams{ReadBackFault: o.readBackFault}

@@ -20,7 +20,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ validatedResource = (*objectOwnerResource)(nil)
+var (
+	_ validatedResource                     = (*objectOwnerResource)(nil)
+	_ tfkit.ChangePlanner[objectOwnerModel] = (*objectOwnerResource)(nil)
+	_ tfkit.IDImporter                      = (*objectOwnerResource)(nil)
+)
 
 // NewObjectOwnerResource is the constructor of postgresql_object_owner.
 func NewObjectOwnerResource() resource.Resource {

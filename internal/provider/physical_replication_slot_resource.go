@@ -12,7 +12,13 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ managedResource = (*physicalReplicationSlotResource)(nil)
+var (
+	_ managedResource                                    = (*physicalReplicationSlotResource)(nil)
+	_ tfkit.ChangePlanner[physicalReplicationSlotModel]  = (*physicalReplicationSlotResource)(nil)
+	_ tfkit.DestroyPlanner[physicalReplicationSlotModel] = (*physicalReplicationSlotResource)(nil)
+	_ tfkit.IDImporter                                   = (*physicalReplicationSlotResource)(nil)
+	_ tfkit.ImportIDAttributes                           = (*physicalReplicationSlotResource)(nil)
+)
 
 // NewPhysicalReplicationSlotResource is the constructor of postgresql_physical_replication_slot.
 func NewPhysicalReplicationSlotResource() resource.Resource {

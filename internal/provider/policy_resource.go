@@ -27,7 +27,12 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ validatedResource = (*policyResource)(nil)
+var (
+	_ validatedResource                = (*policyResource)(nil)
+	_ tfkit.ChangePlanner[policyModel] = (*policyResource)(nil)
+	_ tfkit.IDImporter                 = (*policyResource)(nil)
+	_ tfkit.ImportIDAttributes         = (*policyResource)(nil)
+)
 
 // NewPolicyResource is the constructor of postgresql_policy.
 func NewPolicyResource() resource.Resource {

@@ -45,6 +45,9 @@ func New(version string, opts ...Option) func() provider.Provider {
 	return func() provider.Provider { return &pgProvider{version: version, opts: &o} }
 }
 
+// providerTypeName is the provider's type name, the prefix of every type it serves.
+const providerTypeName = "postgresql"
+
 type pgProvider struct {
 	version string
 	opts    *options
@@ -53,7 +56,7 @@ type pgProvider struct {
 var sslModes = []string{"disable", "allow", "prefer", "require", "verify-ca", "verify-full"}
 
 func (p *pgProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
-	resp.TypeName = "postgresql"
+	resp.TypeName = providerTypeName
 	resp.Version = p.version
 }
 
@@ -135,6 +138,14 @@ func (p *pgProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *p
 				Validators:          []validator.String{stringvalidator.RegexMatches(versionRe, "must be a version such as 15 or 15.4")},
 			},
 			"proxy_url": proxyURLAttribute(),
+			"expose_credentials": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Whether the ephemeral resource `postgresql_connection_string` may hand out this provider's own credentials: its password " +
+					"(or a fresh cloud login token) for a connection string of the provider's own role, and its client certificate and key. " +
+					"Any module given this provider configuration can open that ephemeral resource, so they are handed out only when the root " +
+					"configuration says so. Defaults to `false`: the connection string then carries no password for the provider's role " +
+					"(unless its `password` argument gives one) and no client certificate, and says so in a warning.",
+			},
 		},
 		Blocks: map[string]schema.Block{
 			"ssh_tunnel": sshTunnelBlock(),
@@ -189,6 +200,7 @@ type providerModel struct {
 	ClientCert               []clientCertModel `tfsdk:"clientcert"`
 	ProxyURL                 types.String      `tfsdk:"proxy_url"`
 	SSHTunnel                []sshTunnelModel  `tfsdk:"ssh_tunnel"`
+	ExposeCredentials        types.Bool        `tfsdk:"expose_credentials"`
 }
 
 type clientCertModel struct {
@@ -230,7 +242,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	tflog.Debug(ctx, "configured PostgreSQL provider", fields)
 	// one catalog snapshot per configured instance: Terraform configures a new
 	// one for every command, so no snapshot outlives the command (pg/snapshot.go)
-	data := &providerData{client: p.opts.client(cfg).WithSnapshot(), opts: p.opts}
+	data := &providerData{client: p.opts.client(cfg).WithSnapshot(), opts: p.opts, plans: &grantPlans{}}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
@@ -297,6 +309,8 @@ func resolveConfig(m providerModel, getenv func(string) string) (pgconn.Config, 
 	cfg.Password = str("password", m.Password, "PGPASSWORD", "")
 	cfg.SSLRootCert = str("sslrootcert", m.SSLRootCert, "PGSSLROOTCERT", "")
 	cfg.ExpectedVersion = str("expected_version", m.ExpectedVersion, "", "")
+	// unknown (a value from a resource not applied yet) hands out nothing
+	cfg.ExposeCredentials = m.ExposeCredentials.ValueBool()
 	sslmode := m.SSLMode
 	if sslmode.IsNull() {
 		sslmode = m.SSLModeDeprecated
@@ -420,10 +434,12 @@ func (p *pgProvider) resources() []func() resource.Resource {
 		NewDatabaseResource,
 		NewDatabaseSettingResource,
 		NewDefaultPrivilegesResource,
+		NewDefaultPrivilegesAdditiveResource,
 		NewEventTriggerResource,
 		NewExtensionResource,
 		NewFunctionResource,
 		NewGrantResource,
+		NewGrantAdditiveResource,
 		NewGrantRoleResource,
 		NewObjectOwnerResource,
 		NewPhysicalReplicationSlotResource,

@@ -307,8 +307,11 @@ type cloudSQLCase struct {
 	args        string // more provider arguments
 	wrongArgs   string // arguments that must fail to log in ("": no such step)
 	wrongErr    *regexp.Regexp
-	secrets     map[string]string // must reach neither the state nor the log
-	env         map[string]string
+	// otherUser, when set, is an existing role other than the login's: the
+	// same credentials must not log it in (the certificate is the login's)
+	otherUser string
+	secrets   map[string]string // must reach neither the state nor the log
+	env       map[string]string
 }
 
 // testCloudSQL applies cfg through the connector, checks the role exists,
@@ -351,10 +354,20 @@ func testCloudSQL(t *testing.T, s *cloudSQLStandIn, tc cloudSQLCase, loginPasswo
 			ExpectError: tc.wrongErr,
 		}, resource.TestStep{Config: cloudSQLConfig(tc.host, tc.login, tc.args, tc.role), PlanOnly: true})
 	}
+	if tc.otherUser != "" {
+		steps = append(steps, resource.TestStep{
+			Config:      cloudSQLConfig(tc.host, tc.otherUser, tc.args, tc.role),
+			PlanOnly:    true,
+			ExpectError: regexp.MustCompile(`(?s)password authentication failed for user\s+"` + regexp.QuoteMeta(tc.otherUser) + `"`),
+		}, resource.TestStep{Config: cloudSQLConfig(tc.host, tc.login, tc.args, tc.role), PlanOnly: true})
+	}
 	resource.Test(t, resource.TestCase{
 		PreCheck: func() {
 			// an IAM login has no password the provider could know
 			cloudLoginRole(t, tc.login, loginPassword)
+			if tc.otherUser != "" {
+				cloudLoginRole(t, tc.otherUser, loginPassword)
+			}
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkRoleGone(t, tc.role),
@@ -445,9 +458,10 @@ func TestAccProvider_cloudSQLConnectorIAM(t *testing.T) {
 	s.iamUsers[loginToken] = login
 	testCloudSQL(t, s, cloudSQLCase{
 		login: login, role: role, host: cloudSQLProject + ":" + cloudSQLRegion + ":" + inst,
-		args:    `  gcp_ip_type = "private"`,
-		secrets: map[string]string{"IAM login token": loginToken, "Admin API token": s.apiToken},
-		env:     googleEnv(g.keyFile(), nil),
+		args:      `  gcp_ip_type = "private"`,
+		otherUser: acctest.RandName("csql_other"),
+		secrets:   map[string]string{"IAM login token": loginToken, "Admin API token": s.apiToken},
+		env:       googleEnv(g.keyFile(), nil),
 	}, "unknown-to-the-provider-"+acctest.RandName("pw"))
 	calls, accepted, apiErrors := s.counts()
 	if len(apiErrors) > 0 {

@@ -24,7 +24,12 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ validatedResource = (*publicationResource)(nil)
+var (
+	_ validatedResource                     = (*publicationResource)(nil)
+	_ tfkit.ChangePlanner[publicationModel] = (*publicationResource)(nil)
+	_ tfkit.IDImporter                      = (*publicationResource)(nil)
+	_ tfkit.ImportIDAttributes              = (*publicationResource)(nil)
+)
 
 // NewPublicationResource is the constructor of postgresql_publication.
 func NewPublicationResource() resource.Resource {

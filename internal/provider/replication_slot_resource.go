@@ -17,7 +17,13 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ managedResource = (*replicationSlotResource)(nil)
+var (
+	_ managedResource                            = (*replicationSlotResource)(nil)
+	_ tfkit.ChangePlanner[replicationSlotModel]  = (*replicationSlotResource)(nil)
+	_ tfkit.DestroyPlanner[replicationSlotModel] = (*replicationSlotResource)(nil)
+	_ tfkit.IDImporter                           = (*replicationSlotResource)(nil)
+	_ tfkit.ImportIDAttributes                   = (*replicationSlotResource)(nil)
+)
 
 // NewReplicationSlotResource is the constructor of postgresql_replication_slot.
 func NewReplicationSlotResource() resource.Resource {

@@ -30,7 +30,13 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ validatedResource = (*roleResource)(nil)
+var (
+	_ validatedResource               = (*roleResource)(nil)
+	_ tfkit.ChangePlanner[roleModel]  = (*roleResource)(nil)
+	_ tfkit.DestroyPlanner[roleModel] = (*roleResource)(nil)
+	_ tfkit.IDImporter                = (*roleResource)(nil)
+	_ tfkit.ImportIDAttributes        = (*roleResource)(nil)
+)
 
 // NewRoleResource is the constructor of postgresql_role.
 func NewRoleResource() resource.Resource {

@@ -20,7 +20,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ validatedResource = (*roleSettingResource)(nil)
+var (
+	_ validatedResource                     = (*roleSettingResource)(nil)
+	_ tfkit.ChangePlanner[roleSettingModel] = (*roleSettingResource)(nil)
+	_ tfkit.IDImporter                      = (*roleSettingResource)(nil)
+)
 
 // NewRoleSettingResource is the constructor of postgresql_role_setting.
 func NewRoleSettingResource() resource.Resource {

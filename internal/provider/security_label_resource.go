@@ -18,7 +18,11 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ managedResource = (*securityLabelResource)(nil)
+var (
+	_ managedResource                         = (*securityLabelResource)(nil)
+	_ tfkit.ChangePlanner[securityLabelModel] = (*securityLabelResource)(nil)
+	_ tfkit.IDImporter                        = (*securityLabelResource)(nil)
+)
 
 // NewSecurityLabelResource is the constructor of postgresql_security_label.
 func NewSecurityLabelResource() resource.Resource {

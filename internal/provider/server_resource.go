@@ -20,7 +20,13 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ validatedResource = (*serverResource)(nil)
+var (
+	_ validatedResource                 = (*serverResource)(nil)
+	_ tfkit.ChangePlanner[serverModel]  = (*serverResource)(nil)
+	_ tfkit.DestroyPlanner[serverModel] = (*serverResource)(nil)
+	_ tfkit.IDImporter                  = (*serverResource)(nil)
+	_ tfkit.ImportIDAttributes          = (*serverResource)(nil)
+)
 
 // NewServerResource is the constructor of postgresql_server.
 func NewServerResource() resource.Resource {
@@ -60,7 +66,7 @@ func serverSchemaV1() schema.Schema {
 			"server_owner": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The role owning the server. Defaults to the provider's role. Changes in place (`ALTER SERVER ... OWNER TO`); " +
-					"the new owner needs `USAGE` on the foreign-data wrapper, and a non-superuser provider role temporarily becomes a member of the owner.",
+					"the new owner needs `USAGE` on the foreign-data wrapper, and a non-superuser provider role makes itself a member of the owner.",
 				Validators: []validator.String{validators.Name()},
 			}),
 			"options": schema.MapAttribute{

@@ -19,7 +19,12 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/validators"
 )
 
-var _ managedResource = (*subscriptionResource)(nil)
+var (
+	_ managedResource                        = (*subscriptionResource)(nil)
+	_ tfkit.ChangePlanner[subscriptionModel] = (*subscriptionResource)(nil)
+	_ tfkit.IDImporter                       = (*subscriptionResource)(nil)
+	_ tfkit.ImportIDAttributes               = (*subscriptionResource)(nil)
+)
 
 // NewSubscriptionResource is the constructor of postgresql_subscription.
 func NewSubscriptionResource() resource.Resource {

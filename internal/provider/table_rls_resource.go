@@ -15,7 +15,13 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
-var _ managedResource = (*tableRLSResource)(nil)
+var (
+	_ managedResource                     = (*tableRLSResource)(nil)
+	_ tfkit.ChangePlanner[tableRLSModel]  = (*tableRLSResource)(nil)
+	_ tfkit.DestroyPlanner[tableRLSModel] = (*tableRLSResource)(nil)
+	_ tfkit.IDImporter                    = (*tableRLSResource)(nil)
+	_ tfkit.ImportIDAttributes            = (*tableRLSResource)(nil)
+)
 
 // NewTableRLSResource is the constructor of postgresql_table_rls.
 func NewTableRLSResource() resource.Resource {

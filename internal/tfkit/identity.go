@@ -38,7 +38,7 @@ type Identified interface {
 	IdentityAttributes() []string
 }
 
-// SetMetadata sets the type name (postgresql_<kind>) and the behaviours every
+// SetMetadata sets the type name (<provider>_<kind>) and the behaviours every
 // resource shares.
 func SetMetadata(req resource.MetadataRequest, resp *resource.MetadataResponse, kind string) {
 	resp.TypeName = req.ProviderTypeName + "_" + kind

@@ -130,6 +130,9 @@ type Hooks struct {
 	CheckPlan func(ctx context.Context, obj any, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse)
 	// Seams returns obj's seams (obj is the resource).
 	Seams func(obj any) Seams
+	// ProviderTypeName is the provider's type name, the prefix of every
+	// resource type name (for messages that spell a resource's address).
+	ProviderTypeName string
 }
 
 // Lifecycle implements resource.Resource's Metadata, Schema, Create, Read,
@@ -137,14 +140,14 @@ type Hooks struct {
 // (see Object). Embed it and set it in the constructor (NewLifecycle).
 type Lifecycle[M any] struct {
 	obj      Object[M]
-	kind     string               // the type name after "postgresql_"
+	kind     string               // the type name after the provider's and "_"
 	schema   func() schema.Schema // the current schema
 	identity []string             // the attributes naming the object (Identified)
 	hooks    *Hooks
 }
 
 // NewLifecycle is the skeleton of resource obj: its type name
-// postgresql_<kind>, its schema, the hooks, and the state attributes that
+// <provider>_<kind>, its schema, the hooks, and the state attributes that
 // name it (its identity, in the order the documentation lists them).
 func NewLifecycle[M any](obj Object[M], kind string, schema func() schema.Schema, hooks *Hooks, identity ...string) Lifecycle[M] {
 	if hooks == nil {
@@ -468,7 +471,7 @@ func (l Lifecycle[M]) alreadyExists(ctx context.Context, req resource.CreateRequ
 	if RecordState(ctx, &st, &probe).HasError() || st.Raw.As(&attrs) != nil {
 		return nil
 	}
-	addr := "postgresql_" + l.kind + ".<name>"
+	addr := l.hooks.ProviderTypeName + "_" + l.kind + ".<name>"
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s already exists in PostgreSQL but not in the Terraform state. To manage it with this resource, import it (or give the resource another name); "+
 		"below, %s stands for this resource's address.\n", l.obj.Describe(&probe), addr)

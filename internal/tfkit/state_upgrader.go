@@ -93,17 +93,6 @@ func upgradeFromV0[Old, New any](convert func(context.Context, Old, *tfprotov6.R
 	}
 }
 
-// UpgradeFromV1 and UpgradeFromV1Diag are UpgradeFromV0 and
-// UpgradeFromV0Diag for a resource's own schema version 1 (Old is then the
-// layout this provider wrote with version 1).
-func UpgradeFromV1[Old, New any](convert func(Old) New, added ...string) resource.StateUpgrader {
-	return UpgradeFromV0(convert, added...)
-}
-
-func UpgradeFromV1Diag[Old, New any](convert func(context.Context, Old) (New, diag.Diagnostics), added ...string) resource.StateUpgrader {
-	return UpgradeFromV0Diag(convert, added...)
-}
-
 // withNullAttributes is state in schema s, a superset of state's own: the
 // attributes state lacks are null.
 func withNullAttributes(ctx context.Context, state tfsdk.State, s *schema.Schema) (tfsdk.State, error) {
