@@ -168,6 +168,8 @@ func corpusReplayStep(t *testing.T, typ string, run corpusRun, n corpusNames) fu
 	for i := 0; i < len(ph); i += 2 {
 		back[i], back[i+1] = ph[i+1], ph[i]
 	}
+	// what `terraform state replace-provider` does at the switch
+	back = append(back, "registry.terraform.io/cyrilgdn/postgresql", "registry.terraform.io/pgtf/postgresql")
 	state := stateFor(t, strings.NewReplacer(back...).Replace(string(rec.State)), body)
 	return func() {
 		changed, plan, err := acctest.PlanChanges(t, body, state)
