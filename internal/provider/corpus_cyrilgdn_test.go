@@ -130,6 +130,14 @@ func stateFor(t *testing.T, state, body string) string {
 	return string(out)
 }
 
+// corpusSwitchUpdates are the updates the first plan after the switch shows
+// for a corpus case, "<address>.<attribute>" -> why (the migration guide's
+// "What the first plan can show" lists them).
+var corpusSwitchUpdates = map[string]string{
+	// as the migration case grant/table_objects_all_tables+objects_empty (issue 41)
+	"postgresql_grant.all_tables_empty.objects": "`objects = []` over the null cyrilgdn stores: one in-place update from null to [], which runs no SQL",
+}
+
 // corpusReplayStep is the check over the recorded cyrilgdn state (see above),
 // for the PreConfig of the step after the apply: the objects exist by then.
 func corpusReplayStep(t *testing.T, typ string, run corpusRun, n corpusNames) func() {
@@ -176,6 +184,14 @@ func corpusReplayStep(t *testing.T, typ string, run corpusRun, n corpusNames) fu
 		if err != nil {
 			t.Fatalf("plan over the state cyrilgdn wrote (%s): %v\n%s", corpusRecordingPath(typ), err, plan)
 		}
+		changed = slices.DeleteFunc(changed, func(c string) bool {
+			addr, ok := strings.CutSuffix(c, " [update]")
+			why, expected := corpusSwitchUpdates[addr+".objects"]
+			if ok && expected {
+				t.Logf("%s: the expected update: %s", addr, why)
+			}
+			return ok && expected
+		})
 		if len(changed) > 0 {
 			t.Fatalf("plan over the state cyrilgdn wrote (%s) shows changes %v:\n%s", corpusRecordingPath(typ), changed, plan)
 		}
@@ -234,6 +250,13 @@ func TestAccCompatCorpus_cyrilgdnApply(t *testing.T) {
 			if record {
 				writeCorpusRecording(t, typ, bin, run, n, sw.State)
 			}
+			sw.Changed = slices.DeleteFunc(sw.Changed, func(c string) bool {
+				why, ok := corpusSwitchUpdates[c]
+				if ok {
+					t.Logf("%s: the expected update: %s", c, why)
+				}
+				return ok
+			})
 			if len(sw.Changed) > 0 {
 				t.Fatalf("after the switch from cyrilgdn/postgresql %s, the plan shows changes %v:\n%s", acctest.CyrilgdnVersion, sw.Changed, sw.Plan)
 			}
