@@ -35,6 +35,11 @@ type MigrationView struct {
 	StateFiles []string
 	// Replace holds literal substitutions applied to every file of the view.
 	Replace map[string]string
+	// ConfigDir, when set, is the directory whose main.tf the view plans
+	// (instead of Dir's): the configuration a user rewrote when the release
+	// that wrote the state took another one (cyrilgdn before 1.19 spelled a
+	// function's body otherwise), with Dir's objects and states.
+	ConfigDir string
 	// Expect lists the changes the plan must show, each "<address>.<attribute>":
 	// an in-place update of exactly those attributes (what cyrilgdn's own plan
 	// showed too, e.g. a configured attribute an import leaves null). Empty:
@@ -48,6 +53,12 @@ type MigrationView struct {
 	// wrong (a cyrilgdn bug) and is repaired by the upgrade, which the id check
 	// (checkIDsKept) then does not hold against it.
 	RepairedIDs []string
+	// ByAdmin marks a fixture written by a provider connected as a
+	// non-superuser admin (a set made with superuser = false): its apply.sql,
+	// what that provider ran, is replayed as the admin of the current mode, so
+	// that what the admin made is the admin's, as it was in the fixture's
+	// cluster (setup.sql and teardown.sql still run as the superuser).
+	ByAdmin bool
 }
 
 // MigrationOptions tunes MigrationPlanEmpty.
@@ -63,6 +74,14 @@ type MigrationOptions struct {
 	// other tests running in parallel, which must stay.
 	ForgetBeforeDestroy []string
 }
+
+// The non-superuser admin (CREATEROLE CREATEDB) of the cluster the
+// managed-mode fixture sets were made on, and its password
+// (testdata/cyrilgdn-1.26.0-managed/README.md).
+const (
+	fixtureManagedAdmin    = "fx_managed_admin"
+	fixtureManagedPassword = "fxmanagedpw"
+)
 
 var (
 	buildOnce sync.Once
@@ -156,6 +175,10 @@ func missingFeatures(t *testing.T, needs []CLIFeature) string {
 func readMigrationView(t *testing.T, v MigrationView) *migrationView {
 	t.Helper()
 	replacer := []string{"25433", os.Getenv("PGPORT"), "pgfixpw", superPassword(), "registry.terraform.io/cyrilgdn/postgresql", "registry.terraform.io/pgtf/postgresql"}
+	if v.ByAdmin {
+		// the admin of the fixture's cluster is the admin of the current mode here
+		replacer = append(replacer, fixtureManagedAdmin, AdminUser(), fixtureManagedPassword, os.Getenv("PGPASSWORD"))
+	}
 	unused := map[string]bool{}
 	for k, val := range v.Replace {
 		replacer = append(replacer, k, val)
@@ -186,7 +209,15 @@ func readMigrationView(t *testing.T, v MigrationView) *migrationView {
 	if len(mv.StateFiles) == 0 {
 		mv.StateFiles = []string{"terraform.tfstate"}
 	}
-	body, err := stripProviderHeader(read("main.tf"))
+	mainTF := read("main.tf")
+	if v.ConfigDir != "" {
+		b, err := os.ReadFile(filepath.Join(v.ConfigDir, "main.tf"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mainTF = sub.Replace(string(b))
+	}
+	body, err := stripProviderHeader(mainTF)
 	if err != nil {
 		t.Fatalf("%s/main.tf: %v", v.Dir, err)
 	}
@@ -198,6 +229,9 @@ func readMigrationView(t *testing.T, v MigrationView) *migrationView {
 		mv.scripts[f] = read(f)
 	}
 	mv.objects = objectsKey(mv.scripts["setup.sql"] + "\n\\connect postgres\n" + mv.scripts["apply.sql"] + "\n\\connect postgres\n-- teardown\n" + mv.scripts["teardown.sql"])
+	if v.ByAdmin {
+		mv.objects = "by admin\n" + mv.objects
+	}
 	for k := range unused { // a substitution that matches nothing would silently test the unchanged fixture
 		t.Fatalf("view %s: Replace %q occurs in no file of %s", v.Name, k, v.Dir)
 	}
@@ -265,17 +299,23 @@ func migrationGroup(t *testing.T, tf, bin string, views []*migrationView, opts M
 	first := views[0]
 	work := t.TempDir()
 	writeFile(t, filepath.Join(work, "terraformrc"), devOverrides(bin))
-	superEnv := map[string]string{"PGUSER": superUser(), "PGPASSWORD": superPassword(), "PGSUPERUSER": "true"}
+	// the destroy runs as the superuser, but for what the admin made
+	destroyEnv := map[string]string{"PGUSER": superUser(), "PGPASSWORD": superPassword(), "PGSUPERUSER": "true"}
+	if first.ByAdmin {
+		// what the admin made, the admin destroys: a superuser's REVOKE does not take
+		// back a privilege the admin granted (on a wrapper it does not own, say)
+		destroyEnv = nil // the environment: the admin of the managed mode
+	}
 	defer func() { // also when a step fails the test (runtime.Goexit runs deferred calls)
 		// the destroy works from the first view's configuration and state
 		writeFile(t, filepath.Join(work, "main.tf"), spawnedHeader+first.body)
 		writeFile(t, filepath.Join(work, "terraform.tfstate"), first.states[0])
 		for _, addr := range opts.ForgetBeforeDestroy {
-			if out, err := runTerraform(tf, work, superEnv, "state", "rm", addr); err != nil {
+			if out, err := runTerraform(tf, work, destroyEnv, "state", "rm", addr); err != nil {
 				t.Logf("terraform state rm %s (not in this case's state?): %v\n%s", addr, err, out)
 			}
 		}
-		if out, err := runTerraform(tf, work, superEnv, "destroy", "-auto-approve", "-no-color", "-input=false", spawnedParallelism); err != nil {
+		if out, err := runTerraform(tf, work, destroyEnv, "destroy", "-auto-approve", "-no-color", "-input=false", spawnedParallelism); err != nil {
 			t.Errorf("destroy after the migration check failed: %v\n%s", err, out)
 		}
 		if td := first.scripts["teardown.sql"]; td != "" {
@@ -283,7 +323,11 @@ func migrationGroup(t *testing.T, tf, bin string, views []*migrationView, opts M
 		}
 	}()
 	runSQLFile(t, first.scripts["setup.sql"])
-	runSQLFile(t, first.scripts["apply.sql"])
+	if first.ByAdmin {
+		runSQLFileAs(t, first.scripts["apply.sql"], AdminExec)
+	} else {
+		runSQLFile(t, first.scripts["apply.sql"])
+	}
 
 	for _, v := range views {
 		t.Run(v.Name, func(t *testing.T) {
@@ -602,11 +646,18 @@ func moduleRoot() (string, error) {
 // `\connect db` lines.
 func runSQLFile(t *testing.T, content string) {
 	t.Helper()
+	runSQLFileAs(t, content, Exec)
+}
+
+// runSQLFileAs is runSQLFile with exec running the statements (Exec: as the
+// superuser, AdminExec: as the admin of the current mode).
+func runSQLFileAs(t *testing.T, content string, exec func(t *testing.T, db string, stmts ...string)) {
+	t.Helper()
 	db := "postgres"
 	var chunk strings.Builder
 	flush := func() { // one connection per database switch, not per statement
 		if stmts := SplitSQL(chunk.String()); len(stmts) > 0 {
-			Exec(t, db, stmts...)
+			exec(t, db, stmts...)
 		}
 		chunk.Reset()
 	}

@@ -34,6 +34,9 @@ import (
 //	# superuser-only: <why>                  skipped in the managed admin mode
 //	# min-pg: <major>                        skipped on older servers
 //	# needs: write-only                      skipped on a CLI without write-only arguments
+//	# cyrilgdn-fails: <why>                  cyrilgdn/postgresql cannot apply it: left out of
+//	                                         the checks over its state (corpus_cyrilgdn_test.go)
+//	# cyrilgdn-fails-managed: <why>          the same, in the managed admin mode only
 //
 // then its resource blocks (names unique in the file), which may refer to the
 // shared ones but not to another case's. All the cases of a file are one
@@ -56,9 +59,21 @@ type corpusCase struct {
 	superuserOnly string
 	minMajor      int
 	needs         []acctest.CLIFeature
+	cyrilgdnFails string
+	// cyrilgdnFailsManaged: cyrilgdn cannot apply it as a non-superuser
+	cyrilgdnFailsManaged string
 }
 
-var corpusDirective = regexp.MustCompile(`^# (known-issue|superuser-only|min-pg|needs): *(.*)$`)
+// cyrilgdnFailure is why cyrilgdn/postgresql cannot apply the case in the
+// current admin mode ("" when it can).
+func (c corpusCase) cyrilgdnFailure() string {
+	if c.cyrilgdnFails == "" && acctest.Managed() {
+		return c.cyrilgdnFailsManaged
+	}
+	return c.cyrilgdnFails
+}
+
+var corpusDirective = regexp.MustCompile(`^# (known-issue|superuser-only|min-pg|needs|cyrilgdn-fails|cyrilgdn-fails-managed): *(.*)$`)
 
 // parseCorpus splits a corpus file into its shared part and its cases.
 func parseCorpus(text string) (shared string, cases []corpusCase, err error) {
@@ -95,6 +110,10 @@ func parseCorpus(text string) (shared string, cases []corpusCase, err error) {
 					cur.knownIssue = m[2]
 				case "superuser-only":
 					cur.superuserOnly = m[2]
+				case "cyrilgdn-fails":
+					cur.cyrilgdnFails = m[2]
+				case "cyrilgdn-fails-managed":
+					cur.cyrilgdnFailsManaged = m[2]
 				case "min-pg":
 					if cur.minMajor, err = strconv.Atoi(m[2]); err != nil {
 						return "", nil, fmt.Errorf("line %d: min-pg: %w", i+1, err)
@@ -288,12 +307,23 @@ func TestAccCompatCorpus(t *testing.T) {
 			} else {
 				t.Parallel()
 			}
-			runCorpus(t, files[typ], ct, known)
+			runCorpus(t, typ, files[typ], ct, known)
 		})
 	}
 }
 
-func runCorpus(t *testing.T, path string, ct corpusType, known bool) {
+// corpusRun is what of a corpus file runs here: its shared part and the cases
+// this server, admin mode and CLI run.
+type corpusRun struct {
+	shared  string
+	cases   []corpusCase
+	total   int
+	skipped map[string]string // case -> why it does not run here
+}
+
+// selectCorpus reads a corpus file and picks the cases that run here.
+func selectCorpus(t *testing.T, path string, known bool) corpusRun {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -302,47 +332,71 @@ func runCorpus(t *testing.T, path string, ct corpusType, known bool) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	// no hyphen: the prefix also names replication slots
-	prefix := strings.ReplaceAll(acctest.RandName("cp"), "-", "_")
-	n := corpusNames{P: prefix, Admin: acctest.AdminUser(), Conninfo: acctest.Conninfo(prefix + "_pub")}
 	major := acctest.ServerMajor(t)
 	under := acctest.CLIUnderTest(t)
-	var body strings.Builder
-	body.WriteString(shared)
-	ran := 0
+	run := corpusRun{shared: shared, total: len(cases), skipped: map[string]string{}}
 	for _, c := range cases {
 		switch {
 		case c.knownIssue != "" && !known:
-			t.Logf("case %s skipped: known issue: %s", c.name, c.knownIssue)
-			continue
+			run.skipped[c.name] = "known issue: " + c.knownIssue
 		case c.superuserOnly != "" && acctest.Managed():
-			t.Logf("case %s skipped in managed mode: needs superuser: %s", c.name, c.superuserOnly)
-			continue
+			run.skipped[c.name] = "needs superuser: " + c.superuserOnly
 		case c.minMajor > major:
-			t.Logf("case %s skipped: needs PostgreSQL %d", c.name, c.minMajor)
-			continue
+			run.skipped[c.name] = fmt.Sprintf("needs PostgreSQL %d", c.minMajor)
+		case slices.ContainsFunc(c.needs, func(f acctest.CLIFeature) bool { return !under.Supports(f) }):
+			run.skipped[c.name] = "the CLI lacks write-only arguments"
+		default:
+			run.cases = append(run.cases, c)
 		}
-		if slices.ContainsFunc(c.needs, func(f acctest.CLIFeature) bool { return !under.Supports(f) }) {
-			t.Logf("case %s skipped: the CLI lacks write-only arguments", c.name)
-			continue
-		}
-		body.WriteString(c.hcl)
-		ran++
 	}
-	if ran == 0 {
+	for _, c := range cases {
+		if why, ok := run.skipped[c.name]; ok {
+			t.Logf("case %s skipped: %s", c.name, why)
+		}
+	}
+	if len(run.cases) == 0 {
 		t.Skip("no case runs here")
 	}
-	t.Logf("%d of %d cases", ran, len(cases))
+	t.Logf("%d of %d cases", len(run.cases), len(cases))
+	return run
+}
+
+// body is the configuration (without the provider block) of the shared part
+// and the cases keep accepts (nil: all of them).
+func (r corpusRun) body(keep func(corpusCase) bool) string {
+	var b strings.Builder
+	b.WriteString(r.shared)
+	for _, c := range r.cases {
+		if keep == nil || keep(c) {
+			b.WriteString(c.hcl)
+		}
+	}
+	return b.String()
+}
+
+// newCorpusNames are the names of one run of a corpus file.
+func newCorpusNames() corpusNames {
+	// no hyphen: the prefix also names replication slots
+	prefix := strings.ReplaceAll(acctest.RandName("cp"), "-", "_")
+	return corpusNames{P: prefix, Admin: acctest.AdminUser(), Conninfo: acctest.Conninfo(prefix + "_pub")}
+}
+
+func runCorpus(t *testing.T, typ, path string, ct corpusType, known bool) {
+	run := selectCorpus(t, path, known)
+	n := newCorpusNames()
 	if ct.setup != nil {
 		ct.setup(t, n)
 	}
-	config := acctest.ProviderBlock + renderCorpus(t, body.String(), n)
+	config := acctest.ProviderBlock + renderCorpus(t, run.body(nil), n)
+	replay := corpusReplayStep(t, typ, run, n)
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []tfresource.TestStep{
 			{Config: config}, // applied, then planned: must be empty
-			{Config: config, PlanOnly: true},
+			// a fresh refresh and plan; before it, the objects planned over the
+			// state cyrilgdn wrote for the same configuration
+			{Config: config, PlanOnly: true, PreConfig: replay},
 		},
 	})
 }

@@ -44,7 +44,7 @@ func TestUpgradeDatabaseV0Fixtures(t *testing.T) {
 	// Before 1.23 there is no alter_object_ownership (the adapted cases do
 	// not set it): the upgrade takes its default, false.
 	adjust := func(version, file, name string, m *databaseModel) {
-		if (version == "1.22.0" || version == "1.19.0") && name == "full" {
+		if releaseBefore(version, "1.23.0") && name == "full" {
 			m.AlterObjectOwnership = types.BoolValue(false)
 		}
 	}

@@ -16,14 +16,56 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
 
+// fixtureSet is a set of cyrilgdn/postgresql fixture states under testdata.
+type fixtureSet struct {
+	version, dir string
+	// byAdmin: written by a provider connected as a non-superuser admin
+	// (superuser = false), planned in the managed admin mode
+	byAdmin bool
+}
+
+// name names the set's views (subtests).
+func (s fixtureSet) name() string {
+	if s.byAdmin {
+		return s.version + "-managed"
+	}
+	return s.version
+}
+
 // fixtureSets are the sets of cyrilgdn/postgresql fixture states under
-// testdata, one per release (same cases, same configurations but where a
-// release lacks an argument; see each set's README.md), newest first.
-var fixtureSets = []struct{ version, dir string }{
-	{"1.26.0", "cyrilgdn"},
-	{"1.25.0", "cyrilgdn-1.25.0"},
-	{"1.22.0", "cyrilgdn-1.22.0"},
-	{"1.19.0", "cyrilgdn-1.19.0"},
+// testdata written by a superuser provider, one per release (same cases, same
+// configurations but where a release lacks an argument or a resource; see each
+// set's README.md), newest first.
+var fixtureSets = []fixtureSet{
+	{version: "1.26.0", dir: "cyrilgdn"},
+	{version: "1.25.0", dir: "cyrilgdn-1.25.0"},
+	{version: "1.22.0", dir: "cyrilgdn-1.22.0"},
+	{version: "1.19.0", dir: "cyrilgdn-1.19.0"},
+	{version: "1.18.0", dir: "cyrilgdn-1.18.0"},
+	{version: "1.14.0", dir: "cyrilgdn-1.14.0"},
+}
+
+// managedFixtureSets are the sets written by a provider connected as a
+// CREATEROLE CREATEDB non-superuser admin, as on AWS RDS, Cloud SQL or Azure
+// (the cases such an admin can run; see the set's README.md).
+var managedFixtureSets = []fixtureSet{
+	{version: "1.26.0", dir: "cyrilgdn-1.26.0-managed", byAdmin: true},
+}
+
+// managedSkips are the cases the managed sets do not have, and why: what
+// PostgreSQL reserves to superusers (or to roles with REPLICATION, which the
+// managed admin, as the test cluster's, lacks).
+var managedSkips = map[string]string{
+	"publication/all_tables":                    "CREATE PUBLICATION ... FOR ALL TABLES needs superuser",
+	"subscription/create_slot_false":            "CREATE SUBSCRIPTION needs superuser on PostgreSQL 15, where the set was made (pg_create_subscription came in 16)",
+	"subscription/custom_slot_name":             "CREATE SUBSCRIPTION needs superuser on PostgreSQL 15, where the set was made (pg_create_subscription came in 16)",
+	"subscription/import":                       "CREATE SUBSCRIPTION needs superuser on PostgreSQL 15, where the set was made (pg_create_subscription came in 16)",
+	"replication_slot/pgoutput_in_database":     "replication slots need superuser or REPLICATION, which the managed admin lacks",
+	"replication_slot/test_decoding_default_db": "replication slots need superuser or REPLICATION, which the managed admin lacks",
+	"replication_slot/import":                   "replication slots need superuser or REPLICATION, which the managed admin lacks",
+	"physical_replication_slot/basic":           "replication slots need superuser or REPLICATION, which the managed admin lacks",
+	"physical_replication_slot/import":          "replication slots need superuser or REPLICATION, which the managed admin lacks",
+	"extension/cascade":                         "earthdistance is not a trusted extension (only a superuser may create it), and no trusted contrib extension depends on another",
 }
 
 // migrationCases are the fixture cases over which a real `terraform plan`
@@ -50,15 +92,21 @@ var migrationCases = []struct {
 	minMajor      int // the fixture needs PostgreSQL minMajor or later, because of why
 	why           string
 	needs         map[string][]acctest.CLIFeature // release -> what its configuration needs from the CLI
-	// repairedIDs are resources whose fixture id is a cyrilgdn bug the upgrade repairs
-	repairedIDs []string
+	// repairedIDs are resources whose fixture id (by release, "" for every
+	// one) is a cyrilgdn bug or an old format that the upgrade repairs
+	repairedIDs map[string][]string
+	// configFrom names, by release, the set whose configuration of the case
+	// plans that release's state: where the release took a configuration that
+	// later ones refuse, the configuration its users rewrite
+	configFrom map[string]string
 }{
 	{dir: "role/login_password_full"},
 	// cyrilgdn stores an unset search_path as null after create and [] after a
 	// refresh; a configuration saying `search_path = []` must not see a diff either.
-	{dir: "role/nologin_flags", variants: []migrationVariant{{"search_path_empty", map[string]string{
-		`name = "Fx-Mixed Case"`:             "name = \"Fx-Mixed Case\"\n  search_path = []",
-		`encrypted                 = "true"`: "encrypted                 = \"true\"\n  search_path               = []",
+	{dir: "role/nologin_flags", variants: []migrationVariant{{name: "search_path_empty", replace: map[string]string{
+		`name = "Fx-Mixed Case"`: "name = \"Fx-Mixed Case\"\n  search_path = []",
+		// (the line after the name: main.tf's alignment differs between the sets)
+		"\"fx_role_flags\"\n": "\"fx_role_flags\"\n  search_path = []\n",
 	}}}},
 	{dir: "role/password_wo", needs: map[string][]acctest.CLIFeature{"1.26.0": {acctest.FeatureWriteOnlyArguments}}},
 	// 1.26 leaves the password null at import: the configured one is planned
@@ -69,7 +117,7 @@ var migrationCases = []struct {
 	{dir: "database/full", replace: map[string]string{"en_US.UTF-8": "C.UTF-8"}},
 	// `DEFAULT` (the server's default, as cyrilgdn documents it): cyrilgdn
 	// records template as configured and the other four as the server has them.
-	{dir: "database/minimal", variants: []migrationVariant{{"default_keyword", map[string]string{
+	{dir: "database/minimal", variants: []migrationVariant{{name: "default_keyword", replace: map[string]string{
 		`name = "fx_db_min"`: "name = \"fx_db_min\"\n  template = \"DEFAULT\"\n  encoding = \"DEFAULT\"\n  lc_collate = \"DEFAULT\"\n" +
 			"  lc_ctype = \"default\"\n  tablespace_name = \"DEFAULT\"",
 		`"template": "template0"`: `"template": "DEFAULT"`,
@@ -84,7 +132,7 @@ var migrationCases = []struct {
 	{dir: "extension/import", expect: map[string][]string{"": {"postgresql_extension.imp.drop_cascade"}}},
 	// Modules set one schema on every grant of a for_each, database grants included, and
 	// "" for none: cyrilgdn ignored both there (and stored them); so must the upgrade and the plan.
-	{dir: "grant/database_schema", variants: []migrationVariant{{"schema_ignored", map[string]string{
+	{dir: "grant/database_schema", variants: []migrationVariant{{name: "schema_ignored", replace: map[string]string{
 		"  object_type = \"database\"\n  privileges  = [\"CONNECT\", \"CREATE\", \"TEMPORARY\"]": "  object_type = \"database\"\n  schema      = \"public\"\n  privileges  = [\"CONNECT\", \"CREATE\", \"TEMPORARY\"]",
 		"  role        = \"public\"\n  object_type = \"database\"":                               "  role        = \"public\"\n  schema      = \"\"\n  object_type = \"database\"",
 		"\"role\": \"fx_gr_app\",\n            \"schema\": null,":                                "\"role\": \"fx_gr_app\",\n            \"schema\": \"public\",",
@@ -99,22 +147,31 @@ var migrationCases = []struct {
 	// [], which runs no SQL (Terraform accepts no other plan of a configured []
 	// over a null).
 	{dir: "grant/table_objects_all_tables", variants: []migrationVariant{
-		{"objects_empty", map[string]string{
+		{name: "objects_empty", replace: map[string]string{
 			"privileges        = [\"SELECT\"]\n  with_grant_option = true": "objects           = []\n  columns           = []\n  privileges        = [\"SELECT\"]\n  with_grant_option = true",
 		}},
-		{"state_empty", map[string]string{`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`}},
-		{"objects_and_state_empty", map[string]string{
+		// (columns came in 1.19: older states have no such key)
+		{name: "state_empty", since: "1.19.0", replace: map[string]string{`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`}},
+		{name: "objects_and_state_empty", since: "1.19.0", replace: map[string]string{
 			"privileges        = [\"SELECT\"]\n  with_grant_option = true": "objects           = []\n  columns           = []\n  privileges        = [\"SELECT\"]\n  with_grant_option = true",
 			`"objects": null`: `"objects": []`, `"columns": null`: `"columns": []`,
 		}},
 	}, variantExpect: map[string][]string{"objects_empty": {"postgresql_grant.tables_all.columns", "postgresql_grant.tables_all.objects"}}},
 	{dir: "default_privileges/with_schema"}, {dir: "default_privileges/no_schema"}, {dir: "default_privileges/public_schema_type"},
 	{dir: "grant_role/basic", minMajor: 14, why: "it grants the predefined role pg_read_all_data"}, {dir: "grant_role/with_admin_option"},
-	{dir: "function/sql_with_args"}, {dir: "function/plpgsql_minimal"}, {dir: "function/out_args_security_definer"}, {dir: "function/import"},
+	// Before 1.19 a function's body held everything after the return type
+	// (`AS $$ ... $$ LANGUAGE sql IMMUTABLE`), which 1.19 and later, as this
+	// provider, refuse: the 1.18 states plan under the configuration written
+	// for 1.26 (the same functions), and their ids ("fn"."fx_add"(integer,
+	// integer), without the database) become 1.19's.
+	{dir: "function/sql_with_args", configFrom: legacyFunctionConfig, repairedIDs: map[string][]string{"1.18.0": {"postgresql_function.add"}}},
+	{dir: "function/plpgsql_minimal", configFrom: legacyFunctionConfig, repairedIDs: map[string][]string{"1.18.0": {"postgresql_function.noop"}}},
+	{dir: "function/out_args_security_definer", configFrom: legacyFunctionConfig, repairedIDs: map[string][]string{"1.18.0": {"postgresql_function.stats"}}},
+	{dir: "function/import"},
 	{dir: "publication/all_tables"}, {dir: "publication/tables_list"},
 	// cyrilgdn's import leaves the id "fx_pub_db." (its bug); the upgrade makes
 	// it "fx_pub_db.fx_pub_imp", as cyrilgdn's create writes it.
-	{dir: "publication/import", expect: map[string][]string{"": {"postgresql_publication.imp.drop_cascade"}}, repairedIDs: []string{"postgresql_publication.imp"}},
+	{dir: "publication/import", expect: map[string][]string{"": {"postgresql_publication.imp.drop_cascade"}}, repairedIDs: map[string][]string{"": {"postgresql_publication.imp"}}},
 	{dir: "subscription/create_slot_false"}, {dir: "subscription/custom_slot_name"}, {dir: "subscription/import"},
 	{dir: "replication_slot/pgoutput_in_database"}, {dir: "replication_slot/test_decoding_default_db"}, {dir: "replication_slot/import"},
 	{dir: "physical_replication_slot/basic"}, {dir: "physical_replication_slot/import"},
@@ -123,10 +180,15 @@ var migrationCases = []struct {
 	{dir: "security_label/role_label"}, {dir: "security_label/schema_table_label"},
 }
 
-// migrationVariant is a case spelled differently: name and substitutions.
+// legacyFunctionConfig: the 1.18 function cases plan under 1.26's configuration.
+var legacyFunctionConfig = map[string]string{"1.18.0": "cyrilgdn"}
+
+// migrationVariant is a case spelled differently: name and substitutions,
+// for the states of release since and later ("": every release).
 type migrationVariant struct {
 	name    string
 	replace map[string]string
+	since   string
 }
 
 // registeredTypes lists the resource type names the provider serves.
@@ -147,9 +209,10 @@ var fdwCasesMu sync.Mutex
 // TestAccMigration_cyrilgdn recreates the objects of each fixture case, seeds
 // its states, as each release wrote them (provider address replaced), and
 // expects an empty plan. Cases of one resource type run one after the other
-// (they share object names); types run in parallel. Outside the role cases it
-// runs as superuser only: the fixtures were made by a provider configured with
-// superuser = true.
+// (they share object names); types run in parallel. As superuser it plans the
+// sets a superuser provider wrote; in the managed admin mode, the sets a
+// non-superuser admin wrote (managedFixtureSets), and for roles those of the
+// superuser sets as well (reading a role needs no privilege).
 func TestAccMigration_cyrilgdn(t *testing.T) {
 	types := registeredTypes()
 	byType := map[string][]int{}
@@ -166,17 +229,29 @@ func TestAccMigration_cyrilgdn(t *testing.T) {
 			if !types["postgresql_"+typ] {
 				t.Fatalf("postgresql_%s has migration cases but is not served by this provider (not registered in Resources?)", typ)
 			}
-			if typ != "role" && acctest.Managed() {
-				t.Skip("needs superuser: the fixtures were created by a superuser provider (superuser = true)")
+			sets := fixtureSets
+			if acctest.Managed() {
+				sets = managedFixtureSets
+				if typ == "role" {
+					sets = append(slices.Clone(managedFixtureSets), fixtureSets...)
+				}
 			}
 			t.Parallel()
 			for _, i := range byType[typ] {
 				c := migrationCases[i]
-				views := migrationViews(c.dir, c.replace, c.variants, c.expect, c.variantExpect, c.needs)
+				views := migrationViews(sets, c.dir, c.replace, c.variants, c.expect, c.variantExpect, c.needs)
 				for i := range views {
-					views[i].RepairedIDs = c.repairedIDs
+					release := strings.TrimSuffix(strings.SplitN(views[i].Name, "+", 2)[0], "-managed")
+					views[i].RepairedIDs = append(slices.Clone(c.repairedIDs[""]), c.repairedIDs[release]...)
+					if from, ok := c.configFrom[release]; ok && !views[i].ByAdmin {
+						views[i].ConfigDir = filepath.Join("testdata", from, c.dir)
+					}
 				}
 				if len(views) == 0 {
+					if why, ok := managedSkips[c.dir]; ok && acctest.Managed() {
+						t.Run(strings.TrimPrefix(c.dir, typ+"/"), func(t *testing.T) { t.Skip(why) })
+						continue
+					}
 					t.Errorf("%s: no release has a state for this case", c.dir)
 					continue
 				}
@@ -208,9 +283,9 @@ func TestAccMigration_cyrilgdn(t *testing.T) {
 
 // migrationViews are the views of a case: for every release that has a state
 // of it, the case as written, then each variant.
-func migrationViews(dir string, replace map[string]string, variants []migrationVariant, expect, variantExpect map[string][]string, needs map[string][]acctest.CLIFeature) []acctest.MigrationView {
+func migrationViews(sets []fixtureSet, dir string, replace map[string]string, variants []migrationVariant, expect, variantExpect map[string][]string, needs map[string][]acctest.CLIFeature) []acctest.MigrationView {
 	var views []acctest.MigrationView
-	for _, set := range fixtureSets {
+	for _, set := range sets {
 		caseDir := filepath.Join("testdata", set.dir, dir)
 		var states []string
 		for _, state := range []string{"terraform.tfstate", "terraform.refreshed.tfstate"} {
@@ -225,11 +300,14 @@ func migrationViews(dir string, replace map[string]string, variants []migrationV
 		if !ok {
 			exp = expect[""]
 		}
-		base := acctest.MigrationView{Name: set.version, Dir: caseDir, StateFiles: states, Replace: replace, Expect: exp, Needs: needs[set.version]}
+		base := acctest.MigrationView{Name: set.name(), Dir: caseDir, StateFiles: states, Replace: replace, Expect: exp, Needs: needs[set.version], ByAdmin: set.byAdmin}
 		views = append(views, base)
 		for _, v := range variants {
+			if v.since != "" && releaseBefore(set.version, v.since) {
+				continue
+			}
 			view := base
-			view.Name = set.version + "+" + v.name
+			view.Name = set.name() + "+" + v.name
 			view.Replace = maps.Clone(replace)
 			if view.Replace == nil {
 				view.Replace = map[string]string{}
@@ -276,6 +354,29 @@ func TestMigrationCases_served(t *testing.T) {
 		}
 		if missing := unservedTypes(t, c.dir, served); len(missing) > 0 {
 			t.Errorf("%s: also needs %s, not served by the provider", c.dir, strings.Join(missing, ", "))
+		}
+	}
+}
+
+// TestMigrationCases_managedCoverage: in the managed admin mode every
+// migration case plans a state a non-superuser admin wrote, or skips with the
+// reason PostgreSQL gives (managedSkips), and no case does both.
+func TestMigrationCases_managedCoverage(t *testing.T) {
+	known := map[string]bool{}
+	for _, c := range migrationCases {
+		known[c.dir] = true
+		views := migrationViews(managedFixtureSets, c.dir, nil, nil, nil, nil, nil)
+		_, skip := managedSkips[c.dir]
+		switch {
+		case len(views) == 0 && !skip:
+			t.Errorf("%s: no managed-mode state and no reason in managedSkips", c.dir)
+		case len(views) > 0 && skip:
+			t.Errorf("%s: has a managed-mode state, and a reason in managedSkips", c.dir)
+		}
+	}
+	for dir := range managedSkips {
+		if !known[dir] {
+			t.Errorf("managedSkips names %s, which is no migration case", dir)
 		}
 	}
 }

@@ -451,7 +451,7 @@ func (r *roleResource) isConnectedRole(ctx context.Context, name string) bool {
 
 func (r *roleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: tfkit.UpgradeFromV0(upgradeRoleV0, "oid"),
+		0: tfkit.UpgradeFromV0Keys(upgradeRoleV0, "oid"),
 	}
 }
 

@@ -11,10 +11,15 @@ import (
 // before 1.26 lack password_wo and password_wo_version (read as null), and
 // write password = "" for a role without a password (1.26: null), which is
 // null here too: Terraform manages no password, and a configuration without
-// one plans no change. A password verifier they read at import (or at a
-// refresh, as superuser, of a role whose password Terraform did not set) stays:
-// the plan compares the configured password with it (roleResource.PlanChange).
-func upgradeRoleV0(m roleModel) roleModel {
+// one plans no change. 1.26 writes "" only for a configured `password = ""`
+// (a module's variable defaulting to ""), which stays "": that configuration
+// plans no change either. A 1.26 state is one that holds the
+// password_wo_version key (null or not; before 1.26 it is missing). Releases
+// before 1.17 lack assume_role (""). A password verifier older releases read
+// at import (or at a refresh, as superuser, of a role whose password
+// Terraform did not set) stays: the plan compares the configured password
+// with it (roleResource.PlanChange).
+func upgradeRoleV0(m roleModel, present func(attr string) bool) roleModel {
 	if m.ID.IsNull() || m.ID.ValueString() == "" {
 		m.ID = m.Name
 	}
@@ -35,7 +40,7 @@ func upgradeRoleV0(m roleModel) roleModel {
 	m.ConnectionLimit = int64Or(m.ConnectionLimit, -1)
 	m.EncryptedPassword = boolOr(m.EncryptedPassword, true)
 	m.PasswordWO = types.StringNull() // write-only: never in state
-	if m.Password.IsUnknown() || m.Password.ValueString() == "" {
+	if m.Password.IsUnknown() || m.Password.ValueString() == "" && !present("password_wo_version") {
 		m.Password = types.StringNull()
 	}
 	// Roles stays as it is: null = not managed; refresh reports the memberships

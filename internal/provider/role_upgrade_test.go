@@ -104,6 +104,9 @@ func TestUpgradeRoleV0Fixtures(t *testing.T) {
 			return
 		}
 		m.PasswordWOVersion = types.StringNull()
+		if releaseBefore(version, "1.17.0") && name == "app" {
+			m.AssumeRole = types.StringValue("") // no assume_role before 1.17 (the adapted case does not set it)
+		}
 		if file == "role/import/terraform.tfstate" && name == "imp" {
 			m.Password = types.StringValue(fixtureAttr(t, version, file, "postgresql_role", name, "password"))
 		}
@@ -164,4 +167,25 @@ func fixtureAttr(t *testing.T, version, file, typ, name, attr string) string {
 	}
 	t.Fatalf("no %s.%s in %s of %s", typ, name, file, version)
 	return ""
+}
+
+// TestUpgradeRoleV0_regressionEmptyPasswordConfigured126 guards a role that
+// cyrilgdn 1.26.0 made from `password = ""` (the corpus case empty_password:
+// modules spell "no password" so): 1.26 stores "" only then (null for a role
+// without a password), and the upgrade made it null, as for the "" of every
+// role of older releases, so the first plan after the switch updated the
+// password. A 1.26 state (it has the password_wo_version key) keeps "".
+func TestUpgradeRoleV0_regressionEmptyPasswordConfigured126(t *testing.T) {
+	for _, inst := range recordedInstances(t, "role", "superuser", "postgresql_role") {
+		if inst.Name != "empty_password" {
+			continue
+		}
+		var got roleModel
+		runUpgrader(t, NewRoleResource(), inst, &got)
+		if got.Password.IsNull() || got.Password.ValueString() != "" {
+			t.Fatalf(`password %s after the upgrade, want "" (as configured and as cyrilgdn 1.26 stored it)`, got.Password)
+		}
+		return
+	}
+	t.Fatal("no role empty_password in the recording")
 }

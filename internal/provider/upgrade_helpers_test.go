@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -98,7 +102,7 @@ func upgradeInstance(t *testing.T, res resource.Resource, inst fixtureInstance) 
 	}
 	var sresp resource.SchemaResponse
 	res.Schema(ctx, resource.SchemaRequest{}, &sresp)
-	req := resource.UpgradeStateRequest{State: &tfsdk.State{Raw: raw, Schema: *u.PriorSchema}}
+	req := resource.UpgradeStateRequest{State: &tfsdk.State{Raw: raw, Schema: *u.PriorSchema}, RawState: &tfprotov6.RawState{JSON: inst.Attributes}}
 	resp := resource.UpgradeStateResponse{State: tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}}
 	u.StateUpgrader(ctx, req, &resp)
 	if resp.Diagnostics.HasError() {
@@ -194,4 +198,17 @@ func TestEveryResourceUpgraderHasPriorSchema(t *testing.T) {
 			}
 		}
 	}
+}
+
+// releaseBefore reports whether cyrilgdn release version (a fixture set's) is
+// older than release than.
+func releaseBefore(version, than string) bool {
+	parse := func(v string) (out [3]int) {
+		for i, p := range strings.SplitN(v, ".", 3) {
+			out[i], _ = strconv.Atoi(p)
+		}
+		return out
+	}
+	a, b := parse(version), parse(than)
+	return slices.Compare(a[:], b[:]) < 0
 }

@@ -2,6 +2,7 @@ package tfkit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -39,6 +41,31 @@ func UpgradeFromV0[Old, New any](convert func(Old) New, added ...string) resourc
 // UpgradeFromV0Diag is UpgradeFromV0 for conversions that need a context or
 // can fail.
 func UpgradeFromV0Diag[Old, New any](convert func(context.Context, Old) (New, diag.Diagnostics), added ...string) resource.StateUpgrader {
+	return upgradeFromV0(func(ctx context.Context, old Old, _ *tfprotov6.RawState) (New, diag.Diagnostics) {
+		return convert(ctx, old)
+	}, added...)
+}
+
+// UpgradeFromV0Keys is UpgradeFromV0 for a conversion that needs to know
+// which attributes the prior state holds at all: present reports whether the
+// state's JSON has the key (a key it lacks reads as null, as does a null one).
+// Releases of cyrilgdn/postgresql all wrote schema version 0, so the keys are
+// how an upgrader tells which release wrote a state: an attribute added in a
+// release is missing from every state of an earlier one.
+func UpgradeFromV0Keys[Old, New any](convert func(old Old, present func(attr string) bool) New, added ...string) resource.StateUpgrader {
+	return upgradeFromV0(func(_ context.Context, old Old, raw *tfprotov6.RawState) (New, diag.Diagnostics) {
+		var diags diag.Diagnostics
+		keys := map[string]json.RawMessage{}
+		if raw != nil && raw.JSON != nil {
+			if err := json.Unmarshal(raw.JSON, &keys); err != nil {
+				diags.AddError("Unreadable prior state", err.Error())
+			}
+		}
+		return convert(old, func(attr string) bool { _, ok := keys[attr]; return ok }), diags
+	}, added...)
+}
+
+func upgradeFromV0[Old, New any](convert func(context.Context, Old, *tfprotov6.RawState) (New, diag.Diagnostics), added ...string) resource.StateUpgrader {
 	full := PriorSchema(reflect.TypeFor[Old]())
 	return resource.StateUpgrader{
 		PriorSchema: PriorSchema(reflect.TypeFor[Old](), added...),
@@ -56,7 +83,7 @@ func UpgradeFromV0Diag[Old, New any](convert func(context.Context, Old) (New, di
 			if resp.Diagnostics.HasError() {
 				return
 			}
-			m, diags := convert(ctx, old)
+			m, diags := convert(ctx, old, req.RawState)
 			resp.Diagnostics.Append(diags...)
 			if resp.Diagnostics.HasError() {
 				return

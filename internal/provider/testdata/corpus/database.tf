@@ -103,6 +103,7 @@ resource "postgresql_database" "default_values" {
 }
 
 # case: default_keyword_owner
+# cyrilgdn-fails: cyrilgdn 1.26.0 grants the role "DEFAULT" to itself before creating the database ("role \"DEFAULT\" does not exist")
 # cyrilgdn documents owner = "DEFAULT" (the provider's role).
 resource "postgresql_database" "default_owner" {
   name  = "{{.P}}_default_owner"
@@ -110,6 +111,7 @@ resource "postgresql_database" "default_owner" {
 }
 
 # case: force_drop
+# cyrilgdn-fails: force_drop is this provider's argument (cyrilgdn has none)
 resource "postgresql_database" "force_drop" {
   name       = "{{.P}}_force"
   force_drop = true

@@ -60,6 +60,7 @@ resource "postgresql_function" "add" {
 }
 
 # case: lower_case_spellings
+# cyrilgdn-fails: cyrilgdn's validation takes upper-case volatility and parallel only ("expected volatility to be one of [VOLATILE STABLE IMMUTABLE], got stable")
 resource "postgresql_function" "lower" {
   name       = "lower_spellings"
   database   = "{{.P}}"

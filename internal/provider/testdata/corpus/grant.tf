@@ -220,6 +220,7 @@ resource "postgresql_grant" "routines" {
 }
 
 # case: docs_columns
+# cyrilgdn-fails: cyrilgdn takes exactly one privilege for a column grant ("must specify exactly 1 `privileges` when `object_type` is `column`")
 resource "postgresql_grant" "read_insert_column" {
   database    = "{{.P}}"
   role        = postgresql_role.reader.name

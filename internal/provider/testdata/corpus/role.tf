@@ -112,6 +112,7 @@ resource "postgresql_role" "deprecated_encrypted" {
 }
 
 # case: encrypted_password_false
+# cyrilgdn-fails: cyrilgdn runs CREATE ROLE ... UNENCRYPTED PASSWORD, which PostgreSQL 10 and later refuse ("UNENCRYPTED PASSWORD is no longer supported")
 resource "postgresql_role" "encrypted_password_false" {
   name               = "{{.P}}_unencrypted"
   login              = true

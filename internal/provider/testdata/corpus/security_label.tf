@@ -16,6 +16,7 @@ resource "postgresql_security_label" "role" {
 }
 
 # case: table_label_in_database
+# cyrilgdn-fails: database is this provider's argument (cyrilgdn labels objects of the provider's database only)
 resource "postgresql_security_label" "table" {
   object_type    = "table"
   object_name    = "t1"
@@ -25,6 +26,7 @@ resource "postgresql_security_label" "table" {
 }
 
 # case: table_label_with_schema
+# cyrilgdn-fails: schema and database are this provider's arguments
 resource "postgresql_security_label" "schema_table" {
   object_type    = "table"
   object_name    = "t2"

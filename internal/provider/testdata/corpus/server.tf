@@ -12,6 +12,7 @@ resource "postgresql_role" "app" {
 }
 
 # case: postgres_fdw_full
+# cyrilgdn-fails: database is this provider's argument (cyrilgdn makes servers in the provider's database only)
 resource "postgresql_server" "remote" {
   server_name    = "remote"
   database       = "{{.P}}"
@@ -29,6 +30,7 @@ resource "postgresql_server" "remote" {
 }
 
 # case: file_fdw_minimal
+# cyrilgdn-fails: database is this provider's argument (cyrilgdn makes servers in the provider's database only)
 resource "postgresql_server" "files" {
   server_name = "files"
   database    = "{{.P}}"
@@ -36,6 +38,7 @@ resource "postgresql_server" "files" {
 }
 
 # case: options_empty_and_strings_spelled
+# cyrilgdn-fails: database is this provider's argument (cyrilgdn makes servers in the provider's database only)
 resource "postgresql_server" "empty_options" {
   server_name    = "empty_options"
   database       = "{{.P}}"
@@ -47,6 +50,7 @@ resource "postgresql_server" "empty_options" {
 }
 
 # case: user_mapping_with_options
+# cyrilgdn-fails: database is this provider's argument (cyrilgdn makes servers in the provider's database only)
 resource "postgresql_server" "mapped" {
   server_name = "mapped"
   database    = "{{.P}}"
@@ -68,6 +72,7 @@ resource "postgresql_user_mapping" "app" {
 }
 
 # case: user_mapping_public_no_options
+# cyrilgdn-fails: database is this provider's argument (cyrilgdn makes servers in the provider's database only)
 resource "postgresql_user_mapping" "public" {
   server_name = postgresql_server.mapped.server_name
   user_name   = "public"

@@ -1,0 +1,11 @@
+\connect fx_grant_db
+REVOKE ALL PRIVILEGES ON TABLE "app"."t2" FROM "fx_gr_legacy";
+\connect postgres
+CREATE ROLE "fx_gr_fdw" WITH VALID UNTIL 'infinity' CONNECTION LIMIT -1 NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT NOLOGIN NOBYPASSRLS NOREPLICATION;
+ALTER ROLE "fx_gr_fdw" SET search_path TO DEFAULT;
+\connect fx_grant_db
+REVOKE ALL PRIVILEGES ON FUNCTION "app"."f_now" FROM "public";
+REVOKE ALL PRIVILEGES ON FOREIGN DATA WRAPPER "postgres_fdw" FROM "fx_gr_fdw";
+GRANT USAGE ON FOREIGN DATA WRAPPER "postgres_fdw" TO "fx_gr_fdw";
+REVOKE ALL PRIVILEGES ON FOREIGN SERVER "fx_grant_srv" FROM "fx_gr_fdw";
+GRANT USAGE ON FOREIGN SERVER "fx_grant_srv" TO "fx_gr_fdw" WITH GRANT OPTION;

@@ -1,0 +1,11 @@
+\connect postgres
+CREATE ROLE "fx_role_group_b" WITH VALID UNTIL 'infinity' CONNECTION LIMIT -1 NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT NOLOGIN NOBYPASSRLS NOREPLICATION;
+ALTER ROLE "fx_role_group_b" SET search_path TO DEFAULT;
+CREATE ROLE "fx_role_group_a" WITH VALID UNTIL 'infinity' CONNECTION LIMIT -1 NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT NOLOGIN NOBYPASSRLS NOREPLICATION;
+ALTER ROLE "fx_role_group_a" SET search_path TO DEFAULT;
+CREATE ROLE "fx_role_app" WITH ENCRYPTED PASSWORD 'fx-app-pass-1' VALID UNTIL '2099-12-31 23:59:59+00' CONNECTION LIMIT 5 NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT LOGIN NOBYPASSRLS NOREPLICATION;
+GRANT "fx_role_group_a" TO "fx_role_app";
+GRANT "fx_role_group_b" TO "fx_role_app";
+ALTER ROLE "fx_role_app" SET search_path TO "app", "$user", "public";
+ALTER ROLE "fx_role_app" SET statement_timeout TO 30000;
+ALTER ROLE "fx_role_app" SET idle_in_transaction_session_timeout TO 60000;

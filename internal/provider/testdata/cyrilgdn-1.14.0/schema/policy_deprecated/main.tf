@@ -1,0 +1,51 @@
+terraform {
+  required_version = ">= 1.11.0"
+  required_providers {
+    postgresql = {
+      source  = "cyrilgdn/postgresql"
+      version = "1.14.0"
+    }
+  }
+}
+
+# Provider connects to the fixture server (see ../../README.md).
+provider "postgresql" {
+  host            = "127.0.0.1"
+  port            = 25433
+  database        = "postgres"
+  username        = "postgres"
+  password        = "pgfixpw"
+  sslmode         = "disable"
+  superuser       = true
+  connect_timeout = 15
+}
+
+resource "postgresql_role" "reader" {
+  name = "fx_pol_reader"
+}
+
+resource "postgresql_role" "writer" {
+  name = "fx_pol_writer"
+}
+
+# Deprecated "policy" set block: one block per grantee.
+resource "postgresql_schema" "pol" {
+  name  = "fx_pol"
+  owner = "postgres"
+
+  policy {
+    usage = true
+    role  = postgresql_role.reader.name
+  }
+
+  policy {
+    create_with_grant = true
+    usage_with_grant  = true
+    role              = postgresql_role.writer.name
+  }
+
+  # role omitted (= "") means PUBLIC
+  policy {
+    usage = true
+  }
+}

@@ -1,0 +1,28 @@
+terraform {
+  required_version = ">= 1.11.0"
+  required_providers {
+    postgresql = {
+      source  = "cyrilgdn/postgresql"
+      version = "1.14.0"
+    }
+  }
+}
+
+# Provider connects to the fixture server (see ../../README.md).
+provider "postgresql" {
+  host            = "127.0.0.1"
+  port            = 25433
+  database        = "postgres"
+  username        = "postgres"
+  password        = "pgfixpw"
+  sslmode         = "disable"
+  superuser       = true
+  connect_timeout = 15
+}
+
+# Name that needs quoting, CREATE SCHEMA without IF NOT EXISTS, DROP ... CASCADE.
+resource "postgresql_schema" "quoted" {
+  name          = "Fx-Quoted Schema"
+  if_not_exists = false
+  drop_cascade  = true
+}

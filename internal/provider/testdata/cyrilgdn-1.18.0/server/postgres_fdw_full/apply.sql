@@ -1,0 +1,6 @@
+\connect postgres
+CREATE ROLE "fx_srv_owner" WITH VALID UNTIL 'infinity' CONNECTION LIMIT -1 NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT NOLOGIN NOBYPASSRLS NOREPLICATION;
+ALTER ROLE "fx_srv_owner" SET search_path TO DEFAULT;
+CREATE EXTENSION IF NOT EXISTS "postgres_fdw";
+CREATE SERVER "fx_srv_remote" TYPE 'postgresql' VERSION '15' FOREIGN DATA WRAPPER "postgres_fdw" OPTIONS (  "fetch_size" '500',  "host" 'db.example.internal',  "port" '5432',  "dbname" 'remote_db' );
+ALTER SERVER "fx_srv_remote" OWNER TO "fx_srv_owner";

@@ -1,0 +1,6 @@
+\connect postgres
+CREATE ROLE "fx_db_owner" WITH VALID UNTIL 'infinity' CONNECTION LIMIT -1 NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT NOLOGIN NOBYPASSRLS NOREPLICATION;
+ALTER ROLE "fx_db_owner" SET search_path TO DEFAULT;
+GRANT "fx_db_owner" TO "fx_managed_admin";
+CREATE DATABASE "fx_db_full" OWNER "fx_db_owner" TEMPLATE "template0" ENCODING 'UTF8'  LC_COLLATE 'en_US.UTF-8'  LC_CTYPE 'en_US.UTF-8'  ALLOW_CONNECTIONS true CONNECTION LIMIT 10 IS_TEMPLATE false;
+REVOKE "fx_db_owner" FROM "fx_managed_admin";

@@ -1,0 +1,18 @@
+\connect postgres
+CREATE ROLE "fx_dp_owner" WITH VALID UNTIL 'infinity' CONNECTION LIMIT -1 NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT NOLOGIN NOBYPASSRLS NOREPLICATION;
+ALTER ROLE "fx_dp_owner" SET search_path TO DEFAULT;
+CREATE ROLE "fx_dp_user" WITH VALID UNTIL 'infinity' CONNECTION LIMIT -1 NOSUPERUSER NOCREATEDB NOCREATEROLE INHERIT NOLOGIN NOBYPASSRLS NOREPLICATION;
+ALTER ROLE "fx_dp_user" SET search_path TO DEFAULT;
+\connect fx_dp_db
+GRANT "fx_dp_owner" TO "fx_managed_admin";
+ALTER DEFAULT PRIVILEGES FOR ROLE "fx_dp_owner"  REVOKE ALL ON TYPES FROM "fx_dp_user";
+ALTER DEFAULT PRIVILEGES FOR ROLE "fx_dp_owner"  GRANT USAGE ON TYPES TO "fx_dp_user";
+REVOKE "fx_dp_owner" FROM "fx_managed_admin";
+GRANT "fx_dp_owner" TO "fx_managed_admin";
+ALTER DEFAULT PRIVILEGES FOR ROLE "fx_dp_owner"  REVOKE ALL ON TABLES FROM "fx_dp_user";
+ALTER DEFAULT PRIVILEGES FOR ROLE "fx_dp_owner"  GRANT UPDATE,SELECT,DELETE,INSERT ON TABLES TO "fx_dp_user";
+REVOKE "fx_dp_owner" FROM "fx_managed_admin";
+GRANT "fx_dp_owner" TO "fx_managed_admin";
+ALTER DEFAULT PRIVILEGES FOR ROLE "fx_dp_owner"  REVOKE ALL ON FUNCTIONS FROM "fx_dp_user";
+ALTER DEFAULT PRIVILEGES FOR ROLE "fx_dp_owner"  GRANT EXECUTE ON FUNCTIONS TO "fx_dp_user";
+REVOKE "fx_dp_owner" FROM "fx_managed_admin";

@@ -1,0 +1,58 @@
+terraform {
+  required_version = ">= 1.11.0"
+  required_providers {
+    postgresql = {
+      source  = "cyrilgdn/postgresql"
+      version = "1.26.0"
+    }
+  }
+}
+
+# Provider connects to the fixture server (see ../../README.md) as the
+# non-superuser admin fx_managed_admin (CREATEROLE CREATEDB; tools/managed-admin.sql).
+provider "postgresql" {
+  host            = "127.0.0.1"
+  port            = 25433
+  database        = "postgres"
+  username        = "fx_managed_admin"
+  password        = "fxmanagedpw"
+  sslmode         = "disable"
+  superuser       = false
+  connect_timeout = 15
+}
+
+# OUT / INOUT / VARIADIC argument modes, SECURITY DEFINER, STABLE, drop_cascade.
+resource "postgresql_function" "stats" {
+  name     = "fx_stats"
+  schema   = "public"
+  language = "plpgsql"
+
+  arg {
+    mode = "INOUT"
+    name = "label"
+    type = "text"
+  }
+
+  arg {
+    mode = "OUT"
+    name = "total"
+    type = "bigint"
+  }
+
+  arg {
+    mode = "VARIADIC"
+    name = "vals"
+    type = "integer[]"
+  }
+
+  returns          = "record"
+  volatility       = "STABLE"
+  security_definer = true
+  drop_cascade     = true
+  body             = <<-EOT
+    BEGIN
+      label := upper(label);
+      SELECT sum(v) INTO total FROM unnest(vals) AS v;
+    END;
+  EOT
+}

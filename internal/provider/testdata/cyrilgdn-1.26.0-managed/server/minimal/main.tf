@@ -1,0 +1,30 @@
+terraform {
+  required_version = ">= 1.11.0"
+  required_providers {
+    postgresql = {
+      source  = "cyrilgdn/postgresql"
+      version = "1.26.0"
+    }
+  }
+}
+
+# Provider connects to the fixture server (see ../../README.md) as the
+# non-superuser admin fx_managed_admin (CREATEROLE CREATEDB; tools/managed-admin.sql).
+provider "postgresql" {
+  host            = "127.0.0.1"
+  port            = 25433
+  database        = "postgres"
+  username        = "fx_managed_admin"
+  password        = "fxmanagedpw"
+  sslmode         = "disable"
+  superuser       = false
+  connect_timeout = 15
+}
+
+# ADAPTED for a non-superuser admin: removed postgresql_extension.file_fdw (an untrusted extension: setup.sql installs it as the superuser and grants the admin USAGE on its wrapper).
+# Only the required arguments: no options, owner computed.
+resource "postgresql_server" "files" {
+  server_name = "fx_srv_files"
+  fdw_name    = "file_fdw"
+
+}
