@@ -77,8 +77,13 @@ func IsTransient(err error) bool {
 		case CodeSerializationFailure, CodeDeadlockDetected:
 			return true
 		case CodeInternalError:
+			// "could not find tuple for default ACL ...": ALTER DEFAULT
+			// PRIVILEGES and DROP OWNED changing one pg_default_acl entry at once
+			// (a destroy resetting default privileges while it drops a role they
+			// name); run again, the statement sees the entry as it is now
 			return strings.Contains(pgErr.Message, "tuple concurrently updated") ||
-				strings.Contains(pgErr.Message, "tuple concurrently deleted")
+				strings.Contains(pgErr.Message, "tuple concurrently deleted") ||
+				strings.Contains(pgErr.Message, "could not find tuple for")
 		}
 		return false
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/pgtf/terraform-provider-postgresql/internal/pg"
 	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
@@ -59,6 +60,14 @@ func tableRLSSchemaV1() schema.Schema {
 
 func (r *tableRLSResource) Describe(m *tableRLSModel) string {
 	return fmt.Sprintf("row-level security of table %s.%s in database %q", m.Schema.ValueString(), m.Table.ValueString(), databaseOf(r.client, m.Database))
+}
+
+// namesUsed: the database and the schema (awaitNames).
+func (r *tableRLSResource) namesUsed(m *tableRLSModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.schema(r.client, "schema", m.Database, m.Schema)
+	return n
 }
 
 func (r *tableRLSResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *tableRLSModel) diag.Diagnostics {
