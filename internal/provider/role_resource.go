@@ -435,6 +435,21 @@ func (r *roleResource) Describe(m *roleModel) string {
 	return fmt.Sprintf("role %q", m.Name.ValueString())
 }
 
+// namesUsed: the roles it is made a member of (awaitNames).
+func (r *roleResource) namesUsed(m *roleModel) []pg.Ref {
+	var n refs
+	n.roles("roles", m.Roles)
+	return n
+}
+
+// namesMade: the role, when created or renamed (awaitNames).
+func (r *roleResource) namesMade(plan, state *roleModel) []pg.Ref {
+	if !renamedOrNew(plan.Name, stateName(state, func(m *roleModel) *types.String { return &m.Name })) {
+		return nil
+	}
+	return []pg.Ref{pg.RoleRef("name", plan.Name.ValueString())}
+}
+
 func (r *roleResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *roleModel) diag.Diagnostics {
 	var wo types.String
 	diags := c.Config.GetAttribute(ctx, path.Root("password_wo"), &wo)
