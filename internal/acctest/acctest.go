@@ -36,6 +36,17 @@ func Mode() string {
 // (CREATEROLE CREATEDB), as on AWS RDS, Cloud SQL or Azure.
 func Managed() bool { return Mode() == ModeManaged }
 
+// ManagedProfile names the managed service whose permission model the test
+// cluster emulates (scripts/testdb: "cloudsql"); "" for a cluster set up
+// otherwise.
+func ManagedProfile() string { return os.Getenv("PGTF_MANAGED_PROFILE") }
+
+// ManagedGroup is the group role of the managed admin in the cluster's
+// profile (Cloud SQL's cloudsqlsuperuser), which owns the databases postgres
+// and template1 and, before PostgreSQL 15, their schema public; "" when the
+// cluster has none.
+func ManagedGroup() string { return os.Getenv("PGTF_MANAGED_GROUP") }
+
 // SkipIfManaged skips a test that PostgreSQL only allows a superuser to run.
 func SkipIfManaged(t *testing.T, why string) {
 	t.Helper()

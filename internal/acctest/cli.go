@@ -30,6 +30,9 @@ const (
 	FeatureImportBlocks CLIFeature = "import blocks"
 	// FeatureRemovedBlocks: `removed` blocks (forget an object, keep it).
 	FeatureRemovedBlocks CLIFeature = "removed blocks"
+	// FeatureMovedAcrossTypes: `moved` blocks from a resource of one type to
+	// one of another type (the provider's MoveResourceState).
+	FeatureMovedAcrossTypes CLIFeature = "moved blocks across resource types"
 	// FeatureProviderFunctions: provider-defined functions (provider::name::f).
 	FeatureProviderFunctions CLIFeature = "provider-defined functions"
 	// FeatureEphemeralResources: ephemeral resources and ephemeral values.
@@ -61,9 +64,11 @@ const (
 // OpenTofu and Terraform do not line up, so every gate goes through this table,
 // never through a bare version comparison.
 var cliFeatures = map[CLIFeature]map[string]string{
-	FeatureImportBlocks:        {ProductTerraform: "1.5.0", ProductOpenTofu: "1.6.0"},
-	FeatureRemovedBlocks:       {ProductTerraform: "1.7.0", ProductOpenTofu: "1.7.0"},
-	FeatureProviderFunctions:   {ProductTerraform: "1.8.0", ProductOpenTofu: "1.7.0"},
+	FeatureImportBlocks:      {ProductTerraform: "1.5.0", ProductOpenTofu: "1.6.0"},
+	FeatureRemovedBlocks:     {ProductTerraform: "1.7.0", ProductOpenTofu: "1.7.0"},
+	FeatureProviderFunctions: {ProductTerraform: "1.8.0", ProductOpenTofu: "1.7.0"},
+	// OpenTofu: the oldest release known to send MoveResourceState (1.11.3 does)
+	FeatureMovedAcrossTypes:    {ProductTerraform: "1.8.0", ProductOpenTofu: "1.11.0"},
 	FeatureEphemeralResources:  {ProductTerraform: "1.10.0", ProductOpenTofu: "1.11.0"},
 	FeatureWriteOnlyArguments:  {ProductTerraform: "1.11.0", ProductOpenTofu: "1.11.0"},
 	FeatureResourceIdentity:    {ProductTerraform: "1.12.0", ProductOpenTofu: "1.12.0"},

@@ -165,8 +165,9 @@ func devOverrides(dir string) string {
 // the warnings a plan prints, or a state seeded by hand. Its objects are
 // destroyed when the test ends.
 type Workdir struct {
-	t       *testing.T
-	tf, dir string
+	t           *testing.T
+	tf, dir     string
+	parallelism string // terraform's -parallelism flag for its runs
 }
 
 // NewWorkdir makes an empty working directory.
@@ -179,15 +180,22 @@ func NewWorkdir(t *testing.T) *Workdir {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &Workdir{t: t, tf: tf, dir: dir}
+	w := &Workdir{t: t, tf: tf, dir: dir, parallelism: spawnedParallelism}
 	t.Cleanup(func() {
 		if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); err != nil {
 			return
 		}
-		if out, err := runTerraform(tf, dir, nil, "destroy", "-auto-approve", "-no-color", "-input=false", spawnedParallelism); err != nil {
+		if out, err := runTerraform(tf, dir, nil, "destroy", "-auto-approve", "-no-color", "-input=false", w.parallelism); err != nil {
 			t.Errorf("terraform destroy: %v\n%s", err, out)
 		}
 	})
+	return w
+}
+
+// WithParallelism makes the runs of w change up to n resources at once (the
+// default is 2), for tests of concurrent changes; it returns w.
+func (w *Workdir) WithParallelism(n int) *Workdir {
+	w.parallelism = fmt.Sprintf("-parallelism=%d", n)
 	return w
 }
 
@@ -202,7 +210,7 @@ func (w *Workdir) SetState(state string) {
 func (w *Workdir) Apply(body string) string {
 	w.t.Helper()
 	writeFile(w.t, filepath.Join(w.dir, "main.tf"), spawnedHeader+body)
-	out, err := runTerraform(w.tf, w.dir, nil, "apply", "-auto-approve", "-no-color", "-input=false", spawnedParallelism)
+	out, err := runTerraform(w.tf, w.dir, nil, "apply", "-auto-approve", "-no-color", "-input=false", w.parallelism)
 	if err != nil {
 		w.t.Fatalf("terraform apply: %v\n%s", err, out)
 	}
@@ -243,7 +251,7 @@ func parallelismOf(args []string) string {
 func (w *Workdir) Plan(body string) (out string, changes bool) {
 	w.t.Helper()
 	writeFile(w.t, filepath.Join(w.dir, "main.tf"), spawnedHeader+body)
-	out, err := runTerraform(w.tf, w.dir, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false", spawnedParallelism)
+	out, err := runTerraform(w.tf, w.dir, nil, "plan", "-detailed-exitcode", "-no-color", "-input=false", w.parallelism)
 	if err == nil {
 		return out, false
 	}

@@ -92,7 +92,9 @@ func (c *Client) DropComment(ctx context.Context, db string, t ObjectTarget) err
 			return err
 		}
 		return withRoles(ctx, tx, []string{owner}, func() error {
-			_, err := tx.Exec(ctx, "COMMENT ON "+t.SQL()+" IS NULL")
+			// the object (a role dropped in the same apply) may be dropped
+			// meanwhile by another session, and its comment with it (revoke.go)
+			_, err := revokeStatement(ctx, tx, t.gone, "COMMENT ON "+t.SQL()+" IS NULL")
 			return err
 		})
 	})

@@ -131,11 +131,11 @@ func databaseOptions(s DatabaseSpec) string {
 
 // CreateDatabase creates a database with one CREATE DATABASE statement (which
 // cannot run in a transaction). When the owner is another role the connected
-// role cannot use, it is granted to the connected role for the statement and
-// revoked afterwards. If the statement's outcome is unclear (the connection
+// role cannot use, the connected role takes a lasting membership in it first
+// (borrow.go). If the statement's outcome is unclear (the connection
 // broke) and the database now exists, it is reported as created. created
-// tells whether the database exists afterwards, even when err is not nil (a
-// failed revoke), so the caller can record it instead of retrying.
+// tells whether the database exists afterwards, even when err is not nil, so
+// the caller can record it instead of retrying.
 func (c *Client) CreateDatabase(ctx context.Context, s DatabaseSpec) (created bool, err error) {
 	err = c.Conn(ctx, "", func(ctx context.Context, conn Querier) error {
 		granted, err := borrowRoles(ctx, conn, s.Owner)

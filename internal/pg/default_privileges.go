@@ -3,7 +3,6 @@ package pg
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -188,7 +187,7 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 		return err
 	}
 	err = c.Tx(ctx, t.Database, func(ctx context.Context, tx pgx.Tx) error {
-		return setDefaultPrivileges(ctx, tx, superuser, memberOnly, t, privs, withGrantOption, missingOK)
+		return setDefaultPrivileges(ctx, tx, superuser, memberOnly, t, exactDefacl(privs, withGrantOption), missingOK)
 	})
 	if missingOK && err != nil && c.defaclGone(ctx, t, err) {
 		return nil
@@ -236,10 +235,10 @@ func (c *Client) MoveDefaultPrivileges(ctx context.Context, from, t DefaultPrivi
 		return err
 	}
 	return c.Tx(ctx, t.Database, func(ctx context.Context, tx pgx.Tx) error {
-		if err := setDefaultPrivileges(ctx, tx, superuser, memberOnly, from, BuiltinDefaultPrivileges(from), false, true); err != nil {
+		if err := setDefaultPrivileges(ctx, tx, superuser, memberOnly, from, exactDefacl(BuiltinDefaultPrivileges(from), false), true); err != nil {
 			return err
 		}
-		return setDefaultPrivileges(ctx, tx, superuser, memberOnly, t, privs, withGrantOption, false)
+		return setDefaultPrivileges(ctx, tx, superuser, memberOnly, t, exactDefacl(privs, withGrantOption), false)
 	})
 }
 
@@ -302,8 +301,21 @@ func (c *Client) defaclMode(ctx context.Context) (superuser, memberOnly bool, er
 	return superuser, !caps.AtLeast(16), nil
 }
 
-// setDefaultPrivileges is SetDefaultPrivileges in transaction tx (in t's database).
-func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly bool, t DefaultPrivilegesTarget, privs []string, withGrantOption, missingOK bool) error {
+// defaclChange is what to do to a grantee's default privileges, from those
+// it holds (grantable: with grant option): exactAction for the authoritative
+// form, additiveAction for the additive one.
+type defaclChange func(held, grantable []string) grantAction
+
+// exactDefacl makes the grantee hold exactly privs.
+func exactDefacl(privs []string, withGrantOption bool) defaclChange {
+	return func(held, grantable []string) grantAction {
+		return exactAction(privs, withGrantOption, held, grantable)
+	}
+}
+
+// setDefaultPrivileges is SetDefaultPrivileges in transaction tx (in t's
+// database), making the change change asks for.
+func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly bool, t DefaultPrivilegesTarget, change defaclChange, missingOK bool) error {
 	objtype, aclType, plural := defaclType(t.ObjectType)
 	ids, err := resolveDefacl(ctx, tx, t)
 	if err != nil {
@@ -325,23 +337,10 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 	read := func() (grantAction, error) {
 		var hasEntry bool
 		var held, grantable []string
-		var a grantAction
 		if err := tx.QueryRow(ctx, defaclQuery, ids.owner, ids.schema, objtype, aclType, ids.grantee).Scan(&hasEntry, &held, &grantable); err != nil {
-			return a, err
+			return grantAction{}, err
 		}
-		for _, h := range held {
-			if !slices.Contains(privs, h) {
-				a.revoke = append(a.revoke, h)
-			} else if !withGrantOption && slices.Contains(grantable, h) {
-				a.revokeGO = append(a.revokeGO, h)
-			}
-		}
-		for _, w := range privs {
-			if !slices.Contains(held, w) || (withGrantOption && !slices.Contains(grantable, w)) {
-				a.grant = append(a.grant, w)
-			}
-		}
-		return a, nil
+		return change(held, grantable), nil
 	}
 	a, err := read()
 	if err != nil || len(a.revoke)+len(a.revokeGO)+len(a.grant) == 0 {
@@ -375,15 +374,28 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 	}
 	if len(a.grant) > 0 {
 		s := prefix + " GRANT " + strings.Join(a.grant, ", ") + " ON " + plural + " TO " + g
-		if withGrantOption {
+		if a.grantWGO {
 			s += " WITH GRANT OPTION"
 		}
 		stmts = append(stmts, s)
 	}
-	for _, s := range stmts {
-		if _, err := tx.Exec(ctx, s); err != nil {
-			return fmt.Errorf("altering default privileges: %w", err)
+	apply := func(tx pgx.Tx) error {
+		for _, s := range stmts {
+			if _, err := tx.Exec(ctx, s); err != nil {
+				return fmt.Errorf("altering default privileges: %w", err)
+			}
 		}
+		return nil
+	}
+	if missingOK {
+		// a reset: its owner, grantee or schema may be dropped meanwhile by
+		// another session, which leaves nothing to reset (revoke.go)
+		_, err = revoking(ctx, tx, anyGone(rolesGone(ownerName, t.Grantee), schemaGone(t.Schema)), apply)
+	} else {
+		err = apply(tx)
+	}
+	if err != nil {
+		return err
 	}
 	return returnRoles(ctx, tx, granted)
 }

@@ -100,9 +100,10 @@ func (c *Client) CreateExtension(ctx context.Context, db string, s ExtensionSpec
 //     CREATE there and the extension moves to it, or is installed by scripts
 //     that run as the connected role (an extension that needs no superuser).
 //
-// The owner pg_database_owner (of schema public since PostgreSQL 15) stands
-// for the database's owner. A superuser needs nobody's privileges, and a
-// change that changes nothing needs none either.
+// The owner pg_database_owner (of schema public since PostgreSQL 15) is
+// listed as such: borrowing it borrows the database's owner (lender.go). A
+// superuser needs nobody's privileges, and a change that changes nothing
+// needs none either.
 func extensionLenders(ctx context.Context, q Querier, s ExtensionSpec) ([]string, error) {
 	rows, err := q.Query(ctx, `
 WITH dbo AS (SELECT r.rolname FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE d.datname = current_database()),
@@ -122,8 +123,7 @@ WITH dbo AS (SELECT r.rolname FROM pg_database d JOIN pg_roles r ON r.oid = d.da
        UNION ALL
        SELECT pg_get_userbyid(ext.extowner) FROM ext, plan WHERE updates OR moves
        UNION ALL
-       SELECT CASE WHEN pg_get_userbyid(t.nspowner) = 'pg_database_owner' THEN (SELECT rolname FROM dbo) ELSE pg_get_userbyid(t.nspowner) END
-         FROM target t, plan
+       SELECT pg_get_userbyid(t.nspowner) FROM target t, plan
         WHERE NOT has_schema_privilege(t.oid, 'CREATE')
           AND (moves OR installs AND NOT coalesce((SELECT superuser FROM ver), true)))
 SELECT DISTINCT role FROM lender

@@ -675,11 +675,21 @@ func usesSchema(objectType string) bool {
 }
 
 // GrantSpec is what the grantee must hold: exactly Privileges (already
-// expanded and normalised), with or without grant option.
+// expanded and normalised), with or without grant option; or, Additive, at
+// least Privileges (with grant option when WithGrantOption), without
+// Revoke (nor the grant option of RevokeGrantOption), whatever else it holds.
 type GrantSpec struct {
 	Target          GrantTarget
 	Privileges      []string
 	WithGrantOption bool
+	// Additive makes Privileges a floor: the grantee's other privileges,
+	// and the grant option of Privileges when WithGrantOption is false, are
+	// left alone (grant_additive.go).
+	Additive bool
+	// Revoke and RevokeGrantOption (Additive only) are the privileges to
+	// revoke, and those to revoke the grant option of, where the grantee
+	// holds them: those the additive grant gave and no longer names.
+	Revoke, RevokeGrantOption []string
 }
 
 // SetGrant makes the grantee hold exactly spec.Privileges on the target's
@@ -762,13 +772,26 @@ func (e *NotRevokedError) Unwrap() error { return e.Err }
 // in the same database; otherwise spec is applied first and the others
 // revoked afterwards, so that a failure leaves the old privileges in place.
 func (c *Client) ChangeGrant(ctx context.Context, spec GrantSpec, revoke ...GrantTarget) error {
+	specs := make([]GrantSpec, len(revoke))
+	for i, t := range revoke {
+		specs[i] = GrantSpec{Target: t}
+	}
+	return c.ChangeGrantSpecs(ctx, spec, specs...)
+}
+
+// ChangeGrantSpecs is ChangeGrant with the revokes as specs: each applied
+// as SetGrant with missingOK (a grantee, schema or object gone is revoked
+// already), before spec, in one transaction when all are in the same
+// database. The additive form passes additive specs that revoke only what
+// it gave (GrantSpec.Revoke).
+func (c *Client) ChangeGrantSpecs(ctx context.Context, spec GrantSpec, revoke ...GrantSpec) error {
 	db := c.grantDatabase(spec.Target)
-	if slices.ContainsFunc(revoke, func(t GrantTarget) bool { return c.grantDatabase(t) != db }) {
+	if slices.ContainsFunc(revoke, func(r GrantSpec) bool { return c.grantDatabase(r.Target) != db }) {
 		if err := c.SetGrant(ctx, spec, false); err != nil {
 			return err
 		}
-		for _, t := range revoke {
-			if err := c.SetGrant(ctx, GrantSpec{Target: t}, true); err != nil {
+		for _, r := range revoke {
+			if err := c.SetGrant(ctx, r, true); err != nil {
 				return err
 			}
 		}
@@ -786,14 +809,14 @@ func (c *Client) ChangeGrant(ctx context.Context, spec GrantSpec, revoke ...Gran
 		return err
 	}
 	revokeSigs := make([]map[string]string, len(revoke))
-	for i, t := range revoke {
-		if revokeSigs[i], err = c.resolveSignatures(ctx, t); err != nil {
+	for i, r := range revoke {
+		if revokeSigs[i], err = c.resolveSignatures(ctx, r.Target); err != nil {
 			return err
 		}
 	}
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		for i, t := range revoke {
-			if err := setGrant(ctx, tx, superuser, GrantSpec{Target: t}, revokeSigs[i], true, nil); err != nil {
+		for i, r := range revoke {
+			if err := setGrant(ctx, tx, superuser, r, revokeSigs[i], true, nil); err != nil {
 				return err
 			}
 		}
@@ -912,7 +935,25 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 	if objs, err = readObjects(ctx, tx, t, gOID, sigs); err != nil {
 		return err
 	}
-	if err := withRoles(ctx, tx, ownerNames(join), func() error { return applyGrant(ctx, tx, spec, gOID, objs) }); err != nil {
+	gone := false
+	err = withRoles(ctx, tx, ownerNames(join), func() error {
+		if !missingOK {
+			return applyGrant(ctx, tx, spec, gOID, objs)
+		}
+		// a revoke: its grantee (or schema) may be dropped meanwhile by
+		// another session, which leaves nothing to revoke (revoke.go)
+		var err error
+		gone, err = revoking(ctx, tx, grantGone(t), func(tx pgx.Tx) error { return applyGrant(ctx, tx, spec, gOID, objs) })
+		if err != nil && undefinedName(err) {
+			// or one of its objects, which leaves the others to revoke:
+			// the transaction is tried again, and the retry skips it
+			if now, rerr := readObjects(ctx, tx, t, gOID, sigs); rerr == nil && len(now) < len(objs) {
+				return &pgconn.TransientError{Err: err}
+			}
+		}
+		return err
+	})
+	if err != nil || gone {
 		return err
 	}
 	if err := checkApplied(ctx, tx, spec, gOID, sigs, objs); err != nil {
@@ -923,6 +964,15 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 		return err
 	}
 	return nil
+}
+
+// grantGone is the goneCheck of a revoke of t: its grantee, or the schema
+// of its objects, no longer exists.
+func grantGone(t GrantTarget) goneCheck {
+	if !usesSchema(t.ObjectType) {
+		return rolesGone(t.Grantee)
+	}
+	return anyGone(rolesGone(t.Grantee), schemaGone(t.Schema))
 }
 
 func hashName(s string) uint32 {
@@ -951,12 +1001,29 @@ func reservedRole(name string) bool {
 // otherwise the privileges must be inherited (GRANT/REVOKE as the owner).
 // An owner that cannot be joined is no obstacle when asSelf (nil: none)
 // says the connected role holds what the change needs WITH GRANT OPTION: it
-// acts as itself on that owner's objects (grant_option.go).
+// acts as itself on that owner's objects (grant_option.go). The owner
+// pg_database_owner is joined as the current database's owner (lender.go):
+// the owner returned is that role.
 func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject, memberOnly bool, asSelf grantOptionCheck) ([]grantObject, error) {
 	var out []grantObject
+	var dbo *lender
 	for oid, o := range owners {
+		viaDBOwner := o.ownerName == DatabaseOwnerRole
+		if viaDBOwner {
+			if dbo == nil {
+				l, err := currentDatabaseOwner(ctx, tx)
+				if err != nil {
+					return nil, err
+				}
+				dbo = &l
+			}
+			o.owner, o.ownerName, o.ownerSU = dbo.oid, dbo.name, dbo.super
+		}
+		if slices.ContainsFunc(out, func(j grantObject) bool { return j.owner == o.owner }) {
+			continue // pg_database_owner and the database's owner: one role to join
+		}
 		var usage, member bool
-		if err := tx.QueryRow(ctx, "SELECT pg_has_role(current_user, $1::oid, 'USAGE'), pg_has_role(current_user, $1::oid, 'MEMBER')", oid).Scan(&usage, &member); err != nil {
+		if err := tx.QueryRow(ctx, "SELECT pg_has_role(current_user, $1::oid, 'USAGE'), pg_has_role(current_user, $1::oid, 'MEMBER')", o.owner).Scan(&usage, &member); err != nil {
 			return nil, err
 		}
 		if usage || (memberOnly && member) {
@@ -966,15 +1033,15 @@ func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject,
 			// The owners that can be borrowed are (the grants made before
 			// were made as them, and only they can revoke those); for the
 			// others, the connected role acts as itself if it can.
-			joinable := !o.ownerSU && !reservedRole(o.ownerName) && (!member || borrowKeepsMembership(ctx, tx, oid))
+			joinable := !o.ownerSU && !reservedRole(o.ownerName) && (!member || borrowKeepsMembership(ctx, tx, o.owner))
 			var err error
 			if joinable {
-				if joinable, err = canGrantItself(ctx, tx, oid); err != nil {
+				if joinable, err = canGrantItself(ctx, tx, o.owner); err != nil {
 					return nil, err
 				}
 			}
 			if !joinable {
-				self, err := asSelf(ctx, tx, oid)
+				self, err := asSelf(ctx, tx, oid) // the objects' owner, as recorded on them
 				if err != nil {
 					return nil, err
 				}
@@ -983,19 +1050,53 @@ func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject,
 				}
 			}
 		}
-		if member && !borrowKeepsMembership(ctx, tx, oid) {
+		if member && !borrowKeepsMembership(ctx, tx, o.owner) {
 			// Joining and leaving again would end the existing membership.
-			return nil, fmt.Errorf("the provider's role is a member of role %q, which owns %q, but does not inherit its privileges (NOINHERIT); "+
-				"grant the membership WITH INHERIT TRUE or make the provider's role INHERIT", o.ownerName, o.name)
+			return nil, fmt.Errorf("the provider's role is a member of role %q, which owns %q%s, but does not inherit its privileges (NOINHERIT); "+
+				"grant the membership WITH INHERIT TRUE or make the provider's role INHERIT", o.ownerName, o.name, throughDBOwner(viaDBOwner))
 		}
 		if o.ownerSU || reservedRole(o.ownerName) {
-			return nil, fmt.Errorf("the provider's role needs the privileges of role %q, which owns %q, and cannot take them itself (%q is a superuser or a reserved role); "+
-				"run GRANT %s TO <the provider's role> as a superuser, or have the owner grant the privileges WITH GRANT OPTION", o.ownerName, o.name, o.ownerName, pgconn.QuoteIdent(o.ownerName))
+			return nil, unborrowableOwnerError(o, viaDBOwner)
 		}
 		out = append(out, o)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].owner < out[j].owner })
 	return out, nil
+}
+
+// throughDBOwner says, after "owns <object>", that the ownership is that of
+// pg_database_owner, which the current database's owner stands for.
+func throughDBOwner(viaDBOwner bool) string {
+	if !viaDBOwner {
+		return ""
+	}
+	return " as the owner of the current database (the object belongs to " + DatabaseOwnerRole + ")"
+}
+
+// unborrowableOwnerError explains why the connected role cannot take the
+// privileges of owner o (a superuser, a predefined role or a managed
+// service's role) and what can be done instead. It never suggests granting a
+// predefined role: PostgreSQL refuses members for pg_database_owner, and a
+// service refuses its own roles.
+func unborrowableOwnerError(o grantObject, viaDBOwner bool) error {
+	why := fmt.Sprintf("%q is a superuser, whose privileges a role that is not a superuser cannot take", o.ownerName)
+	if !o.ownerSU {
+		why = fmt.Sprintf("%q is a predefined role or a managed service's role, which the provider never joins", o.ownerName)
+	}
+	hint := ""
+	if o.ownerSU && o.classID == ClassNamespace && o.name == "public" {
+		// Before PostgreSQL 15 a new database's public is a copy of its
+		// template's: template0's belongs to the bootstrap superuser (the
+		// service's, on a managed service), template1's to whoever the service
+		// gave it (Cloud SQL: cloudsqlsuperuser; Azure: azure_pg_admin).
+		hint = ". Before PostgreSQL 15 schema public belongs to the owner of the template's public: postgresql_database creates databases " +
+			"from template0 unless told otherwise, whose public belongs to the bootstrap superuser; on services where template1's public " +
+			"belongs to the admin's group (Cloud SQL, Azure), a database created with template = \"template1\" gets a public the admin can grant on"
+	}
+	return fmt.Errorf("the provider's role needs the privileges of role %q, which owns %q%s, and cannot take them itself (%s). "+
+		"Make a role the provider manages the owner, have %q grant the provider's role these privileges WITH GRANT OPTION "+
+		"(the provider then grants and revokes them as itself), or apply this change as a superuser%s",
+		o.ownerName, o.name, throughDBOwner(viaDBOwner), why, o.ownerName, hint)
 }
 
 // ownerNames lists the names of the owners ownersToJoin returned, for borrowRoles.
@@ -1022,6 +1123,53 @@ type grantGroup struct {
 	objs   []objectRow
 }
 
+// exactAction is what makes a grantee who holds held (grantable: those with
+// grant option) hold exactly want (the authoritative form).
+func exactAction(want []string, withGrantOption bool, held, grantable []string) grantAction {
+	var a grantAction
+	for _, h := range held {
+		if !slices.Contains(want, h) {
+			a.revoke = append(a.revoke, h)
+		} else if !withGrantOption && slices.Contains(grantable, h) {
+			a.revokeGO = append(a.revokeGO, h)
+		}
+	}
+	for _, w := range want {
+		if !slices.Contains(held, w) || (withGrantOption && !slices.Contains(grantable, w)) {
+			a.grant = append(a.grant, w)
+		}
+	}
+	a.grantWGO = withGrantOption
+	return a
+}
+
+// additiveAction is what the additive form takes from a grantee who holds
+// held (grantable: those with grant option): grant what add lacks (with
+// grant option when withGrantOption), revoke what it holds of revoke, and the
+// grant option of revokeGO; every other privilege stays as it is.
+func additiveAction(add []string, withGrantOption bool, revoke, revokeGO, held, grantable []string) grantAction {
+	var a grantAction
+	for _, r := range revoke {
+		if slices.Contains(held, r) && !slices.Contains(a.revoke, r) {
+			a.revoke = append(a.revoke, r)
+		}
+	}
+	for _, r := range revokeGO {
+		if slices.Contains(grantable, r) && !slices.Contains(a.revoke, r) && !slices.Contains(a.revokeGO, r) {
+			a.revokeGO = append(a.revokeGO, r)
+		}
+	}
+	for _, w := range add {
+		if !slices.Contains(held, w) || (withGrantOption && !slices.Contains(grantable, w)) {
+			a.grant = append(a.grant, w)
+		}
+	}
+	slices.Sort(a.revoke)
+	slices.Sort(a.revokeGO)
+	a.grantWGO = withGrantOption
+	return a
+}
+
 // grantActions lists what applying spec to objs takes: the objects grouped
 // by action (in the order first met); none when the grantee holds exactly
 // what spec says.
@@ -1035,19 +1183,11 @@ func grantActions(spec GrantSpec, gOID uint32, objs []objectRow) []*grantGroup {
 			continue // the owner's privileges come from ownership
 		}
 		var a grantAction
-		for _, h := range o.held {
-			if !slices.Contains(want, h) {
-				a.revoke = append(a.revoke, h)
-			} else if !spec.WithGrantOption && slices.Contains(o.grantable, h) {
-				a.revokeGO = append(a.revokeGO, h)
-			}
+		if spec.Additive {
+			a = additiveAction(spec.Privileges, spec.WithGrantOption, spec.Revoke, spec.RevokeGrantOption, o.held, o.grantable)
+		} else {
+			a = exactAction(want, spec.WithGrantOption, o.held, o.grantable)
 		}
-		for _, w := range want {
-			if !slices.Contains(o.held, w) || (spec.WithGrantOption && !slices.Contains(o.grantable, w)) {
-				a.grant = append(a.grant, w)
-			}
-		}
-		a.grantWGO = spec.WithGrantOption
 		if len(a.revoke)+len(a.revokeGO)+len(a.grant) == 0 {
 			continue
 		}

@@ -170,6 +170,14 @@ func checkApplied(ctx context.Context, tx pgx.Tx, spec GrantSpec, gOID uint32, s
 	// only the objects it changed: others may have appeared meanwhile
 	after = slices.DeleteFunc(after, func(o objectRow) bool { return !changed[key(o.oid, o.column)] })
 	left := grantActions(spec, gOID, after)
+	if spec.Additive {
+		// a privilege the additive form revoked that another grantor gave
+		// too is theirs, not the resource's: only a grant left undone fails
+		left = slices.DeleteFunc(left, func(gr *grantGroup) bool { return len(gr.action.grant) == 0 })
+		for _, gr := range left {
+			gr.action.revoke, gr.action.revokeGO = nil, nil
+		}
+	}
 	if len(left) == 0 {
 		return nil
 	}

@@ -147,6 +147,9 @@ JOIN pg_roles r ON r.oid = m.member JOIN pg_roles g ON g.oid = m.roleid WHERE r.
 			return fmt.Errorf("revoking admin option of role %q from %q: %w", s.GrantRole, s.Role, err)
 		}
 	}
+	if err := yieldLasting(ctx, tx, s.Role, s.GrantRole); err != nil {
+		return err
+	}
 	stmt := "GRANT " + pgconn.QuoteIdent(s.GrantRole) + " TO " + pgconn.QuoteIdent(s.Role)
 	if caps.AtLeast(16) {
 		// A membership that already has the wanted options is kept as it
@@ -238,8 +241,14 @@ ORDER BY 2 DESC`, role, grantRole)
 		} else if i > 0 {
 			break // before 16 one REVOKE ends the membership
 		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
+		// either role (or the grantor) may be dropped meanwhile by another
+		// session, which ends the membership (revoke.go)
+		gone, err := revokeStatement(ctx, tx, rolesGone(role, grantRole, g.Grantor), stmt)
+		if err != nil {
 			return fmt.Errorf("revoking role %q from %q: %w", grantRole, role, err)
+		}
+		if gone {
+			break
 		}
 	}
 	return nil

@@ -152,12 +152,18 @@ func (c *Client) CreatePolicy(ctx context.Context, db string, s PolicySpec) (*Po
 		if s.WithCheck != "" {
 			stmt += " WITH CHECK (" + s.WithCheck + ")"
 		}
+		owner, err := tableOwner(ctx, tx, 0, s.Schema, s.Table)
+		if err != nil {
+			return err
+		}
 		// tx.Exec runs exactly one statement (extended protocol): the
 		// expressions cannot smuggle in another one
-		if _, err := tx.Exec(ctx, stmt); err != nil {
+		if err := withRoles(ctx, tx, []string{owner}, func() error {
+			_, err := tx.Exec(ctx, stmt)
+			return err
+		}); err != nil {
 			return fmt.Errorf("creating policy %q on %s: %w", s.Name, pgconn.QuoteQualified(s.Schema, s.Table), err)
 		}
-		var err error
 		out, err = readPolicyByOIDOrName(ctx, tx, true, 0, s.Schema, s.Table, s.Name)
 		return err
 	})
@@ -186,20 +192,29 @@ func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s Poli
 			return fmt.Errorf("policy %q on %s no longer exists", s.Name, pgconn.QuoteQualified(s.Schema, s.Table))
 		}
 		table := pgconn.QuoteQualified(cur.Schema, cur.Table)
-		if cur.Name != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER POLICY "+pgconn.QuoteIdent(cur.Name)+" ON "+table+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
-				return fmt.Errorf("renaming policy %q on %s to %q: %w", cur.Name, table, s.Name, err)
+		owner, err := tableOwner(ctx, tx, 0, cur.Schema, cur.Table)
+		if err != nil {
+			return err
+		}
+		if err := withRoles(ctx, tx, []string{owner}, func() error {
+			if cur.Name != s.Name {
+				if _, err := tx.Exec(ctx, "ALTER POLICY "+pgconn.QuoteIdent(cur.Name)+" ON "+table+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
+					return fmt.Errorf("renaming policy %q on %s to %q: %w", cur.Name, table, s.Name, err)
+				}
 			}
-		}
-		stmt := "ALTER POLICY " + pgconn.QuoteIdent(s.Name) + " ON " + table + " TO " + policyRoles(s.Roles)
-		if s.Using != "" {
-			stmt += " USING (" + s.Using + ")"
-		}
-		if s.WithCheck != "" {
-			stmt += " WITH CHECK (" + s.WithCheck + ")"
-		}
-		if _, err := tx.Exec(ctx, stmt); err != nil {
-			return fmt.Errorf("altering policy %q on %s: %w", s.Name, table, err)
+			stmt := "ALTER POLICY " + pgconn.QuoteIdent(s.Name) + " ON " + table + " TO " + policyRoles(s.Roles)
+			if s.Using != "" {
+				stmt += " USING (" + s.Using + ")"
+			}
+			if s.WithCheck != "" {
+				stmt += " WITH CHECK (" + s.WithCheck + ")"
+			}
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return fmt.Errorf("altering policy %q on %s: %w", s.Name, table, err)
+			}
+			return nil
+		}); err != nil {
+			return err
 		}
 		out, err = readPolicy(ctx, tx, true, "WHERE p.oid = $1", oid)
 		return err
@@ -214,8 +229,14 @@ func (c *Client) DropPolicy(ctx context.Context, db string, oid uint32, schema, 
 		if err != nil || cur == nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, "DROP POLICY IF EXISTS "+pgconn.QuoteIdent(cur.Name)+" ON "+pgconn.QuoteQualified(cur.Schema, cur.Table))
-		return err
+		owner, err := tableOwner(ctx, tx, 0, cur.Schema, cur.Table)
+		if err != nil {
+			return err
+		}
+		return withRoles(ctx, tx, []string{owner}, func() error {
+			_, err := tx.Exec(ctx, "DROP POLICY IF EXISTS "+pgconn.QuoteIdent(cur.Name)+" ON "+pgconn.QuoteQualified(cur.Schema, cur.Table))
+			return err
+		})
 	})
 	if err != nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil
@@ -301,8 +322,15 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 			}
 		}
 		if len(actions) > 0 {
+			owner, err := tableOwner(ctx, tx, cur.OID, "", "")
+			if err != nil {
+				return err
+			}
 			stmt := "ALTER TABLE " + pgconn.QuoteQualified(cur.Schema, cur.Table) + " " + strings.Join(actions, ", ")
-			if _, err := tx.Exec(ctx, stmt); err != nil {
+			if err := withRoles(ctx, tx, []string{owner}, func() error {
+				_, err := tx.Exec(ctx, stmt)
+				return err
+			}); err != nil {
 				return fmt.Errorf("changing row-level security of table %s: %w", pgconn.QuoteQualified(cur.Schema, cur.Table), err)
 			}
 		}
@@ -313,6 +341,21 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 		return nil, nil
 	}
 	return out, err
+}
+
+// tableOwner returns the owner of the table with OID oid (when not 0) or
+// named schema.table, "" when there is none: CREATE, ALTER and DROP POLICY
+// and ALTER TABLE ... ROW LEVEL SECURITY need the table owner's privileges,
+// which a role that is not the owner borrows (borrow.go); for a missing table
+// the statement says so in its own words.
+func tableOwner(ctx context.Context, q Querier, oid uint32, schema, table string) (string, error) {
+	var owner string
+	err := q.QueryRow(ctx, `SELECT coalesce((SELECT pg_get_userbyid(c.relowner) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE CASE WHEN $1::oid <> 0 THEN c.oid = $1 ELSE n.nspname = $2 AND c.relname = $3 END), '')`, oid, schema, table).Scan(&owner)
+	if err != nil {
+		return "", fmt.Errorf("reading the owner of table %s: %w", pgconn.QuoteQualified(schema, table), err)
+	}
+	return owner, nil
 }
 
 // CountPolicies counts the policies of the table with OID oid (for destroy-plan warnings).

@@ -321,12 +321,17 @@ func setMemberships(ctx context.Context, tx pgx.Tx, member string, have, want []
 	slices.Sort(grant)
 	slices.Sort(revoke)
 	for _, g := range grant {
+		if err := yieldLasting(ctx, tx, member, g); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "GRANT "+pgconn.QuoteIdent(g)+" TO "+pgconn.QuoteIdent(member)); err != nil {
 			return fmt.Errorf("granting role %q to %q: %w", g, member, err)
 		}
 	}
 	for _, r := range revoke {
-		if _, err := tx.Exec(ctx, "REVOKE "+pgconn.QuoteIdent(r)+" FROM "+pgconn.QuoteIdent(member)); err != nil {
+		// r may be a role dropped in the same apply (revoke.go): its
+		// memberships went with it
+		if _, err := revokeStatement(ctx, tx, rolesGone(r), "REVOKE "+pgconn.QuoteIdent(r)+" FROM "+pgconn.QuoteIdent(member)); err != nil {
 			return fmt.Errorf("revoking role %q from %q: %w", r, member, err)
 		}
 	}
@@ -533,8 +538,14 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 				continue
 			}
 			err := c.Tx(ctx, d.name, func(ctx context.Context, tx pgx.Tx) error {
-				// REASSIGN OWNED needs the privileges of the role being dropped.
-				return withRoles(ctx, tx, []string{name}, func() error {
+				// REASSIGN OWNED needs the privileges of the role being
+				// dropped, and DROP OWNED revokes only what the roles whose
+				// privileges it has granted (a managed admin borrows them).
+				grantors, err := privilegeGrantors(ctx, tx, r.OID)
+				if err != nil {
+					return err
+				}
+				return withRoles(ctx, tx, append([]string{name}, grantors...), func() error {
 					if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+pgconn.QuoteIdent(name)+" TO CURRENT_USER"); err != nil {
 						return err
 					}
@@ -569,6 +580,47 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 		return fmt.Errorf("dropping role %q: %w", name, err)
 	}
 	return nil
+}
+
+// privilegeGrantors lists the roles that granted role (an OID) the
+// privileges it holds in the current database and on shared objects, and
+// that the connected role can borrow: DROP OWNED revokes a privilege only as
+// a role whose privileges the connected role has, which a superuser always
+// has, and a managed admin borrows (withRoles); what other grantors gave stays,
+// and DROP ROLE says so. Without them, the privileges
+// that a managed admin granted on objects of other owners (as their owner,
+// borrowed) outlive DROP OWNED, and DROP ROLE fails on them: as when a
+// configuration removes a role together with the schema policy that granted
+// it privileges, which Terraform applies after the role's destroy (issue 42).
+func privilegeGrantors(ctx context.Context, q Querier, role uint32) ([]string, error) {
+	rows, err := q.Query(ctx, `
+WITH d AS (
+  SELECT classid, objid, objsubid FROM pg_shdepend
+  WHERE refclassid = 'pg_authid'::regclass AND refobjid = $1 AND deptype = 'a'
+    AND dbid IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))),
+acl(v) AS (
+  SELECT c.relacl FROM pg_class c JOIN d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.objsubid = 0
+  UNION ALL SELECT a.attacl FROM pg_attribute a JOIN d ON d.classid = 'pg_class'::regclass AND d.objid = a.attrelid AND d.objsubid = a.attnum
+  UNION ALL SELECT n.nspacl FROM pg_namespace n JOIN d ON d.classid = 'pg_namespace'::regclass AND d.objid = n.oid
+  UNION ALL SELECT p.proacl FROM pg_proc p JOIN d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+  UNION ALL SELECT t.typacl FROM pg_type t JOIN d ON d.classid = 'pg_type'::regclass AND d.objid = t.oid
+  UNION ALL SELECT l.lanacl FROM pg_language l JOIN d ON d.classid = 'pg_language'::regclass AND d.objid = l.oid
+  UNION ALL SELECT s.srvacl FROM pg_foreign_server s JOIN d ON d.classid = 'pg_foreign_server'::regclass AND d.objid = s.oid
+  UNION ALL SELECT w.fdwacl FROM pg_foreign_data_wrapper w JOIN d ON d.classid = 'pg_foreign_data_wrapper'::regclass AND d.objid = w.oid
+  UNION ALL SELECT m.lomacl FROM pg_largeobject_metadata m JOIN d ON d.classid = 'pg_largeobject'::regclass AND d.objid = m.oid
+  UNION ALL SELECT b.datacl FROM pg_database b JOIN d ON d.classid = 'pg_database'::regclass AND d.objid = b.oid
+  UNION ALL SELECT s.spcacl FROM pg_tablespace s JOIN d ON d.classid = 'pg_tablespace'::regclass AND d.objid = s.oid)
+SELECT DISTINCT r.rolname::text FROM acl, aclexplode(acl.v) x JOIN pg_roles r ON r.oid = x.grantor
+WHERE x.grantee = $1 AND x.grantor <> $1 AND r.rolname <> current_user
+  -- those it can borrow: no superuser, no predefined role (pg_database_owner
+  -- has no members), and on 16+ a role it holds ADMIN OPTION on
+  AND NOT r.rolsuper AND r.rolname !~ '^pg_'
+  AND (current_setting('server_version_num')::int < 160000 OR pg_has_role(current_user, r.oid, 'MEMBER WITH ADMIN OPTION'))
+ORDER BY 1`, role)
+	if err != nil {
+		return nil, fmt.Errorf("finding who granted the privileges of role %d: %w", role, err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 // RolePasswordVerifier returns the stored password verifier of a role (""

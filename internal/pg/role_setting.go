@@ -89,16 +89,18 @@ WHERE ($2 = '' OR d.oid IS NOT NULL)`, role, database).Scan(&cfg)
 // (borrow.go).
 func (c *Client) SetRoleSetting(ctx context.Context, s RoleSetting) error {
 	stmt := roleSettingTarget(s.Role, s.Database) + " SET " + pgconn.QuoteIdent(s.Parameter) + " = " + RoleSettingValue(s.Parameter, s.Value)
-	if err := c.alterSetting(ctx, s.Role, s.Database, stmt); err != nil {
+	if err := c.alterSetting(ctx, s.Role, s.Database, stmt, false); err != nil {
 		return fmt.Errorf("setting %s%s: %w", s.Parameter, settingScope(s.Role, s.Database), err)
 	}
 	return nil
 }
 
-// ResetRoleSetting removes a setting; a missing role or database is no error.
+// ResetRoleSetting removes a setting; a missing role or database is no error
+// (the setting went with it), even when another session drops it while the
+// setting is being removed (revoke.go).
 func (c *Client) ResetRoleSetting(ctx context.Context, role, database, parameter string) error {
-	err := c.alterSetting(ctx, role, database, roleSettingTarget(role, database)+" RESET "+pgconn.QuoteIdent(parameter))
-	if code := pgconn.SQLState(err); code == pgconn.CodeUndefinedObject || code == pgconn.CodeInvalidCatalogName {
+	err := c.alterSetting(ctx, role, database, roleSettingTarget(role, database)+" RESET "+pgconn.QuoteIdent(parameter), true)
+	if IsMissingDatabase(err) {
 		return nil
 	}
 	if err != nil {
@@ -112,8 +114,9 @@ func (c *Client) ResetRoleSetting(ctx context.Context, role, database, parameter
 // setting for every role, the database): the first setting of a role or
 // database inserts its pg_db_role_setting row, and two such inserts at once
 // would fail on the row's unique key. ALTER DATABASE runs with the
-// privileges of the database's owner (borrow.go).
-func (c *Client) alterSetting(ctx context.Context, role, database, stmt string) error {
+// privileges of the database's owner (borrow.go). A reset of a role that does
+// not exist (or that another session drops meanwhile) is done.
+func (c *Client) alterSetting(ctx context.Context, role, database, stmt string, reset bool) error {
 	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
 		var oid uint32
 		var owner string
@@ -124,6 +127,8 @@ func (c *Client) alterSetting(ctx context.Context, role, database, stmt string) 
 			err = tx.QueryRow(ctx, "SELECT oid, pg_get_userbyid(datdba) FROM pg_database WHERE datname = $1", database).Scan(&oid, &owner)
 		}
 		switch {
+		case errors.Is(err, pgx.ErrNoRows) && reset && role != "":
+			return nil // the role is gone, and its settings with it
 		case errors.Is(err, pgx.ErrNoRows):
 			// the statement says it does not exist
 		case err != nil:
@@ -134,6 +139,10 @@ func (c *Client) alterSetting(ctx context.Context, role, database, stmt string) 
 			}
 		}
 		return withRoles(ctx, tx, []string{owner}, func() error {
+			if reset {
+				_, err := revokeStatement(ctx, tx, anyGone(rolesGone(role), databaseGone(database)), stmt)
+				return err
+			}
 			_, err := tx.Exec(ctx, stmt)
 			return err
 		})

@@ -137,12 +137,14 @@ func schemaGrantee(role string) string {
 }
 
 // applySchemaGrants revokes what the grantees of prev no longer listed in
-// want hold, and makes each grantee of want hold exactly its privileges.
+// want hold, and makes each grantee of want hold exactly its privileges. A
+// grantee of prev that no longer exists holds nothing (revoke.go): the
+// configuration may have removed it in the same apply.
 func applySchemaGrants(ctx context.Context, tx pgx.Tx, schema string, prev, want []SchemaGrant) error {
 	q := pgconn.QuoteIdent(schema)
 	for _, p := range prev {
 		if !slices.ContainsFunc(want, func(w SchemaGrant) bool { return w.Role == p.Role }) {
-			if _, err := tx.Exec(ctx, "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role)); err != nil {
+			if _, err := revokeStatement(ctx, tx, rolesGone(p.Role), "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role)); err != nil {
 				return fmt.Errorf("revoking privileges on schema %q from %s: %w", schema, schemaGrantee(p.Role), err)
 			}
 		}
@@ -190,7 +192,12 @@ func (c *Client) CreateSchema(ctx context.Context, db string, s SchemaSpec, ifNo
 		if ifNotExists {
 			_ = tx.QueryRow(ctx, "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = $1", s.Name).Scan(&curOwner)
 		}
-		granted, err := borrowRoles(ctx, tx, s.Owner, curOwner)
+		// CREATE SCHEMA needs CREATE on the database, even for a schema that exists
+		dbo, err := createLender(ctx, tx)
+		if err != nil {
+			return err
+		}
+		granted, err := borrowRoles(ctx, tx, s.Owner, curOwner, dbo)
 		if err != nil {
 			return err
 		}
@@ -231,7 +238,14 @@ func (c *Client) UpdateSchema(ctx context.Context, db, oldName string, s SchemaS
 		if cur == nil {
 			return fmt.Errorf("schema %q does not exist in database %q", oldName, db)
 		}
-		granted, err := borrowRoles(ctx, tx, cur.Owner, s.Owner)
+		var dbo string
+		if oldName != s.Name || (s.Owner != "" && s.Owner != cur.Owner) {
+			// renaming and giving away need CREATE on the database
+			if dbo, err = createLender(ctx, tx); err != nil {
+				return err
+			}
+		}
+		granted, err := borrowRoles(ctx, tx, cur.Owner, s.Owner, dbo)
 		if err != nil {
 			return err
 		}

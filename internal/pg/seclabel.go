@@ -58,10 +58,17 @@ SELECT label FROM pg_shseclabel WHERE classoid = $1 AND objoid = $2 AND provider
 
 // SetSecurityLabel sets (label != nil) or removes (nil) the label of the
 // target. Removing the label of a missing object or database is not an error.
+// SECURITY LABEL needs ownership of the object (CREATEROLE for a role): a
+// role that is not the owner borrows the owner's privileges (borrow.go).
 func (c *Client) SetSecurityLabel(ctx context.Context, db string, t SecurityLabelTarget, label *string) error {
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
-		if label == nil {
-			if _, _, _, found, err := t.object().address(ctx, tx); err != nil || !found {
+		classID, objID, _, found, err := t.object().address(ctx, tx)
+		if err != nil || (!found && label == nil) {
+			return err
+		}
+		owner := ""
+		if found {
+			if owner, err = objectOwner(ctx, tx, classID, objID); err != nil {
 				return err
 			}
 		}
@@ -69,8 +76,18 @@ func (c *Client) SetSecurityLabel(ctx context.Context, db string, t SecurityLabe
 		if label != nil {
 			value = pgconn.QuoteLiteral(*label)
 		}
-		_, err := tx.Exec(ctx, "SECURITY LABEL FOR "+pgconn.QuoteIdent(t.Provider)+" ON "+t.sqlObject()+" IS "+value)
-		return err
+		stmt := "SECURITY LABEL FOR " + pgconn.QuoteIdent(t.Provider) + " ON " + t.sqlObject() + " IS " + value
+		// a missing object: SECURITY LABEL says so in its own words
+		return withRoles(ctx, tx, []string{owner}, func() error {
+			if label == nil {
+				// the object (a role dropped in the same apply) may be dropped
+				// meanwhile by another session, and its label with it (revoke.go)
+				_, err := revokeStatement(ctx, tx, t.object().gone, stmt)
+				return err
+			}
+			_, err := tx.Exec(ctx, stmt)
+			return err
+		})
 	})
 	if err != nil && label == nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName {
 		return nil

@@ -196,7 +196,9 @@ func (c *Client) UpdateUserMapping(ctx context.Context, db string, oid uint32, o
 				}
 			} else {
 				if cur != nil {
-					if _, err := tx.Exec(ctx, "DROP USER MAPPING FOR "+userMappingRole(cur.User)+" SERVER "+pgconn.QuoteIdent(cur.Server)); err != nil {
+					// its role may be dropped meanwhile by another session,
+					// and the mapping with it (revoke.go)
+					if _, err := revokeStatement(ctx, tx, rolesGone(cur.User), "DROP USER MAPPING FOR "+userMappingRole(cur.User)+" SERVER "+pgconn.QuoteIdent(cur.Server)); err != nil {
 						return fmt.Errorf("dropping user mapping for %q on server %q: %w", cur.User, cur.Server, err)
 					}
 				}

@@ -627,9 +627,7 @@ func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context,
 		if err != nil {
 			return err
 		}
-		scope := &TxScope{}
-		defer scope.end() // after COMMIT or ROLLBACK: what the layer above kept for the transaction is over
-		if err := fn(ctx, oneStatementTx{tx, scope}); err != nil {
+		if err := fn(ctx, oneStatementTx{tx}); err != nil {
 			_ = tx.Rollback(ctx)
 			return err
 		}
@@ -651,7 +649,7 @@ func (c *Client) Tx(ctx context.Context, db string, fn func(ctx context.Context,
 func (c *Client) ReadTx(ctx context.Context, db string, fn func(ctx context.Context, tx pgx.Tx) error) error {
 	return c.ReadPool(ctx, db, func(ctx context.Context, p *pgxpool.Pool) error {
 		return pgx.BeginTxFunc(ctx, p, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-			return fn(ctx, oneStatementTx{tx, nil})
+			return fn(ctx, oneStatementTx{tx})
 		})
 	})
 }
@@ -845,10 +843,7 @@ func (o oneStatement) QueryRow(ctx context.Context, sql string, args ...any) pgx
 
 // oneStatementTx is a transaction whose Exec runs exactly one statement
 // (ExecOne), and whose savepoints are the same.
-type oneStatementTx struct {
-	pgx.Tx
-	scope *TxScope // the transaction's scope (ScopeOf); nil: not tracked
-}
+type oneStatementTx struct{ pgx.Tx }
 
 func (t oneStatementTx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
 	return ExecOne(ctx, t.Tx, sql, args...)
@@ -859,56 +854,7 @@ func (t oneStatementTx) Begin(ctx context.Context) (pgx.Tx, error) {
 	if err != nil {
 		return nil, err
 	}
-	return oneStatementTx{sp, t.scope}, nil
-}
-
-// TxScope is what one attempt of Client.Tx keeps for the layer above about its
-// transaction (e.g. the role borrowings of package pg): values, told when the
-// transaction has committed or rolled back.
-type TxScope struct {
-	mu     sync.Mutex
-	values map[any]any
-}
-
-// TxEnder is a value of a TxScope that must learn when its transaction has ended.
-type TxEnder interface{ TxEnded() }
-
-// ScopeOf returns the scope of the transaction q, or nil when q is not a
-// transaction of Client.Tx (nor one of its savepoints).
-func ScopeOf(q Querier) *TxScope {
-	if t, ok := q.(oneStatementTx); ok {
-		return t.scope
-	}
-	return nil
-}
-
-// Value returns the scope's value under key, made by newValue on first use. A
-// value that is a TxEnder has TxEnded called once the transaction has ended.
-func (s *TxScope) Value(key any, newValue func() any) any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if v, ok := s.values[key]; ok {
-		return v
-	}
-	if s.values == nil {
-		s.values = map[any]any{}
-	}
-	v := newValue()
-	s.values[key] = v
-	return v
-}
-
-// end tells the scope's values that the transaction has ended.
-func (s *TxScope) end() {
-	s.mu.Lock()
-	values := s.values
-	s.values = nil
-	s.mu.Unlock()
-	for _, v := range values {
-		if e, ok := v.(TxEnder); ok {
-			e.TxEnded()
-		}
-	}
+	return oneStatementTx{sp}, nil
 }
 
 // maxAttempts bounds the attempts after transient SQL errors (serialization

@@ -49,14 +49,14 @@ func eventually(cond func() bool, format string, args ...any) error {
 	}
 }
 
-func lastStat(t *testing.T, column, schema, table string) bool {
-	return acctest.QueryBool(t, "", "SELECT "+column+" IS NOT NULL FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = $2", schema, table)
+func lastStat(t *testing.T, db, column, schema, table string) bool {
+	return acctest.QueryBool(t, db, "SELECT "+column+" IS NOT NULL FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = $2", schema, table)
 }
 
-func checkStat(t *testing.T, column, schema string, tables ...string) resource.TestCheckFunc {
+func checkStat(t *testing.T, db, column, schema string, tables ...string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		for _, tbl := range tables {
-			if err := eventually(func() bool { return lastStat(t, column, schema, tbl) }, "%s of %s.%s is still null", column, schema, tbl); err != nil {
+			if err := eventually(func() bool { return lastStat(t, db, column, schema, tbl) }, "%s of %s.%s is still null", column, schema, tbl); err != nil {
 				return err
 			}
 		}
@@ -64,39 +64,42 @@ func checkStat(t *testing.T, column, schema string, tables ...string) resource.T
 	}
 }
 
-func checkNoStat(t *testing.T, column, schema, table string) resource.TestCheckFunc {
+func checkNoStat(t *testing.T, db, column, schema, table string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		time.Sleep(500 * time.Millisecond) // statistics may lag behind (before PostgreSQL 15)
-		if lastStat(t, column, schema, table) {
+		if lastStat(t, db, column, schema, table) {
 			return fmt.Errorf("%s of %s.%s is set: the table was processed but the provider's role may not", column, schema, table)
 		}
 		return nil
 	}
 }
 
-// maintenanceSchema creates a schema with the admin's tables t1 and "T 2" (a
-// name that needs quoting), and "other", owned by a role the admin has no
-// privileges of; the schema is dropped at the end.
-func maintenanceSchema(t *testing.T) (schema, foreign string) {
+// maintenanceSchema creates a database (the superuser's, where the admin may
+// create schemas: not one it owns, whose every table a database owner may
+// vacuum and analyze) with a schema holding the admin's tables t1 and "T 2"
+// (a name that needs quoting), and "other", owned by a role the admin has no
+// privileges of; the database is dropped at the end.
+func maintenanceSchema(t *testing.T) (db, schema, foreign string) {
+	db = acctest.RandName("maint_db")
 	schema = acctest.RandName("Maint ü")
 	foreign = acctest.RandName("maint_owner")
 	acctest.ForeignOwnerRole(t, foreign)
-	acctest.AdminExec(t, "",
+	acctest.TempDatabase(t, db, "GRANT CREATE ON DATABASE "+acctest.QI(db)+" TO "+acctest.QI(acctest.AdminUser()))
+	acctest.AdminExec(t, db,
 		"CREATE SCHEMA "+acctest.QI(schema),
 		"CREATE TABLE "+acctest.QQ(schema, "t1")+" (id int)",
 		"INSERT INTO "+acctest.QQ(schema, "t1")+" SELECT generate_series(1, 100)",
 		"CREATE TABLE "+acctest.QQ(schema, "T 2")+" (id int)",
 	)
-	acctest.Exec(t, "",
+	acctest.Exec(t, db,
 		"GRANT CREATE, USAGE ON SCHEMA "+acctest.QI(schema)+" TO "+acctest.QI(foreign),
 		"CREATE TABLE "+acctest.QQ(schema, "other")+" (id int)",
 		"ALTER TABLE "+acctest.QQ(schema, "other")+" OWNER TO "+acctest.QI(foreign))
-	t.Cleanup(func() { acctest.Exec(t, "", "DROP SCHEMA IF EXISTS "+acctest.QI(schema)+" CASCADE") })
-	return schema, foreign
+	return db, schema, foreign
 }
 
-func relfilenode(t *testing.T, schema, table string) string {
-	return acctest.QueryString(t, "", "SELECT pg_relation_filenode($1::regclass)::text", acctest.QQ(schema, table))
+func relfilenode(t *testing.T, db, schema, table string) string {
+	return acctest.QueryString(t, db, "SELECT pg_relation_filenode($1::regclass)::text", acctest.QQ(schema, table))
 }
 
 // postgresql_vacuum on a schema vacuums every table the provider's role may
@@ -106,42 +109,43 @@ func relfilenode(t *testing.T, schema, table string) string {
 func TestAccAction_vacuum(t *testing.T) {
 	acctest.PreCheck(t)
 	acctest.RequireCLIFeature(t, acctest.FeatureActions)
-	schema, _ := maintenanceSchema(t)
+	db, schema, _ := maintenanceSchema(t)
 	var before string
-	otherCheck := checkStat(t, "last_vacuum", schema, "other")
+	otherCheck := checkStat(t, db, "last_vacuum", schema, "other")
 	if acctest.Managed() {
-		otherCheck = checkNoStat(t, "last_vacuum", schema, "other")
+		otherCheck = checkNoStat(t, db, "last_vacuum", schema, "other")
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				Config: actionConfig("postgresql_vacuum", fmt.Sprintf("schema = %s", acctest.QuoteHCL(schema)), "1"),
+				Config: actionConfig("postgresql_vacuum", fmt.Sprintf("database = %[2]s\n    schema = %[1]s", acctest.QuoteHCL(schema), acctest.QuoteHCL(db)), "1"),
 				Check: resource.ComposeTestCheckFunc(
-					checkStat(t, "last_vacuum", schema, "t1", "T 2"),
+					checkStat(t, db, "last_vacuum", schema, "t1", "T 2"),
 					otherCheck,
 				),
 			},
 			{
-				PreConfig: func() { before = relfilenode(t, schema, "T 2") },
-				Config: actionConfig("postgresql_vacuum", fmt.Sprintf(`schema = %s
+				PreConfig: func() { before = relfilenode(t, db, schema, "T 2") },
+				Config: actionConfig("postgresql_vacuum", fmt.Sprintf(`database = %s
+    schema = %s
     table = "T 2"
     full = true
     freeze = true
-    analyze = true`, acctest.QuoteHCL(schema)), "2"),
+    analyze = true`, acctest.QuoteHCL(db), acctest.QuoteHCL(schema)), "2"),
 				Check: resource.ComposeTestCheckFunc(
 					func(*terraform.State) error {
-						if after := relfilenode(t, schema, "T 2"); after == before {
+						if after := relfilenode(t, db, schema, "T 2"); after == before {
 							return fmt.Errorf("VACUUM FULL did not rewrite the table: file node %s unchanged", after)
 						}
 						return nil
 					},
-					checkStat(t, "last_analyze", schema, "T 2"),
+					checkStat(t, db, "last_analyze", schema, "T 2"),
 				),
 			},
 			{
-				Config:      actionConfig("postgresql_vacuum", fmt.Sprintf("schema = %s\n    table = \"missing\"", acctest.QuoteHCL(schema)), "3"),
+				Config:      actionConfig("postgresql_vacuum", fmt.Sprintf("database = %[2]s\n    schema = %[1]s\n    table = \"missing\"", acctest.QuoteHCL(schema), acctest.QuoteHCL(db)), "3"),
 				ExpectError: funcErr(`no table or materialized view`, `"missing"`),
 			},
 		},
@@ -155,12 +159,12 @@ func TestAccAction_vacuumNotAllowed(t *testing.T) {
 	if !acctest.Managed() {
 		t.Skip("the superuser may vacuum every table")
 	}
-	schema, _ := maintenanceSchema(t)
+	db, schema, _ := maintenanceSchema(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      actionConfig("postgresql_vacuum", fmt.Sprintf("schema = %s\n    table = \"other\"", acctest.QuoteHCL(schema)), "1"),
+			Config:      actionConfig("postgresql_vacuum", fmt.Sprintf("database = %[2]s\n    schema = %[1]s\n    table = \"other\"", acctest.QuoteHCL(schema), acctest.QuoteHCL(db)), "1"),
 			ExpectError: funcErr(`may not vacuum`, `it must be a superuser, the table's owner`),
 		}},
 	})
@@ -170,7 +174,7 @@ func TestAccAction_vacuumNotAllowed(t *testing.T) {
 func TestAccAction_analyze(t *testing.T) {
 	acctest.PreCheck(t)
 	acctest.RequireCLIFeature(t, acctest.FeatureActions)
-	schema, _ := maintenanceSchema(t)
+	db, schema, _ := maintenanceSchema(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -181,25 +185,25 @@ func TestAccAction_analyze(t *testing.T) {
 				ExpectError: funcErr(`Invalid PostgreSQL name`),
 			},
 			{
-				Config: actionConfig("postgresql_analyze", fmt.Sprintf("schema = %s\n    table = \"t1\"", acctest.QuoteHCL(schema)), "1"),
+				Config: actionConfig("postgresql_analyze", fmt.Sprintf("database = %[2]s\n    schema = %[1]s\n    table = \"t1\"", acctest.QuoteHCL(schema), acctest.QuoteHCL(db)), "1"),
 				Check: resource.ComposeTestCheckFunc(
-					checkStat(t, "last_analyze", schema, "t1"),
-					checkNoStat(t, "last_analyze", schema, "T 2"),
+					checkStat(t, db, "last_analyze", schema, "t1"),
+					checkNoStat(t, db, "last_analyze", schema, "T 2"),
 				),
 			},
 			{
-				Config: actionConfig("postgresql_analyze", fmt.Sprintf("schema = %s", acctest.QuoteHCL(schema)), "2"),
-				Check:  checkStat(t, "last_analyze", schema, "t1", "T 2"),
+				Config: actionConfig("postgresql_analyze", fmt.Sprintf("database = %[2]s\n    schema = %[1]s", acctest.QuoteHCL(schema), acctest.QuoteHCL(db)), "2"),
+				Check:  checkStat(t, db, "last_analyze", schema, "t1", "T 2"),
 			},
 			{
 				// one partition, named on its own
 				PreConfig: func() {
-					acctest.AdminExec(t, "",
+					acctest.AdminExec(t, db,
 						"CREATE TABLE "+acctest.QQ(schema, "p")+" (id int) PARTITION BY RANGE (id)",
 						"CREATE TABLE "+acctest.QQ(schema, "p1")+" PARTITION OF "+acctest.QQ(schema, "p")+" FOR VALUES FROM (0) TO (10)")
 				},
-				Config: actionConfig("postgresql_analyze", fmt.Sprintf("schema = %s\n    table = \"p1\"", acctest.QuoteHCL(schema)), "3"),
-				Check:  checkStat(t, "last_analyze", schema, "p1"),
+				Config: actionConfig("postgresql_analyze", fmt.Sprintf("database = %[2]s\n    schema = %[1]s\n    table = \"p1\"", acctest.QuoteHCL(schema), acctest.QuoteHCL(db)), "3"),
+				Check:  checkStat(t, db, "last_analyze", schema, "p1"),
 			},
 			{
 				Config:      actionConfig("postgresql_analyze", `schema = "tfacc_no_such_schema"`, "4"),
@@ -363,19 +367,20 @@ func TestAccAction_reassignOwned(t *testing.T) {
 func TestAccAction_invokeFromCLI(t *testing.T) {
 	acctest.PreCheck(t)
 	acctest.RequireCLIFeature(t, acctest.FeatureActions)
-	schema, _ := maintenanceSchema(t)
+	db, schema, _ := maintenanceSchema(t)
 	out, err := acctest.InvokeAction(t, fmt.Sprintf(`
 action "postgresql_analyze" "a" {
   config {
-    schema = %s
-    table  = "t1"
+    database = %s
+    schema   = %s
+    table    = "t1"
   }
 }
 
 resource "terraform_data" "untouched" {
   input = "x"
 }
-`, acctest.QuoteHCL(schema)), "action.postgresql_analyze.a")
+`, acctest.QuoteHCL(db), acctest.QuoteHCL(schema)), "action.postgresql_analyze.a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,10 +390,10 @@ resource "terraform_data" "untouched" {
 	if strings.Contains(out, "terraform_data.untouched") {
 		t.Errorf("apply -invoke touched a resource:\n%s", out)
 	}
-	if err := checkStat(t, "last_analyze", schema, "t1")(nil); err != nil {
+	if err := checkStat(t, db, "last_analyze", schema, "t1")(nil); err != nil {
 		t.Error(err)
 	}
-	if err := checkNoStat(t, "last_analyze", schema, "T 2")(nil); err != nil {
+	if err := checkNoStat(t, db, "last_analyze", schema, "T 2")(nil); err != nil {
 		t.Error(err)
 	}
 }

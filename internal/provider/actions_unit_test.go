@@ -126,9 +126,9 @@ func TestAccAction_invokeProgress(t *testing.T) {
 		return msgs, errs
 	}
 
-	schema, _ := maintenanceSchema(t)
+	maintDB, schema, _ := maintenanceSchema(t)
 	msgs, errs := invoke(NewVacuumAction(), &vacuumModel{
-		Database: types.StringNull(), Schema: types.StringValue(schema), Table: types.StringNull(),
+		Database: types.StringValue(maintDB), Schema: types.StringValue(schema), Table: types.StringNull(),
 		Full: types.BoolNull(), Analyze: types.BoolValue(true), Freeze: types.BoolNull(),
 	})
 	if len(errs) > 0 {
@@ -138,7 +138,7 @@ func TestAccAction_invokeProgress(t *testing.T) {
 	if acctest.Managed() {
 		n, skipped = 2, 1
 	}
-	want := []string{fmt.Sprintf(`vacuum: %d tables in schema %s of database "postgres" (%d skipped: the provider's role may not vacuum them)`, n, pgconn.QuoteIdent(schema), skipped)}
+	want := []string{fmt.Sprintf(`vacuum: %d tables in schema %s of database %s (%d skipped: the provider's role may not vacuum them)`, n, pgconn.QuoteIdent(schema), pgconn.QuoteIdent(maintDB), skipped)}
 	if !acctest.Managed() {
 		want = append(want, fmt.Sprintf("vacuum %s: done (1/3)", pgconn.QuoteQualified(schema, "T 2")), fmt.Sprintf("vacuum %s: done (2/3)", pgconn.QuoteQualified(schema, "other")), fmt.Sprintf("vacuum %s: done (3/3)", pgconn.QuoteQualified(schema, "t1")))
 	} else {

@@ -352,6 +352,56 @@ var conformanceTypes = map[string]confType{
 			nullToFalse(v0, "with_grant_option")
 		},
 	},
+	// the additive forms: the base configurations of their authoritative forms,
+	// and the privileges in the import ID (cyrilgdn had no additive form: no v0 check)
+	"postgresql_grant_additive": {
+		setup: func(t *testing.T, n confNames) {
+			acctest.Database(t, n.P, acctest.AdminUser())
+			acctest.Exec(t, n.P, "CREATE SCHEMA app AUTHORIZATION "+acctest.QI(n.Admin),
+				"CREATE TABLE app.t1 (id int, name text)", "ALTER TABLE app.t1 OWNER TO "+acctest.QI(n.Admin))
+		},
+		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",
+		body:        "role = postgresql_role.{{.I}}.name\ndatabase = \"{{.P}}\"\n{{if not .V.notype}}object_type = \"table\"\nschema = \"app\"\nprivileges = [\"SELECT\"]{{end}}",
+		attrs: map[string]confAttr{
+			"schema": {variants: []confVariant{
+				{label: lUnset, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]", vars: map[string]string{"notype": "1"}},
+				{label: lNull, hcl: "object_type = \"database\"\nprivileges = [\"TEMPORARY\"]\nschema = null", vars: map[string]string{"notype": "1"}},
+				{label: lServer},
+				{label: "ignored", hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = \"public\"", vars: map[string]string{"notype": "1"}},
+				{label: lEmpty, hcl: "object_type = \"database\"\nprivileges = [\"CONNECT\"]\nschema = \"\"", vars: map[string]string{"notype": "1"}}}},
+			"objects": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "objects = null"), simpleV(lServer, `objects = ["t1"]`),
+				{label: lEmpty, hcl: "objects = []"}}},
+			"columns": {variants: []confVariant{
+				{label: lServer, hcl: "object_type = \"column\"\nschema = \"app\"\nobjects = [\"t1\"]\ncolumns = [\"id\", \"name\"]\nprivileges = [\"UPDATE\"]", vars: map[string]string{"notype": "1"}},
+				{label: lEmpty, hcl: "columns = []"},
+				simpleV(lNull, "columns = null")}},
+			"with_grant_option": {variants: boolAttr("with_grant_option")},
+		},
+		importID: func(v map[string]any) string {
+			m := map[string]any{"role": v["role"], "database": v["database"], "object_type": v["object_type"], "privileges": v["privileges"]}
+			for _, k := range []string{"schema", "objects", "columns"} {
+				if v[k] != nil {
+					m[k] = v[k]
+				}
+			}
+			b, _ := json.Marshal(m)
+			return string(b)
+		},
+	},
+	"postgresql_default_privileges_additive": {
+		setup: func(t *testing.T, n confNames) {
+			acctest.Database(t, n.P, acctest.AdminUser())
+			acctest.Exec(t, n.P, "CREATE SCHEMA app AUTHORIZATION "+acctest.QI(n.Admin))
+		},
+		prereqs:     preRole,
+		perInstance: "resource \"postgresql_role\" \"{{.I}}\" { name = \"{{.I}}\" }\n",
+		body:        "role = postgresql_role.{{.I}}.name\ndatabase = \"{{.P}}\"\nowner = \"{{.Admin}}\"\nobject_type = \"table\"\nprivileges = [\"SELECT\"]",
+		attrs: map[string]confAttr{
+			"schema":            {variants: append(strAttr("schema", `"app"`), simpleV(lEmpty, `schema = ""`))},
+			"with_grant_option": {variants: boolAttr("with_grant_option")},
+		},
+		importID: jsonID("role", "database", "owner", "schema", "object_type", "privileges"),
+	},
 	"postgresql_object_owner": {
 		setup: func(t *testing.T, n confNames) {
 			for _, db := range []string{n.P, n.P + "_d1", n.P + "_d2"} {

@@ -55,7 +55,7 @@ func defaultPrivilegesSchemaV1() schema.Schema {
 				"naming another role resets the old one's default privileges and sets the new one's in one transaction."),
 			"database": nameAttribute("The database the default privileges apply in. Changes in place: renaming the database keeps the entry; " +
 				"naming another database sets the entry there, then resets it in the old one."),
-			"owner": nameAttribute("The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to join it temporarily (managed services). " +
+			"owner": nameAttribute("The role whose future objects get these privileges (`FOR ROLE`). The provider's role must be a member of it, or be able to make itself one (managed services). " +
 				"Changes in place: renaming the role keeps the entry; naming another role resets the old one's entry and sets the new one's in one transaction."),
 			"schema": schema.StringAttribute{
 				Optional: true,
@@ -264,12 +264,32 @@ func (r *defaultPrivilegesResource) importUnderscoreID(ctx context.Context, id s
 }
 
 func (r *defaultPrivilegesResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[defaultPrivilegesModel]) {
+	major, ok := r.planChecks(ctx, resp, p)
+	if !ok {
+		return
+	}
+	plan := &p.Plan
+	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Owner.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() {
+		plan.ID = types.StringUnknown()
+	} else {
+		plan.ID = types.StringValue(plan.id())
+	}
+	// an additive entry of the same configuration would fight this one
+	noteDefaultPrivilegesPlan(ctx, r.plans, plan, false, major, &resp.Diagnostics)
+}
+
+// planChecks plans the entry's privileges (planPrivileges) and checks what
+// the server can tell at plan time: the object type's PostgreSQL version
+// (ok false: the plan fails), and that the grantee, owner, database and
+// schema exist (or are created by this plan). It returns the server's major
+// version (0: unknown). postgresql_default_privileges_additive plans with it too.
+func (r *defaultPrivilegesResource) planChecks(ctx context.Context, resp *resource.ModifyPlanResponse, p *tfkit.Planned[defaultPrivilegesModel]) (int, bool) {
 	plan := &p.Plan
 	major := serverMajor(ctx, r.client)
 	if ot := plan.ObjectType.ValueString(); major > 0 && major < pg.DefaultPrivilegesMinMajor[ot] {
 		resp.Diagnostics.AddAttributeError(path.Root("object_type"), "Unsupported object type",
 			fmt.Sprintf("Default privileges on %ss need PostgreSQL %d or later; the server runs PostgreSQL %d.", strings.ReplaceAll(ot, "_", " "), pg.DefaultPrivilegesMinMajor[ot], major))
-		return
+		return major, false
 	}
 	planPrivileges(ctx, major, p, plan.ObjectType, func(m *defaultPrivilegesModel) *types.Set { return &m.Privileges },
 		pg.DefaultPrivileges, pg.ExpandDefaultPrivileges, &resp.Diagnostics)
@@ -281,11 +301,7 @@ func (r *defaultPrivilegesResource) PlanChange(ctx context.Context, _ resource.M
 			Roles: map[pg.Missing]string{pg.MissingGrantee: plan.Role.ValueString(), pg.MissingOwner: plan.Owner.ValueString()},
 		}, defaultPrivilegesArguments, &resp.Diagnostics)
 	}
-	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Owner.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() {
-		plan.ID = types.StringUnknown()
-	} else {
-		plan.ID = types.StringValue(plan.id())
-	}
+	return major, true
 }
 
 func (r *defaultPrivilegesResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {

@@ -77,7 +77,7 @@ func TestAccFault_failoverDuringApply(t *testing.T) {
 	config := faultConfig(provider, prefix, n)
 	allGranted := func(*terraform.State) error {
 		if k, err := standby.Count(granted, pattern); err != nil || k != n {
-			return fmt.Errorf("%d of %d grants on the new primary (%v)", k, n, err)
+			return fmt.Errorf("%d of %d grants on the new primary (%w)", k, n, err)
 		}
 		return nil
 	}

@@ -81,20 +81,22 @@ func grantSchemaV1() schema.Schema {
 			},
 			"objects": schema.SetAttribute{
 				ElementType: types.StringType,
-				Optional:    true, Computed: true, Default: tfkit.EmptySetDefault(),
+				Optional:    true, Computed: true, PlanModifiers: []planmodifier.Set{tfkit.UnsetSetPlan()},
 				MarkdownDescription: "The objects: table, sequence or routine names in `schema` (a routine as `name` for every overload, or `name(type, type)` for one: the argument types in any spelling PostgreSQL accepts, such as `int`, `varchar`, `char` or `timestamptz`, with argument names and modes allowed as in `GRANT`, are matched by the types they name and kept as written), " +
 					"the table of a `column` grant (exactly one), or the foreign data wrappers, servers, parameters, types or domains (in `schema`), languages, " +
 					"tablespaces or large objects (their OIDs, e.g. `\"16403\"`). " +
 					"Unset or empty for `table`, `sequence`, `function`, `procedure` and `routine` means every object of that type in the schema, read again at each refresh " +
-					"(an object that lost a privilege shows as drift and is repaired); unset and `[]` are the same and switching between them is no change (the state records `[]`). " +
+					"(an object that lost a privilege shows as drift and is repaired); unset and `[]` are the same and switching between them is no change " +
+					"(the state records `[]`; a state cyrilgdn/postgresql wrote keeps its `null` while `objects` stays unset, so whole-resource outputs do not move). " +
 					"Changes in place: objects removed from the set have their privileges revoked.",
 				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.LengthBetween(1, 1024))},
 			},
 			"columns": schema.SetAttribute{
 				ElementType: types.StringType,
-				Optional:    true, Computed: true, Default: tfkit.EmptySetDefault(),
-				MarkdownDescription: "The columns of a `column` grant (required for it, not allowed otherwise: unset or `[]`, which are the same; the state records `[]`). Changes in place.",
-				Validators:          []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
+				Optional:    true, Computed: true, PlanModifiers: []planmodifier.Set{tfkit.UnsetSetPlan()},
+				MarkdownDescription: "The columns of a `column` grant (required for it, not allowed otherwise: unset or `[]`, which are the same; the state records `[]`, " +
+					"or keeps the `null` of a state cyrilgdn/postgresql wrote). Changes in place.",
+				Validators: []validator.Set{setvalidator.ValueStringsAre(validators.Name())},
 			},
 			"privileges": schema.SetAttribute{
 				ElementType: types.StringType,
@@ -446,6 +448,24 @@ func isRoutineType(objectType string) bool {
 }
 
 func (r *grantResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[grantModel]) {
+	major := r.planChecks(ctx, resp, p)
+	plan := &p.Plan
+	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() ||
+		plan.Objects.IsUnknown() || plan.Columns.IsUnknown() {
+		plan.ID = types.StringUnknown()
+	} else {
+		plan.ID = types.StringValue(plan.id(ctx))
+	}
+	// an additive grant of the same configuration on the same objects would fight this one
+	noteGrantPlan(ctx, r.plans, plan, false, major, &resp.Diagnostics)
+}
+
+// planChecks plans a grant's privileges (planPrivileges) and checks what the
+// server can tell at plan time: parameters need PostgreSQL 15, and the
+// grantee, database and schema should exist (or be created by this plan).
+// It returns the server's major version (0: unknown). postgresql_grant_additive
+// plans with it too.
+func (r *grantResource) planChecks(ctx context.Context, resp *resource.ModifyPlanResponse, p *tfkit.Planned[grantModel]) int {
 	plan := &p.Plan
 	major := serverMajor(ctx, r.client)
 	if major > 0 && major < 15 && plan.ObjectType.ValueString() == pg.ObjParameter && !plan.Privileges.IsUnknown() {
@@ -460,12 +480,7 @@ func (r *grantResource) PlanChange(ctx context.Context, _ resource.ModifyPlanReq
 		}
 		warnMissing(ctx, r.client, n, grantArguments, &resp.Diagnostics)
 	}
-	if plan.Role.IsUnknown() || plan.Database.IsUnknown() || plan.Schema.IsUnknown() || plan.ObjectType.IsUnknown() ||
-		plan.Objects.IsUnknown() || plan.Columns.IsUnknown() {
-		plan.ID = types.StringUnknown()
-	} else {
-		plan.ID = types.StringValue(plan.id(ctx))
-	}
+	return major
 }
 
 // PlanDestroy warns, for a grant on every object of a type in a schema, how
@@ -532,10 +547,9 @@ func (r *grantResource) spec(ctx context.Context, m *grantModel) pg.GrantSpec {
 // (ALL, case); otherwise the privileges held by every object are reported
 // (or, when those match, all the privileges held), so the plan repairs them.
 func (r *grantResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *grantModel) (bool, diag.Diagnostics) {
-	// Unset and [] mean the same; the state always records [] (the schema
-	// default), so either spelling in the configuration plans no change.
-	// States written before objects/columns were computed may hold null.
-	m.Objects, m.Columns = emptyIfNull(m.Objects), emptyIfNull(m.Columns)
+	// Unset and [] mean the same (tfkit.UnsetSetPlan): a null objects or
+	// columns (cyrilgdn/postgresql's state) is kept as it is, so whole-resource
+	// outputs do not move after the switch.
 	t := r.target(ctx, m)
 	st, err := r.client.ReadGrant(ctx, t)
 	if err != nil || !st.Exists {

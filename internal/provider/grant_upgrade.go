@@ -11,13 +11,13 @@ import (
 
 // upgradeGrantV0 reads cyrilgdn/postgresql 1.26's postgresql_grant, whose
 // layout is grantModel's: `privileges = []` is stored there as null (-> empty
-// set), null objects/columns become [] (unset and [] mean the same,
-// "all"/"none", and the state always records [] so that either spelling in
-// the configuration plans no change). The id is cyrilgdn's, computed again
-// (the same text).
+// set). Null objects/columns (what cyrilgdn stores when they are unset) stay
+// null: unset, [] and null mean the same ("all"/"none"), the plan keeps the
+// state's null while the configuration leaves them unset
+// (tfkit.UnsetSetPlan), and a whole-resource output of the grant does not
+// move after the switch. The id is cyrilgdn's, computed again (the same
+// text).
 func upgradeGrantV0(ctx context.Context, m grantModel) (grantModel, diag.Diagnostics) {
-	m.Objects = emptyIfNull(m.Objects)
-	m.Columns = emptyIfNull(m.Columns)
 	m.WithGrantOption = boolOr(m.WithGrantOption, false)
 	if m.Schema.IsUnknown() {
 		m.Schema = types.StringNull()

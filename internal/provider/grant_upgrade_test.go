@@ -15,8 +15,8 @@ func TestUpgradeGrantV0Fixtures(t *testing.T) {
 	g := func(role, db, schema, ot string, objects, columns, privs []string, wgo bool) grantModel {
 		m := grantModel{
 			Role: types.StringValue(role), Database: types.StringValue(db), Schema: tfkit.StringOrNull(schema), ObjectType: types.StringValue(ot),
-			// unset objects/columns (null in cyrilgdn's state) are recorded as []
-			Objects: tfkit.StringSet(objects), Columns: tfkit.StringSet(columns),
+			// unset objects/columns (null in cyrilgdn's state) stay null
+			Objects: setOrNull(objects), Columns: setOrNull(columns),
 			Privileges: tfkit.StringSet(privs), WithGrantOption: types.BoolValue(wgo),
 		}
 		m.ID = types.StringValue(m.id(ctx))
@@ -68,10 +68,22 @@ func TestUpgradeGrantV0Fixtures(t *testing.T) {
 	checkFixtureUpgrades(t, NewGrantResource(), "postgresql_grant", want)
 }
 
-// cyrilgdn stores an unset objects/columns as null, and `objects = []` as null
-// or []: both upgrade to [], the spelling the state always records, so that
-// neither configuration spelling plans a change after the migration.
-func TestUpgradeGrantV0_regressionEmptyObjectsWithNullState(t *testing.T) {
+// setOrNull is the set of v, or null for none (what cyrilgdn stores for an
+// unset or empty objects/columns).
+func setOrNull(v []string) types.Set {
+	if v == nil {
+		return types.SetNull(types.StringType)
+	}
+	return tfkit.StringSet(v)
+}
+
+// cyrilgdn stores an unset objects/columns as null (its SDK stores no empty
+// set, so `objects = []` is null too), or [] where another write left it:
+// the upgrade keeps either as it is, so that a whole-resource output of the
+// grant does not move after the switch (issue 41; the plan keeps the null
+// while objects stays unset, tfkit.UnsetSetPlan). Before the fix null became
+// [], and `output "g" { value = postgresql_grant.x }` changed.
+func TestUpgradeGrantV0_regressionWholeResourceOutputMoves(t *testing.T) {
 	for _, inst := range loadFixtureInstances(t, "grant/table_objects_all_tables/terraform.tfstate", "postgresql_grant") {
 		if inst.Name != "tables_all" {
 			continue
@@ -86,8 +98,8 @@ func TestUpgradeGrantV0_regressionEmptyObjectsWithNullState(t *testing.T) {
 				var got grantModel
 				runUpgrader(t, NewGrantResource(), in, &got)
 				for attr, v := range map[string]types.Set{"objects": got.Objects, "columns": got.Columns} {
-					if v.IsNull() || v.IsUnknown() || len(v.Elements()) != 0 {
-						t.Errorf("%s upgraded to %s, want []", attr, v)
+					if v.IsUnknown() || (name == "null") != v.IsNull() || len(v.Elements()) != 0 {
+						t.Errorf("%s upgraded to %s, want the state's %s", attr, v, name)
 					}
 				}
 			})

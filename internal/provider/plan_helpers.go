@@ -55,14 +55,6 @@ func planOptions(config, state types.Map, plan *types.Map) {
 	*plan = types.MapNull(types.StringType)
 }
 
-// emptyIfNull turns a null set into an empty one (see tfkit.EmptySetDefault).
-func emptyIfNull(s types.Set) types.Set {
-	if s.IsNull() {
-		return types.SetValueMust(types.StringType, []attr.Value{})
-	}
-	return s
-}
-
 // serverMajor returns the server's major version, 0 when unknown.
 func serverMajor(ctx context.Context, c *pg.Client) int {
 	if c == nil || c.Ready() != nil {

@@ -243,7 +243,7 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	// one catalog snapshot and one registry of creates per configured instance:
 	// Terraform configures a new one for every command, so neither outlives the
 	// command (pg/snapshot.go, pg/pending.go)
-	data := &providerData{client: p.opts.client(cfg).ForInstance(), opts: p.opts}
+	data := &providerData{client: p.opts.client(cfg).ForInstance(), opts: p.opts, plans: &grantPlans{}}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
@@ -435,10 +435,12 @@ func (p *pgProvider) resources() []func() resource.Resource {
 		NewDatabaseResource,
 		NewDatabaseSettingResource,
 		NewDefaultPrivilegesResource,
+		NewDefaultPrivilegesAdditiveResource,
 		NewEventTriggerResource,
 		NewExtensionResource,
 		NewFunctionResource,
 		NewGrantResource,
+		NewGrantAdditiveResource,
 		NewGrantRoleResource,
 		NewObjectOwnerResource,
 		NewPhysicalReplicationSlotResource,

@@ -25,6 +25,8 @@ import (
 type withClient struct {
 	client *pg.Client
 	opts   *options // the provider's seams (nil before Configure)
+	// plans is what the plans of this provider instance manage (grant_overlap.go; nil before Configure)
+	plans *grantPlans
 }
 
 // pgClient is the resource's client (nil before Configure): clientUser.
@@ -36,7 +38,7 @@ type clientUser interface{ pgClient() *pg.Client }
 func (w *withClient) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	w.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 	if d, ok := req.ProviderData.(*providerData); ok {
-		w.opts = d.opts
+		w.opts, w.plans = d.opts, d.plans
 	}
 }
 
@@ -144,4 +146,7 @@ func (o *options) client(cfg pgconn.Config) *pg.Client {
 type providerData struct {
 	client *pg.Client
 	opts   *options
+	// plans: what this instance's plans manage (grant_overlap.go); Terraform
+	// configures a new instance for every command
+	plans *grantPlans
 }

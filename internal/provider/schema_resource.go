@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -375,6 +376,18 @@ func (r *schemaResource) ReadObject(ctx context.Context, c *tfkit.Call, m *schem
 	if !m.Policy.IsNull() && !m.Policy.IsUnknown() {
 		diags.Append(m.Policy.ElementsAs(ctx, &raw, false)...)
 	}
+	// A block whose role no longer exists is gone with its privileges (the
+	// role was dropped, perhaps by the apply that removed the block): kept,
+	// it would plan a revoke from a role that cannot be named.
+	roles := make([]string, 0, len(raw))
+	for _, p := range raw {
+		roles = append(roles, policyRole(p.Role))
+	}
+	gone, err := r.client.MissingRoles(ctx, roles)
+	if err != nil {
+		return false, tfkit.Failed("Could not read roles", err)
+	}
+	raw = slices.DeleteFunc(raw, func(p schemaPolicyModel) bool { return slices.Contains(gone, policyRole(p.Role)) })
 	want := map[string]pg.SchemaGrant{}
 	for _, w := range mergePolicies(raw) {
 		want[w.Role] = w

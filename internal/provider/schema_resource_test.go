@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
@@ -426,6 +429,182 @@ resource "postgresql_schema" "sales" {
 				PreConfig:        untouched,
 				Config:           config("  drop_cascade = true"),
 				ConfigPlanChecks: expectUpdate("postgresql_schema.sales"),
+			},
+		},
+	})
+}
+
+// schemaACL is what each role named with prefix holds on schema name of
+// database db, e.g. {"x_ro": "CREATE*,USAGE"} (* = with grant option).
+func schemaACL(t *testing.T, db, name, prefix string) map[string]string {
+	t.Helper()
+	conn := acctest.SuperConn(t, db)
+	defer conn.Close(context.Background())
+	rows, err := conn.Query(context.Background(), `
+SELECT r.rolname, string_agg(a.privilege_type || CASE WHEN a.is_grantable THEN '*' ELSE '' END, ',' ORDER BY a.privilege_type)
+FROM pg_namespace n, aclexplode(n.nspacl) a JOIN pg_roles r ON r.oid = a.grantee
+WHERE n.nspname = $1 AND a.grantee <> n.nspowner AND starts_with(r.rolname, $2) GROUP BY 1`, name, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	var role, privs string
+	if _, err := pgx.ForEachRow(rows, []any{&role, &privs}, func() error { out[role] = privs; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// checkSchemaACL is a Check: schemaACL is exactly want.
+func checkSchemaACL(t *testing.T, db, name, prefix string, want map[string]string) func(*terraform.State) error {
+	return func(*terraform.State) error {
+		if got := schemaACL(t, db, name, prefix); !maps.Equal(got, want) {
+			return fmt.Errorf("privileges on schema %q: %v, want %v", name, got, want)
+		}
+		return nil
+	}
+}
+
+// policyBlock is the state check of one policy block of postgresql_schema.
+func policyBlock(role string, usage, usageGrant, create, createGrant bool) knownvalue.Check {
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"role": knownvalue.StringExact(role), "usage": knownvalue.Bool(usage), "usage_with_grant": knownvalue.Bool(usageGrant),
+		"create": knownvalue.Bool(create), "create_with_grant": knownvalue.Bool(createGrant),
+	})
+}
+
+// Issue 42, part 2: the community provider's TestAccPostgresqlSchema_AddPolicy.
+// Its step 2 removes the role all_with_grantdrop together with its policy
+// block: Terraform destroys the role first (the schema's stored dependency on
+// it orders the destroy before the schema's update), and the update revoked
+// from every role of the prior state without checking that it still existed:
+// `revoking privileges on schema "test4" from "all_with_grantdrop": ERROR: role
+// "all_with_grantdrop" does not exist (SQLSTATE 42704)`, in both admin modes.
+func TestAccSchema_regressionAddPolicyRoleDroppedSameApply(t *testing.T) {
+	base := acctest.RandName("addpol")
+	schema := base + "_test4"
+	r := func(n string) string { return base + "_" + n }
+	addr := "postgresql_schema.test4"
+	roles := func(names ...string) string {
+		var b strings.Builder
+		for _, n := range names {
+			fmt.Fprintf(&b, "resource \"postgresql_role\" %q { name = %q }\n", n, r(n))
+		}
+		return b.String()
+	}
+	block := func(role string, withGrant bool) string {
+		if withGrant {
+			return fmt.Sprintf("  policy {\n    create_with_grant = true\n    usage_with_grant  = true\n    role              = postgresql_role.%s.name\n  }\n", role)
+		}
+		return fmt.Sprintf("  policy {\n    create = true\n    usage  = true\n    role   = postgresql_role.%s.name\n  }\n", role)
+	}
+	schemaRes := func(blocks ...string) string {
+		return fmt.Sprintf("resource \"postgresql_schema\" \"test4\" {\n  name  = %q\n  owner = postgresql_role.all_without_grant_stay.name\n%s}\n", schema, strings.Join(blocks, ""))
+	}
+	grant1 := acctest.Config("%s", roles("all_without_grant_stay", "all_without_grant_drop", "policy_compose", "policy_move", "all_with_grantstay", "all_with_grantdrop")+
+		schemaRes(block("all_without_grant_stay", false), block("all_without_grant_drop", false), block("policy_compose", false), block("policy_move", false),
+			block("all_with_grantstay", true), block("all_with_grantdrop", true), block("policy_compose", true)))
+	grant2 := acctest.Config("%s", roles("all_without_grant_stay", "all_without_grant_drop", "policy_compose", "policy_move", "all_with_grantstay", "policy_new")+
+		schemaRes(block("all_without_grant_stay", false), block("policy_compose", false), block("all_with_grantstay", true), block("policy_compose", true),
+			block("policy_move", true), block("policy_new", false)))
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, r("all_without_grant_stay"), r("all_with_grantdrop"), r("policy_new")),
+		Steps: []resource.TestStep{
+			{
+				Config: grant1,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("policy"), knownvalue.SetExact([]knownvalue.Check{
+						policyBlock(r("all_with_grantdrop"), false, true, false, true),
+						policyBlock(r("all_with_grantstay"), false, true, false, true),
+						policyBlock(r("policy_compose"), false, true, false, true),
+						policyBlock(r("all_without_grant_drop"), true, false, true, false),
+						policyBlock(r("all_without_grant_stay"), true, false, true, false),
+						policyBlock(r("policy_compose"), true, false, true, false),
+						policyBlock(r("policy_move"), true, false, true, false),
+					})),
+				},
+				Check: checkSchemaACL(t, "postgres", schema, base, map[string]string{
+					r("all_with_grantdrop"): "CREATE*,USAGE*", r("all_with_grantstay"): "CREATE*,USAGE*", r("policy_compose"): "CREATE*,USAGE*",
+					r("all_without_grant_drop"): "CREATE,USAGE", r("policy_move"): "CREATE,USAGE",
+				}),
+			},
+			{
+				Config: grant2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_role.all_with_grantdrop", plancheck.ResourceActionDestroy),
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("policy"), knownvalue.SetExact([]knownvalue.Check{
+						policyBlock(r("all_with_grantstay"), false, true, false, true),
+						policyBlock(r("policy_compose"), false, true, false, true),
+						policyBlock(r("policy_move"), false, true, false, true),
+						policyBlock(r("all_without_grant_stay"), true, false, true, false),
+						policyBlock(r("policy_compose"), true, false, true, false),
+						policyBlock(r("policy_new"), true, false, true, false),
+					})),
+				},
+				Check: resource.ComposeTestCheckFunc(
+					checkRoleGone(t, r("all_with_grantdrop")),
+					checkSchemaACL(t, "postgres", schema, base, map[string]string{
+						r("all_with_grantstay"): "CREATE*,USAGE*", r("policy_compose"): "CREATE*,USAGE*", r("policy_move"): "CREATE*,USAGE*",
+						r("policy_new"): "CREATE,USAGE",
+					}),
+				),
+			},
+			{Config: grant2, PlanOnly: true},
+		},
+	})
+}
+
+// Issue 42, part 2: a policy block of a role dropped outside Terraform (or
+// by an apply that failed half-way) stayed in the state, all false, after
+// every refresh: a configuration without it planned to revoke from a role
+// that cannot be named, and every apply failed the same way. The refresh now
+// drops the block; a configuration that still names the role creates it
+// again and grants anew.
+func TestAccSchema_regressionPolicyOfVanishedRole(t *testing.T) {
+	base := acctest.RandName("polgone")
+	schema, role, stay := base+"_s", base+"_gone", base+"_stay"
+	addr := "postgresql_schema.s"
+	cfg := func(withRole bool) string {
+		res, blocks := fmt.Sprintf("resource \"postgresql_role\" \"stay\" { name = %q }\n", stay), ""
+		if withRole {
+			res += fmt.Sprintf("resource \"postgresql_role\" \"gone\" { name = %q }\n", role)
+			blocks = "  policy {\n    role   = postgresql_role.gone.name\n    usage  = true\n    create = true\n  }\n"
+		}
+		return acctest.Config("%sresource \"postgresql_schema\" \"s\" {\n  name = %q\n  policy {\n    role  = postgresql_role.stay.name\n    usage = true\n  }\n%s}\n",
+			res, schema, blocks)
+	}
+	drop := acctest.ExecFunc(t, "postgres", "DROP OWNED BY "+acctest.QI(role), "DROP ROLE "+acctest.QI(role))
+	both := checkSchemaACL(t, "postgres", schema, base, map[string]string{role: "CREATE,USAGE", stay: "USAGE"})
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, role, stay),
+		Steps: []resource.TestStep{
+			{Config: cfg(true), Check: both},
+			{ // dropped by hand, still configured: created again, and granted again
+				PreConfig: drop,
+				Config:    cfg(true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_role.gone", plancheck.ResourceActionCreate),
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				Check: both,
+			},
+			{ // dropped by hand, no longer configured: nothing left to do
+				PreConfig:        drop,
+				Config:           cfg(false),
+				ConfigPlanChecks: expectEmpty(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("policy"), knownvalue.SetExact([]knownvalue.Check{
+						policyBlock(stay, true, false, false, false),
+					})),
+				},
+				Check: checkSchemaACL(t, "postgres", schema, base, map[string]string{stay: "USAGE"}),
 			},
 		},
 	})

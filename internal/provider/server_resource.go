@@ -66,7 +66,7 @@ func serverSchemaV1() schema.Schema {
 			"server_owner": unsetIfEmpty(schema.StringAttribute{
 				Optional: true, Computed: true,
 				MarkdownDescription: "The role owning the server. Defaults to the provider's role. Changes in place (`ALTER SERVER ... OWNER TO`); " +
-					"the new owner needs `USAGE` on the foreign-data wrapper, and a non-superuser provider role temporarily becomes a member of the owner.",
+					"the new owner needs `USAGE` on the foreign-data wrapper, and a non-superuser provider role makes itself a member of the owner.",
 				Validators: []validator.String{validators.Name()},
 			}),
 			"options": schema.MapAttribute{

@@ -39,7 +39,7 @@ func userMappingSchemaV1() schema.Schema {
 	return schema.Schema{
 		Version: 1,
 		MarkdownDescription: "A user mapping (`CREATE USER MAPPING`): the credentials a local role uses on a foreign server. " +
-			"Creating a mapping for another role needs ownership of the server (a non-superuser provider role temporarily becomes a member of the server's owner). " +
+			"Creating a mapping for another role needs ownership of the server (a non-superuser provider role makes itself a member of the server's owner). " +
 			"Options change in place; renaming the role or the server keeps the mapping.",
 		Attributes: map[string]schema.Attribute{
 			"id":          tfkit.IDAttr("`<user_name>.<server_name>`, as in cyrilgdn/postgresql."),

@@ -1,13 +1,13 @@
 package tfkit
 
 import (
+	"context"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/defaults"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -47,10 +47,31 @@ func OIDAttr(description string) schema.Int64Attribute {
 	}
 }
 
-// EmptySetDefault is the schema default of an optional string set whose
-// unset and empty spellings mean the same: the attribute is Computed, plans
-// [] when unset, and Read records [] for null, so switching between
-// `x = []` and leaving x out is never a change.
-func EmptySetDefault() defaults.Set {
-	return setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{}))
+// UnsetSetPlan is the plan modifier of an optional, computed string set whose
+// unset and empty spellings mean the same (no default: it plans the value).
+// With the attribute left out of the configuration it plans [] on create,
+// and on update the state's value when that is null or [] (a state another
+// provider wrote may hold null, one this provider wrote holds []), else
+// []. So switching between `x = []` and leaving x out changes nothing once
+// the state holds [], and a null the state holds stays null: whole-resource
+// outputs that show it do not move.
+func UnsetSetPlan() planmodifier.Set { return unsetSetPlan{} }
+
+type unsetSetPlan struct{}
+
+func (unsetSetPlan) Description(context.Context) string {
+	return "Leaving the set out means the same as []: the plan keeps the state's null or [], and plans [] otherwise."
+}
+
+func (m unsetSetPlan) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (unsetSetPlan) PlanModifySet(_ context.Context, req planmodifier.SetRequest, resp *planmodifier.SetResponse) {
+	if !req.ConfigValue.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	if !req.State.Raw.IsNull() && !req.StateValue.IsUnknown() && (req.StateValue.IsNull() || len(req.StateValue.Elements()) == 0) {
+		resp.PlanValue = req.StateValue
+		return
+	}
+	resp.PlanValue = types.SetValueMust(types.StringType, []attr.Value{})
 }
