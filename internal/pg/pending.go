@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -66,7 +67,8 @@ const (
 	// announcement within milliseconds.
 	announcedFor = 10 * time.Second
 	// graceAfter is how long a missing name nothing has announced is waited
-	// for after the last create (or announcement) of its kind began or ended:
+	// for after the last create (or announcement) of a role, database or
+	// schema began or ended:
 	// Terraform starts every operation that is ready within milliseconds, so
 	// the create of a name referenced only by a string may reach the
 	// provider just after the write that names it.
@@ -168,10 +170,10 @@ func (p *pending) begin(made, used []Ref) func(ok bool) {
 	}
 }
 
-// look returns (a copy of) the entry of r, whether creates that may bring r
-// into being are going on (kindActive), and the channel closed at the next
-// change; p.mu is taken.
-func (p *pending) look(r Ref) (e *pendingEntry, active bool, changed <-chan struct{}) {
+// look returns (a copy of) the entry of r, whether this instance is creating
+// roles, databases or schemas (one of which may be r, its create not yet
+// announced), and the channel closed at the next change; p.mu is taken.
+func (p *pending) look(r Ref, self []Ref) (e *pendingEntry, active bool, changed <-chan struct{}) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.now()
@@ -179,8 +181,18 @@ func (p *pending) look(r Ref) (e *pendingEntry, active bool, changed <-chan stru
 		c := *x
 		e = &c
 	}
+	// Any create counts, not only those of r's kind: the write that needs r
+	// may be the first of the apply to reach the provider (a schema whose
+	// owner is a role created in the same apply, by a string), before the
+	// plan of the create of r announces it.
+	// The caller's own creates (self) count only for the grace after they
+	// began: a typo in the owner of a schema waits that long, not for as
+	// long as the schema's create, which waits for it, runs.
 	for k, x := range p.entries {
-		if !p.sameKind(r, k) {
+		if slices.ContainsFunc(self, func(s Ref) bool { return s.key() == k }) {
+			if now.Sub(x.at) < p.limits.graceAfter {
+				return e, true, p.changed
+			}
 			continue
 		}
 		switch {
@@ -306,7 +318,7 @@ func (p *pending) awaitOne(ctx context.Context, r Ref, self []Ref, exists func(c
 		return wait(ctx, changed, d)
 	}
 	for {
-		e, active, changed := p.look(r)
+		e, active, changed := p.look(r, self)
 		elapsed := p.now().Sub(start)
 		switch {
 		case e != nil && e.state == stateCreating:
@@ -327,7 +339,7 @@ func (p *pending) awaitOne(ctx context.Context, r Ref, self []Ref, exists func(c
 			}
 			continue
 		case e == nil && !active && !didWait:
-			return nil // nothing of its kind is being created: nothing to wait for, no query
+			return nil // nothing is being created: nothing to wait for, no query
 		}
 		ok, err := exists(ctx, r)
 		if err != nil || ok {
@@ -350,12 +362,25 @@ func (p *pending) awaitOne(ctx context.Context, r Ref, self []Ref, exists func(c
 		if e != nil && e.state == stateCreated {
 			what = "this apply created it, but it is gone"
 		}
-		return p.notFound(r, fmt.Sprintf("waited %s for this apply to create it, while it was creating %s: %s", waited(), kindPlural(r), what))
+		return p.notFound(r, fmt.Sprintf("waited %s for this apply to create it, while it was creating %s: %s", waited(), p.creating(r), what))
 	}
 }
 
 func (p *pending) notFound(r Ref, note string) error {
 	return &NotFoundError{What: missingOf(r), Objects: []string{r.Kind + " " + pgconn.QuoteIdent(r.Name)}, Database: r.DB, Note: note, Attr: r.Attr}
+}
+
+// creating says what this instance was creating while r was waited for: r's
+// kind, when it created any.
+func (p *pending) creating(r Ref) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k := range p.entries {
+		if p.sameKind(r, k) {
+			return kindPlural(r)
+		}
+	}
+	return "roles, databases or schemas"
 }
 
 func kindPlural(r Ref) string {
