@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -331,6 +332,14 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 	var ownerName string
 	var ownerSU bool
 	if err := tx.QueryRow(ctx, "SELECT rolname, rolsuper FROM pg_roles WHERE oid = $1", ids.owner).Scan(&ownerName, &ownerSU); err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			// the owner was dropped since resolveDefacl (a destroy dropping it
+			// in parallel, its DROP OWNED taking the entry along)
+			if missingOK {
+				return nil
+			}
+			return fmt.Errorf("role %s, the owner, was dropped meanwhile", pgconn.QuoteIdent(t.Owner))
+		}
 		return err
 	}
 	owner := map[uint32]grantObject{ids.owner: {owner: ids.owner, ownerName: ownerName, ownerSU: ownerSU, name: "default privileges of " + ownerName}}
