@@ -561,33 +561,8 @@ func (r *grantResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *grantM
 			return false, nil
 		}
 	}
-	if len(t.Objects) > 0 {
-		var present []string
-		for _, o := range t.Objects {
-			if !slices.Contains(st.Missing, o) {
-				present = append(present, o)
-			}
-		}
-		if len(present) == 0 {
-			return false, nil
-		}
-		if len(present) != len(t.Objects) {
-			m.Objects = tfkit.StringSet(present)
-		}
-	}
-	if len(t.Columns) > 0 {
-		var present []string
-		for _, c := range t.Columns {
-			if !slices.Contains(st.Missing, c) {
-				present = append(present, c)
-			}
-		}
-		if len(present) == 0 {
-			return false, nil
-		}
-		if len(present) != len(t.Columns) {
-			m.Columns = tfkit.StringSet(present)
-		}
+	if !keepPresent(&m.Objects, t.Objects, st.Missing) || !keepPresent(&m.Columns, t.Columns, st.Missing) {
+		return false, nil
 	}
 	var held, grantable [][]string
 	for _, o := range st.Objects {
@@ -597,21 +572,57 @@ func (r *grantResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *grantM
 		held = append(held, o.Held)
 		grantable = append(grantable, o.Grantable)
 	}
-	major := serverMajor(ctx, r.client)
 	if m.Privileges.IsNull() || m.WithGrantOption.IsNull() { // import
-		want := tfkit.Intersect(held)
-		wgo := len(want) > 0
-		for _, g := range grantable {
-			wgo = wgo && tfkit.SameStrings(tfkit.Intersect([][]string{g, want}), want)
-		}
-		if m.Privileges.IsNull() {
-			m.Privileges = tfkit.StringSet(want)
-		}
-		if m.WithGrantOption.IsNull() {
-			m.WithGrantOption = types.BoolValue(wgo)
+		importedPrivileges(m, held, grantable)
+	}
+	want := pg.ExpandPrivileges(t.ObjectType, serverMajor(ctx, r.client), tfkit.SetStrings(ctx, m.Privileges))
+	recordHeld(m, want, held, grantable)
+	m.ID = types.StringValue(m.id(ctx))
+	return true, nil
+}
+
+// keepPresent narrows *set (the objects or columns of a grant, named) to those
+// not missing, leaving it as it is when none is missing, and reports whether
+// any is left: a grant whose every object is gone is gone. A grant that names
+// none (every object of the schema, or not columns) is left as it is.
+func keepPresent(set *types.Set, named, missing []string) bool {
+	if len(named) == 0 {
+		return true
+	}
+	var present []string
+	for _, o := range named {
+		if !slices.Contains(missing, o) {
+			present = append(present, o)
 		}
 	}
-	want := pg.ExpandPrivileges(t.ObjectType, major, tfkit.SetStrings(ctx, m.Privileges))
+	if len(present) != len(named) && len(present) > 0 {
+		*set = tfkit.StringSet(present)
+	}
+	return len(present) > 0
+}
+
+// importedPrivileges fills, at import, the privileges every object holds and
+// whether all of them are grantable.
+func importedPrivileges(m *grantModel, held, grantable [][]string) {
+	want := tfkit.Intersect(held)
+	wgo := len(want) > 0
+	for _, g := range grantable {
+		wgo = wgo && tfkit.SameStrings(tfkit.Intersect([][]string{g, want}), want)
+	}
+	if m.Privileges.IsNull() {
+		m.Privileges = tfkit.StringSet(want)
+	}
+	if m.WithGrantOption.IsNull() {
+		m.WithGrantOption = types.BoolValue(wgo)
+	}
+}
+
+// recordHeld compares what each object holds with want (the state's
+// privileges, expanded) and its grant option, and records a difference in m
+// so that the plan shows it: the privileges all objects share (or, when they
+// all share exactly want but some hold more, all of them), and the opposite
+// grant option when any object's differs.
+func recordHeld(m *grantModel, want []string, held, grantable [][]string) {
 	wgo := m.WithGrantOption.ValueBool()
 	privsOK, goOK := true, true
 	for i := range held {
@@ -633,8 +644,6 @@ func (r *grantResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *grantM
 	if !goOK {
 		m.WithGrantOption = types.BoolValue(!wgo)
 	}
-	m.ID = types.StringValue(m.id(ctx))
-	return true, nil
 }
 
 // id is cyrilgdn/postgresql's id of the grant (its generateGrantID), see grantID.
