@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -259,23 +258,6 @@ func (p *pending) cycle(r Ref, self []Ref) bool {
 		}
 	}
 	return false
-}
-
-// activeNames lists the names of r's kind being created, for messages.
-func (p *pending) activeNames(r Ref) []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var out []string
-	for k, x := range p.entries {
-		if p.sameKind(r, k) && (x.state == stateCreating || x.state == stateAnnounced) && k != r.key() {
-			out = append(out, Ref{Kind: k.kind, DB: k.db, Name: k.name}.String())
-		}
-	}
-	sort.Strings(out)
-	if len(out) > 3 {
-		out = append(out[:3], fmt.Sprintf("%d more", len(out)-3))
-	}
-	return out
 }
 
 // wait blocks until changed is closed, d has passed, or ctx is done.
