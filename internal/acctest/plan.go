@@ -41,22 +41,69 @@ func PlanChanges(t *testing.T, body, state string) (changed []string, planText s
 // resource instance, by address.
 func PlanWithPriorState(t *testing.T, body, state string) (changed []string, prior map[string]map[string]any, planText string, err error) {
 	t.Helper()
+	r, err := PlanDetails(t, body, state)
+	return r.Changed, r.Prior, r.Text, err
+}
+
+// PlanResult is what a plan run by PlanDetails or Workdir.PlanFile shows.
+type PlanResult struct {
+	// Changed are the addresses whose planned action is anything but a no-op
+	// (an import that changes nothing is a no-op), with their actions.
+	Changed []string
+	// Imports are the addresses the plan imports.
+	Imports []string
+	// Prior is the prior state as the plan holds it (upgraded and refreshed):
+	// the attribute values of each resource instance, by address.
+	Prior map[string]map[string]any
+	// Configured are the resources of the configuration: their type and the
+	// values of the arguments written as constants (a nested block is a list
+	// of such maps), by address.
+	Configured map[string]ConfiguredResource
+	// Text is the plan as Terraform prints it.
+	Text string
+}
+
+// ConfiguredResource is one resource block of a configuration: its type and
+// the values of the arguments it sets to constants.
+type ConfiguredResource struct {
+	Type   string
+	Values map[string]any
+}
+
+// PlanDetails runs a real `terraform plan` as PlanChanges does and returns
+// what the plan shows.
+func PlanDetails(t *testing.T, body, state string) (PlanResult, error) {
+	t.Helper()
 	files := map[string]string{"main.tf": spawnedHeader + body}
 	if state != "" {
 		files["terraform.tfstate"] = state
 	}
 	tf, work, lookErr := spawnedDir(t, files)
 	if lookErr != nil {
-		return nil, nil, "", lookErr
+		return PlanResult{}, lookErr
 	}
-	out, runErr := runTerraform(tf, work, nil, "plan", "-out=tfplan", "-no-color", "-input=false", "-lock=false", spawnedParallelism)
+	r, err := planFile(tf, work, "-lock=false")
+	_ = os.Remove(filepath.Join(work, "tfplan"))
+	return r, err
+}
+
+// planFile plans in work into the file tfplan and decodes it.
+func planFile(tf, work string, args ...string) (PlanResult, error) {
+	out, runErr := runTerraform(tf, work, nil, append([]string{"plan", "-out=tfplan", "-no-color", "-input=false", spawnedParallelism}, args...)...)
 	if runErr != nil {
-		return nil, nil, out, fmt.Errorf("terraform plan: %w", runErr)
+		return PlanResult{Text: out}, fmt.Errorf("terraform plan: %w", runErr)
 	}
 	js, runErr := runTerraform(tf, work, nil, "show", "-json", "-no-color", "tfplan")
 	if runErr != nil {
-		return nil, nil, out, fmt.Errorf("terraform show -json: %w\n%s", runErr, js)
+		return PlanResult{Text: out}, fmt.Errorf("terraform show -json: %w\n%s", runErr, js)
 	}
+	r, err := decodePlan(js)
+	r.Text = out
+	return r, err
+}
+
+// decodePlan reads `terraform show -json` of a plan.
+func decodePlan(js string) (PlanResult, error) {
 	type resources struct {
 		RootModule struct {
 			Resources []struct {
@@ -69,12 +116,22 @@ func PlanWithPriorState(t *testing.T, body, state string) (changed []string, pri
 		ResourceChanges []struct {
 			Address string `json:"address"`
 			Change  struct {
-				Actions []string `json:"actions"`
+				Actions   []string        `json:"actions"`
+				Importing json.RawMessage `json:"importing"`
 			} `json:"change"`
 		} `json:"resource_changes"`
 		PriorState struct {
 			Values resources `json:"values"`
 		} `json:"prior_state"`
+		Configuration struct {
+			RootModule struct {
+				Resources []struct {
+					Address     string         `json:"address"`
+					Type        string         `json:"type"`
+					Expressions map[string]any `json:"expressions"`
+				} `json:"resources"`
+			} `json:"root_module"`
+		} `json:"configuration"`
 	}
 	// runTerraform merges stderr (the dev_overrides warning) into the output
 	if i := strings.Index(js, `{"format_version"`); i > 0 {
@@ -83,20 +140,50 @@ func PlanWithPriorState(t *testing.T, body, state string) (changed []string, pri
 	if j := strings.LastIndex(js, "}"); j >= 0 {
 		js = js[:j+1]
 	}
+	var r PlanResult
 	if jsonErr := json.Unmarshal([]byte(js), &plan); jsonErr != nil {
-		return nil, nil, out, fmt.Errorf("decoding the plan: %w", jsonErr)
+		return r, fmt.Errorf("decoding the plan: %w", jsonErr)
 	}
 	for _, rc := range plan.ResourceChanges {
 		if !slices.Equal(rc.Change.Actions, []string{"no-op"}) {
-			changed = append(changed, fmt.Sprintf("%s %v", rc.Address, rc.Change.Actions))
+			r.Changed = append(r.Changed, fmt.Sprintf("%s %v", rc.Address, rc.Change.Actions))
+		}
+		if len(rc.Change.Importing) > 0 && string(rc.Change.Importing) != "null" {
+			r.Imports = append(r.Imports, rc.Address)
 		}
 	}
-	prior = map[string]map[string]any{}
-	for _, r := range plan.PriorState.Values.RootModule.Resources {
-		prior[r.Address] = r.Values
+	r.Prior = map[string]map[string]any{}
+	for _, res := range plan.PriorState.Values.RootModule.Resources {
+		r.Prior[res.Address] = res.Values
 	}
-	_ = os.Remove(filepath.Join(work, "tfplan"))
-	return changed, prior, out, nil
+	r.Configured = map[string]ConfiguredResource{}
+	for _, res := range plan.Configuration.RootModule.Resources {
+		r.Configured[res.Address] = ConfiguredResource{Type: res.Type, Values: constants(res.Expressions)}
+	}
+	return r, nil
+}
+
+// constants turns the expressions of a configuration block (as `terraform
+// show -json` renders them) into the values of those written as constants.
+func constants(exprs map[string]any) map[string]any {
+	out := map[string]any{}
+	for name, e := range exprs {
+		switch e := e.(type) {
+		case map[string]any:
+			if v, ok := e["constant_value"]; ok {
+				out[name] = v
+			}
+		case []any: // a nested block
+			var blocks []any
+			for _, b := range e {
+				if m, ok := b.(map[string]any); ok {
+					blocks = append(blocks, constants(m))
+				}
+			}
+			out[name] = blocks
+		}
+	}
+	return out
 }
 
 // GenerateConfig runs a real `terraform query -generate-config-out` with this
@@ -260,4 +347,37 @@ func (w *Workdir) Plan(body string) (out string, changes bool) {
 	}
 	w.t.Fatalf("terraform plan: %v\n%s", err, out)
 	return out, false
+}
+
+// PlanFile plans the configuration body (the provider block is added) into
+// the directory's plan file, for ApplyPlan, and returns what it shows; an
+// error fails the test.
+func (w *Workdir) PlanFile(body string) PlanResult {
+	w.t.Helper()
+	writeFile(w.t, filepath.Join(w.dir, "main.tf"), spawnedHeader+body)
+	r, err := planFile(w.tf, w.dir)
+	if err != nil {
+		w.t.Fatalf("%v\n%s", err, r.Text)
+	}
+	return r
+}
+
+// ApplyPlan applies the plan PlanFile saved and returns what Terraform
+// printed; an error fails the test.
+func (w *Workdir) ApplyPlan() string {
+	w.t.Helper()
+	out, err := runTerraform(w.tf, w.dir, nil, "apply", "-no-color", "-input=false", spawnedParallelism, "tfplan")
+	if err != nil {
+		w.t.Fatalf("terraform apply: %v\n%s", err, out)
+	}
+	return out
+}
+
+// Forget removes the state, so that the objects it holds are not destroyed
+// when the test ends (the test drops them itself).
+func (w *Workdir) Forget() {
+	w.t.Helper()
+	if err := os.Remove(filepath.Join(w.dir, "terraform.tfstate")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		w.t.Fatal(err)
+	}
 }

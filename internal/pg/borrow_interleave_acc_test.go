@@ -2,7 +2,6 @@ package pg
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -266,5 +265,5 @@ func waitFor(t *testing.T, done chan error, app, event string) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatal(fmt.Sprintf("session %s never waited for an event of type %s", app, event))
+	t.Fatalf("session %s never waited for an event of type %s", app, event)
 }

@@ -79,7 +79,7 @@ func (d plannedDefacl) resourceType() string {
 
 // describe names what g manages, as a message shows it.
 func (g plannedGrant) describe() string {
-	what := g.objectType
+	var what string
 	switch {
 	case g.objectType == pg.ObjDatabase:
 		what = fmt.Sprintf("database %q", g.database)

@@ -28,6 +28,17 @@ import (
 // empty state and the resource's own read completes it, so a listed
 // resource is exactly what an import and a refresh record.
 
+// listed is one listed object: the state attributes that name it (its
+// identity), each a string, or a []string for a set attribute; keys that
+// start with "_" are for the display name only.
+type listed map[string]any
+
+// s is attribute k's string ("" when unset).
+func (l listed) s(k string) string {
+	v, _ := l[k].(string)
+	return v
+}
+
 // catalogList is postgresql_<kind>'s list resource. list lists the objects
 // the filters keep, each as the state attributes that name it (its identity);
 // display names one for people.
@@ -36,8 +47,10 @@ type catalogList[M any] struct {
 	data        any // what Configure got, handed on to the resource that reads each listed object
 	kind        string
 	newResource func() resource.Resource
-	// nameFilter: the list has the LIKE/regex name filters
+	// nameFilter: the list has the LIKE/regex name filters, on subject
+	// (default: "<kind> names")
 	nameFilter bool
+	subject    string
 	// database: the list has a `database` argument (the provider's by default)
 	database bool
 	// systemObjects: what include_system adds, for its description (no
@@ -45,13 +58,21 @@ type catalogList[M any] struct {
 	systemObjects string
 	// filters are the kind's own string arguments (empty when unset)
 	filters map[string]listschema.StringAttribute
+	// flags are the kind's own bool arguments (false when unset)
+	flags map[string]listschema.BoolAttribute
+	// clusterWide, when set, names the cluster-wide objects the kind also
+	// lists, by default only in the provider's database (cluster_wide)
+	clusterWide string
+	// adjust, when set, changes a listed object after its read: it leaves
+	// out what another resource owns (one fact, one owner)
+	adjust func(m *M, a listArgs)
 	// about is said of the kind on its page, after what every list says
 	about   string
-	list    func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error)
-	display func(names map[string]string) string
+	list    func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error)
+	display func(names listed) string
 	// imported, when set, turns listed names into what the resource's import
 	// by ID records: state attributes and private state (postgresql_function)
-	imported func(names map[string]string) (map[string]string, map[string][]byte, error)
+	imported func(names listed) (listed, map[string][]byte, error)
 }
 
 // listArgs is a list resource's configuration.
@@ -60,6 +81,9 @@ type listArgs struct {
 	filter        pg.NameFilter
 	includeSystem bool
 	str           map[string]string // the kind's own filters, "" when unset
+	flag          map[string]bool   // the kind's own flags, false when unset
+	// clusterWide: list the cluster-wide objects too
+	clusterWide bool
 }
 
 func (l *catalogList[M]) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -75,6 +99,9 @@ func (l *catalogList[M]) Configure(_ context.Context, req resource.ConfigureRequ
 
 func (l *catalogList[M]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	subject := l.kind + " names"
+	if l.subject != "" {
+		subject = l.subject
+	}
 	attrs := map[string]listschema.Attribute{}
 	if l.nameFilter {
 		attrs["like_any_patterns"] = listschema.ListAttribute{ElementType: types.StringType, Optional: true,
@@ -95,7 +122,15 @@ func (l *catalogList[M]) ListResourceConfigSchema(_ context.Context, _ list.List
 			MarkdownDescription: "The database to list in; the provider's `database` when not set.",
 			Validators:          []validator.String{validators.Name()}}
 	}
+	if l.clusterWide != "" {
+		attrs["cluster_wide"] = listschema.BoolAttribute{Optional: true,
+			MarkdownDescription: "Also list " + l.clusterWide + ": objects of the cluster, not of one database. " +
+				"Defaults to `true` when `database` is the provider's database (or unset) and `false` otherwise, so that a query listing several databases lists them once."}
+	}
 	for name, a := range l.filters {
+		attrs[name] = a
+	}
+	for name, a := range l.flags {
 		attrs[name] = a
 	}
 	resp.Schema = listschema.Schema{
@@ -107,7 +142,7 @@ func (l *catalogList[M]) ListResourceConfigSchema(_ context.Context, _ list.List
 // args reads the configuration.
 func (l *catalogList[M]) args(ctx context.Context, cfg tfsdk.Config, diags *diag.Diagnostics) listArgs {
 	get := func(name string, target any) { diags.Append(cfg.GetAttribute(ctx, path.Root(name), target)...) }
-	a := listArgs{db: l.client.DefaultDatabase(), str: map[string]string{}}
+	a := listArgs{db: l.client.DefaultDatabase(), str: map[string]string{}, flag: map[string]bool{}}
 	if l.nameFilter {
 		var f nameFilterModel
 		get("like_any_patterns", &f.LikeAny)
@@ -131,6 +166,19 @@ func (l *catalogList[M]) args(ctx context.Context, cfg tfsdk.Config, diags *diag
 		var v types.String
 		get(name, &v)
 		a.str[name] = v.ValueString()
+	}
+	for name := range l.flags {
+		var v types.Bool
+		get(name, &v)
+		a.flag[name] = v.ValueBool()
+	}
+	if l.clusterWide != "" {
+		var b types.Bool
+		get("cluster_wide", &b)
+		a.clusterWide = a.db == l.client.DefaultDatabase()
+		if isKnown(b) {
+			a.clusterWide = b.ValueBool()
+		}
 	}
 	return a
 }
@@ -180,7 +228,11 @@ func (l *catalogList[M]) List(ctx context.Context, req list.ListRequest, stream 
 			ok := false
 			if !result.Diagnostics.HasError() {
 				var d diag.Diagnostics
-				ok, d = listedObject(ctx, obj, res, req, names, private, &result)
+				var adjust func(*M)
+				if l.adjust != nil {
+					adjust = func(m *M) { l.adjust(m, a) }
+				}
+				ok, d = listedObject(ctx, obj, res, req, names, private, adjust, &result)
 				result.Diagnostics.Append(d...)
 			}
 			if !ok && !result.Diagnostics.HasError() {
@@ -203,13 +255,15 @@ func (p memPrivate) GetKey(_ context.Context, key string) ([]byte, diag.Diagnost
 
 // listedObject reads one listed object as an import by identity would: its
 // names in an empty state (with the private state the import records),
-// completed by the resource's read. It fills the
-// result's identity and, when asked for, its resource.
-func listedObject[M any](ctx context.Context, obj tfkit.Object[M], res resource.Resource, req list.ListRequest, names map[string]string, private memPrivate, result *list.ListResult) (bool, diag.Diagnostics) {
+// completed by the resource's read, then by adjust when not nil. It fills
+// the result's identity and, when asked for, its resource.
+func listedObject[M any](ctx context.Context, obj tfkit.Object[M], res resource.Resource, req list.ListRequest, names listed, private memPrivate, adjust func(*M), result *list.ListResult) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	st := tfsdk.State{Schema: req.ResourceSchema, Raw: tftypes.NewValue(req.ResourceSchema.Type().TerraformType(ctx), nil)}
 	for a, v := range names {
-		diags.Append(st.SetAttribute(ctx, path.Root(a), v)...)
+		if !strings.HasPrefix(a, "_") {
+			diags.Append(st.SetAttribute(ctx, path.Root(a), v)...)
+		}
 	}
 	var m M
 	if diags.Append(st.Get(ctx, &m)...); diags.HasError() {
@@ -218,6 +272,9 @@ func listedObject[M any](ctx context.Context, obj tfkit.Object[M], res resource.
 	found, d := obj.ReadObject(ctx, tfkit.ReadCall(private), &m)
 	if diags.Append(d...); diags.HasError() || !found {
 		return false, diags
+	}
+	if adjust != nil {
+		adjust(&m)
 	}
 	if diags.Append(tfkit.RecordState(ctx, &st, &m)...); diags.HasError() {
 		return false, diags
@@ -231,29 +288,29 @@ func listedObject[M any](ctx context.Context, obj tfkit.Object[M], res resource.
 
 // oneName and dbAndName turn listed names into the attributes that name the
 // object.
-func oneName(attr string, names []string) []map[string]string {
-	out := make([]map[string]string, len(names))
+func oneName(attr string, names []string) []listed {
+	out := make([]listed, len(names))
 	for i, n := range names {
-		out[i] = map[string]string{attr: n}
+		out[i] = listed{attr: n}
 	}
 	return out
 }
 
-func dbAndName(db string, names []string) []map[string]string {
-	out := make([]map[string]string, len(names))
+func dbAndName(db string, names []string) []listed {
+	out := make([]listed, len(names))
 	for i, n := range names {
-		out[i] = map[string]string{"database": db, "name": n}
+		out[i] = listed{"database": db, "name": n}
 	}
 	return out
 }
 
 func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource {
-	byName := func(m map[string]string) string { return m["name"] }
-	dbDotName := func(m map[string]string) string { return m["database"] + "." + m["name"] }
-	return []func() list.ListResource{
+	byName := func(m listed) string { return m.s("name") }
+	dbDotName := func(m listed) string { return m.s("database") + "." + m.s("name") }
+	return append([]func() list.ListResource{
 		func() list.ListResource {
 			return &catalogList[databaseModel]{kind: "database", newResource: NewDatabaseResource, nameFilter: true, systemObjects: "`template0` and `template1`", display: byName,
-				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
 					n, err := c.ListDatabaseNames(ctx, a.filter, a.includeSystem)
 					return oneName("name", n), err
 				}}
@@ -265,17 +322,17 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 				filters: map[string]listschema.StringAttribute{
 					"role": {Optional: true, MarkdownDescription: "Keep this role's settings in the database only (the database's own are left out).", Validators: []validator.String{validators.Name()}},
 				},
-				display: func(m map[string]string) string {
-					if m["role"] != "" {
-						return fmt.Sprintf("%s: %s of role %s", m["database"], m["parameter"], m["role"])
+				display: func(m listed) string {
+					if m.s("role") != "" {
+						return fmt.Sprintf("%s: %s of role %s", m.s("database"), m.s("parameter"), m.s("role"))
 					}
-					return m["database"] + ": " + m["parameter"]
+					return m.s("database") + ": " + m.s("parameter")
 				},
-				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
 					ss, err := c.ListDatabaseSettings(ctx, a.db, a.str["role"])
-					out := make([]map[string]string, len(ss))
+					out := make([]listed, len(ss))
 					for i, s := range ss {
-						out[i] = map[string]string{"database": s.Database, "parameter": s.Parameter}
+						out[i] = listed{"database": s.Database, "parameter": s.Parameter}
 						if s.Role != "" {
 							out[i]["role"] = s.Role
 						}
@@ -295,18 +352,18 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 					"object_type": {Optional: true, MarkdownDescription: "Keep the entries for this kind of object: `table`, `sequence`, `function`, `type`, `schema` or `large_object`.",
 						Validators: []validator.String{stringvalidator.OneOf("table", "sequence", "function", "type", "schema", "large_object")}},
 				},
-				display: func(m map[string]string) string {
+				display: func(m listed) string {
 					where := ""
-					if m["schema"] != "" {
-						where = " in schema " + m["schema"]
+					if m.s("schema") != "" {
+						where = " in schema " + m.s("schema")
 					}
-					return fmt.Sprintf("%s: new %ss of %s%s, to %s", m["database"], m["object_type"], m["owner"], where, m["role"])
+					return fmt.Sprintf("%s: new %ss of %s%s, to %s", m.s("database"), m.s("object_type"), m.s("owner"), where, m.s("role"))
 				},
-				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
 					ts, err := c.ListDefaultPrivileges(ctx, a.db, pg.DefaultPrivilegesFilter{Owner: a.str["owner"], Schema: a.str["schema"], ObjectType: a.str["object_type"]})
-					out := make([]map[string]string, len(ts))
+					out := make([]listed, len(ts))
 					for i, t := range ts {
-						out[i] = map[string]string{"role": t.Grantee, "database": t.Database, "owner": t.Owner, "object_type": t.ObjectType}
+						out[i] = listed{"role": t.Grantee, "database": t.Database, "owner": t.Owner, "object_type": t.ObjectType}
 						if t.Schema != "" {
 							out[i]["schema"] = t.Schema
 						}
@@ -316,7 +373,7 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 		},
 		func() list.ListResource {
 			return &catalogList[extensionModel]{kind: "extension", newResource: NewExtensionResource, nameFilter: true, database: true, systemObjects: "`plpgsql`", display: dbDotName,
-				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
 					n, err := c.ListExtensionNames(ctx, a.db, a.filter, a.includeSystem)
 					return dbAndName(a.db, n), err
 				}}
@@ -328,15 +385,20 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 				filters: map[string]listschema.StringAttribute{
 					"schema": {Optional: true, MarkdownDescription: "Keep the functions of this schema (every schema when not set).", Validators: []validator.String{validators.Name()}},
 				},
-				display: func(m map[string]string) string { return m["id"] },
-				imported: func(m map[string]string) (map[string]string, map[string][]byte, error) {
-					return functionImport(m["id"])
+				display: func(m listed) string { return m.s("id") },
+				imported: func(m listed) (listed, map[string][]byte, error) {
+					n, private, err := functionImport(m.s("id"))
+					out := listed{}
+					for k, v := range n {
+						out[k] = v
+					}
+					return out, private, err
 				},
-				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
 					fs, err := c.ListFunctions(ctx, a.db, a.str["schema"], a.filter, a.includeSystem)
-					out := make([]map[string]string, len(fs))
+					out := make([]listed, len(fs))
 					for i, f := range fs {
-						out[i] = map[string]string{"id": tfkit.ImportID(a.db, f.Schema, f.Name) + "(" + strings.Join(f.InputTypes, ",") + ")"}
+						out[i] = listed{"id": tfkit.ImportID(a.db, f.Schema, f.Name) + "(" + strings.Join(f.InputTypes, ",") + ")"}
 					}
 					return out, err
 				}}
@@ -352,34 +414,46 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 					"role_regex":       {Optional: true, MarkdownDescription: "Keep the memberships of members matching this POSIX regular expression."},
 					"grant_role_regex": {Optional: true, MarkdownDescription: "Keep the memberships in granted roles matching this POSIX regular expression."},
 				},
-				display: func(m map[string]string) string { return m["role"] + " in " + m["grant_role"] },
-				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+				display: func(m listed) string { return m.s("role") + " in " + m.s("grant_role") },
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
 					ms, err := c.ListMemberships(ctx, pg.MembershipFilter{Role: a.str["role"], GrantRole: a.str["grant_role"],
 						RoleRegex: a.str["role_regex"], GrantRoleRegex: a.str["grant_role_regex"], IncludeSystem: a.includeSystem})
-					out := make([]map[string]string, len(ms))
+					out := make([]listed, len(ms))
 					for i, m := range ms {
-						out[i] = map[string]string{"role": m.Role, "grant_role": m.GrantRole}
+						out[i] = listed{"role": m.Role, "grant_role": m.GrantRole}
 					}
 					return out, err
 				}}
 		},
 		func() list.ListResource {
 			return &catalogList[publicationModel]{kind: "publication", newResource: NewPublicationResource, nameFilter: true, database: true, display: dbDotName,
-				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
 					n, err := c.ListPublicationNames(ctx, a.db, a.filter)
 					return dbAndName(a.db, n), err
 				}}
 		},
 		func() list.ListResource {
 			return &catalogList[roleModel]{kind: "role", newResource: NewRoleResource, nameFilter: true, systemObjects: "PostgreSQL's predefined roles (`pg_*`)", display: byName,
-				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+				about: "A role's memberships are `postgresql_grant_role`'s (one fact, one owner): `roles` is left unset, so the role does not manage them, " +
+					"unless `include_roles` asks for them there. Its `search_path`, `statement_timeout`, `idle_in_transaction_session_timeout` and `assume_role` " +
+					"are the role's (`postgresql_role_setting` leaves them out).",
+				flags: map[string]listschema.BoolAttribute{
+					"include_roles": {Optional: true, MarkdownDescription: "Write each role's memberships in its `roles` (the role then owns them, and " +
+						"`postgresql_grant_role` must not be listed too). By default `roles` is left unset and the memberships are `postgresql_grant_role`'s."},
+				},
+				adjust: func(m *roleModel, a listArgs) {
+					if !a.flag["include_roles"] {
+						m.Roles = types.SetNull(types.StringType)
+					}
+				},
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
 					n, err := c.ListRoleNames(ctx, a.filter, a.includeSystem)
 					return oneName("name", n), err
 				}}
 		},
 		func() list.ListResource {
 			return &catalogList[schemaModel]{kind: "schema", newResource: NewSchemaResource, nameFilter: true, database: true, systemObjects: "`pg_*` schemas and `information_schema`", display: dbDotName,
-				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
 					n, err := c.ListSchemas(ctx, a.db, a.filter, a.includeSystem)
 					return dbAndName(a.db, n), err
 				}}
@@ -388,10 +462,10 @@ func (p *pgProvider) ListResources(_ context.Context) []func() list.ListResource
 			return &catalogList[subscriptionModel]{kind: "subscription", newResource: NewSubscriptionResource, nameFilter: true, database: true, display: dbDotName,
 				about: "`conninfo` is sensitive, so `-generate-config-out` writes it as null: fill it in before the plan. PostgreSQL lets only superusers read it: " +
 					"when the provider's role is not one, the first apply after the import sets it again, in place.",
-				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]map[string]string, error) {
+				list: func(ctx context.Context, c *pg.Client, a listArgs) ([]listed, error) {
 					n, err := c.ListSubscriptionNames(ctx, a.db, a.filter)
 					return dbAndName(a.db, n), err
 				}}
 		},
-	}
+	}, adoptListResources()...)
 }

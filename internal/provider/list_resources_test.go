@@ -14,7 +14,8 @@ import (
 )
 
 // listCase is one list block over the objects of listFixture: its type, its
-// config body, its limit (0: none), how many results it finds and identities
+// config body, its limit (0: none), how many results it finds (-1: not
+// checked, for cluster-wide objects other tests make too) and identities
 // among them. adopt: the block is also part of the generate-config round
 // trip. skip: the objects it lists could not be made in this mode.
 type listCase struct {
@@ -83,7 +84,7 @@ func listFixture(t *testing.T, p string) []listCase {
 		}
 		return map[string]knownvalue.Check{"role": str(role), "database": str(db), "owner": str(admin), "schema": s, "object_type": str(objectType)}
 	}
-	return []listCase{
+	cases := []listCase{
 		{typ: "postgresql_role", config: "    like_any_patterns = [" + like + "]", count: 2, adopt: true,
 			ids: []map[string]knownvalue.Check{{"name": str(a)}, {"name": str(b)}}},
 		{typ: "postgresql_role", config: "    like_any_patterns = [" + like + "]", limit: 1, count: 1},
@@ -110,7 +111,7 @@ func listFixture(t *testing.T, p string) []listCase {
 		{typ: "postgresql_default_privileges", config: dbArg + `    object_type = "table"`, count: 1},
 		{typ: "postgresql_default_privileges", config: dbArg + fmt.Sprintf("    schema = %q", s2), count: 0},
 		// pgcrypto's functions are extension members: left out by default
-		{typ: "postgresql_function", config: dbArg, count: 2, adopt: true,
+		{typ: "postgresql_function", config: dbArg + "    like_any_patterns = [" + like + "]", count: 2, adopt: true,
 			ids: []map[string]knownvalue.Check{{"id": str(db + "." + s1 + "." + p + "_add(integer,integer)")}, {"id": str(db + "." + s2 + "." + p + "_hello()")}}},
 		{typ: "postgresql_function", config: dbArg + fmt.Sprintf("    schema = %q", s2), count: 1},
 		{typ: "postgresql_function", config: dbArg, limit: 1, count: 1},
@@ -125,6 +126,7 @@ func listFixture(t *testing.T, p string) []listCase {
 		{typ: "postgresql_subscription", config: dbArg + "    like_any_patterns = [" + like + "]", count: 1, adopt: !acctest.Managed(), skip: noSub,
 			ids: []map[string]knownvalue.Check{dbName(p + "_sub")}},
 	}
+	return append(cases, adoptListFixture(t, p, db, a, b, s1)...)
 }
 
 // Objects made with SQL are found by `terraform query` with the list
@@ -142,7 +144,9 @@ func TestAccListResources_query(t *testing.T) {
 		label := fmt.Sprintf("c%d", i)
 		query.WriteString(c.block(label))
 		addr := c.typ + "." + label
-		checks = append(checks, querycheck.ExpectLength(addr, c.count))
+		if c.count >= 0 {
+			checks = append(checks, querycheck.ExpectLength(addr, c.count))
+		}
 		for _, id := range c.ids {
 			checks = append(checks, querycheck.ExpectIdentity(addr, id))
 		}
@@ -181,9 +185,15 @@ func TestAccListResources_generateConfigRoundTrip(t *testing.T) {
 	// Terraform writes no sensitive value: the subscription's conninfo is
 	// filled in by hand, as the guide says
 	generated = regexp.MustCompile(`conninfo\s*= null # sensitive`).ReplaceAllLiteralString(generated, fmt.Sprintf("conninfo = %q", acctest.Conninfo(p+"_db")))
-	changed, planText, err := acctest.PlanChanges(t, generated, "")
+	// and the user mapping's options
+	generated = regexp.MustCompile(`options\s*= null # sensitive`).ReplaceAllLiteralString(generated, `options = { user = "remote" }`)
+	r, err := acctest.PlanDetails(t, generated, "")
+	changed, planText := r.Changed, r.Text
 	if err != nil {
 		t.Fatalf("%v\n%s", err, planText)
+	}
+	if err := checkOneOwner(r.Configured, acctest.DefaultDatabase()); err != nil {
+		t.Error(err)
 	}
 	if len(changed) > 0 {
 		t.Fatalf("the generated configuration plans changes beyond its imports: %v\n%s", changed, planText)

@@ -1,0 +1,7 @@
+# The foreign servers of database "shop".
+list "postgresql_server" "shop" {
+  provider = postgresql
+  config {
+    database = "shop"
+  }
+}
