@@ -304,6 +304,34 @@ func (w *Workdir) Apply(body string) string {
 	return out
 }
 
+// TryApply applies the configuration body (the provider block is added) with
+// extra CLI arguments (e.g. "-parallelism=20"; the default is
+// spawnedParallelism) and returns what Terraform printed and its error: for a
+// test that expects an apply to fail, or counts how often it does.
+func (w *Workdir) TryApply(body string, args ...string) (string, error) {
+	w.t.Helper()
+	writeFile(w.t, filepath.Join(w.dir, "main.tf"), spawnedHeader+body)
+	return runTerraform(w.tf, w.dir, nil, append([]string{"apply", "-auto-approve", "-no-color", "-input=false", parallelismOf(args)}, args...)...)
+}
+
+// Destroy destroys what the state holds, with extra CLI arguments as TryApply
+// takes them, and returns what Terraform printed and its error.
+func (w *Workdir) Destroy(args ...string) (string, error) {
+	w.t.Helper()
+	return runTerraform(w.tf, w.dir, nil, append([]string{"destroy", "-auto-approve", "-no-color", "-input=false", parallelismOf(args)}, args...)...)
+}
+
+// parallelismOf is spawnedParallelism unless args set -parallelism (a later
+// flag wins: the CLI reads the last one).
+func parallelismOf(args []string) string {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-parallelism=") {
+			return a
+		}
+	}
+	return spawnedParallelism
+}
+
 // Plan plans the configuration body and returns what Terraform printed
 // (warnings included) and whether the plan has changes; an error fails the
 // test.

@@ -18,6 +18,9 @@ type Client struct {
 	// snap serves repeated reads of one provider instance (one Terraform
 	// command) from catalog snapshots; nil: every read goes to the server.
 	snap *snapshot
+	// pend is the registry of the roles, databases and schemas one provider
+	// instance creates (pending.go); nil: none.
+	pend *pending
 	// dropWithoutForce makes DropDatabase take the path of servers older
 	// than PostgreSQL 13 (no DROP DATABASE ... WITH (FORCE)); set by tests on
 	// a client of their own.
@@ -32,20 +35,21 @@ type Querier = pgconn.Querier
 
 // NewClient creates a client. It never connects: pools open on first use.
 func NewClient(cfg pgconn.Config, opts ...pgconn.Option) *Client {
-	return catalogView(pgconn.NewClient(cfg, opts...), nil)
+	return catalogView(pgconn.NewClient(cfg, opts...), nil, nil)
 }
 
 // SharedClient returns the client for cfg, sharing its pools and capability
 // detection with every other client of the same configuration in this process
 // (pgconn.SharedClient).
 func SharedClient(cfg pgconn.Config, opts ...pgconn.Option) *Client {
-	return catalogView(pgconn.SharedClient(cfg, opts...), nil)
+	return catalogView(pgconn.SharedClient(cfg, opts...), nil, nil)
 }
 
 // catalogView returns a view of conn whose writes invalidate every catalog
-// snapshot of the process, and turn off snap (the view's own; nil: none).
-func catalogView(conn *pgconn.Client, snap *snapshot) *Client {
-	c := &Client{snap: snap, claims: &claims{}}
+// snapshot of the process, and turn off snap (the view's own; nil: none);
+// pend is the view's registry of creates (nil: none).
+func catalogView(conn *pgconn.Client, snap *snapshot, pend *pending) *Client {
+	c := &Client{snap: snap, claims: &claims{}, pend: pend}
 	c.Client = conn.OnWrite(c.wrote)
 	return c
 }

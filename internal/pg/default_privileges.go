@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -186,9 +187,33 @@ func (c *Client) SetDefaultPrivileges(ctx context.Context, t DefaultPrivilegesTa
 	if err != nil {
 		return err
 	}
-	return c.Tx(ctx, t.Database, func(ctx context.Context, tx pgx.Tx) error {
+	err = c.Tx(ctx, t.Database, func(ctx context.Context, tx pgx.Tx) error {
 		return setDefaultPrivileges(ctx, tx, superuser, memberOnly, t, exactDefacl(privs, withGrantOption), missingOK)
 	})
+	if missingOK && err != nil && c.defaclGone(ctx, t, err) {
+		return nil
+	}
+	return err
+}
+
+// defaclGone reports whether err, from a reset (missingOK) of t's default
+// privileges, came from a schema, role or database that t names being
+// dropped while the reset ran (a destroy that drops it in parallel: a module
+// naming it by a string gives Terraform no order), and it is gone now: what
+// the reset wanted.
+func (c *Client) defaclGone(ctx context.Context, t DefaultPrivilegesTarget, err error) bool {
+	switch pgconn.SQLState(err) {
+	case pgconn.CodeInvalidSchemaName, pgconn.CodeUndefinedObject, pgconn.CodeInvalidCatalogName:
+	default:
+		return false
+	}
+	var gone bool
+	rerr := c.Read(ctx, t.Database, func(ctx context.Context, q Querier) error {
+		ids, err := resolveDefacl(ctx, q, t)
+		gone = !ids.ok
+		return err
+	})
+	return IsMissingDatabase(rerr) || (rerr == nil && gone)
 }
 
 // MoveDefaultPrivileges makes the default privileges of t exactly privs and
@@ -307,6 +332,14 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 	var ownerName string
 	var ownerSU bool
 	if err := tx.QueryRow(ctx, "SELECT rolname, rolsuper FROM pg_roles WHERE oid = $1", ids.owner).Scan(&ownerName, &ownerSU); err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			// the owner was dropped since resolveDefacl (a destroy dropping it
+			// in parallel, its DROP OWNED taking the entry along)
+			if missingOK {
+				return nil
+			}
+			return fmt.Errorf("role %s, the owner, was dropped meanwhile", pgconn.QuoteIdent(t.Owner))
+		}
 		return err
 	}
 	owner := map[uint32]grantObject{ids.owner: {owner: ids.owner, ownerName: ownerName, ownerSU: ownerSU, name: "default privileges of " + ownerName}}

@@ -729,7 +729,32 @@ func (c *Client) SetGrant(ctx context.Context, spec GrantSpec, missingOK bool) e
 	if err == nil && left != nil {
 		return &NotRevokedError{Err: left}
 	}
+	if missingOK && err != nil && c.grantGone(ctx, t, err) {
+		return nil
+	}
 	return err
+}
+
+// grantGone reports whether err, from a revoke (missingOK) of t, came from
+// the grantee, schema or database being dropped while the revoke ran (a
+// destroy that drops it in parallel: a module naming it by a string gives
+// Terraform no order), and it is gone now: what the revoke wanted.
+func (c *Client) grantGone(ctx context.Context, t GrantTarget, err error) bool {
+	switch pgconn.SQLState(err) {
+	case pgconn.CodeInvalidSchemaName, pgconn.CodeUndefinedObject, pgconn.CodeInvalidCatalogName:
+	default:
+		return false
+	}
+	if ok, cerr := c.containerExists(ctx, t); cerr == nil && !ok {
+		return true
+	}
+	var exists bool
+	rerr := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		_, ok, err := granteeOID(ctx, q, t)
+		exists = ok
+		return err
+	})
+	return rerr == nil && !exists
 }
 
 // NotRevokedError is what a revoke of everything (a destroy) could not take

@@ -31,6 +31,12 @@ type NotFoundError struct {
 	// Database is the database they were looked for in; "" for roles and
 	// databases.
 	Database string
+	// Note says what was done before giving up (a wait for the create of
+	// this apply that was to bring them into being: AwaitNames); "" for none.
+	Note string
+	// Attr is the argument that named them, when the error does not come
+	// from a resource that maps What to its arguments; "" for none.
+	Attr string
 }
 
 func (e *NotFoundError) Error() string {
@@ -41,6 +47,9 @@ func (e *NotFoundError) Error() string {
 	s := strings.Join(e.Objects, ", ") + " " + verb
 	if e.Database != "" {
 		s += " in database " + pgconn.QuoteIdent(e.Database)
+	}
+	if e.Note != "" {
+		s += "; " + e.Note
 	}
 	return s
 }

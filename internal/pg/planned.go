@@ -25,6 +25,7 @@ func (c *Client) NotePlanned(kind, db, name string) {
 		return
 	}
 	c.Values().Store(plannedName{kind, db, name}, true)
+	c.pend.announce(plannedName{kind, db, name})
 }
 
 // IsPlanned reports whether a plan of this provider instance noted (NotePlanned) that it creates that object.

@@ -67,7 +67,20 @@ type snapshot struct {
 // counters) whose reads of roles, databases and schemas are served from
 // catalog snapshots of its own. The provider makes one per Configure.
 func (c *Client) WithSnapshot() *Client {
-	return catalogView(c.Client, &snapshot{entries: map[snapshotKey]*snapshotEntry{}, reads: map[snapshotKey]int64{}, loads: map[snapshotKey]int{}, now: time.Now})
+	return catalogView(c.Client, newSnapshot(), nil)
+}
+
+// ForInstance returns the view of the client that one provider instance (one
+// Terraform command) uses: catalog snapshots of its own (WithSnapshot) and
+// a registry of the roles, databases and schemas it creates, for the writes
+// that name them to wait for (pending.go). The provider makes one per
+// Configure.
+func (c *Client) ForInstance() *Client {
+	return catalogView(c.Client, newSnapshot(), newPending(time.Now, defaultPendingLimits))
+}
+
+func newSnapshot() *snapshot {
+	return &snapshot{entries: map[snapshotKey]*snapshotEntry{}, reads: map[snapshotKey]int64{}, loads: map[snapshotKey]int{}, now: time.Now}
 }
 
 // fromSnapshot returns the snapshot of kind in database db, loading it when

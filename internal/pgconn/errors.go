@@ -77,8 +77,19 @@ func IsTransient(err error) bool {
 		case CodeSerializationFailure, CodeDeadlockDetected:
 			return true
 		case CodeInternalError:
+			// "could not find tuple for default ACL ...": ALTER DEFAULT
+			// PRIVILEGES and DROP OWNED changing one pg_default_acl entry at once
+			// (a destroy resetting default privileges while it drops a role they
+			// name); run again, the statement sees the entry as it is now.
+			// "cache lookup failed for namespace ..." ("for schema" since
+			// PostgreSQL 17): DROP OWNED (a role's drop) meeting a schema
+			// dropped at the same time by another transaction of the same
+			// destroy
 			return strings.Contains(pgErr.Message, "tuple concurrently updated") ||
-				strings.Contains(pgErr.Message, "tuple concurrently deleted")
+				strings.Contains(pgErr.Message, "tuple concurrently deleted") ||
+				strings.Contains(pgErr.Message, "could not find tuple for") ||
+				strings.Contains(pgErr.Message, "cache lookup failed for namespace") ||
+				strings.Contains(pgErr.Message, "cache lookup failed for schema")
 		}
 		return false
 	}

@@ -145,6 +145,12 @@ func (r *commentResource) Describe(m *commentModel) string {
 	return fmt.Sprintf("comment on %s in database %q", m.target().SQL(), databaseOf(r.client, m.Database))
 }
 
+// namesUsed: the database and schema, and the object when it is a role, a
+// database or a schema (awaitNames).
+func (r *commentResource) namesUsed(m *commentModel) []pg.Ref {
+	return commentedNames(r.client, m.Database, m.ObjectType, m.Schema, m.ObjectName)
+}
+
 func (r *commentResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *commentModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }

@@ -31,6 +31,10 @@ const importSetsNull = "configuration-only attribute: an import records the defa
 
 func cfgOnly(v confVariant) confVariant { v.noImport = importSetsNull; return v }
 
+// passwordDriftNoV0: cyrilgdn had no password_drift; the upgrader records the
+// default (report), so another value plans one in-place update without SQL.
+const passwordDriftNoV0 = "cyrilgdn had no password_drift: the upgrader records the default (report), so another value plans one in-place update without SQL"
+
 // boolCfgOnly are the variants of a configuration-only flag whose default is false.
 func boolCfgOnly(name string) []confVariant {
 	v := boolAttr(name)
@@ -149,7 +153,10 @@ var conformanceTypes = map[string]confType{
 			"encrypted_password":        {variants: boolAttr("encrypted_password")[:3]},
 			"encrypted":                 {variants: []confVariant{{label: lUnset}, simpleV(lNull, "encrypted = null"), cfgOnly(simpleV(lServer, `encrypted = "true"`))}},
 			"password":                  {variants: []confVariant{{label: lUnset}, simpleV(lNull, "password = null"), cfgOnly(simpleV("set", `password = "conf-pass-1"`))}},
-			"password_wo":               {none: "write-only: never in state nor read back; covered with password_wo_version below"},
+			"password_drift": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "password_drift = null"), simpleV("report", `password_drift = "report"`),
+				{label: "repair", hcl: "password = \"conf-pass-2\"\npassword_drift = \"repair\"", noImport: importSetsNull, noV0: passwordDriftNoV0},
+				{label: "ignore", hcl: "password = \"conf-pass-3\"\npassword_drift = \"ignore\"", noImport: importSetsNull, noV0: passwordDriftNoV0}}},
+			"password_wo": {none: "write-only: never in state nor read back; covered with password_wo_version below"},
 			"password_wo_version": {variants: []confVariant{{label: lUnset}, simpleV(lNull, "password_wo_version = null"),
 				cfgOnly(simpleV("set", "password_wo = \"conf-wo-1\"\npassword_wo_version = \"1\""))}},
 			"roles":                               {variants: append(strAttr("roles", "[postgresql_role.pre.name]"), simpleV(lEmpty, "roles = []"))},

@@ -283,6 +283,24 @@ func (r *databaseResource) Describe(m *databaseModel) string {
 	return fmt.Sprintf("database %q", m.Name.ValueString())
 }
 
+// namesUsed: the owner and the template (awaitNames).
+func (r *databaseResource) namesUsed(m *databaseModel) []pg.Ref {
+	var n refs
+	n.role("owner", m.Owner)
+	if t := m.Template.ValueString(); t != "" && !strings.EqualFold(t, "DEFAULT") && t != "template0" && t != "template1" {
+		n.database("template", m.Template.StringValue)
+	}
+	return n
+}
+
+// namesMade: the database, when created or renamed (awaitNames).
+func (r *databaseResource) namesMade(plan, state *databaseModel) []pg.Ref {
+	if !renamedOrNew(plan.Name, stateName(state, func(m *databaseModel) *types.String { return &m.Name })) {
+		return nil
+	}
+	return []pg.Ref{pg.DatabaseRef("name", plan.Name.ValueString())}
+}
+
 func (r *databaseResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *databaseModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	spec := plan.spec()

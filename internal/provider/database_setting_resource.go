@@ -123,6 +123,14 @@ func (r *databaseSettingResource) Describe(m *databaseSettingModel) string {
 	return fmt.Sprintf("setting %s of database %q", m.Parameter.ValueString(), m.Database.ValueString())
 }
 
+// namesUsed: the database and the role (awaitNames).
+func (r *databaseSettingResource) namesUsed(m *databaseSettingModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.role("role", m.Role)
+	return n
+}
+
 func (r *databaseSettingResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *databaseSettingModel) diag.Diagnostics {
 	defer r.client.Claim(plan.factKey())()
 	return tfkit.Failed("Could not set database setting", r.client.SetRoleSetting(ctx, plan.setting()))

@@ -90,6 +90,16 @@ func (r *defaultPrivilegesAdditiveResource) privileges(ctx context.Context, m *d
 	return pg.ExpandDefaultPrivileges(m.ObjectType.ValueString(), serverMajor(ctx, r.client), tfkit.SetStrings(ctx, m.Privileges))
 }
 
+// namesUsed: as postgresql_default_privileges (awaitNames).
+func (r *defaultPrivilegesAdditiveResource) namesUsed(m *defaultPrivilegesModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.role("owner", m.Owner)
+	n.role("role", m.Role)
+	n.schema(r.client, "schema", m.Database, m.Schema)
+	return n
+}
+
 func (r *defaultPrivilegesAdditiveResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *defaultPrivilegesModel) diag.Diagnostics {
 	return changeFailed("Could not alter default privileges", r.client.ChangeDefaultPrivileges(ctx, pg.DefaultPrivilegesChange{
 		Target: plan.target(), Grant: r.privileges(ctx, plan), WithGrantOption: plan.WithGrantOption.ValueBool(),

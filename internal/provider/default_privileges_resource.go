@@ -113,6 +113,16 @@ var defaultPrivilegesArguments = map[pg.Missing]string{
 	pg.MissingDatabase: "database", pg.MissingSchema: "schema", pg.MissingGrantee: "role", pg.MissingOwner: "owner",
 }
 
+// namesUsed: the database, the owner, the grantee and the schema (awaitNames).
+func (r *defaultPrivilegesResource) namesUsed(m *defaultPrivilegesModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.role("owner", m.Owner)
+	n.role("role", m.Role)
+	n.schema(r.client, "schema", m.Database, m.Schema)
+	return n
+}
+
 func (r *defaultPrivilegesResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *defaultPrivilegesModel) diag.Diagnostics {
 	defer r.client.Claim(plan.target().FactKey())()
 	return r.set(ctx, plan)

@@ -117,6 +117,15 @@ func (r *eventTriggerResource) Describe(m *eventTriggerModel) string {
 	return fmt.Sprintf("event trigger %q in database %q", m.Name.ValueString(), databaseOf(r.client, m.Database))
 }
 
+// namesUsed: the database, the function's schema and the owner (awaitNames).
+func (r *eventTriggerResource) namesUsed(m *eventTriggerModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.schema(r.client, "function_schema", m.Database, m.FunctionSchema)
+	n.role("owner", m.Owner)
+	return n
+}
+
 func (r *eventTriggerResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *eventTriggerModel) diag.Diagnostics {
 	return tfkit.CreateFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreateEventTrigger, "event trigger")
 }

@@ -141,6 +141,14 @@ func (r *extensionResource) Describe(m *extensionModel) string {
 	return fmt.Sprintf("extension %q in database %q", m.Name.ValueString(), m.Database.ValueString())
 }
 
+// namesUsed: the database and the schema (awaitNames).
+func (r *extensionResource) namesUsed(m *extensionModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.schema(r.client, "schema", m.Database, m.Schema)
+	return n
+}
+
 func (r *extensionResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *extensionModel) diag.Diagnostics {
 	db := plan.Database.ValueString()
 	spec := plan.spec()

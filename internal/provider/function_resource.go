@@ -347,6 +347,14 @@ func (r *functionResource) Describe(m *functionModel) string {
 	return fmt.Sprintf("function %s in database %q", pgconn.QuoteQualified(m.Schema.ValueString(), m.Name.ValueString()), databaseOf(r.client, m.Database))
 }
 
+// namesUsed: the database and the schema (awaitNames).
+func (r *functionResource) namesUsed(m *functionModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.schema(r.client, "schema", m.Database, m.Schema)
+	return n
+}
+
 func (r *functionResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *functionModel) diag.Diagnostics {
 	oid, err := r.client.CreateFunction(ctx, databaseOf(r.client, plan.Database), plan.spec())
 	if err != nil {

@@ -106,6 +106,15 @@ func (r *grantAdditiveResource) target(ctx context.Context, m *grantModel) pg.Gr
 	return (&grantResource{}).target(ctx, m)
 }
 
+// namesUsed: as postgresql_grant (awaitNames).
+func (r *grantAdditiveResource) namesUsed(m *grantModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.role("role", m.Role)
+	n.schema(r.client, "schema", m.Database, m.Schema)
+	return n
+}
+
 func (r *grantAdditiveResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *grantModel) diag.Diagnostics {
 	spec := pg.GrantSpec{Target: r.target(ctx, plan), Privileges: r.privileges(ctx, plan), WithGrantOption: plan.WithGrantOption.ValueBool(), Additive: true}
 	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, spec, false), grantArguments)

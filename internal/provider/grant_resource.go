@@ -205,6 +205,15 @@ var grantArguments = map[pg.Missing]string{
 	pg.MissingObjects: "objects", pg.MissingColumns: "columns",
 }
 
+// namesUsed: the database, the grantee and the schema (awaitNames).
+func (r *grantResource) namesUsed(m *grantModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.role("role", m.Role)
+	n.schema(r.client, "schema", m.Database, m.Schema)
+	return n
+}
+
 func (r *grantResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *grantModel) diag.Diagnostics {
 	t := r.target(ctx, plan)
 	defer r.client.Claim(t.FactKey(), t.FactParts()...)()

@@ -189,6 +189,14 @@ func (r *grantRoleResource) Describe(m *grantRoleModel) string {
 	return fmt.Sprintf("membership of role %q in role %q", m.Role.ValueString(), m.GrantRole.ValueString())
 }
 
+// namesUsed: the member and the role granted (awaitNames).
+func (r *grantRoleResource) namesUsed(m *grantRoleModel) []pg.Ref {
+	var n refs
+	n.role("role", m.Role)
+	n.role("grant_role", m.GrantRole)
+	return n
+}
+
 func (r *grantRoleResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *grantRoleModel) diag.Diagnostics {
 	defer r.client.Claim(pg.MembershipFactKey(plan.Role.ValueString(), plan.GrantRole.ValueString()))()
 	return tfkit.Failed("Could not grant role", r.client.SetMembership(ctx, plan.spec()))

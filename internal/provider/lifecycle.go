@@ -47,7 +47,7 @@ type validatedResource interface {
 // postgresql_<kind>, its schema, and the state attributes that name it (its
 // identity, in the order the documentation lists them).
 func newLifecycle[M any](obj tfkit.Object[M], kind string, schema func() schema.Schema, identity ...string) tfkit.Lifecycle[M] {
-	return tfkit.NewLifecycle(obj, kind, schema, skeletonHooks, identity...)
+	return tfkit.NewLifecycle(obj, kind, schema, writeHooks(obj), identity...)
 }
 
 // skeletonHooks is what the skeleton needs from PostgreSQL: which writes had

@@ -143,6 +143,22 @@ func (r *objectOwnerResource) Describe(m *objectOwnerModel) string {
 	return fmt.Sprintf("ownership of %s in database %q", m.target().SQL(), databaseOf(r.client, m.Database))
 }
 
+// namesUsed: the database, the schema, the new owner, and the object when
+// it is a database or a schema (awaitNames).
+func (r *objectOwnerResource) namesUsed(m *objectOwnerModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.schema(r.client, "schema", m.Database, m.Schema)
+	n.role("owner", m.Owner)
+	switch strings.ToLower(m.ObjectType.ValueString()) {
+	case "database":
+		n.database("object_name", m.ObjectName)
+	case "schema":
+		n.schema(r.client, "object_name", m.Database, m.ObjectName)
+	}
+	return n
+}
+
 func (r *objectOwnerResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *objectOwnerModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }

@@ -128,6 +128,15 @@ func (r *policyResource) Describe(m *policyModel) string {
 	return fmt.Sprintf("policy %q on table %s.%s in database %q", m.Name.ValueString(), m.Schema.ValueString(), m.Table.ValueString(), databaseOf(r.client, m.Database))
 }
 
+// namesUsed: the database, the schema and the roles (awaitNames).
+func (r *policyResource) namesUsed(m *policyModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.schema(r.client, "schema", m.Database, m.Schema)
+	n.roles("roles", m.Roles)
+	return n
+}
+
 func (r *policyResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *policyModel) diag.Diagnostics {
 	return tfkit.CreateFromSpec(ctx, databaseOf(r.client, plan.Database), plan.spec, r.client.CreatePolicy, "policy")
 }

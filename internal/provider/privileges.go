@@ -94,9 +94,11 @@ func changeFailed(summary string, err error, attrs map[pg.Missing]string) diag.D
 // n names (attrs: the argument naming each) when they exist neither in the
 // catalog nor in the plans of the resources of this provider planned before
 // (a role, database or schema created or renamed to that name). Other
-// resources (a script, a cloud provider's database or user resource) may
-// still create them before this one applies, so it is a warning; the apply
-// refuses, before any statement, what is still missing then.
+// resources (a script, a cloud provider's database or user resource, or one
+// of this provider planned after this one) may still create them before this
+// one applies, so it is a warning; the apply waits for what this provider is
+// creating (awaitNames) and refuses, before any statement, what is still
+// missing then.
 func warnMissing(ctx context.Context, c *pg.Client, n pg.Names, attrs map[pg.Missing]string, diags *diag.Diagnostics) {
 	if c == nil || c.Ready() != nil {
 		return
@@ -120,8 +122,9 @@ func warnMissing(ctx context.Context, c *pg.Client, n pg.Names, attrs map[pg.Mis
 	}
 	for _, e := range missing {
 		diags.AddAttributeWarning(path.Root(attrs[e.What]), notFoundSummaries[e.What],
-			e.Error()+", and no resource of this configuration planned before this one creates it: "+
-				"the apply will fail, changing nothing, unless something applied before this resource creates it.")
+			e.Error()+", and no resource of this configuration planned before this one creates it. "+
+				"If a resource of this provider creates it in the same apply (named here by a string rather than a reference), the apply "+
+				"waits for that create; otherwise it fails, changing nothing, unless something applied before this resource creates it.")
 	}
 }
 

@@ -240,9 +240,10 @@ func (p *pgProvider) Configure(ctx context.Context, req provider.ConfigureReques
 	}
 	maps.Copy(fields, networkLogFields(cfg))
 	tflog.Debug(ctx, "configured PostgreSQL provider", fields)
-	// one catalog snapshot per configured instance: Terraform configures a new
-	// one for every command, so no snapshot outlives the command (pg/snapshot.go)
-	data := &providerData{client: p.opts.client(cfg).WithSnapshot(), opts: p.opts, plans: &grantPlans{}}
+	// one catalog snapshot and one registry of creates per configured instance:
+	// Terraform configures a new one for every command, so neither outlives the
+	// command (pg/snapshot.go, pg/pending.go)
+	data := &providerData{client: p.opts.client(cfg).ForInstance(), opts: p.opts, plans: &grantPlans{}}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data

@@ -289,6 +289,21 @@ func (r *publicationResource) Describe(m *publicationModel) string {
 	return fmt.Sprintf("publication %q in database %q", m.Name.ValueString(), databaseOf(r.client, m.Database))
 }
 
+// namesUsed: the database, the owner and the schemas published (awaitNames).
+func (r *publicationResource) namesUsed(m *publicationModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.role("owner", m.Owner)
+	if !m.Schemas.IsNull() && !m.Schemas.IsUnknown() {
+		for _, e := range m.Schemas.Elements() {
+			if s, ok := e.(types.String); ok {
+				n.schema(r.client, "schemas", m.Database, s)
+			}
+		}
+	}
+	return n
+}
+
 func (r *publicationResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *publicationModel) diag.Diagnostics {
 	spec, diags := plan.spec(ctx)
 	if diags.HasError() {

@@ -112,6 +112,13 @@ func (r *replicationSlotResource) Describe(m *replicationSlotModel) string {
 	return fmt.Sprintf("replication slot %q in database %q", m.Name.ValueString(), m.Database.ValueString())
 }
 
+// namesUsed: the database (awaitNames).
+func (r *replicationSlotResource) namesUsed(m *replicationSlotModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	return n
+}
+
 func (r *replicationSlotResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *replicationSlotModel) diag.Diagnostics {
 	return tfkit.Failed("Could not create replication slot",
 		r.client.CreateLogicalReplicationSlot(ctx, databaseOf(r.client, plan.Database), plan.Name.ValueString(), plan.Plugin.ValueString()))

@@ -130,11 +130,139 @@ resource "postgresql_role" "app" {
 	}
 }
 
+// rotatePassword changes the password of role to password as a rotation job
+// would, as the admin (the managed admin may: it created the role), sending
+// the verifier (CheckLogin wants no plaintext in the server log).
+func rotatePassword(t *testing.T, role, password string) {
+	t.Helper()
+	v, err := pg.ScramVerifier(password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acctest.AdminExec(t, "", fmt.Sprintf(`ALTER ROLE %s PASSWORD '%s'`, acctest.QI(role), v))
+}
+
+// rotatePasswordFunc is rotatePassword as a PreConfig.
+func rotatePasswordFunc(t *testing.T, role, password string) func() {
+	return func() { rotatePassword(t, role, password) }
+}
+
+// passwordRoleConfig is a login role with a password and, when drift is not
+// "", password_drift; extra goes in the block as it is.
+func passwordRoleConfig(name, password, drift, extra string) string {
+	b := fmt.Sprintf("resource \"postgresql_role\" \"app\" {\n  name     = %q\n  login    = true\n  password = %q\n", name, password)
+	if drift != "" {
+		b += fmt.Sprintf("  password_drift = %q\n", drift)
+	}
+	return b + extra + "}\n"
+}
+
+// TestAccRole_regressionRotatedPasswordPutBack guards issue 41 (1): a
+// published users module creates roles with an initial password, and a job
+// rotates each password afterwards (keeping it in a vault). cyrilgdn never
+// compared passwords, so its plans stayed empty; this provider, as
+// superuser, read the verifier and planned the initial password back on every
+// run, while as the managed admin (which cannot read verifiers) it did not:
+// one configuration, two meanings. Now, in both modes, the rotated password
+// stays and the plan is empty (as superuser it warns, naming the role);
+// changing the configured password still sets it; password_drift = "repair"
+// puts a rotated password back (as superuser: the managed admin cannot see
+// the change, and the plan says so); "ignore" stops comparing.
+func TestAccRole_regressionRotatedPasswordPutBack(t *testing.T) {
+	acctest.PreCheck(t)
+	t.Parallel()
+	name := acctest.RandName("pwrot")
+	w := acctest.NewWorkdir(t)
+	w.Apply(passwordRoleConfig(name, "initial-pw-1", "", ""))
+	if err := acctest.CheckLogin(t, name, "initial-pw-1"); err != nil {
+		t.Fatal(err)
+	}
+
+	// the job rotates it: the plan is empty, and the rotated password stays
+	rotatePassword(t, name, "rotated-by-a-job-1-"+name)
+	out, changes := planText(w, passwordRoleConfig(name, "initial-pw-1", "", ""))
+	if changes {
+		t.Fatalf("password rotated outside Terraform: want an empty plan, got:\n%s", out)
+	}
+	if !acctest.Managed() {
+		for _, want := range []string{wantPasswordChanged, fmt.Sprintf("role %q", name), "left as it is", `password_drift = "repair"`} {
+			if !strings.Contains(out, want) {
+				t.Fatalf("rotated password as superuser: want a warning with %q, got:\n%s", want, out)
+			}
+		}
+	} else if strings.Contains(out, "Warning: Password") {
+		t.Fatalf("managed admin (no verifiers): want no password warning, got:\n%s", out)
+	}
+	w.Apply(passwordRoleConfig(name, "initial-pw-1", "", ""))
+	if err := acctest.CheckLogin(t, name, "rotated-by-a-job-1-"+name); err != nil {
+		t.Fatalf("an apply must leave the rotated password as it is: %v", err)
+	}
+
+	// a change of the configured password is set
+	out, changes = planText(w, passwordRoleConfig(name, "configured-pw-2", "", ""))
+	if !changes || strings.Contains(out, wantPasswordChanged) {
+		t.Fatalf("configured password changed: want an update without the warning, got (changes %v):\n%s", changes, out)
+	}
+	w.Apply(passwordRoleConfig(name, "configured-pw-2", "", ""))
+	if err := acctest.CheckLogin(t, name, "configured-pw-2"); err != nil {
+		t.Fatal(err)
+	}
+	if out, changes := planText(w, passwordRoleConfig(name, "configured-pw-2", "", "")); changes || strings.Contains(out, wantPasswordChanged) {
+		t.Fatalf("after setting it: want an empty plan without the warning, got (changes %v):\n%s", changes, out)
+	}
+
+	// the opt-in repair puts a rotated password back
+	rotatePassword(t, name, "rotated-by-a-job-2-"+name)
+	repair := passwordRoleConfig(name, "configured-pw-2", "repair", "")
+	out, changes = planText(w, repair)
+	want := []string{wantPasswordChanged, fmt.Sprintf("role %q", name), "sets it back"}
+	if acctest.Managed() {
+		want = []string{"Password changes cannot be seen", "not one"}
+	}
+	for _, s := range want {
+		if !changes || !strings.Contains(out, s) {
+			t.Fatalf(`password_drift = "repair": want an update and a warning with %q, got (changes %v):`+"\n%s", s, changes, out)
+		}
+	}
+	w.Apply(repair)
+	if acctest.Managed() {
+		if err := acctest.CheckLogin(t, name, "rotated-by-a-job-2-"+name); err != nil {
+			t.Fatalf("managed admin: nothing can be repaired, the rotated password stays: %v", err)
+		}
+		return
+	}
+	if err := acctest.CheckLogin(t, name, "configured-pw-2"); err != nil {
+		t.Fatalf(`password_drift = "repair" must set the configured password back: %v`, err)
+	}
+	if out, changes := planText(w, repair); changes || strings.Contains(out, wantPasswordChanged) {
+		t.Fatalf("after the repair: want an empty plan without the warning, got (changes %v):\n%s", changes, out)
+	}
+	// rotated again under "repair": planned back at once
+	rotatePassword(t, name, "rotated-by-a-job-3-"+name)
+	if out, changes := planText(w, repair); !changes || !strings.Contains(out, "sets it back") {
+		t.Fatalf("rotated under repair: want an update with the warning, got (changes %v):\n%s", changes, out)
+	}
+	w.Apply(repair)
+	if err := acctest.CheckLogin(t, name, "configured-pw-2"); err != nil {
+		t.Fatal(err)
+	}
+
+	// "ignore": not compared, no warning
+	ignore := passwordRoleConfig(name, "configured-pw-2", "ignore", "")
+	w.Apply(ignore)
+	rotatePassword(t, name, "rotated-by-a-job-4-"+name)
+	if out, changes := planText(w, ignore); changes || strings.Contains(out, "Warning: Password") {
+		t.Fatalf(`password_drift = "ignore": want an empty plan without a warning, got (changes %v):`+"\n%s", changes, out)
+	}
+}
+
 // TestAccRole_regressionPasswordChangedOutsideSilentlyReset guards issue 30
 // (9): a password changed outside Terraform (by a rotation script, as
 // superuser admin) was planned back on every run without a word, so every
-// apply put back a password the application no longer had. The repair stays;
-// the plan now warns, naming the role and pointing at ignore_changes and
+// apply put back a password the application no longer had. Since issue 41
+// that repair is the opt-in password_drift = "repair" (the default leaves the
+// password as it is: TestAccRole_regressionRotatedPasswordPutBack); with it
+// the plan warns, naming the role and pointing at the default and
 // password_wo, and ignore_changes = [password] plans nothing.
 func TestAccRole_regressionPasswordChangedOutsideSilentlyReset(t *testing.T) {
 	acctest.PreCheck(t)
@@ -143,33 +271,22 @@ func TestAccRole_regressionPasswordChangedOutsideSilentlyReset(t *testing.T) {
 	name := acctest.RandName("pwout")
 	w := acctest.NewWorkdir(t)
 	cfg := func(lifecycle string) string {
-		return fmt.Sprintf(`
-resource "postgresql_role" "app" {
-  name     = %q
-  login    = true
-  password = "configured-pw-1"
-  %s
-}`, name, lifecycle)
+		return passwordRoleConfig(name, "configured-pw-1", "repair", lifecycle)
 	}
 	w.Apply(cfg(""))
 	if out, changes := planText(w, cfg("")); changes || strings.Contains(out, wantPasswordChanged) {
 		t.Fatalf("unchanged password: want an empty plan, got:\n%s", out)
 	}
-	// as a script would, but with the verifier (CheckLogin wants no plaintext in the server log)
 	rotatedPw := "rotated-by-a-script-" + name
-	rotated, err := pg.ScramVerifier(rotatedPw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	acctest.Exec(t, "", fmt.Sprintf(`ALTER ROLE %q PASSWORD '%s'`, name, rotated))
+	rotatePassword(t, name, rotatedPw)
 
 	out, changes := planText(w, cfg(""))
-	for _, want := range []string{wantPasswordChanged, fmt.Sprintf("role %q", name), "sets it back", "ignore_changes = [password]", "password_wo"} {
+	for _, want := range []string{wantPasswordChanged, fmt.Sprintf("role %q", name), "sets it back", `password_drift = "report"`, "password_wo"} {
 		if !changes || !strings.Contains(out, want) {
 			t.Fatalf("password changed outside: want an update and a warning with %q, got (changes %v):\n%s", want, changes, out)
 		}
 	}
-	ignored := cfg("lifecycle {\n    ignore_changes = [password]\n  }")
+	ignored := cfg("  lifecycle {\n    ignore_changes = [password]\n  }\n")
 	if out, changes := planText(w, ignored); changes || strings.Contains(out, wantPasswordChanged) {
 		t.Fatalf("ignore_changes = [password]: want an empty plan without the warning, got (changes %v):\n%s", changes, out)
 	}
@@ -195,7 +312,8 @@ resource "postgresql_role" "app" {
 // password plans nothing (SCRAM and md5 verifiers alike); another one plans
 // the update with a warning that says so; no password in the configuration
 // plans its removal with a warning; a password changed outside Terraform since
-// (superuser) is reported as such.
+// (superuser) is reported as such, and left as it is
+// (password_drift = "report", the default; issue 41).
 func TestAccRole_regressionVerifierInCyrilgdnState(t *testing.T) {
 	acctest.PreCheck(t)
 	t.Parallel()
@@ -239,12 +357,16 @@ func TestAccRole_regressionVerifierInCyrilgdnState(t *testing.T) {
 			t.Fatal(err)
 		}
 		acctest.Exec(t, "", fmt.Sprintf(`ALTER ROLE %q PASSWORD '%s'`, name, rotated))
-		if out, changes := planText(w, cfg("scram-pw-1", "md5-pw-1")); !changes || !strings.Contains(out, wantPasswordChanged) {
-			t.Fatalf("password changed outside since cyrilgdn read it: want an update with the warning, got (changes %v):\n%s", changes, out)
+		if out, changes := planText(w, cfg("scram-pw-1", "md5-pw-1")); changes || !strings.Contains(out, wantPasswordChanged) || !strings.Contains(out, "left as it is") {
+			t.Fatalf("password changed outside since cyrilgdn read it: want an empty plan with the warning, got (changes %v):\n%s", changes, out)
 		}
 	}
 	w.Apply(cfg("scram-pw-1", "md5-pw-1"))
-	if err := acctest.CheckLogin(t, name, "scram-pw-1"); err != nil {
+	loginPw := "scram-pw-1"
+	if !acctest.Managed() {
+		loginPw = "rotated-pw" // left as it is
+	}
+	if err := acctest.CheckLogin(t, name, loginPw); err != nil {
 		t.Fatal(err)
 	}
 	if out, changes := planText(w, cfg("scram-pw-1", "md5-pw-1")); changes {

@@ -83,10 +83,19 @@ func roleSchemaV1() schema.Schema {
 				Sensitive: true,
 				MarkdownDescription: "The role's password. It is stored in the Terraform state (prefer `password_wo`). The provider sends only a SCRAM-SHA-256 verifier to the server; " +
 					"a password that already is a verifier (`SCRAM-SHA-256$...`, or `md5` and 32 hex digits) is stored as given. " +
-					"Removing it from the configuration removes the password (`PASSWORD NULL`); `\"\"` means no password, as unset. " +
-					"A password changed outside Terraform is detected when the provider runs as superuser: the plan sets it back, with a warning " +
-					"(for a password something else rotates, use `lifecycle { ignore_changes = [password] }` or `password_wo`).",
+					"It is set when the role is created and whenever the configured value changes; a password changed outside Terraform " +
+					"(a rotation job) is left as it is and reported, or set back: see `password_drift`. " +
+					"Removing it from the configuration removes the password (`PASSWORD NULL`); `\"\"` means no password, as unset.",
 				Validators: []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("password_wo"))},
+			},
+			"password_drift": schema.StringAttribute{
+				Optional: true, Computed: true, Default: stringdefault.StaticString(passwordDriftReport),
+				MarkdownDescription: "What a password changed outside Terraform (one that no longer matches `password`, e.g. rotated by a job) leads to. " +
+					"`report` (the default): the plan warns, naming the role, and changes nothing, as cyrilgdn/postgresql did: the configured password " +
+					"is set when the role is created and whenever the configured value changes. `repair`: the plan sets the configured password back, " +
+					"with a warning. `ignore`: the password is not compared. Comparing reads the role's password verifier, which only a superuser can: " +
+					"connected as another role (the admin of a managed service), a change is neither reported nor repaired. Has no effect on `password_wo`.",
+				Validators: []validator.String{stringvalidator.OneOf(passwordDriftReport, passwordDriftRepair, passwordDriftIgnore)},
 			},
 			"password_wo": schema.StringAttribute{
 				Optional:  true,
@@ -171,6 +180,7 @@ func (r *roleResource) PlanChange(ctx context.Context, req resource.ModifyPlanRe
 	r.checkReservedAttributes(ctx, p, resp)
 	if p.Creating() {
 		notePlanned(r.client, pg.KindRole, "", plan.Name, nil)
+		r.warnRepairUnseen(ctx, resp, plan, nil)
 		return
 	}
 	notePlanned(r.client, pg.KindRole, "", plan.Name, &state.Name)
@@ -181,6 +191,7 @@ func (r *roleResource) PlanChange(ctx context.Context, req resource.ModifyPlanRe
 		planRolesAdopted(ctx, req, plan, state)
 	}
 	planPassword(ctx, req, resp, plan, config, state)
+	r.warnRepairUnseen(ctx, resp, plan, state)
 	// Semantic equality for valid_until: the same instant written differently is no change.
 	if r.client != nil && r.client.Ready() == nil && !plan.ValidUntil.IsUnknown() && !plan.ValidUntil.Equal(state.ValidUntil) {
 		if eq, err := r.client.TimestampsEqual(ctx, plan.ValidUntil.ValueString(), state.ValidUntil.ValueString()); err == nil && eq {
@@ -201,9 +212,26 @@ const (
 	privateRolesConfigured = "roles_configured"
 	// privatePasswordChanged is "true" when a refresh found that the role's
 	// password no longer matches the one in the state: it was changed outside
-	// Terraform (and the state's password was set to null).
+	// Terraform (with password_drift = "repair", the state's password was
+	// then set to null, so that the plan sets it back).
 	privatePasswordChanged = "password_changed"
 )
+
+// The values of password_drift.
+const (
+	passwordDriftReport = "report" // warn at plan, change nothing (the default; cyrilgdn's behaviour)
+	passwordDriftRepair = "repair" // plan the configured password back
+	passwordDriftIgnore = "ignore" // do not compare
+)
+
+// passwordDrift is m's password_drift; unset (a state written before the
+// attribute existed, an import) or unknown is the default, report.
+func passwordDrift(m *roleModel) string {
+	if m.PasswordDrift.IsNull() || m.PasswordDrift.IsUnknown() {
+		return passwordDriftReport
+	}
+	return m.PasswordDrift.ValueString()
+}
 
 // warnRolesUnmanaged warns, when a configuration that set roles no longer
 // does, that the memberships it set stay (this provider does not revoke them,
@@ -263,19 +291,32 @@ func planRolesAdopted(ctx context.Context, req resource.ModifyPlanRequest, plan,
 	plan.ID = types.StringUnknown()
 }
 
-// planPassword keeps a password verifier the state holds (written by
-// cyrilgdn before 1.26: read at import, or at a refresh as superuser) when
-// the configured password matches it, so that nothing changes, and otherwise
-// warns what the apply does to the password: set it back after it was
-// changed outside Terraform, set the configured one in place of the recorded
-// verifier, or remove a password the configuration does not set.
+// planPassword plans the password: the configured one is set when the
+// configured value changes. A verifier the state holds (written by cyrilgdn
+// before 1.26: read at import, or at a refresh as superuser) is compared with
+// the configured password, so that the same password plans nothing. It warns
+// what the apply does to the password, or, by default (password_drift =
+// "report"), that a password changed outside Terraform stays as it is.
 func planPassword(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, plan, config, state *roleModel) {
-	if config.Password.IsUnknown() || plan.Password.Equal(state.Password) || !config.PasswordWO.IsNull() {
+	if config.Password.IsUnknown() || !config.PasswordWO.IsNull() {
 		return
 	}
 	name := plan.Name.ValueString()
 	if plan.Name.IsUnknown() {
 		name = state.Name.ValueString()
+	}
+	outside := changedOutside(ctx, req)
+	drift := passwordDrift(plan)
+	if plan.Password.Equal(state.Password) {
+		switch {
+		case outside && drift == passwordDriftReport:
+			warnPasswordKept(resp, name)
+		case outside && drift == passwordDriftRepair && passwordDrift(state) != passwordDriftRepair && plan.Password.ValueString() != "":
+			// found changed under "report", which kept the state's password:
+			// the update that records "repair" sets it back (UpdateObject)
+			warnPasswordChanged(resp, name)
+		}
+		return
 	}
 	recorded := state.Password.ValueString()
 	verifier := !state.Password.IsNull() && pg.IsPasswordVerifier(recorded)
@@ -285,9 +326,13 @@ func planPassword(ctx context.Context, req resource.ModifyPlanRequest, resp *res
 		renamed := name != state.Name.ValueString()
 		if (!renamed || !strings.HasPrefix(recorded, "md5")) && pg.PasswordVerifierMatches(recorded, config.Password.ValueString(), state.Name.ValueString()) {
 			plan.Password = state.Password // the same password: no change
+			if outside && drift == passwordDriftReport {
+				warnPasswordKept(resp, name)
+			}
 			return
 		}
-		if changedOutside(ctx, req) {
+		if outside && passwordDrift(state) == passwordDriftRepair {
+			// the refresh (repair) recorded the role's current verifier
 			warnPasswordChanged(resp, name)
 			return
 		}
@@ -300,7 +345,8 @@ func planPassword(ctx context.Context, req resource.ModifyPlanRequest, resp *res
 			fmt.Sprintf("The state of role %q records a password (its verifier, as cyrilgdn/postgresql read it from the server), "+
 				"and the configuration sets none: this apply removes the role's password (PASSWORD NULL). If something else manages "+
 				"this password, add lifecycle { ignore_changes = [password] } to the resource.", name))
-	case state.Password.IsNull() && !config.Password.IsNull() && config.Password.ValueString() != "" && changedOutside(ctx, req):
+	case state.Password.IsNull() && !config.Password.IsNull() && config.Password.ValueString() != "" && outside:
+		// a refresh under "repair" found it changed and forgot it
 		warnPasswordChanged(resp, name)
 	}
 }
@@ -316,13 +362,43 @@ func changedOutside(ctx context.Context, req resource.ModifyPlanRequest) bool {
 }
 
 // warnPasswordChanged says that the plan sets back a password changed outside
-// Terraform, and what to do when something else owns it.
+// Terraform (password_drift = "repair"), and what to do when something else
+// owns it.
 func warnPasswordChanged(resp *resource.ModifyPlanResponse, name string) {
 	resp.Diagnostics.AddAttributeWarning(path.Root("password"), "Password changed outside Terraform",
 		fmt.Sprintf("The password of role %q was changed outside Terraform: it no longer matches the configured password. "+
-			"This apply sets it back to the configured password. If something else owns this password (a rotation script, "+
-			"a secrets manager), add lifecycle { ignore_changes = [password] } to the resource, or set the password with "+
-			"password_wo, which Terraform sets again only when password_wo_version changes.", name))
+			"This apply sets it back to the configured password (password_drift = \"repair\"). If something else owns this "+
+			"password (a rotation job, a secrets manager), set password_drift = \"report\" (the default), which leaves it as it is, "+
+			"or set the password with password_wo, which Terraform sets again only when password_wo_version changes.", name))
+}
+
+// warnPasswordKept says that a password changed outside Terraform stays as it
+// is (password_drift = "report", the default), and how to have it set back.
+func warnPasswordKept(resp *resource.ModifyPlanResponse, name string) {
+	resp.Diagnostics.AddAttributeWarning(path.Root("password"), "Password changed outside Terraform",
+		fmt.Sprintf("The password of role %q was changed outside Terraform: it no longer matches the configured password. "+
+			"It is left as it is: Terraform sets the password when the role is created and whenever the configured value changes. "+
+			"To have Terraform set it back, set password_drift = \"repair\"; to stop comparing it (and this warning), "+
+			"password_drift = \"ignore\".", name))
+}
+
+// warnRepairUnseen warns, when a plan asks for password_drift = "repair"
+// (creating the role, or changing to it) and the provider cannot read
+// password verifiers (it is not connected as a superuser), that nothing will
+// be repaired.
+func (r *roleResource) warnRepairUnseen(ctx context.Context, resp *resource.ModifyPlanResponse, plan, state *roleModel) {
+	if plan.PasswordDrift.ValueString() != passwordDriftRepair || (state != nil && passwordDrift(state) == passwordDriftRepair) ||
+		r.client == nil || r.client.Ready() != nil {
+		return
+	}
+	caps, err := r.client.Capabilities(ctx)
+	if err != nil || caps.IsSuperuser {
+		return
+	}
+	resp.Diagnostics.AddAttributeWarning(path.Root("password_drift"), "Password changes cannot be seen",
+		fmt.Sprintf("password_drift = \"repair\" sets back a password changed outside Terraform, which the provider finds by reading the "+
+			"role's password verifier: only a superuser can. The provider connects as %q, which is not one (as on a managed service), "+
+			"so a password changed outside Terraform is neither reported nor repaired.", caps.CurrentUser))
 }
 
 // checkReservedAttributes refuses at plan time to give or take SUPERUSER,
@@ -451,12 +527,27 @@ func (r *roleResource) isConnectedRole(ctx context.Context, name string) bool {
 
 func (r *roleResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
-		0: tfkit.UpgradeFromV0Keys(upgradeRoleV0, "oid"),
+		0: tfkit.UpgradeFromV0Keys(upgradeRoleV0, "oid", "password_drift"),
 	}
 }
 
 func (r *roleResource) Describe(m *roleModel) string {
 	return fmt.Sprintf("role %q", m.Name.ValueString())
+}
+
+// namesUsed: the roles it is made a member of (awaitNames).
+func (r *roleResource) namesUsed(m *roleModel) []pg.Ref {
+	var n refs
+	n.roles("roles", m.Roles)
+	return n
+}
+
+// namesMade: the role, when created or renamed (awaitNames).
+func (r *roleResource) namesMade(plan, state *roleModel) []pg.Ref {
+	if !renamedOrNew(plan.Name, stateName(state, func(m *roleModel) *types.String { return &m.Name })) {
+		return nil
+	}
+	return []pg.Ref{pg.RoleRef("name", plan.Name.ValueString())}
 }
 
 func (r *roleResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *roleModel) diag.Diagnostics {
@@ -521,6 +612,11 @@ func (r *roleResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, st
 		// (null and "" both mean no password set by Terraform: going from one
 		// to the other, as a configuration spelling `password = ""` does over a
 		// state upgraded from cyrilgdn, sets nothing)
+		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
+	case passwordDrift(plan) == passwordDriftRepair && passwordDrift(state) != passwordDriftRepair && config.PasswordWO.IsNull() &&
+		plan.Password.ValueString() != "" && string(c.PrivateKey(ctx, privatePasswordChanged)) == "true":
+		// password_drift changes to "repair" while the password, found changed
+		// under "report", stays as it was changed: set it back now
 		pw = pg.PasswordChange{Set: true, Password: plan.Password.ValueString()}
 	}
 	diags.Append(recordPlannedPrivate(ctx, c)...)
@@ -632,39 +728,57 @@ func (r *roleResource) ReadObject(ctx context.Context, c *tfkit.Call, m *roleMod
 		m.EncryptedPassword = types.BoolValue(true)
 	}
 	m.PasswordWO = types.StringNull()
+	if m.PasswordDrift.IsNull() {
+		m.PasswordDrift = types.StringValue(passwordDriftReport)
+	}
 
 	// Out-of-band password change, detectable only as superuser (pg_authid).
-	if !m.Password.IsNull() && m.Password.ValueString() != "" {
+	if !m.Password.IsNull() && m.Password.ValueString() != "" && passwordDrift(m) != passwordDriftIgnore {
 		if su, err := r.client.Superuser(ctx); err == nil && su {
 			if v, err := r.client.RolePasswordVerifier(ctx, role.Name); err == nil {
 				diags.Append(checkPassword(ctx, c, m, v, role.Name)...)
 			}
 		}
+	} else if c.Op == tfkit.OpRead {
+		diags.Append(c.SetPrivateKey(ctx, privatePasswordChanged, nil)...)
 	}
 	return true, diags
 }
 
-// privatePasswordSeal is the private-state key of the seal (pg.PasswordSeal)
-// of the stored verifier and the password it was last found to match.
-const privatePasswordSeal = "password_seal"
+// Private-state keys of the password check: the seal (pg.PasswordSeal) of
+// the stored verifier and the password it was last found to match, or not to
+// match (a password changed outside Terraform that password_drift = "report"
+// leaves as it is, found again at every refresh).
+const (
+	privatePasswordSeal     = "password_seal"
+	privatePasswordMismatch = "password_mismatch"
+)
 
 // checkPassword compares the stored verifier v of role name with the password
-// in m, and nulls the password when they differ (the plan then sets the
-// configured password again). Checking costs a key derivation of 4096
-// iterations (SCRAM); a match is remembered in private state as a seal, so the
-// next refresh of an unchanged verifier and password costs one hash.
+// in m and, when they differ, remembers it (privatePasswordChanged, for the
+// plan's warning). With password_drift = "repair" it also nulls the password
+// in m, so that the plan sets the configured one again; by default ("report")
+// m keeps it: the state remembers the password last configured, and the plan
+// sets a password only when the configuration changes it. Checking costs a
+// key derivation of 4096 iterations (SCRAM); its outcome is remembered in
+// private state as a seal, so the next refresh of an unchanged verifier and
+// password costs one hash.
 func checkPassword(ctx context.Context, c *tfkit.Call, m *roleModel, v, name string) diag.Diagnostics {
 	pw := m.Password.ValueString()
+	repair := passwordDrift(m) == passwordDriftRepair
 	if pg.IsPasswordVerifier(pw) {
 		// A verifier: configured as the password, or read from the server by
-		// cyrilgdn before 1.26. The state records the role's current one (as
-		// cyrilgdn's refresh did), which the plan compares with the configured
-		// password (planPassword); a change is remembered for its warning.
-		switch v {
-		case pw:
+		// cyrilgdn before 1.26 (the plan compares the configured password
+		// with it: planPassword). Under "repair" the state records the role's
+		// current one, as cyrilgdn's refresh did; under "report" it keeps the
+		// recorded one, so that the configured password still matches it.
+		switch {
+		case v == pw:
 			return c.SetPrivateKey(ctx, privatePasswordChanged, nil)
-		case "":
-			return passwordChanged(ctx, c, m)
+		case !repair:
+			return passwordChanged(ctx, c, m, false)
+		case v == "":
+			return passwordChanged(ctx, c, m, true)
 		}
 		m.Password = types.StringValue(v)
 		if c.Op != tfkit.OpRead {
@@ -673,25 +787,32 @@ func checkPassword(ctx context.Context, c *tfkit.Call, m *roleModel, v, name str
 		return c.SetPrivateKey(ctx, privatePasswordChanged, []byte("true"))
 	}
 	seal := `"` + pg.PasswordSeal(v, pw) + `"` // private state holds JSON
-	if string(c.PrivateKey(ctx, privatePasswordSeal)) == seal {
+	switch seal {
+	case string(c.PrivateKey(ctx, privatePasswordSeal)):
 		return nil
+	case string(c.PrivateKey(ctx, privatePasswordMismatch)):
+		return passwordChanged(ctx, c, m, repair)
 	}
 	if !pg.PasswordVerifierMatches(v, pw, name) {
-		return passwordChanged(ctx, c, m)
+		diags := c.SetPrivateKey(ctx, privatePasswordMismatch, []byte(seal))
+		return append(diags, passwordChanged(ctx, c, m, repair)...)
 	}
 	diags := c.SetPrivateKey(ctx, privatePasswordSeal, []byte(seal))
+	diags.Append(c.SetPrivateKey(ctx, privatePasswordMismatch, nil)...)
 	diags.Append(c.SetPrivateKey(ctx, privatePasswordChanged, nil)...)
 	return diags
 }
 
-// passwordChanged records a password found changed outside Terraform: the
-// state's password becomes null (the plan sets the configured one again) and
-// the private state remembers why, for the plan's warning. A read back after
-// a write does not get here: what it wrote matches.
-func passwordChanged(ctx context.Context, c *tfkit.Call, m *roleModel) diag.Diagnostics {
-	m.Password = types.StringNull()
-	if c.Op != tfkit.OpRead {
-		return nil
+// passwordChanged records a password found changed outside Terraform, for the
+// plan's warning; forget (password_drift = "repair") nulls the state's
+// password, so that the plan sets the configured one again. A read back after
+// a write that set the password does not get here: what it wrote matches.
+func passwordChanged(ctx context.Context, c *tfkit.Call, m *roleModel, forget bool) diag.Diagnostics {
+	if forget {
+		m.Password = types.StringNull()
+		if c.Op != tfkit.OpRead {
+			return nil
+		}
 	}
 	return c.SetPrivateKey(ctx, privatePasswordChanged, []byte("true"))
 }
@@ -787,6 +908,7 @@ type roleModel struct {
 	EncryptedPassword               types.Bool   `tfsdk:"encrypted_password"`
 	Encrypted                       types.String `tfsdk:"encrypted"`
 	Password                        types.String `tfsdk:"password"`
+	PasswordDrift                   types.String `tfsdk:"password_drift"`
 	PasswordWO                      types.String `tfsdk:"password_wo"`
 	PasswordWOVersion               types.String `tfsdk:"password_wo_version"`
 	Roles                           types.Set    `tfsdk:"roles"`

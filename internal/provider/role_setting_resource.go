@@ -145,6 +145,14 @@ func (r *roleSettingResource) Describe(m *roleSettingModel) string {
 	return s
 }
 
+// namesUsed: the role and the database (awaitNames).
+func (r *roleSettingResource) namesUsed(m *roleSettingModel) []pg.Ref {
+	var n refs
+	n.role("role", m.Role)
+	n.database("database", m.Database)
+	return n
+}
+
 func (r *roleSettingResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *roleSettingModel) diag.Diagnostics {
 	defer r.client.Claim(plan.factKey())()
 	return tfkit.Failed("Could not set role setting", r.client.SetRoleSetting(ctx, plan.setting()))

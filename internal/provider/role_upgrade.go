@@ -40,6 +40,9 @@ func upgradeRoleV0(m roleModel, present func(attr string) bool) roleModel {
 	m.ConnectionLimit = int64Or(m.ConnectionLimit, -1)
 	m.EncryptedPassword = boolOr(m.EncryptedPassword, true)
 	m.PasswordWO = types.StringNull() // write-only: never in state
+	// cyrilgdn never compared passwords with the server: a password changed
+	// outside Terraform stays (and is now reported)
+	m.PasswordDrift = types.StringValue(passwordDriftReport)
 	if m.Password.IsUnknown() || m.Password.ValueString() == "" && !present("password_wo_version") {
 		m.Password = types.StringNull()
 	}

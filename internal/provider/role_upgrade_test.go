@@ -35,7 +35,7 @@ func roleDefaults(name string) roleModel {
 			BypassRLS: types.BoolValue(false), ConnectionLimit: types.Int64Value(-1),
 		},
 		EncryptedPassword: types.BoolValue(true),
-		Encrypted:         types.StringNull(), Password: types.StringNull(), PasswordWO: types.StringNull(),
+		Encrypted:         types.StringNull(), Password: types.StringNull(), PasswordDrift: types.StringValue("report"), PasswordWO: types.StringNull(),
 		PasswordWOVersion: types.StringNull(), Roles: types.SetNull(types.StringType), SearchPath: strList(),
 		ValidUntil: types.StringValue("infinity"), SkipDropRole: types.BoolValue(false), SkipReassignOwned: types.BoolValue(false),
 		StatementTimeout: types.Int64Value(0), IdleInTransactionSessionTimeout: types.Int64Value(0), AssumeRole: types.StringValue(""),

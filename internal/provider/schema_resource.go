@@ -278,6 +278,33 @@ func (r *schemaResource) Describe(m *schemaModel) string {
 	return fmt.Sprintf("schema %q in database %q", m.Name.ValueString(), m.Database.ValueString())
 }
 
+// namesUsed: the database, the owner and the roles of the policy blocks
+// (awaitNames).
+func (r *schemaResource) namesUsed(m *schemaModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.role("owner", m.Owner)
+	if !m.Policy.IsNull() && !m.Policy.IsUnknown() {
+		var pols []schemaPolicyModel
+		if !m.Policy.ElementsAs(context.Background(), &pols, false).HasError() {
+			for _, p := range pols {
+				n.role("policy", p.Role)
+			}
+		}
+	}
+	return n
+}
+
+// namesMade: the schema, when created, renamed or moved to another database
+// (awaitNames).
+func (r *schemaResource) namesMade(plan, state *schemaModel) []pg.Ref {
+	db := databaseOf(r.client, plan.Database)
+	if db == "" || !isKnown(plan.Name) || (state != nil && state.Name.Equal(plan.Name) && databaseOf(r.client, state.Database) == db) {
+		return nil
+	}
+	return []pg.Ref{pg.SchemaRef("name", db, plan.Name.ValueString())}
+}
+
 func (r *schemaResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *schemaModel) diag.Diagnostics {
 	spec, diags := plan.spec(ctx)
 	if diags.HasError() {

@@ -84,6 +84,12 @@ func (r *securityLabelResource) Describe(m *securityLabelModel) string {
 	return fmt.Sprintf("security label of provider %q on %s %q", m.LabelProvider.ValueString(), m.ObjectType.ValueString(), m.ObjectName.ValueString())
 }
 
+// namesUsed: the database and schema, and the object when it is a role, a
+// database or a schema (awaitNames).
+func (r *securityLabelResource) namesUsed(m *securityLabelModel) []pg.Ref {
+	return commentedNames(r.client, m.Database, m.ObjectType, m.Schema, m.ObjectName)
+}
+
 func (r *securityLabelResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *securityLabelModel) diag.Diagnostics {
 	return r.set(ctx, plan)
 }

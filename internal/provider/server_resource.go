@@ -157,6 +157,14 @@ func (r *serverResource) Describe(m *serverModel) string {
 	return fmt.Sprintf("foreign server %q in database %q", m.ServerName.ValueString(), databaseOf(r.client, m.Database))
 }
 
+// namesUsed: the database and the owner (awaitNames).
+func (r *serverResource) namesUsed(m *serverModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.role("server_owner", m.ServerOwner)
+	return n
+}
+
 // CreateObject creates the server with its options and those of options_wo.
 func (r *serverResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *serverModel) diag.Diagnostics {
 	var diags diag.Diagnostics

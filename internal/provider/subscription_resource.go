@@ -140,6 +140,13 @@ func (r *subscriptionResource) Describe(m *subscriptionModel) string {
 	return fmt.Sprintf("subscription %q in database %q", m.Name.ValueString(), databaseOf(r.client, m.Database))
 }
 
+// namesUsed: the database (awaitNames).
+func (r *subscriptionResource) namesUsed(m *subscriptionModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	return n
+}
+
 func (r *subscriptionResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *subscriptionModel) diag.Diagnostics {
 	spec, diags := plan.spec(ctx)
 	wo, d := configConninfoWO(ctx, c)

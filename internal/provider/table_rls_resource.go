@@ -62,6 +62,14 @@ func (r *tableRLSResource) Describe(m *tableRLSModel) string {
 	return fmt.Sprintf("row-level security of table %s.%s in database %q", m.Schema.ValueString(), m.Table.ValueString(), databaseOf(r.client, m.Database))
 }
 
+// namesUsed: the database and the schema (awaitNames).
+func (r *tableRLSResource) namesUsed(m *tableRLSModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.schema(r.client, "schema", m.Database, m.Schema)
+	return n
+}
+
 func (r *tableRLSResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *tableRLSModel) diag.Diagnostics {
 	return r.set(ctx, plan, 0)
 }

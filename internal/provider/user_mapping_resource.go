@@ -129,6 +129,14 @@ func (r *userMappingResource) Describe(m *userMappingModel) string {
 	return fmt.Sprintf("user mapping for %q on server %q in database %q", m.UserName.ValueString(), m.ServerName.ValueString(), databaseOf(r.client, m.Database))
 }
 
+// namesUsed: the database and the user (awaitNames).
+func (r *userMappingResource) namesUsed(m *userMappingModel) []pg.Ref {
+	var n refs
+	n.database("database", m.Database)
+	n.role("user_name", m.UserName)
+	return n
+}
+
 func (r *userMappingResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *userMappingModel) diag.Diagnostics {
 	var diags diag.Diagnostics
 	opts := tfkit.OptionsFromTF(ctx, plan.Options, &diags)

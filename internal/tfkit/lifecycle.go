@@ -133,6 +133,12 @@ type Hooks struct {
 	// ProviderTypeName is the provider's type name, the prefix of every
 	// resource type name (for messages that spell a resource's address).
 	ProviderTypeName string
+	// Write, when set, runs write, the create (op OpCreate) or update
+	// (OpUpdate) of obj: plan is the planned *M, state the state's *M (nil on
+	// create). The provider may wait before it for objects the write needs
+	// that the same apply is bringing into being, and tell the writes that
+	// wait for what it brings into being when it is done.
+	Write func(ctx context.Context, obj any, op Operation, plan, state any, write func(context.Context) diag.Diagnostics) diag.Diagnostics
 }
 
 // Lifecycle implements resource.Resource's Metadata, Schema, Create, Read,
@@ -322,31 +328,12 @@ func (l Lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	c := &Call{Op: OpCreate, Config: req.Config, set: resp.Private}
-	ctx, outcome := l.trackOutcome(ctx)
-	d := l.obj.CreateObject(ctx, c, &plan)
 	adopted := false
-	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
-		outcome.Reset()
-		// The connection broke after the create was sent: the catalog says
-		// whether it happened. Found: adopt it (and bring it to the plan,
-		// should the create have had several steps). Not found: create again.
-		probe := plan
-		found, rd := l.obj.ReadObject(ctx, c, &probe)
-		switch {
-		case rd.HasError():
-			d.Append(rd...)
-		case found:
-			tflog.Info(ctx, "adopting an object whose create had an unknown outcome: it exists", map[string]any{"object": l.obj.Describe(&plan)})
-			adopted = true
-			if d = l.obj.UpdateObject(ctx, c, &plan, &probe); !d.HasError() {
-				l.settled(true)
-			}
-		default:
-			l.settled(false)
-			tflog.Info(ctx, "creating again an object whose create had an unknown outcome: it does not exist", map[string]any{"object": l.obj.Describe(&plan)})
-			d = l.obj.CreateObject(ctx, c, &plan)
-		}
-	}
+	d := l.write(ctx, OpCreate, &plan, nil, func(ctx context.Context) diag.Diagnostics {
+		var d diag.Diagnostics
+		d, adopted = l.createSettled(ctx, c, &plan)
+		return d
+	})
 	if d.HasError() && adopted {
 		// it exists: record it (tainted), lest it become an orphan
 		resp.Diagnostics.Append(RecordState(ctx, &resp.State, &plan)...)
@@ -366,6 +353,48 @@ func (l Lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 	resp.Diagnostics.Append(SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
 }
 
+// write runs a create or an update through Hooks.Write, when there is one.
+func (l Lifecycle[M]) write(ctx context.Context, op Operation, plan, state *M, write func(context.Context) diag.Diagnostics) diag.Diagnostics {
+	if l.hooks.Write == nil {
+		return write(ctx)
+	}
+	var st any
+	if state != nil {
+		st = state
+	}
+	return l.hooks.Write(ctx, l.obj, op, plan, st, write)
+}
+
+// createSettled creates the object and settles a create whose outcome is
+// unknown; adopted tells that it adopted the object it found.
+func (l Lifecycle[M]) createSettled(ctx context.Context, c *Call, plan *M) (d diag.Diagnostics, adopted bool) {
+	ctx, outcome := l.trackOutcome(ctx)
+	d = l.obj.CreateObject(ctx, c, plan)
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
+		// The connection broke after the create was sent: the catalog says
+		// whether it happened. Found: adopt it (and bring it to the plan,
+		// should the create have had several steps). Not found: create again.
+		probe := *plan
+		found, rd := l.obj.ReadObject(ctx, c, &probe)
+		switch {
+		case rd.HasError():
+			d.Append(rd...)
+		case found:
+			tflog.Info(ctx, "adopting an object whose create had an unknown outcome: it exists", map[string]any{"object": l.obj.Describe(plan)})
+			adopted = true
+			if d = l.obj.UpdateObject(ctx, c, plan, &probe); !d.HasError() {
+				l.settled(true)
+			}
+		default:
+			l.settled(false)
+			tflog.Info(ctx, "creating again an object whose create had an unknown outcome: it does not exist", map[string]any{"object": l.obj.Describe(plan)})
+			d = l.obj.CreateObject(ctx, c, plan)
+		}
+	}
+	return d, adopted
+}
+
 func (l Lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state M
 	resp.Diagnostics.Append(GetInto(ctx, req.Plan.Schema.Type, req.Plan.Raw, &plan, req.Plan.Get)...)
@@ -374,28 +403,7 @@ func (l Lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 		return
 	}
 	c := &Call{Op: OpUpdate, Config: req.Config, get: req.Private, set: resp.Private}
-	ctx, outcome := l.trackOutcome(ctx)
-	d := l.obj.UpdateObject(ctx, c, &plan, &state)
-	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
-		outcome.Reset()
-		// The connection broke after a change was sent: update once more
-		// from what the catalog holds now (by the state's identity, or the
-		// plan's when a rename went through).
-		for _, from := range []M{state, plan} {
-			probe := from
-			found, rd := l.obj.ReadObject(ctx, c, &probe)
-			if rd.HasError() {
-				d.Append(rd...)
-				break
-			}
-			if found {
-				l.settled(false)
-				tflog.Info(ctx, "updating again an object whose update had an unknown outcome", map[string]any{"object": l.obj.Describe(&plan)})
-				d = l.obj.UpdateObject(ctx, c, &plan, &probe)
-				break
-			}
-		}
-	}
+	d := l.write(ctx, OpUpdate, &plan, &state, func(ctx context.Context) diag.Diagnostics { return l.updateSettled(ctx, c, &plan, &state) })
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -412,6 +420,34 @@ func (l Lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 	resp.Diagnostics.Append(SetFrom(ctx, resp.State.Schema.Type, &plan, resp.State.Set)...)
 	keepPlannedEmpty(l.emptyAttrs(), req.Plan.Raw, &resp.State)
 	resp.Diagnostics.Append(SetIdentity(ctx, l.obj, resp.State, resp.Identity)...)
+}
+
+// updateSettled updates the object and settles an update whose outcome is
+// unknown.
+func (l Lifecycle[M]) updateSettled(ctx context.Context, c *Call, plan, state *M) diag.Diagnostics {
+	ctx, outcome := l.trackOutcome(ctx)
+	d := l.obj.UpdateObject(ctx, c, plan, state)
+	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
+		outcome.Reset()
+		// The connection broke after a change was sent: update once more
+		// from what the catalog holds now (by the state's identity, or the
+		// plan's when a rename went through).
+		for _, from := range []M{*state, *plan} {
+			probe := from
+			found, rd := l.obj.ReadObject(ctx, c, &probe)
+			if rd.HasError() {
+				d.Append(rd...)
+				break
+			}
+			if found {
+				l.settled(false)
+				tflog.Info(ctx, "updating again an object whose update had an unknown outcome", map[string]any{"object": l.obj.Describe(plan)})
+				d = l.obj.UpdateObject(ctx, c, plan, &probe)
+				break
+			}
+		}
+	}
+	return d
 }
 
 func (l Lifecycle[M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
