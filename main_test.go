@@ -56,9 +56,13 @@ func TestScripts_regressionHeadUnderPipefail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files = append(files, ".ci/run")
+	sub, _ := filepath.Glob("scripts/*/*")
+	files = append(append(files, sub...), ".ci/run")
 	early := regexp.MustCompile(`\|\s*(head|grep\s+(-[a-zA-Z]*[qm]|--quiet|--max-count))\b`)
 	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil || fi.IsDir() {
+			continue
+		}
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -344,10 +344,8 @@ func (r *grantResource) unclaimed(ctx context.Context, t pg.GrantTarget, claimed
 	}
 	var left []string
 	for _, o := range objects {
-		keep := true
-		if len(t.Columns) == 0 {
-			keep = !claimed[o]
-		} else {
+		keep := !claimed[o]
+		if len(t.Columns) > 0 {
 			keep = slices.ContainsFunc(t.Columns, func(c string) bool { return !claimed[o+"\x00"+c] })
 		}
 		if keep {
