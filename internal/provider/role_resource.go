@@ -652,16 +652,7 @@ func (r *roleResource) ReadObject(ctx context.Context, c *tfkit.Call, m *roleMod
 	if diags.HasError() {
 		return false, diags
 	}
-	if c.Op == tfkit.OpRead && m.OID.IsNull() && !m.Roles.IsNull() && !m.Roles.IsUnknown() && len(m.Roles.Elements()) > 0 &&
-		c.PrivateKey(ctx, privateRolesConfigured) == nil {
-		// A state upgraded from cyrilgdn (no oid yet) that lists memberships:
-		// its configuration set them (cyrilgdn plans to revoke the memberships
-		// roles does not list, unless roles is in ignore_changes, which a plan
-		// sees as set).
-		var names []string
-		diags.Append(m.Roles.ElementsAs(ctx, &names, false)...)
-		diags.Append(c.SetPrivateJSON(ctx, privateRolesConfigured, names, "the configured roles")...)
-	}
+	diags.Append(markCyrilgdnRolesConfigured(ctx, c, m)...)
 	var role *pg.Role
 	var err error
 	if !m.OID.IsNull() && !m.OID.IsUnknown() {
@@ -694,8 +685,42 @@ func (r *roleResource) ReadObject(ctx context.Context, c *tfkit.Call, m *roleMod
 		diags.Append(d...)
 		m.Roles = memberOf
 	}
+	diags.Append(m.readSettings(ctx, role.Settings)...)
+	m.configOnlyDefaults()
 
-	if sp, ok := role.Settings["search_path"]; ok {
+	// Out-of-band password change, detectable only as superuser (pg_authid).
+	if !m.Password.IsNull() && m.Password.ValueString() != "" && passwordDrift(m) != passwordDriftIgnore {
+		if su, err := r.client.Superuser(ctx); err == nil && su {
+			if v, err := r.client.RolePasswordVerifier(ctx, role.Name); err == nil {
+				diags.Append(checkPassword(ctx, c, m, v, role.Name)...)
+			}
+		}
+	} else if c.Op == tfkit.OpRead {
+		diags.Append(c.SetPrivateKey(ctx, privatePasswordChanged, nil)...)
+	}
+	return true, diags
+}
+
+// markCyrilgdnRolesConfigured records, for a state upgraded from cyrilgdn (no
+// oid yet) that lists memberships, that its configuration set them: cyrilgdn
+// plans to revoke the memberships roles does not list, unless roles is in
+// ignore_changes, which a plan sees as set.
+func markCyrilgdnRolesConfigured(ctx context.Context, c *tfkit.Call, m *roleModel) diag.Diagnostics {
+	if c.Op != tfkit.OpRead || !m.OID.IsNull() || m.Roles.IsNull() || m.Roles.IsUnknown() || len(m.Roles.Elements()) == 0 ||
+		c.PrivateKey(ctx, privateRolesConfigured) != nil {
+		return nil
+	}
+	var names []string
+	diags := m.Roles.ElementsAs(ctx, &names, false)
+	diags.Append(c.SetPrivateJSON(ctx, privateRolesConfigured, names, "the configured roles")...)
+	return diags
+}
+
+// readSettings records the role's settings that are attributes: search_path,
+// the two timeouts (in milliseconds, 0 when unset) and assume_role.
+func (m *roleModel) readSettings(ctx context.Context, settings map[string]string) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if sp, ok := settings["search_path"]; ok {
 		l, d := types.ListValueFrom(ctx, types.StringType, pg.ParseSearchPath(sp))
 		diags.Append(d...)
 		m.SearchPath = l
@@ -708,16 +733,21 @@ func (r *roleResource) ReadObject(ctx context.Context, c *tfkit.Call, m *roleMod
 		dst *types.Int64
 	}{{"statement_timeout", &m.StatementTimeout}, {"idle_in_transaction_session_timeout", &m.IdleInTransactionSessionTimeout}} {
 		ms := int64(0)
-		if v, ok := role.Settings[s.key]; ok {
+		if v, ok := settings[s.key]; ok {
+			var err error
 			if ms, err = pg.ParseMilliseconds(v); err != nil {
 				diags.AddError("Could not read role setting", fmt.Sprintf("%s = %q: %v", s.key, v, err))
 			}
 		}
 		*s.dst = types.Int64Value(ms)
 	}
-	m.AssumeRole = types.StringValue(role.Settings["role"])
+	m.AssumeRole = types.StringValue(settings["role"])
+	return diags
+}
 
-	// Attributes that exist only in the configuration: defaults after import.
+// configOnlyDefaults sets the attributes that exist only in the configuration
+// to their defaults when unset (after an import).
+func (m *roleModel) configOnlyDefaults() {
 	if m.SkipDropRole.IsNull() {
 		m.SkipDropRole = types.BoolValue(false)
 	}
@@ -731,18 +761,6 @@ func (r *roleResource) ReadObject(ctx context.Context, c *tfkit.Call, m *roleMod
 	if m.PasswordDrift.IsNull() {
 		m.PasswordDrift = types.StringValue(passwordDriftReport)
 	}
-
-	// Out-of-band password change, detectable only as superuser (pg_authid).
-	if !m.Password.IsNull() && m.Password.ValueString() != "" && passwordDrift(m) != passwordDriftIgnore {
-		if su, err := r.client.Superuser(ctx); err == nil && su {
-			if v, err := r.client.RolePasswordVerifier(ctx, role.Name); err == nil {
-				diags.Append(checkPassword(ctx, c, m, v, role.Name)...)
-			}
-		}
-	} else if c.Op == tfkit.OpRead {
-		diags.Append(c.SetPrivateKey(ctx, privatePasswordChanged, nil)...)
-	}
-	return true, diags
 }
 
 // Private-state keys of the password check: the seal (pg.PasswordSeal) of
