@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,8 +71,9 @@ resource "postgresql_default_privileges" "tables" {
 // created in the same apply failed with "Role not found" / "Schema not found"
 // in about two applies of five (the next apply passed). The provider now
 // waits for the creates of this apply that bring those names into being:
-// the configuration applies on the first try in 20 rounds of 20 at
-// -parallelism=20.
+// the configuration applies on the first try in every round at
+// -parallelism=20: 5 rounds in make test, PGTF_RACE_ROUNDS=20 for the 20 of
+// 20 that issue 41 asks (CONTRIBUTING, "Slow variants").
 func TestAccGrant_regressionStringNamesCreatedInSameApplyRace(t *testing.T) {
 	acctest.PreCheck(t)
 	t.Parallel()
@@ -79,7 +82,10 @@ func TestAccGrant_regressionStringNamesCreatedInSameApplyRace(t *testing.T) {
 	acctest.Database(t, db, acctest.AdminUser())
 	w := acctest.NewWorkdir(t)
 	cfg := sameApplyConfig(db, prefix)
-	const rounds = 20
+	rounds := 5
+	if n, err := strconv.Atoi(os.Getenv("PGTF_RACE_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+	}
 	var failed []string
 	for i := range rounds {
 		if out, err := w.TryApply(cfg, "-parallelism=20"); err != nil {
