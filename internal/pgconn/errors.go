@@ -89,7 +89,8 @@ func IsTransient(err error) bool {
 				strings.Contains(pgErr.Message, "tuple concurrently deleted") ||
 				strings.Contains(pgErr.Message, "could not find tuple for") ||
 				strings.Contains(pgErr.Message, "cache lookup failed for namespace") ||
-				strings.Contains(pgErr.Message, "cache lookup failed for schema")
+				strings.Contains(pgErr.Message, "cache lookup failed for schema") ||
+				strings.Contains(pgErr.Message, "cache lookup failed for user mapping")
 		}
 		return false
 	}

@@ -286,7 +286,9 @@ func (r *databaseResource) Describe(m *databaseModel) string {
 // namesUsed: the owner and the template (awaitNames).
 func (r *databaseResource) namesUsed(m *databaseModel) []pg.Ref {
 	var n refs
-	n.role("owner", m.Owner)
+	if !strings.EqualFold(m.Owner.ValueString(), "DEFAULT") { // the provider's role, as cyrilgdn documents
+		n.role("owner", m.Owner)
+	}
 	if t := m.Template.ValueString(); t != "" && !strings.EqualFold(t, "DEFAULT") && t != "template0" && t != "template1" {
 		n.database("template", m.Template.StringValue)
 	}

@@ -187,8 +187,6 @@ func (r *roleResource) PlanChange(ctx context.Context, req resource.ModifyPlanRe
 	if config.Roles.IsNull() {
 		plan.Roles = state.Roles // not managed: keep what was read
 		warnRolesUnmanaged(ctx, req, resp, plan, state)
-	} else {
-		planRolesAdopted(ctx, req, plan, state)
 	}
 	planPassword(ctx, req, resp, plan, config, state)
 	r.warnRepairUnseen(ctx, resp, plan, state)
@@ -280,6 +278,11 @@ func warnRolesUnmanaged(ctx context.Context, req resource.ModifyPlanRequest, res
 // memberships for this apply (pg/claims.go), so that the destroy leaves them.
 // The plan shows id as known after apply (roles, configured, cannot be), once:
 // the update records that roles is managed here.
+//
+// Not called: with lifecycle { ignore_changes = [roles] } Terraform sends the
+// state's roles as configured, and the update planned every time (the
+// compatibility corpus, role and grant_role cases). Known defect, recorded in
+// TestAccFacts_regressionMovedToAnotherAddress (skipped).
 func planRolesAdopted(ctx context.Context, req resource.ModifyPlanRequest, plan, state *roleModel) {
 	if req.Private == nil || plan.Roles.IsUnknown() || state.Roles.IsNull() || state.Roles.IsUnknown() ||
 		len(state.Roles.Elements()) == 0 || !plan.Roles.Equal(state.Roles) {
@@ -938,3 +941,6 @@ type roleModel struct {
 	IdleInTransactionSessionTimeout types.Int64  `tfsdk:"idle_in_transaction_session_timeout"`
 	AssumeRole                      types.String `tfsdk:"assume_role"`
 }
+
+// planRolesAdopted is switched off (see its comment); kept for its fix.
+var _ = planRolesAdopted
