@@ -208,60 +208,42 @@ func TestAccCompatCorpus_cyrilgdnApply(t *testing.T) {
 	bin := acctest.CyrilgdnBinary(t)
 	record := os.Getenv("PGTF_CORPUS_RECORD") == "1"
 	known := record || os.Getenv("PGTF_CORPUS_KNOWN") != ""
-	files := corpusFiles(t)
-	var typs []string
-	for typ := range files {
-		typs = append(typs, typ)
-	}
-	sort.Strings(typs)
-	for _, typ := range typs {
-		ct := corpusTypes[typ]
-		t.Run(typ, func(t *testing.T) {
-			if ct.skip != nil {
-				ct.skip(t)
+	forEachCorpusType(t, func(t *testing.T, typ, file string, ct corpusType) {
+		run := selectCorpus(t, file, known)
+		n := newCorpusNames()
+		if ct.setup != nil {
+			ct.setup(t, n)
+		}
+		applicable := 0
+		body := renderCorpus(t, run.body(func(c corpusCase) bool {
+			if why := c.cyrilgdnFailure(); why != "" {
+				t.Logf("case %s not applied with cyrilgdn: %s", c.name, why)
+				return false
 			}
-			if ct.serial {
-				fdwCasesMu.Lock()
-				defer fdwCasesMu.Unlock()
-			} else {
-				t.Parallel()
-			}
-			run := selectCorpus(t, files[typ], known)
-			n := newCorpusNames()
-			if ct.setup != nil {
-				ct.setup(t, n)
-			}
-			applicable := 0
-			body := renderCorpus(t, run.body(func(c corpusCase) bool {
-				if why := c.cyrilgdnFailure(); why != "" {
-					t.Logf("case %s not applied with cyrilgdn: %s", c.name, why)
-					return false
-				}
-				applicable++
-				return true
-			}), n)
-			if applicable == 0 {
-				if record {
-					writeCorpusRecording(t, typ, bin, run, n, `{"resources": []}`)
-				}
-				t.Skip("cyrilgdn can apply no case of this file here")
-			}
-			sw := acctest.CyrilgdnApplyThenPlan(t, bin, body)
+			applicable++
+			return true
+		}), n)
+		if applicable == 0 {
 			if record {
-				writeCorpusRecording(t, typ, bin, run, n, sw.State)
+				writeCorpusRecording(t, typ, bin, run, n, `{"resources": []}`)
 			}
-			sw.Changed = slices.DeleteFunc(sw.Changed, func(c string) bool {
-				why, ok := corpusSwitchUpdates[c]
-				if ok {
-					t.Logf("%s: the expected update: %s", c, why)
-				}
-				return ok
-			})
-			if len(sw.Changed) > 0 {
-				t.Fatalf("after the switch from cyrilgdn/postgresql %s, the plan shows changes %v:\n%s", acctest.CyrilgdnVersion, sw.Changed, sw.Plan)
+			t.Skip("cyrilgdn can apply no case of this file here")
+		}
+		sw := acctest.CyrilgdnApplyThenPlan(t, bin, body)
+		if record {
+			writeCorpusRecording(t, typ, bin, run, n, sw.State)
+		}
+		sw.Changed = slices.DeleteFunc(sw.Changed, func(c string) bool {
+			why, ok := corpusSwitchUpdates[c]
+			if ok {
+				t.Logf("%s: the expected update: %s", c, why)
 			}
+			return ok
 		})
-	}
+		if len(sw.Changed) > 0 {
+			t.Fatalf("after the switch from cyrilgdn/postgresql %s, the plan shows changes %v:\n%s", acctest.CyrilgdnVersion, sw.Changed, sw.Plan)
+		}
+	})
 }
 
 // recordedInstances are the instances of resource type typ in the state

@@ -289,6 +289,15 @@ func TestAccCompatCorpus(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC (make testacc)")
 	}
 	known := os.Getenv("PGTF_CORPUS_KNOWN") != ""
+	forEachCorpusType(t, func(t *testing.T, typ, file string, ct corpusType) {
+		runCorpus(t, typ, file, ct, known)
+	})
+}
+
+// forEachCorpusType runs f in a subtest per corpus file (per resource type),
+// in name order: in parallel, except the types that must run one at a time
+// (serial), after the type's own skip.
+func forEachCorpusType(t *testing.T, f func(t *testing.T, typ, file string, ct corpusType)) {
 	files := corpusFiles(t)
 	var typs []string
 	for typ := range files {
@@ -307,7 +316,7 @@ func TestAccCompatCorpus(t *testing.T) {
 			} else {
 				t.Parallel()
 			}
-			runCorpus(t, typ, files[typ], ct, known)
+			f(t, typ, files[typ], ct)
 		})
 	}
 }

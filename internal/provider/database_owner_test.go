@@ -186,6 +186,24 @@ func (f dboFixture) test(t *testing.T, destroyed func(*terraform.State) error, s
 	})
 }
 
+// imported is an import step of a lifecycle: the resource's address, the
+// import ID ("": the state's id) and the attributes import cannot verify.
+type imported struct {
+	name, id string
+	ignore   []string
+}
+
+// lifecycle is the steps most tests here take: apply config and check, plan
+// it again (empty), then import each resource of imports and verify it.
+func lifecycle(config string, check func(*terraform.State) error, imports ...imported) []resource.TestStep {
+	steps := []resource.TestStep{{Config: config, Check: check}, {Config: config, PlanOnly: true}}
+	for _, i := range imports {
+		steps = append(steps, resource.TestStep{Config: config, ResourceName: i.name, ImportState: true, ImportStateId: i.id,
+			ImportStateVerify: true, ImportStateVerifyIgnore: i.ignore})
+	}
+	return steps
+}
+
 // aclOf is the query of the grantee's privileges on the object of from (a
 // catalog and its alias) where cond holds, in the fixture's database.
 func aclOf(acl, from, cond string) string {
@@ -227,11 +245,7 @@ resource "postgresql_grant" "table" {
 		}
 	}
 	f.test(t, check("<none>", "<none>"),
-		resource.TestStep{Config: config, Check: check("CREATE,USAGE", "SELECT")},
-		resource.TestStep{Config: config, PlanOnly: true},
-		resource.TestStep{Config: config, ResourceName: "postgresql_grant.schema", ImportState: true, ImportStateVerify: true},
-		resource.TestStep{Config: config, ResourceName: "postgresql_grant.table", ImportState: true, ImportStateVerify: true},
-	)
+		lifecycle(config, check("CREATE,USAGE", "SELECT"), imported{name: "postgresql_grant.schema"}, imported{name: "postgresql_grant.table"})...)
 }
 
 // Default privileges of pg_database_owner (of the application role before
@@ -256,10 +270,7 @@ resource "postgresql_default_privileges" "tables" {
 `, f.db, owner, f.grantee)
 	entry := aclOf("d.defaclacl", "pg_default_acl d", "d.defaclrole = "+quoteLit(owner)+"::regrole AND d.defaclnamespace = 'public'::regnamespace AND d.defaclobjtype = 'r'")
 	f.test(t, f.expect(t, "default privileges", entry, "<none>"),
-		resource.TestStep{Config: config, Check: f.expect(t, "default privileges", entry, "SELECT")},
-		resource.TestStep{Config: config, PlanOnly: true},
-		resource.TestStep{Config: config, ResourceName: "postgresql_default_privileges.tables", ImportState: true, ImportStateVerify: true},
-	)
+		lifecycle(config, f.expect(t, "default privileges", entry, "SELECT"), imported{name: "postgresql_default_privileges.tables"})...)
 }
 
 // postgresql_schema managing public itself: adopted with its policy blocks,
@@ -334,11 +345,9 @@ resource "postgresql_comment" "table" {
 `, f.db)
 	comments := "SELECT obj_description('public'::regnamespace, 'pg_namespace') || '/' || obj_description('public.items'::regclass, 'pg_class') WHERE $1 <> ''"
 	f.test(t, f.expect(t, "comments", "SELECT coalesce(obj_description('public'::regnamespace, 'pg_namespace'), obj_description('public.items'::regclass, 'pg_class')) WHERE $1 <> ''", "<none>"),
-		resource.TestStep{Config: config, Check: f.expect(t, "comments", comments, "the application's/what it sells")},
-		resource.TestStep{Config: config, PlanOnly: true},
-		resource.TestStep{Config: config, ResourceName: "postgresql_comment.schema", ImportState: true, ImportStateId: f.db + ".schema.public", ImportStateVerify: true},
-		resource.TestStep{Config: config, ResourceName: "postgresql_comment.table", ImportState: true, ImportStateId: f.db + ".table.public.items", ImportStateVerify: true},
-	)
+		lifecycle(config, f.expect(t, "comments", comments, "the application's/what it sells"),
+			imported{name: "postgresql_comment.schema", id: f.db + ".schema.public"},
+			imported{name: "postgresql_comment.table", id: f.db + ".table.public.items"})...)
 }
 
 func TestAccSecurityLabel_publicOfDatabaseOwner(t *testing.T) {
@@ -363,11 +372,9 @@ resource "postgresql_security_label" "table" {
 `, f.db)
 	labels := "SELECT string_agg(label, '/' ORDER BY label) FROM pg_seclabel WHERE provider = 'dummy' AND objoid IN ('public'::regnamespace, 'public.items'::regclass) AND $1 <> ''"
 	f.test(t, f.expect(t, "labels", labels, "<none>"),
-		resource.TestStep{Config: config, Check: f.expect(t, "labels", labels, "classified/unclassified")},
-		resource.TestStep{Config: config, PlanOnly: true},
-		resource.TestStep{Config: config, ResourceName: "postgresql_security_label.schema", ImportState: true, ImportStateId: f.db + ".dummy.schema.public", ImportStateVerify: true},
-		resource.TestStep{Config: config, ResourceName: "postgresql_security_label.table", ImportState: true, ImportStateId: f.db + ".dummy.table.public.items", ImportStateVerify: true},
-	)
+		lifecycle(config, f.expect(t, "labels", labels, "classified/unclassified"),
+			imported{name: "postgresql_security_label.schema", id: f.db + ".dummy.schema.public"},
+			imported{name: "postgresql_security_label.table", id: f.db + ".dummy.table.public.items"})...)
 }
 
 // postgresql_object_owner gives public and a table of pg_database_owner to the
@@ -392,11 +399,9 @@ resource "postgresql_object_owner" "table" {
 `, f.db, f.owner)
 	owners := "SELECT pg_get_userbyid(n.nspowner) || '/' || pg_get_userbyid(c.relowner) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = 'public.items'::regclass AND $1 <> ''"
 	f.test(t, f.expect(t, "owners of public and public.items", owners, f.owner+"/"+f.owner),
-		resource.TestStep{Config: config, Check: f.expect(t, "owners of public and public.items", owners, f.owner+"/"+f.owner)},
-		resource.TestStep{Config: config, PlanOnly: true},
-		resource.TestStep{Config: config, ResourceName: "postgresql_object_owner.schema", ImportState: true, ImportStateId: f.db + ".schema.public", ImportStateVerify: true},
-		resource.TestStep{Config: config, ResourceName: "postgresql_object_owner.table", ImportState: true, ImportStateId: f.db + ".table.public.items", ImportStateVerify: true},
-	)
+		lifecycle(config, f.expect(t, "owners of public and public.items", owners, f.owner+"/"+f.owner),
+			imported{name: "postgresql_object_owner.schema", id: f.db + ".schema.public"},
+			imported{name: "postgresql_object_owner.table", id: f.db + ".table.public.items"})...)
 }
 
 // Row-level security and a policy on a table of pg_database_owner: ALTER
@@ -447,9 +452,6 @@ resource "postgresql_extension" "citext" {
 `, f.db)
 	ext := "SELECT e.extname || '@' || n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'citext' AND $1 <> ''"
 	f.test(t, f.expect(t, "extension", ext, "<none>"),
-		resource.TestStep{Config: config, Check: f.expect(t, "extension", ext, "citext@public")},
-		resource.TestStep{Config: config, PlanOnly: true},
-		resource.TestStep{Config: config, ResourceName: "postgresql_extension.citext", ImportState: true, ImportStateId: f.db + ".citext", ImportStateVerify: true,
-			ImportStateVerifyIgnore: []string{"drop_cascade", "create_cascade"}},
-	)
+		lifecycle(config, f.expect(t, "extension", ext, "citext@public"),
+			imported{name: "postgresql_extension.citext", id: f.db + ".citext", ignore: []string{"drop_cascade", "create_cascade"}})...)
 }
