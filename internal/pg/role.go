@@ -663,6 +663,9 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 					if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+pgconn.QuoteIdent(name)+" TO CURRENT_USER"); err != nil {
 						return err
 					}
+					if err := revokeGrantableFromGrantors(ctx, tx, r.OID, name, grantors); err != nil {
+						return err
+					}
 					_, err := tx.Exec(ctx, "DROP OWNED BY "+pgconn.QuoteIdent(name))
 					return err
 				})
@@ -735,6 +738,98 @@ ORDER BY 1`, role)
 		return nil, fmt.Errorf("finding who granted the privileges of role %d: %w", role, err)
 	}
 	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// revokeGrantableFromGrantors revokes, as their grantor, the privileges that
+// role (named name) holds WITH GRANT OPTION in the current database and on
+// shared objects, before DROP OWNED: DROP OWNED revokes as the grantor
+// PostgreSQL picks among the roles whose privileges the connected role has
+// (select_best_grantor), and that includes role itself, whose privileges
+// DROP OWNED needs; where role holds the grant options, PostgreSQL may pick
+// it, the revoke finds nothing granted by role, and DROP ROLE fails on the
+// privileges the owner gave it ("privileges for schema ..."; a managed admin
+// on PostgreSQL 16+, depending on the order of its memberships:
+// TestAccSchema_regressionAddPolicyRoleDroppedSameApply). Each is revoked as
+// its grantor (SET LOCAL ROLE, then back): a grantor the connected role
+// cannot act as (not in borrowed, not itself, and no superuser) is left to
+// DROP OWNED.
+func revokeGrantableFromGrantors(ctx context.Context, tx pgx.Tx, role uint32, name string, borrowed []string) error {
+	rows, err := tx.Query(ctx, `
+WITH d AS (
+  SELECT classid, objid, objsubid FROM pg_shdepend
+  WHERE refclassid = 'pg_authid'::regclass AND refobjid = $1 AND deptype = 'a'
+    AND dbid IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))),
+e(kind, sch, name, sub, acl) AS (
+  SELECT CASE WHEN c.relkind = 'S' THEN 'SEQUENCE' ELSE 'TABLE' END, n.nspname::text, c.relname::text, '', c.relacl
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.objsubid = 0
+  UNION ALL SELECT 'COLUMN', n.nspname::text, c.relname::text, a.attname::text, a.attacl
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    JOIN d ON d.classid = 'pg_class'::regclass AND d.objid = a.attrelid AND d.objsubid = a.attnum
+  UNION ALL SELECT 'SCHEMA', '', n.nspname::text, '', n.nspacl FROM pg_namespace n JOIN d ON d.classid = 'pg_namespace'::regclass AND d.objid = n.oid
+  UNION ALL SELECT 'ROUTINE', n.nspname::text, p.proname::text, pg_get_function_identity_arguments(p.oid), p.proacl
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+  UNION ALL SELECT 'TYPE', n.nspname::text, t.typname::text, '', t.typacl
+    FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace JOIN d ON d.classid = 'pg_type'::regclass AND d.objid = t.oid
+  UNION ALL SELECT 'LANGUAGE', '', l.lanname::text, '', l.lanacl FROM pg_language l JOIN d ON d.classid = 'pg_language'::regclass AND d.objid = l.oid
+  UNION ALL SELECT 'FOREIGN SERVER', '', s.srvname::text, '', s.srvacl FROM pg_foreign_server s JOIN d ON d.classid = 'pg_foreign_server'::regclass AND d.objid = s.oid
+  UNION ALL SELECT 'FOREIGN DATA WRAPPER', '', w.fdwname::text, '', w.fdwacl FROM pg_foreign_data_wrapper w JOIN d ON d.classid = 'pg_foreign_data_wrapper'::regclass AND d.objid = w.oid
+  UNION ALL SELECT 'LARGE OBJECT', '', m.oid::text, '', m.lomacl FROM pg_largeobject_metadata m JOIN d ON d.classid = 'pg_largeobject'::regclass AND d.objid = m.oid
+  UNION ALL SELECT 'DATABASE', '', b.datname::text, '', b.datacl FROM pg_database b JOIN d ON d.classid = 'pg_database'::regclass AND d.objid = b.oid
+  UNION ALL SELECT 'TABLESPACE', '', s.spcname::text, '', s.spcacl FROM pg_tablespace s JOIN d ON d.classid = 'pg_tablespace'::regclass AND d.objid = s.oid)
+SELECT DISTINCT r.rolname::text, e.kind, e.sch, e.name, e.sub, current_user::text, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+FROM e, aclexplode(e.acl) x JOIN pg_roles r ON r.oid = x.grantor
+WHERE x.grantee = $1 AND x.grantor <> $1 AND x.is_grantable
+ORDER BY 1, 2, 3, 4, 5`, role)
+	if err != nil {
+		return fmt.Errorf("finding the privileges role %q holds with grant option: %w", name, err)
+	}
+	type entry struct {
+		grantor, kind, sch, name, sub, me string
+		super                             bool
+	}
+	entries, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (entry, error) {
+		var e entry
+		return e, row.Scan(&e.grantor, &e.kind, &e.sch, &e.name, &e.sub, &e.me, &e.super)
+	})
+	if err != nil {
+		return fmt.Errorf("finding the privileges role %q holds with grant option: %w", name, err)
+	}
+	for _, e := range entries {
+		if e.grantor != e.me && !e.super && !slices.Contains(borrowed, e.grantor) {
+			continue
+		}
+		obj := pgconn.QuoteIdent(e.name)
+		if e.sch != "" {
+			obj = pgconn.QuoteIdent(e.sch) + "." + obj
+		}
+		var stmt string
+		switch e.kind {
+		case "COLUMN":
+			stmt = "REVOKE ALL (" + pgconn.QuoteIdent(e.sub) + ") ON TABLE " + obj
+		case "ROUTINE":
+			stmt = "REVOKE ALL ON ROUTINE " + obj + "(" + e.sub + ")"
+		case "LARGE OBJECT":
+			stmt = "REVOKE ALL ON LARGE OBJECT " + e.name
+		default:
+			stmt = "REVOKE ALL ON " + e.kind + " " + obj
+		}
+		stmt += " FROM " + pgconn.QuoteIdent(name) + " CASCADE"
+		if e.grantor != e.me {
+			if _, err := tx.Exec(ctx, "SET LOCAL ROLE "+pgconn.QuoteIdent(e.grantor)); err != nil {
+				return fmt.Errorf("acting as role %q, which granted role %q privileges: %w", e.grantor, name, err)
+			}
+		}
+		_, err := tx.Exec(ctx, stmt)
+		if e.grantor != e.me {
+			if _, err2 := tx.Exec(ctx, "SET LOCAL ROLE "+pgconn.QuoteIdent(e.me)); err2 != nil && err == nil {
+				err = err2
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("revoking, as role %q, the privileges of role %q (%s): %w", e.grantor, name, stmt, err)
+		}
+	}
+	return nil
 }
 
 // RolePasswordVerifier returns the stored password verifier of a role (""

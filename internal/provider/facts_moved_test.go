@@ -3,6 +3,7 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"testing"
 
@@ -21,9 +22,9 @@ import (
 // another address). Every fact here moves at each round, at -parallelism 20,
 // as users apply; each round must apply, plan empty and leave every fact.
 func TestAccFacts_regressionMovedToAnotherAddress(t *testing.T) {
-	t.Skip("known defect: a membership moved from a postgresql_grant_role into a role's roles in one apply is revoked; planRolesAdopted, its fix, made roles with ignore_changes = [roles] plan an update for ever (compatibility corpus), so it is switched off until it tells the two apart")
 	acctest.PreCheck(t)
 	t.Parallel()
+	moveIntoRoles := os.Getenv("PGTF_WALK_KNOWN") == "1"
 	db := acctest.RandName("movdb")
 	member, group, owner := acctest.RandName("movm"), acctest.RandName("movg"), acctest.RandName("movo")
 	acctest.Database(t, db, acctest.AdminUser())
@@ -31,7 +32,16 @@ func TestAccFacts_regressionMovedToAnotherAddress(t *testing.T) {
 	w := acctest.NewWorkdir(t)
 	cfg := func(round int) string {
 		s := fmt.Sprint(round)
-		inRoles := round%2 == 1
+		// the membership moves between postgresql_grant_role addresses; with
+		// PGTF_WALK_KNOWN=1 it also moves into the role's roles and back: a
+		// known defect (walk.Switches.AvoidMoveMembershipIntoRoles): nothing
+		// of the role runs in the apply (its roles already match), so nothing
+		// claims the membership and the grant_role's destroy revokes it.
+		// planRolesAdopted, which planned the role an update to claim it,
+		// made a role with ignore_changes = [roles] plan an update for ever
+		// (the compatibility corpus), and is switched off until it tells the
+		// two apart.
+		inRoles := round%2 == 1 && moveIntoRoles
 		roles := ""
 		if inRoles {
 			roles = "\n  roles = [postgresql_role.g.name]"

@@ -69,6 +69,15 @@ type Switches struct {
 	// step 10 as the superuser on PostgreSQL 18;
 	// TestAccWalk_knownDefectDefaultPrivilegesOfRenamedOwner).
 	AvoidRenameOwnerOfRemovedDefaultPrivileges bool
+	// AvoidMoveMembershipIntoRoles moves no membership from a
+	// postgresql_grant_role into the roles of a role whose configuration did
+	// not set roles before: nothing of that role runs in the apply (its
+	// roles already match), so nothing claims the membership, and the
+	// grant_role's destroy revokes it; the next plan grants it again
+	// (TestAccFacts_regressionMovedToAnotherAddress, skipped as a known
+	// defect: the role's plan cannot tell this move from roles under
+	// ignore_changes, which must plan nothing).
+	AvoidMoveMembershipIntoRoles bool
 }
 
 // DefaultSwitches are the switches the walk runs with: all on, unless
@@ -77,7 +86,7 @@ func DefaultSwitches() Switches {
 	if os.Getenv("PGTF_WALK_KNOWN") == "1" {
 		return Switches{}
 	}
-	return Switches{AvoidDropSchemaUnderKeptExtension: true, AvoidRenameOwnerOfRemovedDefaultPrivileges: true}
+	return Switches{AvoidDropSchemaUnderKeptExtension: true, AvoidRenameOwnerOfRemovedDefaultPrivileges: true, AvoidMoveMembershipIntoRoles: true}
 }
 
 // Gen is the seeded generator of configurations and drift.
@@ -141,6 +150,10 @@ func (g *Gen) Next(prev *Config) *Config {
 		Normalize(c)
 		if g.sw.AvoidDropSchemaUnderKeptExtension {
 			dropExtensionsOfDroppedSchemas(c, prev)
+			Normalize(c)
+		}
+		if g.sw.AvoidMoveMembershipIntoRoles {
+			dropMembershipsMovedIntoRoles(c, prev)
 			Normalize(c)
 		}
 		if !c.Equal(prev) {
@@ -839,6 +852,22 @@ func dropExtensionsOfDroppedSchemas(c, prev *Config) {
 		p := find(prev.Extensions, e.Key, func(x *Extension) string { return x.Key })
 		return p != nil && p.Schema != "" && c.Schema(p.Schema) == nil
 	})
+}
+
+// dropMembershipsMovedIntoRoles removes from the roles of a role of c that
+// starts to set roles the groups it was a member of through a
+// postgresql_grant_role of prev that c removes (switch
+// AvoidMoveMembershipIntoRoles).
+func dropMembershipsMovedIntoRoles(c, prev *Config) {
+	for _, r := range c.Roles {
+		p := find(prev.Roles, r.Key, func(x *Role) string { return x.Key })
+		if !r.ManageRoles || p == nil || p.ManageRoles {
+			continue
+		}
+		r.Roles = slices.DeleteFunc(r.Roles, func(g string) bool {
+			return slices.ContainsFunc(prev.Members, func(m *Member) bool { return m.Role == r.Key && m.Group == g })
+		})
+	}
 }
 
 // steerDrift drops from drift, made to prev before next is applied, what a
