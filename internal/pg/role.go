@@ -655,15 +655,15 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 				// REASSIGN OWNED needs the privileges of the role being
 				// dropped, and DROP OWNED revokes only what the roles whose
 				// privileges it has granted (a managed admin borrows them).
-				grantors, err := privilegeGrantors(ctx, tx, r.OID)
+				held, me, super, err := heldPrivileges(ctx, tx, r.OID)
 				if err != nil {
 					return err
 				}
-				return withRoles(ctx, tx, append([]string{name}, grantors...), func() error {
+				return withRoles(ctx, tx, append([]string{name}, heldGrantors(held, me)...), func() error {
 					if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+pgconn.QuoteIdent(name)+" TO CURRENT_USER"); err != nil {
 						return err
 					}
-					if err := revokeGrantableFromGrantors(ctx, tx, r.OID, name, grantors); err != nil {
+					if err := revokeHeldGrantOptions(ctx, tx, r.OID, name, held, me, super); err != nil {
 						return err
 					}
 					_, err := tx.Exec(ctx, "DROP OWNED BY "+pgconn.QuoteIdent(name))
@@ -699,134 +699,161 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 	return nil
 }
 
-// privilegeGrantors lists the roles that granted role (an OID) the
-// privileges it holds in the current database and on shared objects, and
-// that the connected role can borrow: DROP OWNED revokes a privilege only as
-// a role whose privileges the connected role has, which a superuser always
-// has, and a managed admin borrows (withRoles); what other grantors gave stays,
-// and DROP ROLE says so. Without them, the privileges
-// that a managed admin granted on objects of other owners (as their owner,
-// borrowed) outlive DROP OWNED, and DROP ROLE fails on them: as when a
-// configuration removes a role together with the schema policy that granted
-// it privileges, which Terraform applies after the role's destroy (issue 42).
-func privilegeGrantors(ctx context.Context, q Querier, role uint32) ([]string, error) {
+// heldPrivilege is one grantor's grant to a role being dropped, on one object
+// of the current database or a shared one (heldPrivileges).
+type heldPrivilege struct {
+	grantor string
+	// borrowable: the connected role can borrow the grantor's privileges (no
+	// superuser, no predefined role, and on 16+ one it holds ADMIN OPTION on)
+	borrowable bool
+	// grantable: the role holds some of these privileges WITH GRANT OPTION
+	grantable              bool
+	kind, sch, name, sub   string // the object, as REVOKE names it (revokeHeld)
+	classID, objID, objSub uint32 // its pg_shdepend entry
+}
+
+// heldPrivileges reads, in one catalog query, what grantors gave role (an
+// OID) in the current database and on shared objects: DropRole borrows the
+// grantors (heldGrantors) and revokes the grant options as their grantor
+// (revokeHeldGrantOptions) before DROP OWNED.
+func heldPrivileges(ctx context.Context, q Querier, role uint32) ([]heldPrivilege, string, bool, error) {
 	rows, err := q.Query(ctx, `
 WITH d AS (
   SELECT classid, objid, objsubid FROM pg_shdepend
   WHERE refclassid = 'pg_authid'::regclass AND refobjid = $1 AND deptype = 'a'
     AND dbid IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))),
-acl(v) AS (
-  SELECT c.relacl FROM pg_class c JOIN d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.objsubid = 0
-  UNION ALL SELECT a.attacl FROM pg_attribute a JOIN d ON d.classid = 'pg_class'::regclass AND d.objid = a.attrelid AND d.objsubid = a.attnum
-  UNION ALL SELECT n.nspacl FROM pg_namespace n JOIN d ON d.classid = 'pg_namespace'::regclass AND d.objid = n.oid
-  UNION ALL SELECT p.proacl FROM pg_proc p JOIN d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
-  UNION ALL SELECT t.typacl FROM pg_type t JOIN d ON d.classid = 'pg_type'::regclass AND d.objid = t.oid
-  UNION ALL SELECT l.lanacl FROM pg_language l JOIN d ON d.classid = 'pg_language'::regclass AND d.objid = l.oid
-  UNION ALL SELECT s.srvacl FROM pg_foreign_server s JOIN d ON d.classid = 'pg_foreign_server'::regclass AND d.objid = s.oid
-  UNION ALL SELECT w.fdwacl FROM pg_foreign_data_wrapper w JOIN d ON d.classid = 'pg_foreign_data_wrapper'::regclass AND d.objid = w.oid
-  UNION ALL SELECT m.lomacl FROM pg_largeobject_metadata m JOIN d ON d.classid = 'pg_largeobject'::regclass AND d.objid = m.oid
-  UNION ALL SELECT b.datacl FROM pg_database b JOIN d ON d.classid = 'pg_database'::regclass AND d.objid = b.oid
-  UNION ALL SELECT s.spcacl FROM pg_tablespace s JOIN d ON d.classid = 'pg_tablespace'::regclass AND d.objid = s.oid)
-SELECT DISTINCT r.rolname::text FROM acl, aclexplode(acl.v) x JOIN pg_roles r ON r.oid = x.grantor
-WHERE x.grantee = $1 AND x.grantor <> $1 AND r.rolname <> current_user
-  -- those it can borrow: no superuser, no predefined role (pg_database_owner
-  -- has no members), and on 16+ a role it holds ADMIN OPTION on
-  AND NOT r.rolsuper AND r.rolname !~ '^pg_'
-  AND (current_setting('server_version_num')::int < 160000 OR pg_has_role(current_user, r.oid, 'MEMBER WITH ADMIN OPTION'))
-ORDER BY 1`, role)
-	if err != nil {
-		return nil, fmt.Errorf("finding who granted the privileges of role %d: %w", role, err)
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[string])
-}
-
-// revokeGrantableFromGrantors revokes, as their grantor, the privileges that
-// role (named name) holds WITH GRANT OPTION in the current database and on
-// shared objects, before DROP OWNED: DROP OWNED revokes as the grantor
-// PostgreSQL picks among the roles whose privileges the connected role has
-// (select_best_grantor), and that includes role itself, whose privileges
-// DROP OWNED needs; where role holds the grant options, PostgreSQL may pick
-// it, the revoke finds nothing granted by role, and DROP ROLE fails on the
-// privileges the owner gave it ("privileges for schema ..."; a managed admin
-// on PostgreSQL 16+, depending on the order of its memberships:
-// TestAccSchema_regressionAddPolicyRoleDroppedSameApply). Each is revoked as
-// its grantor (SET LOCAL ROLE, then back): a grantor the connected role
-// cannot act as (not in borrowed, not itself, and no superuser) is left to
-// DROP OWNED.
-func revokeGrantableFromGrantors(ctx context.Context, tx pgx.Tx, role uint32, name string, borrowed []string) error {
-	rows, err := tx.Query(ctx, `
-WITH d AS (
-  SELECT classid, objid, objsubid FROM pg_shdepend
-  WHERE refclassid = 'pg_authid'::regclass AND refobjid = $1 AND deptype = 'a'
-    AND dbid IN (0, (SELECT oid FROM pg_database WHERE datname = current_database()))),
-e(kind, sch, name, sub, acl) AS (
-  SELECT CASE WHEN c.relkind = 'S' THEN 'SEQUENCE' ELSE 'TABLE' END, n.nspname::text, c.relname::text, '', c.relacl
+e(kind, sch, name, sub, acl, classid, objid, objsubid) AS (
+  SELECT CASE WHEN c.relkind = 'S' THEN 'SEQUENCE' ELSE 'TABLE' END, n.nspname::text, c.relname::text, '', c.relacl, d.classid, d.objid, d.objsubid
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.objsubid = 0
-  UNION ALL SELECT 'COLUMN', n.nspname::text, c.relname::text, a.attname::text, a.attacl
+  UNION ALL SELECT 'COLUMN', n.nspname::text, c.relname::text, a.attname::text, a.attacl, d.classid, d.objid, d.objsubid
     FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
     JOIN d ON d.classid = 'pg_class'::regclass AND d.objid = a.attrelid AND d.objsubid = a.attnum
-  UNION ALL SELECT 'SCHEMA', '', n.nspname::text, '', n.nspacl FROM pg_namespace n JOIN d ON d.classid = 'pg_namespace'::regclass AND d.objid = n.oid
-  UNION ALL SELECT 'ROUTINE', n.nspname::text, p.proname::text, pg_get_function_identity_arguments(p.oid), p.proacl
+  UNION ALL SELECT 'SCHEMA', '', n.nspname::text, '', n.nspacl, d.classid, d.objid, d.objsubid
+    FROM pg_namespace n JOIN d ON d.classid = 'pg_namespace'::regclass AND d.objid = n.oid
+  UNION ALL SELECT 'ROUTINE', n.nspname::text, p.proname::text, pg_get_function_identity_arguments(p.oid), p.proacl, d.classid, d.objid, d.objsubid
     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
-  UNION ALL SELECT 'TYPE', n.nspname::text, t.typname::text, '', t.typacl
+  UNION ALL SELECT 'TYPE', n.nspname::text, t.typname::text, '', t.typacl, d.classid, d.objid, d.objsubid
     FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace JOIN d ON d.classid = 'pg_type'::regclass AND d.objid = t.oid
-  UNION ALL SELECT 'LANGUAGE', '', l.lanname::text, '', l.lanacl FROM pg_language l JOIN d ON d.classid = 'pg_language'::regclass AND d.objid = l.oid
-  UNION ALL SELECT 'FOREIGN SERVER', '', s.srvname::text, '', s.srvacl FROM pg_foreign_server s JOIN d ON d.classid = 'pg_foreign_server'::regclass AND d.objid = s.oid
-  UNION ALL SELECT 'FOREIGN DATA WRAPPER', '', w.fdwname::text, '', w.fdwacl FROM pg_foreign_data_wrapper w JOIN d ON d.classid = 'pg_foreign_data_wrapper'::regclass AND d.objid = w.oid
-  UNION ALL SELECT 'LARGE OBJECT', '', m.oid::text, '', m.lomacl FROM pg_largeobject_metadata m JOIN d ON d.classid = 'pg_largeobject'::regclass AND d.objid = m.oid
-  UNION ALL SELECT 'DATABASE', '', b.datname::text, '', b.datacl FROM pg_database b JOIN d ON d.classid = 'pg_database'::regclass AND d.objid = b.oid
-  UNION ALL SELECT 'TABLESPACE', '', s.spcname::text, '', s.spcacl FROM pg_tablespace s JOIN d ON d.classid = 'pg_tablespace'::regclass AND d.objid = s.oid)
-SELECT DISTINCT r.rolname::text, e.kind, e.sch, e.name, e.sub, current_user::text, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+  UNION ALL SELECT 'LANGUAGE', '', l.lanname::text, '', l.lanacl, d.classid, d.objid, d.objsubid
+    FROM pg_language l JOIN d ON d.classid = 'pg_language'::regclass AND d.objid = l.oid
+  UNION ALL SELECT 'FOREIGN SERVER', '', s.srvname::text, '', s.srvacl, d.classid, d.objid, d.objsubid
+    FROM pg_foreign_server s JOIN d ON d.classid = 'pg_foreign_server'::regclass AND d.objid = s.oid
+  UNION ALL SELECT 'FOREIGN DATA WRAPPER', '', w.fdwname::text, '', w.fdwacl, d.classid, d.objid, d.objsubid
+    FROM pg_foreign_data_wrapper w JOIN d ON d.classid = 'pg_foreign_data_wrapper'::regclass AND d.objid = w.oid
+  UNION ALL SELECT 'LARGE OBJECT', '', m.oid::text, '', m.lomacl, d.classid, d.objid, d.objsubid
+    FROM pg_largeobject_metadata m JOIN d ON d.classid = 'pg_largeobject'::regclass AND d.objid = m.oid
+  UNION ALL SELECT 'DATABASE', '', b.datname::text, '', b.datacl, d.classid, d.objid, d.objsubid
+    FROM pg_database b JOIN d ON d.classid = 'pg_database'::regclass AND d.objid = b.oid
+  UNION ALL SELECT 'TABLESPACE', '', s.spcname::text, '', s.spcacl, d.classid, d.objid, d.objsubid
+    FROM pg_tablespace s JOIN d ON d.classid = 'pg_tablespace'::regclass AND d.objid = s.oid)
+SELECT r.rolname::text,
+  -- those it can borrow: no superuser, no predefined role (pg_database_owner
+  -- has no members), and on 16+ a role it holds ADMIN OPTION on
+  NOT r.rolsuper AND r.rolname !~ '^pg_'
+    AND (current_setting('server_version_num')::int < 160000 OR pg_has_role(current_user, r.oid, 'MEMBER WITH ADMIN OPTION')),
+  bool_or(x.is_grantable), e.kind, e.sch, e.name, e.sub, e.classid::int8, e.objid::int8, e.objsubid::int8,
+  current_user::text, (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
 FROM e, aclexplode(e.acl) x JOIN pg_roles r ON r.oid = x.grantor
-WHERE x.grantee = $1 AND x.grantor <> $1 AND x.is_grantable
-ORDER BY 1, 2, 3, 4, 5`, role)
+WHERE x.grantee = $1 AND x.grantor <> $1
+GROUP BY r.oid, r.rolname, r.rolsuper, e.kind, e.sch, e.name, e.sub, e.classid, e.objid, e.objsubid
+ORDER BY 1, 4, 5, 6, 7`, role)
 	if err != nil {
-		return fmt.Errorf("finding the privileges role %q holds with grant option: %w", name, err)
+		return nil, "", false, fmt.Errorf("finding who granted the privileges of role %d: %w", role, err)
 	}
-	type entry struct {
-		grantor, kind, sch, name, sub, me string
-		super                             bool
-	}
-	entries, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (entry, error) {
-		var e entry
-		return e, row.Scan(&e.grantor, &e.kind, &e.sch, &e.name, &e.sub, &e.me, &e.super)
+	var me string
+	var super bool
+	held, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (heldPrivilege, error) {
+		var h heldPrivilege
+		var classID, objID, objSub int64
+		err := row.Scan(&h.grantor, &h.borrowable, &h.grantable, &h.kind, &h.sch, &h.name, &h.sub, &classID, &objID, &objSub, &me, &super)
+		h.classID, h.objID, h.objSub = uint32(classID), uint32(objID), uint32(objSub) //nolint:gosec // catalog OIDs
+		return h, err
 	})
 	if err != nil {
-		return fmt.Errorf("finding the privileges role %q holds with grant option: %w", name, err)
+		return nil, "", false, fmt.Errorf("finding who granted the privileges of role %d: %w", role, err)
 	}
-	for _, e := range entries {
-		if e.grantor != e.me && !e.super && !slices.Contains(borrowed, e.grantor) {
+	return held, me, super, nil
+}
+
+// heldGrantors are the grantors of held that the connected role (me) can
+// borrow, sorted: DROP OWNED revokes a privilege only as a role whose
+// privileges the connected role has, which a superuser always has, and a
+// managed admin borrows (withRoles); what other grantors gave stays, and DROP
+// ROLE says so. Without them, the privileges that a managed admin granted on
+// objects of other owners (as their owner, borrowed) outlive DROP OWNED, and
+// DROP ROLE fails on them: as when a configuration removes a role together
+// with the schema policy that granted it privileges, which Terraform applies
+// after the role's destroy (issue 42).
+func heldGrantors(held []heldPrivilege, me string) []string {
+	var out []string
+	for _, h := range held {
+		if h.borrowable && h.grantor != me && !slices.Contains(out, h.grantor) {
+			out = append(out, h.grantor)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// revokeHeldGrantOptions revokes, as their grantor, the privileges that role
+// (named name) holds WITH GRANT OPTION (held, read by heldPrivileges), before
+// DROP OWNED: DROP OWNED revokes as the grantor PostgreSQL picks among the
+// roles whose privileges the connected role has (select_best_grantor), and
+// that includes role itself, whose privileges DROP OWNED needs; where role
+// holds the grant options, PostgreSQL may pick it, the revoke finds nothing
+// granted by role, and DROP ROLE fails on the privileges the owner gave it
+// ("privileges for schema ..."; a managed admin, depending on the order of
+// its memberships: TestAccDropRole_regressionGrantOptionHolderPickedAsGrantor).
+// Each is revoked as its grantor (SET LOCAL ROLE, then back), through
+// revoking: an object another session dropped meanwhile is done. A grantor
+// the connected role (me) cannot act as (neither borrowable nor itself, and
+// me no superuser) is left to DROP OWNED.
+func revokeHeldGrantOptions(ctx context.Context, tx pgx.Tx, role uint32, name string, held []heldPrivilege, me string, super bool) error {
+	for _, h := range held {
+		if !h.grantable || (h.grantor != me && !super && !h.borrowable) {
 			continue
 		}
-		obj := pgconn.QuoteIdent(e.name)
-		if e.sch != "" {
-			obj = pgconn.QuoteIdent(e.sch) + "." + obj
+		obj := pgconn.QuoteIdent(h.name)
+		if h.sch != "" {
+			obj = pgconn.QuoteIdent(h.sch) + "." + obj
 		}
 		var stmt string
-		switch e.kind {
+		switch h.kind {
 		case "COLUMN":
-			stmt = "REVOKE ALL (" + pgconn.QuoteIdent(e.sub) + ") ON TABLE " + obj
+			stmt = "REVOKE ALL (" + pgconn.QuoteIdent(h.sub) + ") ON TABLE " + obj
 		case "ROUTINE":
-			stmt = "REVOKE ALL ON ROUTINE " + obj + "(" + e.sub + ")"
+			stmt = "REVOKE ALL ON ROUTINE " + obj + "(" + h.sub + ")"
 		case "LARGE OBJECT":
-			stmt = "REVOKE ALL ON LARGE OBJECT " + e.name
+			stmt = "REVOKE ALL ON LARGE OBJECT " + h.name
 		default:
-			stmt = "REVOKE ALL ON " + e.kind + " " + obj
+			stmt = "REVOKE ALL ON " + h.kind + " " + obj
 		}
 		stmt += " FROM " + pgconn.QuoteIdent(name) + " CASCADE"
-		if e.grantor != e.me {
-			if _, err := tx.Exec(ctx, "SET LOCAL ROLE "+pgconn.QuoteIdent(e.grantor)); err != nil {
-				return fmt.Errorf("acting as role %q, which granted role %q privileges: %w", e.grantor, name, err)
-			}
+		// what the role held there is gone when its dependency is (the object
+		// was dropped, or the role)
+		gone := func(ctx context.Context, q Querier) (bool, error) {
+			var held bool
+			err := q.QueryRow(ctx, `SELECT exists(SELECT 1 FROM pg_shdepend WHERE refclassid = 'pg_authid'::regclass AND refobjid = $1
+  AND deptype = 'a' AND classid = $2 AND objid = $3 AND objsubid = $4)`, role, h.classID, h.objID, int32(h.objSub)).Scan(&held) //nolint:gosec // attribute numbers
+			return !held, err
 		}
-		_, err := tx.Exec(ctx, stmt)
-		if e.grantor != e.me {
-			if _, err2 := tx.Exec(ctx, "SET LOCAL ROLE "+pgconn.QuoteIdent(e.me)); err2 != nil && err == nil {
-				err = err2
+		_, err := revoking(ctx, tx, gone, func(tx pgx.Tx) error {
+			if h.grantor != me {
+				if _, err := tx.Exec(ctx, "SET LOCAL ROLE "+pgconn.QuoteIdent(h.grantor)); err != nil {
+					return fmt.Errorf("acting as role %q, which granted role %q privileges: %w", h.grantor, name, err)
+				}
 			}
-		}
+			if _, err := tx.Exec(ctx, stmt); err != nil {
+				return err
+			}
+			if h.grantor != me {
+				_, err := tx.Exec(ctx, "SET LOCAL ROLE "+pgconn.QuoteIdent(me))
+				return err
+			}
+			return nil
+		})
 		if err != nil {
-			return fmt.Errorf("revoking, as role %q, the privileges of role %q (%s): %w", e.grantor, name, stmt, err)
+			return fmt.Errorf("revoking, as role %q, the privileges of role %q (%s): %w", h.grantor, name, stmt, err)
 		}
 	}
 	return nil

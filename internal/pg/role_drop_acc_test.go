@@ -7,6 +7,38 @@ import (
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 )
 
+// grantOptionHolder makes a role that holds privileges WITH GRANT OPTION on a
+// schema, given by the schema's owner, the role made before the owner (a
+// lower OID), as the managed admin makes them; it returns the role and the
+// schema.
+func grantOptionHolder(t *testing.T) (grantee, schema string) {
+	t.Helper()
+	grantee, owner, schema := acctest.RandName("dr_gopt"), acctest.RandName("dr_owner"), acctest.RandName("dr_schema")
+	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(grantee))
+	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(owner))
+	t.Cleanup(func() {
+		acctest.Exec(t, "", "DROP SCHEMA IF EXISTS "+acctest.QI(schema), "DROP ROLE IF EXISTS "+acctest.QI(grantee), "DROP ROLE IF EXISTS "+acctest.QI(owner))
+	})
+	// as the superuser: the grantor recorded is the owner
+	acctest.Exec(t, "", "CREATE SCHEMA "+acctest.QI(schema)+" AUTHORIZATION "+acctest.QI(owner),
+		"GRANT USAGE, CREATE ON SCHEMA "+acctest.QI(schema)+" TO "+acctest.QI(grantee)+" WITH GRANT OPTION")
+	if !acctest.QueryBool(t, "", "SELECT $1::regrole::oid < $2::regrole::oid", acctest.QI(grantee), acctest.QI(owner)) {
+		t.Fatal("the grantee is not older than the owner: the test is not about what it says")
+	}
+	return grantee, schema
+}
+
+// dropAndCheckGone drops role with DropRole and fails unless it is gone.
+func dropAndCheckGone(ctx context.Context, t *testing.T, c *Client, role string) {
+	t.Helper()
+	if err := c.DropRole(ctx, role, false); err != nil {
+		t.Fatalf("dropping a role that holds grant options the owner gave: %v", err)
+	}
+	if acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", role) {
+		t.Fatalf("role %q still exists", role)
+	}
+}
+
 // A role that holds privileges WITH GRANT OPTION, given by the owner of the
 // object, is dropped by a managed admin: DROP OWNED needs the privileges of
 // the dropped role, so the admin holds them, and PostgreSQL revokes as the
@@ -21,22 +53,26 @@ import (
 func TestAccDropRole_regressionGrantOptionHolderPickedAsGrantor(t *testing.T) {
 	c := testClient(t, 5, "")
 	managedOnly(t)
-	grantee, owner, schema := acctest.RandName("dr_gopt"), acctest.RandName("dr_owner"), acctest.RandName("dr_schema")
-	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(grantee))
-	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(owner))
-	t.Cleanup(func() {
-		acctest.Exec(t, "", "DROP SCHEMA IF EXISTS "+acctest.QI(schema), "DROP ROLE IF EXISTS "+acctest.QI(grantee), "DROP ROLE IF EXISTS "+acctest.QI(owner))
+	grantee, _ := grantOptionHolder(t)
+	dropAndCheckGone(context.Background(), t, c, grantee)
+}
+
+// The same, the schema dropped by another session (another resource of the
+// apply) after the drop read what the role holds and before it revokes: the
+// revoke is done, and the role is dropped.
+func TestAccDropRole_grantOptionOnObjectDroppedMeanwhile(t *testing.T) {
+	c := testClient(t, 5, "")
+	managedOnly(t)
+	grantee, schema := grantOptionHolder(t)
+	dropped := false
+	ctx := withBeforeRevoke(context.Background(), func() {
+		if !dropped {
+			dropped = true
+			acctest.Exec(t, "", "DROP SCHEMA "+acctest.QI(schema))
+		}
 	})
-	// as the superuser: the grantor recorded is the owner
-	acctest.Exec(t, "", "CREATE SCHEMA "+acctest.QI(schema)+" AUTHORIZATION "+acctest.QI(owner),
-		"GRANT USAGE, CREATE ON SCHEMA "+acctest.QI(schema)+" TO "+acctest.QI(grantee)+" WITH GRANT OPTION")
-	if !acctest.QueryBool(t, "", "SELECT $1::regrole::oid < $2::regrole::oid", acctest.QI(grantee), acctest.QI(owner)) {
-		t.Fatal("the grantee is not older than the owner: the test is not about what it says")
-	}
-	if err := c.DropRole(context.Background(), grantee, false); err != nil {
-		t.Fatalf("dropping a role that holds grant options the owner gave: %v", err)
-	}
-	if acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", grantee) {
-		t.Fatalf("role %q still exists", grantee)
+	dropAndCheckGone(ctx, t, c, grantee)
+	if !dropped {
+		t.Fatal("the schema was not dropped before the revoke: the test is not about what it says")
 	}
 }

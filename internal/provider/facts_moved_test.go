@@ -37,10 +37,10 @@ func TestAccFacts_regressionMovedToAnotherAddress(t *testing.T) {
 		// known defect (walk.Switches.AvoidMoveMembershipIntoRoles): nothing
 		// of the role runs in the apply (its roles already match), so nothing
 		// claims the membership and the grant_role's destroy revokes it.
-		// planRolesAdopted, which planned the role an update to claim it,
-		// made a role with ignore_changes = [roles] plan an update for ever
-		// (the compatibility corpus), and is switched off until it tells the
-		// two apart.
+		// A fix that planned the role an update to claim it (commit 6bc2a95,
+		// removed) made a role with ignore_changes = [roles] plan an update
+		// for ever (the compatibility corpus): from the role's plan the two
+		// cannot be told apart.
 		inRoles := round%2 == 1 && moveIntoRoles
 		roles := ""
 		if inRoles {

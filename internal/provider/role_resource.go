@@ -267,33 +267,6 @@ func warnRolesUnmanaged(ctx context.Context, req resource.ModifyPlanRequest, res
 	plan.Roles = types.SetUnknown(types.StringType)
 }
 
-// planRolesAdopted plans an update when the configuration starts to set roles
-// while the role already has exactly those memberships (the configuration
-// last applied did not set roles): they were granted by something else, most
-// often a postgresql_grant_role that this same apply destroys, moving the
-// membership here. Without an update nothing of this role runs in the apply,
-// and the destroy of the postgresql_grant_role revoked the membership (the
-// next plan wanted it back; found by the random walk of internal/walk:
-// TestAccFacts_regressionMovedToAnotherAddress). The update claims the
-// memberships for this apply (pg/claims.go), so that the destroy leaves them.
-// The plan shows id as known after apply (roles, configured, cannot be), once:
-// the update records that roles is managed here.
-//
-// Not called: with lifecycle { ignore_changes = [roles] } Terraform sends the
-// state's roles as configured, and the update planned every time (the
-// compatibility corpus, role and grant_role cases). Known defect, recorded in
-// TestAccFacts_regressionMovedToAnotherAddress (skipped).
-func planRolesAdopted(ctx context.Context, req resource.ModifyPlanRequest, plan, state *roleModel) {
-	if req.Private == nil || plan.Roles.IsUnknown() || state.Roles.IsNull() || state.Roles.IsUnknown() ||
-		len(state.Roles.Elements()) == 0 || !plan.Roles.Equal(state.Roles) {
-		return
-	}
-	if b, _ := req.Private.GetKey(ctx, privateRolesConfigured); len(b) > 0 {
-		return
-	}
-	plan.ID = types.StringUnknown()
-}
-
 // planPassword plans the password: the configured one is set when the
 // configured value changes. A verifier the state holds (written by cyrilgdn
 // before 1.26: read at import, or at a refresh as superuser) is compared with
@@ -941,6 +914,3 @@ type roleModel struct {
 	IdleInTransactionSessionTimeout types.Int64  `tfsdk:"idle_in_transaction_session_timeout"`
 	AssumeRole                      types.String `tfsdk:"assume_role"`
 }
-
-// planRolesAdopted is switched off (see its comment); kept for its fix.
-var _ = planRolesAdopted
