@@ -200,6 +200,45 @@ func (c *Client) DropExtension(ctx context.Context, db, name string, cascade boo
 	return err
 }
 
+// ExtensionMoveBlocker names a member object of extension name in database
+// db, and its owner, that keeps the connected role from moving the extension
+// to schema target ("" when none, when the extension is not installed, or
+// when no other schema than the extension's is named target: a schema that
+// does not exist yet may be the extension's own, renamed in the same apply):
+// ALTER EXTENSION ... SET SCHEMA needs to own every member, and a member
+// owned by a superuser can be neither owned nor borrowed by a role that is
+// not one. The members of a trusted extension that a non-superuser installed
+// belong to the bootstrap superuser. It only reads the catalog (plan time).
+func (c *Client) ExtensionMoveBlocker(ctx context.Context, db, name, target string) (object, owner string, err error) {
+	err = c.Read(ctx, db, func(ctx context.Context, q Querier) error {
+		err := q.QueryRow(ctx, `
+WITH m AS (
+  SELECT d.classid, d.objid, CASE d.classid
+    WHEN 'pg_proc'::regclass THEN (SELECT proowner FROM pg_proc WHERE oid = d.objid)
+    WHEN 'pg_type'::regclass THEN (SELECT typowner FROM pg_type WHERE oid = d.objid)
+    WHEN 'pg_class'::regclass THEN (SELECT relowner FROM pg_class WHERE oid = d.objid)
+    WHEN 'pg_operator'::regclass THEN (SELECT oprowner FROM pg_operator WHERE oid = d.objid)
+    WHEN 'pg_opclass'::regclass THEN (SELECT opcowner FROM pg_opclass WHERE oid = d.objid)
+    WHEN 'pg_opfamily'::regclass THEN (SELECT opfowner FROM pg_opfamily WHERE oid = d.objid)
+    WHEN 'pg_collation'::regclass THEN (SELECT collowner FROM pg_collation WHERE oid = d.objid)
+    WHEN 'pg_conversion'::regclass THEN (SELECT conowner FROM pg_conversion WHERE oid = d.objid)
+    WHEN 'pg_ts_dict'::regclass THEN (SELECT dictowner FROM pg_ts_dict WHERE oid = d.objid)
+    WHEN 'pg_ts_config'::regclass THEN (SELECT cfgowner FROM pg_ts_config WHERE oid = d.objid)
+  END AS owner
+  FROM pg_depend d JOIN pg_extension e ON e.oid = d.refobjid
+  WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e' AND e.extname = $1
+    AND EXISTS (SELECT 1 FROM pg_namespace n WHERE n.nspname = $2 AND n.oid <> e.extnamespace))
+SELECT pg_describe_object(m.classid, m.objid, 0), r.rolname FROM m JOIN pg_roles r ON r.oid = m.owner
+WHERE r.rolsuper AND NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+ORDER BY 1 LIMIT 1`, name, target).Scan(&object, &owner)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return object, owner, err
+}
+
 // CountExtensionDependents counts the objects outside the extension that depend on its members.
 func (c *Client) CountExtensionDependents(ctx context.Context, db string, oid uint32) (int, error) {
 	var n int

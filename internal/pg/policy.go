@@ -178,6 +178,12 @@ func policyCommand(cmd string) string {
 	return "ALL"
 }
 
+// ErrPolicyGone is the error of UpdatePolicy when the policy no longer
+// exists. DROP OWNED drops a policy whose only role is the one dropped, so a
+// policy whose roles all go in the same apply as the roles themselves may be
+// gone by the time its update runs.
+var ErrPolicyGone = errors.New("the policy no longer exists")
+
 // UpdatePolicy renames the policy with OID oid and sets its roles and
 // expressions (ALTER POLICY), in one transaction. Expressions that are ""
 // are left as they are (PostgreSQL cannot remove one).
@@ -189,7 +195,7 @@ func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s Poli
 			return err
 		}
 		if cur == nil {
-			return fmt.Errorf("policy %q on %s no longer exists", s.Name, pgconn.QuoteQualified(s.Schema, s.Table))
+			return fmt.Errorf("policy %q on %s: %w", s.Name, pgconn.QuoteQualified(s.Schema, s.Table), ErrPolicyGone)
 		}
 		table := pgconn.QuoteQualified(cur.Schema, cur.Table)
 		owner, err := tableOwner(ctx, tx, 0, cur.Schema, cur.Table)

@@ -139,13 +139,26 @@ func schemaGrantee(role string) string {
 // applySchemaGrants revokes what the grantees of prev no longer listed in
 // want hold, and makes each grantee of want hold exactly its privileges. A
 // grantee of prev that no longer exists holds nothing (revoke.go): the
-// configuration may have removed it in the same apply.
+// configuration may have removed it in the same apply. A grantee of prev
+// that owns the schema now (an owner changed in the same apply) is left with
+// the owner's own privileges (USAGE and CREATE), which no block states:
+// revoking them would leave the owner unable to create objects in its own
+// schema (found by the walk, TestAccWalk_regressionPolicyOfNewOwnerRemoved).
 func applySchemaGrants(ctx context.Context, tx pgx.Tx, schema string, prev, want []SchemaGrant) error {
 	q := pgconn.QuoteIdent(schema)
+	var owner string
+	if err := tx.QueryRow(ctx, "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = $1", schema).Scan(&owner); err != nil {
+		return fmt.Errorf("reading the owner of schema %q: %w", schema, err)
+	}
 	for _, p := range prev {
 		if !slices.ContainsFunc(want, func(w SchemaGrant) bool { return w.Role == p.Role }) {
 			if _, err := revokeStatement(ctx, tx, rolesGone(p.Role), "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role)); err != nil {
 				return fmt.Errorf("revoking privileges on schema %q from %s: %w", schema, schemaGrantee(p.Role), err)
+			}
+			if p.Role != "" && p.Role == owner {
+				if _, err := tx.Exec(ctx, "GRANT ALL ON SCHEMA "+q+" TO "+schemaGrantee(p.Role)); err != nil {
+					return fmt.Errorf("giving the owner %s of schema %q its privileges back: %w", schemaGrantee(p.Role), schema, err)
+				}
 			}
 		}
 	}

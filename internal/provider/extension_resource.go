@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
@@ -97,12 +98,45 @@ func (r *extensionResource) ImportByID(ctx context.Context, req resource.ImportS
 }
 
 func (r *extensionResource) PlanChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, p *tfkit.Planned[extensionModel]) {
-	planTrackedDatabase(ctx, r.client, req, resp, p, func(m *extensionModel) (*types.String, *types.Int64, *types.Int64) {
+	replaces := planTrackedDatabase(ctx, r.client, req, resp, p, func(m *extensionModel) (*types.String, *types.Int64, *types.Int64) {
 		return &m.Database, &m.DatabaseOID, &m.OID
 	})
 	keepUnset(p, func(m *extensionModel) *types.String { return &m.Schema })
+	if !p.Creating() && !replaces {
+		r.checkMove(ctx, p.State, &p.Plan, &resp.Diagnostics)
+	}
 	keepUnset(p, func(m *extensionModel) *types.String { return &m.Version })
 	p.Plan.ID = joinedID(p.Plan.Database, p.Plan.Name)
+}
+
+// checkMove refuses at plan time a move to another schema that the
+// connected role cannot make: PostgreSQL requires owning every member of the
+// extension, and a non-superuser cannot own or borrow a superuser's members
+// (those of a trusted extension it installed belong to the bootstrap
+// superuser). The apply would fail on the first such member, with other
+// resources of the apply already changed. A schema that does not exist yet
+// is not checked: it may be the extension's schema renamed in this apply
+// (the apply then finds nothing to move).
+func (r *extensionResource) checkMove(ctx context.Context, state, plan *extensionModel, diags *diag.Diagnostics) {
+	if r.client == nil || r.client.Ready() != nil || plan.Schema.IsUnknown() || plan.Schema.IsNull() || plan.Database.IsUnknown() ||
+		plan.Schema.ValueString() == state.Schema.ValueString() || plan.Database.ValueString() != state.Database.ValueString() {
+		return
+	}
+	db, name := plan.Database.ValueString(), plan.Name.ValueString()
+	obj, owner, err := r.client.ExtensionMoveBlocker(ctx, db, name, plan.Schema.ValueString())
+	if err != nil {
+		diags.AddError("Could not read extension", fmt.Sprintf("reading the members of extension %q in database %q: %v", name, db, err))
+		return
+	}
+	if obj == "" {
+		return
+	}
+	diags.AddAttributeError(path.Root("schema"), "Cannot move the extension to another schema",
+		fmt.Sprintf("Moving extension %q in database %q from schema %q to schema %q (ALTER EXTENSION ... SET SCHEMA) requires owning every object of the extension, "+
+			"and %s belongs to the superuser %q: only a superuser can move it (the members of a trusted extension installed by a role that is not a superuser belong to the bootstrap superuser). "+
+			"Nothing was changed. Keep the schema, apply this change with a superuser, or drop and create the extension in the new schema "+
+			"(terraform apply -replace on this resource; objects that depend on the extension are dropped with it only when drop_cascade is true).",
+			name, db, state.Schema.ValueString(), plan.Schema.ValueString(), obj, owner))
 }
 
 func (r *extensionResource) PlanDestroy(ctx context.Context, _ resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, state *extensionModel) {

@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -152,7 +154,24 @@ func (r *policyResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, 
 		oid = cur.OID
 		plan.OID = types.Int64Value(int64(oid)) // the read-back follows the policy by OID (a rename)
 	}
-	return tfkit.UpdateFromSpec(ctx, db, oid, plan.spec, r.client.UpdatePolicy, "policy")
+	var diags diag.Diagnostics
+	s := plan.spec(ctx, &diags)
+	if diags.HasError() {
+		return diags
+	}
+	_, err := r.client.UpdatePolicy(ctx, db, oid, s)
+	if errors.Is(err, pg.ErrPolicyGone) && plan.OID.IsUnknown() {
+		// the roles it named were all dropped before this update ran (DROP
+		// OWNED drops a policy whose only role is the one dropped): the plan
+		// foresaw it (PlanChange), so the policy is made again as planned
+		p, cerr := r.client.CreatePolicy(ctx, db, s)
+		if cerr != nil {
+			return tfkit.Failed("Could not update policy", fmt.Errorf("%w; creating it again: %w", err, cerr))
+		}
+		plan.OID = types.Int64Value(int64(p.OID))
+		return nil
+	}
+	return tfkit.Failed("Could not update policy", err)
 }
 
 func (r *policyResource) DropObject(ctx context.Context, _ *tfkit.Call, state *policyModel) diag.Diagnostics {
@@ -225,6 +244,14 @@ func (r *policyResource) PlanChange(ctx context.Context, _ resource.ModifyPlanRe
 		// the state has the server's rendering) is planned as the state's
 		// when a lexical comparison, run without the server, proves them the
 		// same: tfkit.KeepSpelling, by its type (see spellings.go)
+
+		// every role the policy names now is left out of the plan: each may be
+		// a postgresql_role dropped in this apply, perhaps before this update
+		// runs, and dropping a policy's only role drops the policy (DROP
+		// OWNED). The update then makes it again (UpdateObject), with a new OID.
+		if policyRolesMayAllGo(ctx, state.Roles, plan.Roles) {
+			plan.OID = types.Int64Unknown()
+		}
 	}
 	planDatabase(p, r.client, func(m *policyModel) *types.String { return &m.Database })
 	plan.ID = joinedID(plan.Database, plan.Schema, plan.Table, plan.Name)
@@ -385,6 +412,34 @@ func samePolicyRoles(ctx context.Context, a, b types.Set) bool {
 		}
 		return r
 	})
+}
+
+// policyRolesMayAllGo reports whether the plan leaves out every role (PUBLIC
+// aside) the state's policy names, so that dropping them could drop the
+// policy before its update: the planned roles are unknown, or none of the
+// state's roles is among them.
+func policyRolesMayAllGo(ctx context.Context, state, plan types.Set) bool {
+	var had []string
+	if state.IsNull() || state.IsUnknown() || state.ElementsAs(ctx, &had, false).HasError() {
+		return false
+	}
+	had = slices.DeleteFunc(had, pg.IsPublic)
+	if len(had) == 0 {
+		return false
+	}
+	if plan.IsUnknown() {
+		return true
+	}
+	var planned []string
+	if !plan.IsNull() && plan.ElementsAs(ctx, &planned, false).HasError() {
+		return false
+	}
+	for _, r := range had {
+		if slices.Contains(planned, r) {
+			return false
+		}
+	}
+	return true
 }
 
 type policyModel struct {

@@ -126,8 +126,8 @@ func expand(typ string, privs []string, major int) []string {
 // the walk's roles, on the objects grants and policies cover: nothing extra
 // where a resource is authoritative), memberships, default privileges,
 // settings, comments, row-level security and policies.
-func Check(ctx context.Context, k Conn, c *Config, e Env) ([]string, error) {
-	ck := &checker{k: k, c: c, e: e, n: names{c, e}, prefix: e.Prefix + "_"}
+func Check(ctx context.Context, k Conn, c *Config, e Env, inh Inherited) ([]string, error) {
+	ck := &checker{k: k, c: c, e: e, n: names{c, e}, prefix: e.Prefix + "_", inh: inh}
 	if err := ck.run(ctx); err != nil {
 		return nil, err
 	}
@@ -147,6 +147,74 @@ type checker struct {
 	acl    map[string]map[string]privSet
 	owners map[string]string
 	want   map[string]map[string]privSet // covered pairs
+	inh    Inherited                     // what default privileges may have given
+}
+
+// Inherited is what default privileges may have given the schemas the walk
+// made: PostgreSQL gives a new schema what the default privileges of its
+// owner say, and when the schema and those default privileges are created
+// in the same step Terraform runs them in either order; what they gave stays
+// (no resource of the walk is authoritative over it, and REVOKE ALL of a
+// policy block that goes takes it too). Schema key -> grantee key ->
+// privileges (grantable where the entry says WITH GRANT OPTION).
+type Inherited map[string]map[string]privSet
+
+// Update forgets the schemas next no longer has (or moves to another
+// database, where a new schema is made) and records, for each schema next
+// makes, what the default privileges of prev or next for its owner in its
+// database may give it.
+func (h Inherited) Update(prev, next *Config, major int) {
+	moved := func(k string) bool {
+		p, s := prev.Schema(k), next.Schema(k)
+		return p == nil || s == nil || p.DB != s.DB
+	}
+	for k := range h {
+		if next.Schema(k) == nil || moved(k) {
+			delete(h, k)
+		}
+	}
+	for _, s := range next.Schemas {
+		if !moved(s.Key) {
+			continue
+		}
+		m := map[string]privSet{}
+		for _, c := range []*Config{prev, next} {
+			for _, d := range c.DefaultPrivs {
+				if d.Type != "schema" || d.Owner != s.Owner || d.DB != s.DB {
+					continue
+				}
+				if m[d.Role] == nil {
+					m[d.Role] = privSet{}
+				}
+				for _, x := range expand("schema", d.Privs, major) {
+					m[d.Role].add(x, d.WGO)
+				}
+			}
+		}
+		if len(m) > 0 {
+			h[s.Key] = m
+		}
+	}
+}
+
+// inherits reports whether got, which differs from want, holds no more than
+// what want and what default privileges may have given (may) say, and all
+// of want.
+func inherits(got, want, may privSet) bool {
+	for p, g := range want {
+		if gg, ok := got[p]; !ok || (gg != g && !(gg && may[p])) {
+			return false
+		}
+	}
+	for p, g := range got {
+		if _, ok := want[p]; ok {
+			continue
+		}
+		if mg, ok := may[p]; !ok || (g && !mg) {
+			return false
+		}
+	}
+	return true
 }
 
 func (ck *checker) diff(format string, args ...any) {
@@ -711,6 +779,16 @@ func (ck *checker) expectedACLs() {
 // it gives nothing), PUBLIC exactly what a resource that covers it says;
 // the owner's own privileges are not compared.
 func (ck *checker) compareACLs() {
+	may := map[string]map[string]privSet{}
+	for k, m := range ck.inh {
+		if s := ck.c.Schema(k); s != nil {
+			sec := "schema " + ck.n.dbName(s.DB) + "." + ck.n.schemaName(k)
+			may[sec] = map[string]privSet{}
+			for r, ps := range m {
+				may[sec][ck.n.roleName(r)] = ps
+			}
+		}
+	}
 	for sec, owner := range ck.owners {
 		grantees := map[string]bool{}
 		for g := range ck.acl[sec] {
@@ -734,7 +812,7 @@ func (ck *checker) compareACLs() {
 			if w == nil {
 				w = privSet{}
 			}
-			if got.String() != w.String() {
+			if got.String() != w.String() && !inherits(got, w, may[sec][g]) {
 				ck.diff("privileges of %q on %s: %s, want %s", g, sec, got, w)
 			}
 		}

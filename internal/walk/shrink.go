@@ -33,12 +33,13 @@ func Replay(t *testing.T, p Pair) *Failure {
 	}
 	dir := acctest.NewWorkdir(t)
 	defer dir.Forget()
-	if f := runStep(ctx, dir, e, &Config{}, nil, p.Before); f != nil {
+	inh := Inherited{}
+	if f := runStep(ctx, dir, e, &Config{}, nil, p.Before, inh); f != nil {
 		f.Phase = "before"
 		f.Pair = p
 		return f
 	}
-	if f := runStep(ctx, dir, e, p.Before, p.Drift, p.After); f != nil {
+	if f := runStep(ctx, dir, e, p.Before, p.Drift, p.After, inh); f != nil {
 		return f
 	}
 	w := &Walk{t: t, e: e, dir: dir, prev: p.After}

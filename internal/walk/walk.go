@@ -183,6 +183,7 @@ type Walk struct {
 	opts Options
 	dir  *acctest.Workdir
 	prev *Config
+	inh  Inherited
 	logf func(string, ...any)
 }
 
@@ -212,6 +213,7 @@ func Run(t *testing.T, opts Options) (res Result) {
 	w.dir = acctest.NewWorkdir(t)
 	defer w.dir.Forget()
 	g := NewGen(opts.Seed, opts.Switches)
+	g.Managed = e.Managed
 	for step := 1; step <= opts.Steps; step++ {
 		if !opts.Deadline.IsZero() && time.Now().After(opts.Deadline) {
 			logf("time limit reached after %d steps", res.Steps)
@@ -260,10 +262,16 @@ func driftNote(d []Drift) string {
 
 // step applies next after drift and checks the plan and the catalog.
 func (w *Walk) step(ctx context.Context, drift []Drift, next *Config) *Failure {
-	return runStep(ctx, w.dir, w.e, w.prev, drift, next)
+	if w.inh == nil {
+		w.inh = Inherited{}
+	}
+	return runStep(ctx, w.dir, w.e, w.prev, drift, next, w.inh)
 }
 
-func runStep(ctx context.Context, dir *acctest.Workdir, e Env, prev *Config, drift []Drift, next *Config) *Failure {
+// runStep applies next after drift over prev, plans, and checks the catalog
+// (inh: what default privileges may have given the walk's schemas so far,
+// updated for next).
+func runStep(ctx context.Context, dir *acctest.Workdir, e Env, prev *Config, drift []Drift, next *Config, inh Inherited) *Failure {
 	f := &Failure{Pair: Pair{Before: prev, Drift: drift, After: next}}
 	for _, d := range drift {
 		stmts, err := DriftSQL(d, prev, e)
@@ -289,7 +297,8 @@ func runStep(ctx context.Context, dir *acctest.Workdir, e Env, prev *Config, dri
 		}
 		return f
 	}
-	diffs, err := Check(ctx, superConn(), next, e)
+	inh.Update(prev, next, e.Major)
+	diffs, err := Check(ctx, superConn(), next, e, inh)
 	if err != nil {
 		f.Phase, f.Detail = "check", "reading the catalog: "+err.Error()
 		return f
@@ -317,7 +326,7 @@ func (w *Walk) destroy(ctx context.Context) *Failure {
 		f.Detail = errorsOf(out, err)
 		return f
 	}
-	diffs, err := Check(ctx, superConn(), &Config{}, w.e)
+	diffs, err := Check(ctx, superConn(), &Config{}, w.e, nil)
 	if err != nil {
 		f.Detail = "reading the catalog: " + err.Error()
 		return f
