@@ -71,6 +71,11 @@ type DefaultPrivilegesTarget struct {
 	Schema     string // "" = every schema (global entry)
 	ObjectType string
 	Grantee    string // role or "public"
+	// OwnerOID and GranteeOID are the roles' OIDs when last read (0 when
+	// unknown): a role no longer of that name that has that OID was
+	// renamed outside Terraform, and is followed under its current name
+	// (as GrantTarget.GranteeOID).
+	OwnerOID, GranteeOID uint32
 }
 
 func (t DefaultPrivilegesTarget) isPublic() bool { return IsPublic(t.Grantee) }
@@ -83,6 +88,9 @@ type DefaultPrivilegesState struct {
 	// HasEntry reports whether pg_default_acl holds an entry (for global
 	// entries, no entry means the built-in defaults apply).
 	HasEntry bool
+	// OwnerOID and GranteeOID (0 for PUBLIC) are the roles' OIDs, to
+	// record as the target's.
+	OwnerOID, GranteeOID uint32
 }
 
 const defaclQuery = `
@@ -97,19 +105,31 @@ CROSS JOIN LATERAL (SELECT CASE WHEN d.oid IS NOT NULL THEN d.defaclacl
 
 type defaclIDs struct {
 	owner, schema, grantee uint32
+	granteeName            string // the grantee's current name (followed by OID), "" for PUBLIC
 	ok                     bool
 	missing                []*NotFoundError // what does not exist, when !ok
 }
 
+// resolveDefacl finds the OIDs of t's owner, schema and grantee, following
+// an owner or grantee renamed outside Terraform by its OID (t.OwnerOID,
+// t.GranteeOID) when no role has its name.
 func resolveDefacl(ctx context.Context, q Querier, t DefaultPrivilegesTarget) (defaclIDs, error) {
 	var ids defaclIDs
 	var owner, schema, grantee *uint32
-	err := q.QueryRow(ctx, `SELECT (SELECT oid FROM pg_roles WHERE rolname = $1),
+	var granteeName *string
+	err := q.QueryRow(ctx, `SELECT coalesce((SELECT oid FROM pg_roles WHERE rolname = $1), (SELECT oid FROM pg_roles WHERE oid = $5::oid AND $5::oid <> 0)),
   CASE WHEN $2 = '' THEN 0::oid ELSE (SELECT oid FROM pg_namespace WHERE nspname = $2) END,
-  CASE WHEN $4 THEN 0::oid ELSE (SELECT oid FROM pg_roles WHERE rolname = $3) END`,
-		t.Owner, t.Schema, t.Grantee, t.isPublic()).Scan(&owner, &schema, &grantee)
+  g.oid, g.rolname
+FROM (SELECT 1) one LEFT JOIN LATERAL (
+  SELECT oid, rolname FROM pg_roles WHERE NOT $4 AND (rolname = $3 OR (oid = $6::oid AND $6::oid <> 0))
+  ORDER BY rolname = $3 DESC LIMIT 1) g ON true`,
+		t.Owner, t.Schema, t.Grantee, t.isPublic(), t.OwnerOID, t.GranteeOID).Scan(&owner, &schema, &grantee, &granteeName)
 	if err != nil {
 		return ids, err
+	}
+	if t.isPublic() {
+		zero := uint32(0)
+		grantee = &zero
 	}
 	if owner == nil {
 		ids.missing = append(ids.missing, roleNotFound(MissingOwner, t.Owner))
@@ -123,7 +143,11 @@ func resolveDefacl(ctx context.Context, q Querier, t DefaultPrivilegesTarget) (d
 	if len(ids.missing) > 0 {
 		return ids, nil
 	}
-	return defaclIDs{owner: *owner, schema: *schema, grantee: *grantee, ok: true}, nil
+	ids = defaclIDs{owner: *owner, schema: *schema, grantee: *grantee, ok: true}
+	if granteeName != nil {
+		ids.granteeName = *granteeName
+	}
+	return ids, nil
 }
 
 // ReadDefaultPrivileges reads pg_default_acl for the target.
@@ -142,7 +166,7 @@ func (c *Client) ReadDefaultPrivileges(ctx context.Context, t DefaultPrivilegesT
 		if err != nil || !ids.ok {
 			return err
 		}
-		st.Exists = true
+		st.Exists, st.OwnerOID, st.GranteeOID = true, ids.owner, ids.grantee
 		return q.QueryRow(ctx, defaclQuery, ids.owner, ids.schema, objtype, aclType, ids.grantee).Scan(&st.HasEntry, &st.Held, &st.Grantable)
 	})
 	return st, err
@@ -372,7 +396,7 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 	}
 	g := "PUBLIC"
 	if !t.isPublic() {
-		g = pgconn.QuoteIdent(t.Grantee)
+		g = pgconn.QuoteIdent(ids.granteeName)
 	}
 	var stmts []string
 	if len(a.revoke) > 0 {
@@ -398,8 +422,9 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 	}
 	if missingOK {
 		// a reset: its owner, grantee or schema may be dropped meanwhile by
-		// another session, which leaves nothing to reset (revoke.go)
-		_, err = revoking(ctx, tx, anyGone(rolesGone(ownerName, t.Grantee), schemaGone(t.Schema)), apply)
+		// another session, which leaves nothing to reset (revoke.go); a
+		// role renamed meanwhile is not gone (its OID stays)
+		_, err = revoking(ctx, tx, anyGone(roleOIDsGone(ids.owner, ids.grantee), schemaGone(t.Schema)), apply)
 	} else {
 		err = apply(tx)
 	}

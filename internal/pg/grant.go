@@ -116,6 +116,12 @@ type GrantTarget struct {
 	Objects []string
 	Columns []string // ObjectType column
 	Grantee string   // role name or "public" (any case)
+	// GranteeOID is the grantee's OID when the grant was last read (0 when
+	// unknown): when no role is named Grantee any more and a role has that
+	// OID, the grantee was renamed outside Terraform, and the grant is read
+	// and revoked under its current name (a rename is not a drop: its
+	// privileges stay with it).
+	GranteeOID uint32
 }
 
 // IsPublic reports whether the grantee is PUBLIC.
@@ -133,8 +139,11 @@ type GrantObjectState struct {
 // GrantState is the result of reading a grant.
 type GrantState struct {
 	// Exists is false when the database, schema or grantee no longer exists.
-	Exists  bool
-	Objects []GrantObjectState
+	Exists bool
+	// GranteeOID is the grantee's OID (0 for PUBLIC), to record as
+	// GrantTarget.GranteeOID.
+	GranteeOID uint32
+	Objects    []GrantObjectState
 	// Missing lists explicitly named objects (or columns as table.column) that do not exist.
 	Missing []string
 }
@@ -363,6 +372,13 @@ func granteeOID(ctx context.Context, q Querier, t GrantTarget) (uint32, bool, er
 	return oid, err == nil, err
 }
 
+// renamedRole returns the name of the role with OID oid, "" when there is none.
+func renamedRole(ctx context.Context, tx pgx.Tx, oid uint32) (string, error) {
+	var name string
+	err := tx.QueryRow(ctx, "SELECT coalesce((SELECT rolname FROM pg_roles WHERE oid = $1), '')", oid).Scan(&name)
+	return name, err
+}
+
 func isRoutine(objectType string) bool {
 	return objectType == ObjFunction || objectType == ObjProcedure || objectType == ObjRoutine
 }
@@ -397,8 +413,26 @@ func (c *Client) containerExists(ctx context.Context, t GrantTarget) (bool, erro
 	return ok, err
 }
 
-// ReadGrant reads what the grantee holds on the target's objects.
+// ReadGrant reads what the grantee holds on the target's objects, following
+// a grantee renamed outside Terraform (GrantTarget.GranteeOID).
 func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, error) {
+	st, err := c.readGrant(ctx, t)
+	if err != nil || st.Exists || t.GranteeOID == 0 || t.IsPublic() {
+		return st, err
+	}
+	var name string
+	err = c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `SELECT coalesce((SELECT rolname FROM pg_roles WHERE oid = $1
+  AND NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $2)), '')`, t.GranteeOID, t.Grantee).Scan(&name)
+	})
+	if err != nil || name == "" {
+		return st, err
+	}
+	t.Grantee = name
+	return c.readGrant(ctx, t)
+}
+
+func (c *Client) readGrant(ctx context.Context, t GrantTarget) (*GrantState, error) {
 	st := &GrantState{}
 	ok, err := c.containerExists(ctx, t)
 	if err != nil || !ok {
@@ -424,7 +458,7 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 		return st, err
 	}
 	fill := func(objs []objectRow) {
-		st.Exists = true
+		st.Exists, st.GranteeOID = true, gOID
 		st.Objects = st.Objects[:0]
 		for _, o := range objs {
 			st.Objects = append(st.Objects, GrantObjectState{
@@ -827,8 +861,9 @@ func (c *Client) ChangeGrantSpecs(ctx context.Context, spec GrantSpec, revoke ..
 // GrantFrom is the grant that from (what a resource named before) names now
 // that the resource names to instead: its database, grantee and schema,
 // each taken as renamed to to's when it no longer exists under its old name
-// (PostgreSQL keys privileges by OID: they followed the rename). When the
-// result names what to names, the privileges are already where they belong.
+// (PostgreSQL keys privileges by OID: they followed the rename), the grantee
+// by its OID when from has it. When the result names what to names, the
+// privileges are already where they belong.
 func (c *Client) GrantFrom(ctx context.Context, from, to GrantTarget) (GrantTarget, error) {
 	out := from
 	var dbOK, roleOK bool
@@ -844,6 +879,22 @@ func (c *Client) GrantFrom(ctx context.Context, from, to GrantTarget) (GrantTarg
 	}
 	if !sameGrantee(from, to) && !roleOK {
 		out.Grantee = to.Grantee
+		if from.GranteeOID != 0 {
+			// the role of from's grantee OID (GrantTarget.GranteeOID): when
+			// it has another name than to's, the resource names another role
+			// now and from's was renamed too, in this apply or outside
+			// Terraform; the privileges are with it
+			var name string
+			err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+				return q.QueryRow(ctx, "SELECT coalesce((SELECT rolname FROM pg_roles WHERE oid = $1), '')", from.GranteeOID).Scan(&name)
+			})
+			if err != nil {
+				return out, err
+			}
+			if name != "" {
+				out.Grantee = name
+			}
+		}
 	}
 	if usesSchema(from.ObjectType) && from.Schema != to.Schema && from.Schema != "" && to.Schema != "" {
 		var ok bool
@@ -879,6 +930,19 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 	gOID, exists, err := granteeOID(ctx, tx, t)
 	if err != nil {
 		return err
+	}
+	if !exists && t.GranteeOID != 0 && !t.IsPublic() {
+		// renamed outside Terraform (GrantTarget.GranteeOID), perhaps being
+		// renamed back by this apply: a rename that commits before the
+		// revoke below makes it fail, not succeed on nothing (grantGone)
+		name, err := renamedRole(ctx, tx, t.GranteeOID)
+		if err != nil {
+			return err
+		}
+		if name != "" {
+			t.Grantee, gOID, exists = name, t.GranteeOID, true
+			spec.Target = t
+		}
 	}
 	var missing []*NotFoundError
 	if !exists {
@@ -935,6 +999,19 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 	if objs, err = readObjects(ctx, tx, t, gOID, sigs); err != nil {
 		return err
 	}
+	if !t.IsPublic() {
+		// the grantee's name after the locks: another session (a
+		// postgresql_role of this apply) may have renamed it while they
+		// were awaited, and the statements name it
+		name, err := renamedRole(ctx, tx, gOID)
+		if err != nil {
+			return err
+		}
+		if name != "" && name != t.Grantee {
+			t.Grantee = name
+			spec.Target = t
+		}
+	}
 	gone := false
 	err = withRoles(ctx, tx, ownerNames(join), func() error {
 		if !missingOK {
@@ -970,9 +1047,23 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 // of its objects, no longer exists.
 func grantGone(t GrantTarget) goneCheck {
 	if !usesSchema(t.ObjectType) {
+		return granteeGone(t)
+	}
+	return anyGone(granteeGone(t), schemaGone(t.Schema))
+}
+
+// granteeGone is true when no role has t's grantee name, nor, when it is
+// known, its OID: a grantee renamed meanwhile is not gone, and the revoke's
+// error stands (its privileges are not left behind as if revoked).
+func granteeGone(t GrantTarget) goneCheck {
+	if t.GranteeOID == 0 || t.IsPublic() {
 		return rolesGone(t.Grantee)
 	}
-	return anyGone(rolesGone(t.Grantee), schemaGone(t.Schema))
+	return func(ctx context.Context, q Querier) (bool, error) {
+		var gone bool
+		err := q.QueryRow(ctx, "SELECT NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1 OR oid = $2)", t.Grantee, t.GranteeOID).Scan(&gone)
+		return gone, err
+	}
 }
 
 func hashName(s string) uint32 {

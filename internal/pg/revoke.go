@@ -44,6 +44,16 @@ func rolesGone(roles ...string) goneCheck {
 	}
 }
 
+// roleOIDsGone is a goneCheck that is true when a role of oids (0 = PUBLIC,
+// never gone) no longer exists: a role renamed meanwhile is not gone.
+func roleOIDsGone(oids ...uint32) goneCheck {
+	return func(ctx context.Context, q Querier) (bool, error) {
+		var gone bool
+		err := q.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM unnest($1::oid[]) o WHERE o <> 0 AND NOT EXISTS (SELECT 1 FROM pg_roles WHERE oid = o))", oids).Scan(&gone)
+		return gone, err
+	}
+}
+
 // schemaGone is a goneCheck that is true when schema name ("" = none) no
 // longer exists in the current database.
 func schemaGone(name string) goneCheck {

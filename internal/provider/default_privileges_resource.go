@@ -160,8 +160,9 @@ func (r *defaultPrivilegesResource) set(ctx context.Context, m *defaultPrivilege
 //
 // When another resource of this apply states the same entry (the entry moved
 // to another address), nothing is reset: that resource sets it (pg/claims.go).
-func (r *defaultPrivilegesResource) DropObject(ctx context.Context, _ *tfkit.Call, state *defaultPrivilegesModel) diag.Diagnostics {
+func (r *defaultPrivilegesResource) DropObject(ctx context.Context, c *tfkit.Call, state *defaultPrivilegesModel) diag.Diagnostics {
 	t := state.target()
+	t.OwnerOID, t.GranteeOID = privateOID(ctx, c, privateOwnerOID), privateOID(ctx, c, privateGranteeOID)
 	claimed, release := r.client.Retract(t.FactKey())
 	defer release()
 	if len(claimed) > 0 {
@@ -322,12 +323,17 @@ func (r *defaultPrivilegesResource) UpgradeState(context.Context) map[int64]reso
 
 // ReadObject refreshes privileges and with_grant_option from pg_default_acl,
 // keeping the state's spelling when the meaning is the same.
-func (r *defaultPrivilegesResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *defaultPrivilegesModel) (bool, diag.Diagnostics) {
+func (r *defaultPrivilegesResource) ReadObject(ctx context.Context, c *tfkit.Call, m *defaultPrivilegesModel) (bool, diag.Diagnostics) {
 	t := m.target()
+	// the owner's and grantee's OIDs at the last read: a role renamed
+	// outside Terraform is followed (privateOwnerOID)
+	t.OwnerOID, t.GranteeOID = privateOID(ctx, c, privateOwnerOID), privateOID(ctx, c, privateGranteeOID)
 	st, err := r.client.ReadDefaultPrivileges(ctx, t)
 	if err != nil || !st.Exists {
 		return false, tfkit.Failed("Could not read default privileges", err)
 	}
+	diags := savePrivateOID(ctx, c, privateOwnerOID, st.OwnerOID)
+	diags.Append(savePrivateOID(ctx, c, privateGranteeOID, st.GranteeOID)...)
 	if m.Privileges.IsNull() {
 		m.Privileges = tfkit.StringSet(st.Held)
 	}
@@ -344,7 +350,7 @@ func (r *defaultPrivilegesResource) ReadObject(ctx context.Context, _ *tfkit.Cal
 		m.WithGrantOption = types.BoolValue(!wgo)
 	}
 	m.ID = types.StringValue(m.id())
-	return true, nil
+	return true, diags
 }
 
 func (m *defaultPrivilegesModel) target() pg.DefaultPrivilegesTarget {

@@ -226,13 +226,14 @@ func (r *grantResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *g
 // their old names were renamed (the privileges followed them: nothing to
 // revoke); when one still exists, another was named, and the privileges move
 // to the new one.
-func (r *grantResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *grantModel) diag.Diagnostics {
+func (r *grantResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *grantModel) diag.Diagnostics {
 	if !slices.Contains(grantSchemaTypes, plan.ObjectType.ValueString()) && plan.Role.Equal(state.Role) && plan.Database.Equal(state.Database) &&
 		plan.ObjectType.Equal(state.ObjectType) && plan.Objects.Equal(state.Objects) && plan.Columns.Equal(state.Columns) &&
 		plan.Privileges.Equal(state.Privileges) && plan.WithGrantOption.Equal(state.WithGrantOption) {
 		return nil // only the ignored schema changed: nothing to do on the server
 	}
 	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
+	oldT.GranteeOID = privateOID(ctx, c, privateGranteeOID)
 	defer r.client.Claim(newT.FactKey(), newT.FactParts()...)()
 	if !pg.SameGrant(oldT, newT) {
 		from, err := r.client.GrantFrom(ctx, oldT, newT)
@@ -297,8 +298,9 @@ func (r *grantResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, s
 // The privileges another resource of this apply states on the same objects
 // (the grant moved to another address, or was split: pg/claims.go) are left
 // to it.
-func (r *grantResource) DropObject(ctx context.Context, _ *tfkit.Call, state *grantModel) diag.Diagnostics {
+func (r *grantResource) DropObject(ctx context.Context, c *tfkit.Call, state *grantModel) diag.Diagnostics {
 	t := r.target(ctx, state)
+	t.GranteeOID = privateOID(ctx, c, privateGranteeOID)
 	claimed, release := r.client.Retract(t.FactKey())
 	defer release()
 	if claimed[pg.ClaimAll] {
@@ -597,15 +599,20 @@ func (r *grantResource) spec(ctx context.Context, m *grantModel) pg.GrantSpec {
 // every object matches what the state says, the state's spelling is kept
 // (ALL, case); otherwise the privileges held by every object are reported
 // (or, when those match, all the privileges held), so the plan repairs them.
-func (r *grantResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *grantModel) (bool, diag.Diagnostics) {
+func (r *grantResource) ReadObject(ctx context.Context, c *tfkit.Call, m *grantModel) (bool, diag.Diagnostics) {
 	// Unset and [] mean the same (tfkit.UnsetSetPlan): a null objects or
 	// columns (cyrilgdn/postgresql's state) is kept as it is, so whole-resource
 	// outputs do not move after the switch.
 	t := r.target(ctx, m)
+	// the grantee's OID at the last read: a grantee renamed outside
+	// Terraform is read (and destroyed) under its new name, the state
+	// keeping the configured one (its postgresql_role renames it back)
+	t.GranteeOID = privateOID(ctx, c, privateGranteeOID)
 	st, err := r.client.ReadGrant(ctx, t)
 	if err != nil || !st.Exists {
 		return false, tfkit.Failed("Could not read privileges", err)
 	}
+	diags := savePrivateOID(ctx, c, privateGranteeOID, st.GranteeOID)
 	switch t.ObjectType {
 	case pg.ObjDatabase, pg.ObjSchema:
 		if len(st.Missing) > 0 {
@@ -629,7 +636,7 @@ func (r *grantResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *grantM
 	want := pg.ExpandPrivileges(t.ObjectType, serverMajor(ctx, r.client), tfkit.SetStrings(ctx, m.Privileges))
 	recordHeld(m, want, held, grantable)
 	m.ID = types.StringValue(m.id(ctx))
-	return true, nil
+	return true, diags
 }
 
 // keepPresent narrows *set (the objects or columns of a grant, named) to those

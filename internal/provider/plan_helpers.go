@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -160,4 +161,35 @@ func checkSettingAtPlan(ctx context.Context, c *pg.Client, parameter, value type
 		at = path.Root("value")
 	}
 	diags.AddAttributeError(at, problem.Summary, problem.Detail)
+}
+
+// privateGranteeOID and privateOwnerOID are the private-state keys of the
+// OIDs of a grant's grantee and of default privileges' owner, recorded at
+// every read: a role renamed outside Terraform is followed by its OID (a
+// rename is not a drop), so a destroy that runs before the role's rename
+// back revokes from it instead of finding no role of the old name.
+const (
+	privateGranteeOID = "grantee_oid"
+	privateOwnerOID   = "owner_oid"
+)
+
+// privateOID is the OID recorded under key in the private state (0 when
+// there is none).
+func privateOID(ctx context.Context, c *tfkit.Call, key string) uint32 {
+	if c == nil {
+		return 0
+	}
+	n, err := strconv.ParseUint(string(c.PrivateKey(ctx, key)), 10, 32)
+	if err != nil {
+		return 0
+	}
+	return uint32(n)
+}
+
+// savePrivateOID records oid under key in the private state (nothing for 0).
+func savePrivateOID(ctx context.Context, c *tfkit.Call, key string, oid uint32) diag.Diagnostics {
+	if c == nil || oid == 0 {
+		return nil
+	}
+	return c.SetPrivateKey(ctx, key, []byte(strconv.FormatUint(uint64(oid), 10)))
 }

@@ -90,7 +90,13 @@ func (g *Gen) Drift(c *Config) []Drift {
 		cands = append(cands, Drift{Op: "droppolicy", Key: p.Key})
 	}
 	for _, o := range c.Owners {
-		cands = append(cands, Drift{Op: "tableowner", Key: o.Key, Arg: g.otherOwner(c, o.Owner)})
+		to := g.otherOwner(c, o.Owner)
+		if g.sw.AvoidGiveTableToItsGrantee && slices.ContainsFunc(c.Grants, func(gr *Grant) bool {
+			return gr.Role == to && gr.Type == o.Type && gr.Schema == FixtureSchema && (len(gr.Objects) == 0 || slices.Contains(gr.Objects, o.Object))
+		}) {
+			continue
+		}
+		cands = append(cands, Drift{Op: "tableowner", Key: o.Key, Arg: to})
 	}
 	for _, cm := range c.Comments {
 		cands = append(cands, Drift{Op: "comment", Key: cm.Key})

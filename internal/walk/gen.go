@@ -53,7 +53,9 @@ var privileges = map[string][]string{
 // skipped as a known defect; once the fix lands the field goes and the test
 // becomes a regression test (CONTRIBUTING.md, "The random walk").
 // AvoidRevokeFromDroppedGrantee went with branch revoke
-// (TestAccWalk_regressionRevokeFromDroppedGrantee).
+// (TestAccWalk_regressionRevokeFromDroppedGrantee),
+// AvoidRenameOwnerOfRemovedDefaultPrivileges with the roles' OIDs in private
+// state (TestAccWalk_regressionDefaultPrivilegesOfRenamedOwner).
 type Switches struct {
 	// AvoidDropSchemaUnderKeptExtension removes, with a schema, the
 	// extensions of the previous step that were in it: an extension that
@@ -62,13 +64,6 @@ type Switches struct {
 	// creates it again (the walk, seed 3000 step 15 as the superuser on
 	// PostgreSQL 18; TestAccWalk_knownDefectDropSchemaUnderKeptExtension).
 	AvoidDropSchemaUnderKeptExtension bool
-	// AvoidRenameOwnerOfRemovedDefaultPrivileges renames no role outside
-	// Terraform in the step that removes default privileges it owns: their
-	// destroy, run before the role's rename back, finds no role of the old
-	// name, counts the revoke as done and leaves them (the walk, seed 3001
-	// step 10 as the superuser on PostgreSQL 18;
-	// TestAccWalk_knownDefectDefaultPrivilegesOfRenamedOwner).
-	AvoidRenameOwnerOfRemovedDefaultPrivileges bool
 	// AvoidMoveMembershipIntoRoles moves no membership from a
 	// postgresql_grant_role into the roles of a role whose configuration did
 	// not set roles before: nothing of that role runs in the apply (its
@@ -78,6 +73,17 @@ type Switches struct {
 	// defect: the role's plan cannot tell this move from roles under
 	// ignore_changes, which must plan nothing).
 	AvoidMoveMembershipIntoRoles bool
+	// AvoidGiveTableToItsGrantee gives no table, outside Terraform, to a
+	// role that a grant of the walk gives privileges on it: PostgreSQL
+	// merges the grantee's privileges into the owner's, the refresh then
+	// reports the owner's privileges as the grant's (an owner holds them
+	// all), and when postgresql_object_owner gives the table back, ALTER
+	// ... OWNER TO takes them along to the new owner: the grant is short
+	// of them until the next apply grants them (the walk, seed 5004 step
+	// 25 as the superuser on PostgreSQL 18;
+	// TestAccWalk_knownDefectTableGivenToItsGrantee). A known limitation:
+	// what the grantee held before is not in the catalog any more.
+	AvoidGiveTableToItsGrantee bool
 }
 
 // DefaultSwitches are the switches the walk runs with: all on, unless
@@ -86,7 +92,7 @@ func DefaultSwitches() Switches {
 	if os.Getenv("PGTF_WALK_KNOWN") == "1" {
 		return Switches{}
 	}
-	return Switches{AvoidDropSchemaUnderKeptExtension: true, AvoidRenameOwnerOfRemovedDefaultPrivileges: true, AvoidMoveMembershipIntoRoles: true}
+	return Switches{AvoidDropSchemaUnderKeptExtension: true, AvoidMoveMembershipIntoRoles: true, AvoidGiveTableToItsGrantee: true}
 }
 
 // Gen is the seeded generator of configurations and drift.
@@ -151,17 +157,18 @@ func (g *Gen) Next(prev *Config) *Config {
 			}
 		}
 		Normalize(c)
-		if g.sw.AvoidDropSchemaUnderKeptExtension {
-			dropExtensionsOfDroppedSchemas(c, prev)
-			Normalize(c)
-		}
-		if g.sw.AvoidMoveMembershipIntoRoles {
-			dropMembershipsMovedIntoRoles(c, prev)
-			Normalize(c)
-		}
 		keepOutOfNewDatabases(c, prev)
 		if g.Managed {
 			keepExtensionSchemas(c, prev)
+		}
+		Normalize(c)
+		pinExtensionSchemas(c, prev)
+		dropAllFunctionGrantsOverExtensions(c)
+		if g.sw.AvoidDropSchemaUnderKeptExtension {
+			dropExtensionsOfDroppedSchemas(c, prev)
+		}
+		if g.sw.AvoidMoveMembershipIntoRoles {
+			dropMembershipsMovedIntoRoles(c, prev)
 		}
 		Normalize(c)
 		if !c.Equal(prev) {
@@ -891,6 +898,32 @@ func keepOutOfNewDatabases(c, prev *Config) {
 	})
 }
 
+// pinExtensionSchemas writes in c the schema of an extension whose schema c
+// leaves unset, where prev put it: unset, the provider keeps an installed
+// extension where it is (the same configuration), and the rules below then
+// know where it is.
+func pinExtensionSchemas(c, prev *Config) {
+	for _, e := range c.Extensions {
+		p := find(prev.Extensions, e.Key, func(x *Extension) string { return x.Key })
+		if e.Schema == "" && p != nil && p.DB == e.DB && p.Schema != "" && c.Schema(p.Schema) != nil {
+			e.Schema = p.Schema
+		}
+	}
+}
+
+// dropAllFunctionGrantsOverExtensions removes from c the grants on all the
+// functions of a schema an extension of c is in: the extension's functions
+// are the grant's too, so the extension and the grant created in the same
+// step, in either order, leave the next plan a difference, and as the
+// managed admin the extension's functions (the bootstrap superuser's) cannot
+// be granted at all (the provider says so). Normalize keeps a new extension
+// out of such a schema; this covers one that is there already.
+func dropAllFunctionGrantsOverExtensions(c *Config) {
+	c.Grants = slices.DeleteFunc(c.Grants, func(g *Grant) bool {
+		return g.Type == "function" && len(g.Objects) == 0 && slices.ContainsFunc(c.Extensions, func(e *Extension) bool { return e.Schema == g.Schema })
+	})
+}
+
 // keepExtensionSchemas moves no extension of prev to another schema (the
 // managed admin's walk). Not a defect: the members of a trusted extension a
 // role that is not a superuser installed belong to the bootstrap superuser,
@@ -919,17 +952,4 @@ func dropMembershipsMovedIntoRoles(c, prev *Config) {
 			return slices.ContainsFunc(prev.Members, func(m *Member) bool { return m.Role == r.Key && m.Group == g })
 		})
 	}
-}
-
-// steerDrift drops from drift, made to prev before next is applied, what a
-// switch steers around.
-func (g *Gen) steerDrift(drift []Drift, prev, next *Config) []Drift {
-	if !g.sw.AvoidRenameOwnerOfRemovedDefaultPrivileges {
-		return drift
-	}
-	return slices.DeleteFunc(drift, func(d Drift) bool {
-		return d.Op == "renamerole" && slices.ContainsFunc(prev.DefaultPrivs, func(p *DefaultPriv) bool {
-			return p.Owner == d.Key && find(next.DefaultPrivs, p.Key, func(x *DefaultPriv) string { return x.Key }) == nil
-		})
-	})
 }

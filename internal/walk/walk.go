@@ -226,7 +226,7 @@ func Run(t *testing.T, opts Options) (res Result) {
 		} else {
 			next = g.Next(w.prev)
 			if g.chance(opts.DriftRate) {
-				drift = g.steerDrift(g.Drift(w.prev), w.prev, next)
+				drift = g.Drift(w.prev)
 			}
 		}
 		t0 := time.Now()

@@ -343,6 +343,31 @@ func TestAccWalk_regressionPolicyOfNewOwnerRemoved(t *testing.T) {
 	replayPair(t, "policy_of_new_owner_removed", 1)
 }
 
+// A grant moved to another role in the step that renames its old grantee:
+// when the rename ran first, the grant's update found no role of the old
+// name, took it as renamed to the new grantee (the privileges followed it)
+// and revoked nothing, and the renamed role kept the privileges. Found by
+// the long walk, seed 6002 step 13 as the managed admin on PostgreSQL 18
+// ("privileges of ..._alice on sequence seq_a: {SELECT USAGE}, want {}"),
+// shrunk by hand to this pair; the order is Terraform's, so several rounds.
+// Fixed: the old grantee is followed by its OID (private state).
+func TestAccWalk_regressionGrantMovedFromRenamedGrantee(t *testing.T) {
+	replayPair(t, "grant_moved_from_renamed_grantee", 4)
+}
+
+// A table given outside Terraform to the grantee of a grant on it, then given
+// back by its postgresql_object_owner: PostgreSQL merged the grantee's
+// privileges into the owner's, and ALTER ... OWNER TO takes them to the new
+// owner, so the grant is short of them until the next apply (the plan shows
+// them). Found by the long walk, seed 5004 step 25 as the superuser on
+// PostgreSQL 18, shrunk by hand to this pair. The walk steers around it
+// (Switches.AvoidGiveTableToItsGrantee): what the grantee held before is no
+// longer in the catalog when the owner changes back.
+func TestAccWalk_knownDefectTableGivenToItsGrantee(t *testing.T) {
+	knownDefect(t, "a table given to its grantee outside Terraform and given back leaves the grant short until the next apply", "nobody (a known limitation)")
+	replayPair(t, "table_given_to_its_grantee", 1)
+}
+
 // knownDefect skips a test of a known defect the walk steers around, unless
 // PGTF_WALK_KNOWN=1.
 func knownDefect(t *testing.T, what, owner string) {
@@ -369,9 +394,10 @@ func TestAccWalk_knownDefectDropSchemaUnderKeptExtension(t *testing.T) {
 // (a revoke for a role that no longer exists is done), and the entries stay
 // under the renamed role (found by the walk, seed 3001 step 10 as the
 // superuser on PostgreSQL 18: "default privileges ... {DELETE INSERT TRIGGER
-// UPDATE}, want {}"; shrunk by hand to this pair).
-func TestAccWalk_knownDefectDefaultPrivilegesOfRenamedOwner(t *testing.T) {
-	knownDefect(t, "the destroy of default privileges whose owner was renamed outside Terraform leaves them", "nobody yet (found by walk; revoke's rule)")
+// UPDATE}, want {}"; shrunk by hand to this pair). Fixed: the owner's and the
+// grantee's OIDs are recorded in private state at every read, and a role of
+// that OID under another name is followed.
+func TestAccWalk_regressionDefaultPrivilegesOfRenamedOwner(t *testing.T) {
 	replayPair(t, "default_privileges_of_renamed_owner", 1)
 }
 
@@ -394,11 +420,11 @@ func TestAccWalk_regressionPolicyOfDroppedOnlyRole(t *testing.T) {
 // role's rename back, finds no role of the old name and counts the revoke as
 // done (a revoke for a role that no longer exists is done), and the table
 // privileges stay. The same cause as
-// TestAccWalk_knownDefectDefaultPrivilegesOfRenamedOwner: the fix needs the
-// grantee's OID in the state (a rename is not a drop). Found by the long
+// TestAccWalk_regressionDefaultPrivilegesOfRenamedOwner. Found by the long
 // walk, seed 4003 step 27 as the superuser on PostgreSQL 18, shrunk with
-// PGTF_WALK_SHRINK=1 to this pair.
-func TestAccWalk_knownDefectGrantOfRenamedGranteeReplaced(t *testing.T) {
-	knownDefect(t, "the destroy of a grant whose grantee was renamed outside Terraform leaves its privileges", "nobody yet (found by the long walk; revoke's rule)")
+// PGTF_WALK_SHRINK=1 to this pair. Fixed: the grantee's OID is recorded in
+// private state at every read, and a role of that OID under another name is
+// read and revoked under that name (a rename is not a drop).
+func TestAccWalk_regressionGrantOfRenamedGranteeReplaced(t *testing.T) {
 	replayPair(t, "grant_of_renamed_grantee_replaced", 1)
 }
