@@ -352,7 +352,7 @@ func TestAccWalk_regressionPolicyOfNewOwnerRemoved(t *testing.T) {
 // shrunk by hand to this pair; the order is Terraform's, so several rounds.
 // Fixed: the old grantee is followed by its OID (private state).
 func TestAccWalk_regressionGrantMovedFromRenamedGrantee(t *testing.T) {
-	replayPair(t, "grant_moved_from_renamed_grantee", 4)
+	replayPair(t, "grant_moved_from_renamed_grantee", 3)
 }
 
 // A table given outside Terraform to the grantee of a grant on it, then given
