@@ -202,7 +202,7 @@ func (h Inherited) Update(prev, next *Config, major int) {
 // of want.
 func inherits(got, want, may privSet) bool {
 	for p, g := range want {
-		if gg, ok := got[p]; !ok || (gg != g && !(gg && may[p])) {
+		if gg, ok := got[p]; !ok || (gg != g && (!gg || !may[p])) {
 			return false
 		}
 	}
