@@ -204,8 +204,19 @@ func (r renderer) grant(x *Grant) {
 	if len(x.Objects) == 0 {
 		objects = ""
 	}
-	r.block("postgresql_grant", x.Key, "database", r.dbRef(x.DB), "role", r.roleRef(x.Role), "schema", schema,
+	r.open("postgresql_grant", x.Key, "database", r.dbRef(x.DB), "role", r.roleRef(x.Role), "schema", schema,
 		"object_type", q(x.Type), "objects", objects, "privileges", list(quoted(x.Privs)), "with_grant_option", boolAttr(x.WGO))
+	if x.Type == "function" && len(x.Objects) > 0 {
+		// a function replaced (another signature) is a new object under the
+		// same name: the grant names it by name, so it is replaced with it,
+		// as the grant's documentation advises
+		var oids []string
+		for _, k := range x.Objects {
+			oids = append(oids, "postgresql_function."+k+".oid")
+		}
+		fmt.Fprintf(r.b, "\n  lifecycle {\n    replace_triggered_by = %s\n  }\n", list(oids))
+	}
+	r.b.WriteString("}\n\n")
 }
 
 // Function variants: body, arguments and result.
