@@ -373,9 +373,9 @@ func granteeOID(ctx context.Context, q Querier, t GrantTarget) (uint32, bool, er
 }
 
 // renamedRole returns the name of the role with OID oid, "" when there is none.
-func renamedRole(ctx context.Context, tx pgx.Tx, oid uint32) (string, error) {
+func renamedRole(ctx context.Context, q Querier, oid uint32) (string, error) {
 	var name string
-	err := tx.QueryRow(ctx, "SELECT coalesce((SELECT rolname FROM pg_roles WHERE oid = $1), '')", oid).Scan(&name)
+	err := q.QueryRow(ctx, "SELECT coalesce((SELECT rolname FROM pg_roles WHERE oid = $1), '')", oid).Scan(&name)
 	return name, err
 }
 
@@ -886,7 +886,9 @@ func (c *Client) GrantFrom(ctx context.Context, from, to GrantTarget) (GrantTarg
 			// Terraform; the privileges are with it
 			var name string
 			err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
-				return q.QueryRow(ctx, "SELECT coalesce((SELECT rolname FROM pg_roles WHERE oid = $1), '')", from.GranteeOID).Scan(&name)
+				var err error
+				name, err = renamedRole(ctx, q, from.GranteeOID)
+				return err
 			})
 			if err != nil {
 				return out, err
