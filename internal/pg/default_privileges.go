@@ -386,6 +386,20 @@ func setDefaultPrivileges(ctx context.Context, tx pgx.Tx, superuser, memberOnly 
 	if a, err = read(); err != nil {
 		return err
 	}
+	// the roles' names after the locks: a postgresql_role of this apply may
+	// have renamed one while they were awaited, and the statements name them
+	if n, err := renamedRole(ctx, tx, ids.owner); err != nil {
+		return err
+	} else if n != "" {
+		ownerName = n
+	}
+	if !t.isPublic() {
+		if n, err := renamedRole(ctx, tx, ids.grantee); err != nil {
+			return err
+		} else if n != "" {
+			ids.granteeName = n
+		}
+	}
 	granted, err := borrowRoles(ctx, tx, ownerNames(join)...)
 	if err != nil {
 		return err
