@@ -241,7 +241,30 @@ func (r *grantResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, s
 			return tfkit.Failed("Could not read privileges", err)
 		}
 		if !pg.SameGrant(from, newT) {
-			return changeFailed("Could not move privileges", r.client.ChangeGrant(ctx, r.spec(ctx, plan), from), grantArguments)
+			// the privileges move to another grantee, database or schema: what
+			// another resource of this apply states on the old one (a grant
+			// split off this one, or moved to it) is left to it, as a
+			// destroy leaves it (DropObject; found by the walk, seed 8002
+			// step 15 as the managed admin on PostgreSQL 18)
+			claimed, release := r.client.Retract(from.FactKey())
+			defer release()
+			var revoke []pg.GrantTarget
+			switch {
+			case claimed[pg.ClaimAll]:
+			case len(claimed) > 0:
+				left, err := r.unclaimed(ctx, from, claimed)
+				if err != nil {
+					return tfkit.Failed("Could not read privileges", err)
+				}
+				if len(left) > 0 {
+					f := from
+					f.Objects = left
+					revoke = append(revoke, f)
+				}
+			default:
+				revoke = append(revoke, from)
+			}
+			return changeFailed("Could not move privileges", r.client.ChangeGrant(ctx, r.spec(ctx, plan), revoke...), grantArguments)
 		}
 		oldT.Database, oldT.Schema, oldT.Grantee = newT.Database, newT.Schema, newT.Grantee
 	}

@@ -862,11 +862,18 @@ func (g *Gen) readdress(c *Config, key string) {
 }
 
 // dropExtensionsOfDroppedSchemas removes from c the extensions that were in
-// a schema of prev that c removes (switch AvoidDropSchemaUnderKeptExtension).
+// a schema of prev that c removes or moves to another database (switch
+// AvoidDropSchemaUnderKeptExtension).
 func dropExtensionsOfDroppedSchemas(c, prev *Config) {
 	c.Extensions = slices.DeleteFunc(c.Extensions, func(e *Extension) bool {
 		p := find(prev.Extensions, e.Key, func(x *Extension) string { return x.Key })
-		return p != nil && p.Schema != "" && c.Schema(p.Schema) == nil
+		if p == nil || p.Schema == "" {
+			return false
+		}
+		// the schema goes, or moves to another database (a replacement:
+		// DROP SCHEMA ... CASCADE in the old one)
+		s, ps := c.Schema(p.Schema), prev.Schema(p.Schema)
+		return s == nil || (ps != nil && ps.DB != s.DB)
 	})
 }
 
