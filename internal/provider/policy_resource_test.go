@@ -18,6 +18,7 @@ import (
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
+	"github.com/pgtf/terraform-provider-postgresql/internal/tfkit"
 )
 
 // TestAccPolicy_basic covers postgresql_policy and postgresql_table_rls together.
@@ -445,6 +446,30 @@ func TestSamePolicyRoles(t *testing.T) {
 	} {
 		if got := samePolicyRoles(ctx, c.a, c.b); got != c.want {
 			t.Errorf("samePolicyRoles(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// policyRolesMayAllGo: the OID is planned unknown only when every role the
+// policy names (PUBLIC aside) leaves it, or the planned roles are unknown.
+func TestPolicyRolesMayAllGo(t *testing.T) {
+	ctx := context.Background()
+	set := func(v ...string) types.Set { return tfkit.StringSet(v) }
+	for _, c := range []struct {
+		name        string
+		state, plan types.Set
+		want        bool
+	}{
+		{"only role replaced by PUBLIC", set("dave"), set("public"), true},
+		{"both roles leave", set("dave", "erin"), set("frank"), true},
+		{"one role stays", set("dave", "erin"), set("erin"), false},
+		{"PUBLIC only", set("PUBLIC"), set("dave"), false},
+		{"unchanged", set("dave"), set("dave"), false},
+		{"planned roles unknown", set("dave"), types.SetUnknown(types.StringType), true},
+		{"no state roles", types.SetNull(types.StringType), set("dave"), false},
+	} {
+		if got := policyRolesMayAllGo(ctx, c.state, c.plan); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
 		}
 	}
 }
