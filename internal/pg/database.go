@@ -269,6 +269,7 @@ SELECT 3, CASE p.prokind WHEN 'p' THEN 'PROCEDURE' WHEN 'a' THEN 'AGGREGATE' ELS
        ns.nspname::text, p.proname::text, pg_get_function_identity_arguments(p.oid)
 FROM pg_proc p JOIN ns ON ns.oid = p.pronamespace, o
  WHERE p.proowner = o.oid AND (('pg_proc'::regclass, p.oid) NOT IN (SELECT * FROM ext))
+   AND pg_get_function_identity_arguments(p.oid) IS NOT NULL -- not dropped since the snapshot
 UNION ALL
 SELECT 4, CASE t.typtype WHEN 'd' THEN 'DOMAIN' ELSE 'TYPE' END, ns.nspname::text, t.typname::text, ''
 FROM pg_type t JOIN ns ON ns.oid = t.typnamespace, o

@@ -307,7 +307,11 @@ func readObjects(ctx context.Context, q Querier, t GrantTarget, granteeOID uint3
 	full := `SELECT o.oid, o.name, o.col, o.args, o.argoids, o.owner, coalesce(o.ownername, ''), coalesce(o.ownersu, false),
   array(SELECT DISTINCT a.privilege_type FROM aclexplode(o.acl) a WHERE a.grantee = $5 ORDER BY 1),
   array(SELECT DISTINCT a.privilege_type FROM aclexplode(o.acl) a WHERE a.grantee = $5 AND a.is_grantable ORDER BY 1)
-FROM (` + query + `) o ORDER BY o.name, o.col, o.args`
+FROM (` + query + `) o
+-- a routine another session dropped after this statement's snapshot has no
+-- identity arguments any more (pg_get_function_identity_arguments reads the
+-- catalog as it is now): it is gone, as for a revoke it should be
+WHERE o.args IS NOT NULL ORDER BY o.name, o.col, o.args`
 	rows, err := q.Query(ctx, full, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s privileges: %w", t.ObjectType, err)

@@ -732,6 +732,7 @@ e(kind, sch, name, sub, acl, classid, objid, objsubid) AS (
     FROM pg_namespace n JOIN d ON d.classid = 'pg_namespace'::regclass AND d.objid = n.oid
   UNION ALL SELECT 'ROUTINE', n.nspname::text, p.proname::text, pg_get_function_identity_arguments(p.oid), p.proacl, d.classid, d.objid, d.objsubid
     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace JOIN d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+    WHERE pg_get_function_identity_arguments(p.oid) IS NOT NULL -- not dropped since the snapshot
   UNION ALL SELECT 'TYPE', n.nspname::text, t.typname::text, '', t.typacl, d.classid, d.objid, d.objsubid
     FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace JOIN d ON d.classid = 'pg_type'::regclass AND d.objid = t.oid
   UNION ALL SELECT 'LANGUAGE', '', l.lanname::text, '', l.lanacl, d.classid, d.objid, d.objsubid
