@@ -79,16 +79,16 @@ func (c *Client) Claim(key string, parts ...string) (release func()) {
 // returns the parts a resource of this apply claimed (empty: none; ClaimAll:
 // the whole fact), which the revoke must leave alone.
 func (c *Client) Retract(key string) (claimed map[string]bool, release func()) {
-	if c.claims == nil {
-		return nil, func() {}
-	}
-	f := c.claims.fact(key)
-	f.mu.Lock()
-	claimed = make(map[string]bool, len(f.parts))
+	return c.ClaimRetract(key)
+}
+
+// snapshot copies the parts claimed so far (f.mu held).
+func (f *claimedFact) snapshot() map[string]bool {
+	claimed := make(map[string]bool, len(f.parts))
 	for p := range f.parts {
 		claimed[p] = true
 	}
-	return claimed, f.mu.Unlock
+	return claimed
 }
 
 // grantee is a grantee's name in fact keys: PUBLIC in any letter case is one.
@@ -146,4 +146,106 @@ func MembershipFactKey(role, group string) string {
 // (postgresql_role_setting, postgresql_database_setting).
 func SettingFactKey(role, db, parameter string) string {
 	return FactKey("setting", role, db, strings.ToLower(parameter))
+}
+
+// Additive claims. An additive resource (postgresql_grant_additive,
+// postgresql_default_privileges_additive) states privileges on a fact, not
+// the whole of it: it claims each of its privileges on each part, and a
+// retraction of the fact by another resource of the apply (the authoritative
+// resource it replaces, or an additive one that gave the same privilege)
+// revokes what it must except those privileges (and their grant option,
+// when the claim asked for it).
+
+const (
+	additiveMark = "\x01"
+	grantOptMark = "\x01+"
+)
+
+// AdditiveParts are the parts an additive resource claims: each privilege
+// of privs on each of parts (ClaimAll when there are none), marked with the
+// grant option when withGrantOption.
+func AdditiveParts(parts, privs []string, withGrantOption bool) []string {
+	if len(parts) == 0 {
+		parts = []string{ClaimAll}
+	}
+	var out []string
+	for _, p := range parts {
+		for _, priv := range privs {
+			s := p + additiveMark + priv
+			if withGrantOption {
+				s += grantOptMark
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ClaimedPrivileges splits the parts a retraction learnt of: whole are those
+// authoritative resources claimed (objects, columns or ClaimAll), privs the
+// privileges additive ones claimed, per part (true: with the grant option).
+func ClaimedPrivileges(claimed map[string]bool) (whole map[string]bool, privs map[string]map[string]bool) {
+	whole, privs = map[string]bool{}, map[string]map[string]bool{}
+	for c := range claimed {
+		part, priv, ok := strings.Cut(c, additiveMark)
+		if !ok {
+			whole[c] = true
+			continue
+		}
+		priv, wgo := strings.CutSuffix(priv, grantOptMark)
+		if privs[part] == nil {
+			privs[part] = map[string]bool{}
+		}
+		privs[part][priv] = privs[part][priv] || wgo
+	}
+	return whole, privs
+}
+
+// ClaimRetract claims parts of key and retracts it in one step, for a
+// resource that both states part of a fact and takes another part of it
+// away (an additive resource that drops a privilege): claimed are the parts
+// other resources of this apply claimed before.
+func (c *Client) ClaimRetract(key string, parts ...string) (claimed map[string]bool, release func()) {
+	if c.claims == nil {
+		return nil, func() {}
+	}
+	f := c.claims.fact(key)
+	f.mu.Lock()
+	claimed = f.snapshot()
+	for _, p := range parts {
+		f.parts[p] = true
+	}
+	return claimed, f.mu.Unlock
+}
+
+// ClaimMove claims parts of key and retracts from, for a resource that moves
+// a fact to another grantee, database or schema: both are held until release,
+// taken in one order whatever the keys, so that two resources of one apply
+// moving facts between the same two keys in opposite directions (two grants
+// exchanging their grantees) do not wait for each other forever.
+func (c *Client) ClaimMove(key string, parts []string, from string) (claimed map[string]bool, release func()) {
+	if c.claims == nil {
+		return nil, func() {}
+	}
+	if key == from {
+		return c.ClaimRetract(key, parts...)
+	}
+	if len(parts) == 0 {
+		parts = []string{ClaimAll}
+	}
+	to, old := c.claims.fact(key), c.claims.fact(from)
+	first, second := to, old
+	if from < key {
+		first, second = old, to
+	}
+	first.mu.Lock()
+	second.mu.Lock()
+	claimed = old.snapshot()
+	for _, p := range parts {
+		to.parts[p] = true
+	}
+	return claimed, func() {
+		second.mu.Unlock()
+		first.mu.Unlock()
+	}
 }

@@ -76,3 +76,47 @@ func TestGrantTargetFactParts(t *testing.T) {
 		t.Error("routines and functions are one kind of default privileges")
 	}
 }
+
+// Two moves between the same two facts in opposite directions (two grants
+// exchanging their grantees in one apply) both finish: ClaimMove takes the
+// two facts in one order. (A Claim of the new fact, then a Retract of the
+// old one, as the grants did, waited forever once the two writes overlapped.)
+func TestClaims_regressionMovesInOppositeDirections(t *testing.T) {
+	c := &Client{claims: &claims{}}
+	a := GrantTarget{Database: "d", Schema: "s", ObjectType: ObjTable, Grantee: "alice"}.FactKey()
+	b := GrantTarget{Database: "d", Schema: "s", ObjectType: ObjTable, Grantee: "bob"}.FactKey()
+	done := make(chan struct{})
+	go func() {
+		var wg sync.WaitGroup
+		for range 50 {
+			wg.Add(2)
+			go func() {
+				defer wg.Done()
+				_, release := c.ClaimMove(a, []string{"t"}, b)
+				time.Sleep(time.Millisecond) // the write
+				release()
+			}()
+			go func() {
+				defer wg.Done()
+				_, release := c.ClaimMove(b, []string{"t"}, a)
+				time.Sleep(time.Millisecond)
+				release()
+			}()
+		}
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("two opposite moves wait for each other")
+	}
+	// the move to a saw the claim of the move to b, or the other way round
+	claimed, release := c.Retract(a)
+	release()
+	if !claimed["t"] {
+		t.Fatalf("claims of a: %v", claimed)
+	}
+	_, release = c.ClaimMove(a, nil, a)
+	release()
+}

@@ -21,14 +21,20 @@ var CommentObjectTypes = []string{
 // Comment is the comment of one object.
 type Comment struct {
 	Text string
+	OID  uint32 // the object's (to record: ObjectTarget.OID)
 }
 
 // ReadComment returns the comment of the target in database db (comments of
 // roles, databases and tablespaces are cluster-wide: pg_shdescription), or
-// nil when the object or its comment does not exist.
+// nil when the object or its comment does not exist. A role, database or
+// schema renamed since its OID was recorded is followed (ObjectTarget.OID).
 func (c *Client) ReadComment(ctx context.Context, db string, t ObjectTarget) (*Comment, error) {
 	var out *Comment
 	err := c.ReadTx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		t, err := t.followed(ctx, tx)
+		if err != nil {
+			return err
+		}
 		classID, objID, subID, found, err := t.address(ctx, tx)
 		if err != nil || !found {
 			return err
@@ -44,7 +50,7 @@ SELECT description FROM pg_shdescription WHERE classoid = $1 AND objoid = $2`, c
 		if err != nil {
 			return fmt.Errorf("reading the comment of %s: %w", t.SQL(), err)
 		}
-		out = &Comment{Text: text}
+		out = &Comment{Text: text, OID: objID}
 		return nil
 	})
 	return out, err
@@ -79,10 +85,15 @@ func (c *Client) SetComment(ctx context.Context, db string, t ObjectTarget, text
 	return nil
 }
 
-// DropComment removes the comment of the target (COMMENT ON ... IS NULL). A
-// missing object or database is no error.
+// DropComment removes the comment of the target (COMMENT ON ... IS NULL),
+// following a role, database or schema renamed since its OID was recorded
+// (ObjectTarget.OID). A missing object or database is no error.
 func (c *Client) DropComment(ctx context.Context, db string, t ObjectTarget) error {
 	err := c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
+		t, err := t.followed(ctx, tx)
+		if err != nil {
+			return err
+		}
 		classID, objID, _, found, err := t.address(ctx, tx)
 		if err != nil || !found {
 			return err

@@ -377,6 +377,16 @@ func granteeOID(ctx context.Context, q Querier, t GrantTarget) (uint32, bool, er
 }
 
 // renamedRole returns the name of the role with OID oid, "" when there is none.
+// followRole is the current name of the role a resource knew as name with
+// OID oid (0: unknown): name while a role has it, else the name of the role
+// with that OID (renamed since), "" when there is neither.
+func followRole(ctx context.Context, q Querier, name string, oid uint32) (string, error) {
+	var now string
+	err := q.QueryRow(ctx, `SELECT coalesce((SELECT rolname FROM pg_roles WHERE rolname = $1),
+  (SELECT rolname FROM pg_roles WHERE oid = $2 AND $2 <> 0), '')`, name, oid).Scan(&now)
+	return now, err
+}
+
 func renamedRole(ctx context.Context, q Querier, oid uint32) (string, error) {
 	var name string
 	err := q.QueryRow(ctx, "SELECT coalesce((SELECT rolname FROM pg_roles WHERE oid = $1), '')", oid).Scan(&name)
@@ -426,10 +436,11 @@ func (c *Client) ReadGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 	}
 	var name string
 	err = c.Read(ctx, "", func(ctx context.Context, q Querier) error {
-		return q.QueryRow(ctx, `SELECT coalesce((SELECT rolname FROM pg_roles WHERE oid = $1
-  AND NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $2)), '')`, t.GranteeOID, t.Grantee).Scan(&name)
+		var err error
+		name, err = followRole(ctx, q, t.Grantee, t.GranteeOID)
+		return err
 	})
-	if err != nil || name == "" {
+	if err != nil || name == "" || name == t.Grantee {
 		return st, err
 	}
 	t.Grantee = name
@@ -1019,14 +1030,20 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 		}
 	}
 	gone := false
+	apply := func(tx pgx.Tx) error {
+		if superuser {
+			return applyGrant(ctx, tx, spec, gOID, objs)
+		}
+		return applyByOwner(ctx, tx, spec, gOID, objs)
+	}
 	err = withRoles(ctx, tx, ownerNames(join), func() error {
 		if !missingOK {
-			return applyGrant(ctx, tx, spec, gOID, objs)
+			return apply(tx)
 		}
 		// a revoke: its grantee (or schema) may be dropped meanwhile by
 		// another session, which leaves nothing to revoke (revoke.go)
 		var err error
-		gone, err = revoking(ctx, tx, grantGone(t), func(tx pgx.Tx) error { return applyGrant(ctx, tx, spec, gOID, objs) })
+		gone, err = revoking(ctx, tx, grantGone(t), apply)
 		if err != nil && undefinedName(err) {
 			// or one of its objects, which leaves the others to revoke:
 			// the transaction is tried again, and the retry skips it
@@ -1047,6 +1064,70 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 		return err
 	}
 	return nil
+}
+
+// applyByOwner is applyGrant for the objects of each owner in turn, acting
+// as that owner where it can (actAsOwner): a grant and its later revoke are
+// then made by the same grantor whichever objects change together.
+func applyByOwner(ctx context.Context, tx pgx.Tx, spec GrantSpec, gOID uint32, objs []objectRow) error {
+	var order []uint32
+	byOwner := map[uint32][]objectRow{}
+	for _, o := range objs {
+		if _, ok := byOwner[o.owner]; !ok {
+			order = append(order, o.owner)
+		}
+		byOwner[o.owner] = append(byOwner[o.owner], o)
+	}
+	for _, owner := range order {
+		group := byOwner[owner]
+		back, err := actAsOwner(ctx, tx, map[uint32]grantObject{owner: group[0].grantObject})
+		if err != nil {
+			return err
+		}
+		err = applyGrant(ctx, tx, spec, gOID, group)
+		back()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// actAsOwner makes the connected role (not a superuser) act as the owner of
+// the objects whose privileges change, when they have one owner, another
+// role it may SET ROLE to (a member of it, or borrowing it): PostgreSQL
+// records as the grantor of a GRANT the first of the connected role's roles
+// that holds the grant options (select_best_grantor), which may be a grantee
+// given them WITH GRANT OPTION by another resource. A later revoke of that
+// grantee's grant option then fails on the dependent privileges, and
+// DROP OWNED BY the grantee leaves them ("role cannot be dropped because
+// some objects depend on it"; found by the walk, seed 9507 step 7 as the
+// managed admin on PostgreSQL 18). As the owner, the owner is the grantor,
+// as when a superuser grants. back acts as the connected role again.
+func actAsOwner(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject) (back func(), err error) {
+	back = func() {}
+	if len(owners) != 1 {
+		return back, nil
+	}
+	var o grantObject
+	for _, x := range owners {
+		o = x
+	}
+	if o.owner == 0 || o.ownerSU || o.ownerName == DatabaseOwnerRole || reservedRole(o.ownerName) {
+		return back, nil
+	}
+	var me, owner string
+	var ok bool
+	if err := tx.QueryRow(ctx, `SELECT current_user::text, coalesce(pg_get_userbyid($1::oid), ''),
+  r.oid <> $1::oid AND NOT r.rolsuper AND EXISTS (SELECT 1 FROM pg_roles WHERE oid = $1::oid)
+    AND pg_has_role(current_user, $1::oid, CASE WHEN current_setting('server_version_num')::int >= 160000 THEN 'SET' ELSE 'MEMBER' END)
+FROM pg_roles r WHERE r.rolname = current_user`, o.owner).Scan(&me, &owner, &ok); err != nil || !ok {
+		return back, err
+	}
+	if _, err := tx.Exec(ctx, "SET LOCAL ROLE "+pgconn.QuoteIdent(owner)); err != nil {
+		return back, fmt.Errorf("acting as role %q, the owner of %s: %w", owner, o.name, err)
+	}
+	return func() { _, _ = tx.Exec(ctx, "SET LOCAL ROLE "+pgconn.QuoteIdent(me)) }, nil
 }
 
 // grantGone is the goneCheck of a revoke of t: its grantee, or the schema

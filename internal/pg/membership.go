@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -88,7 +89,30 @@ func (c *Client) SetMembership(ctx context.Context, s MembershipSpec) error {
 	if !caps.AtLeast(16) && (s.InheritOption != nil || s.SetOption != nil) {
 		return fmt.Errorf("inherit_option and set_option need PostgreSQL 16 or later; the server runs %s", caps.ServerVersion)
 	}
-	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error { return setMembership(ctx, tx, caps, s) })
+	return awaitReversed(ctx, func() error {
+		return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error { return setMembership(ctx, tx, caps, s) })
+	})
+}
+
+// awaitReversed runs grant and, while it fails because the group is a member
+// of the role (PostgreSQL refuses a circular membership), runs it again for
+// a few seconds: a membership reversed in one apply (b in a becomes a in b)
+// is revoked by another resource's destroy, which Terraform runs before or
+// after the grant (the walk, seed 12003 step 10 as the superuser on
+// PostgreSQL 15). The failed grant changed nothing, so running it again is
+// safe; a membership that stays circular fails as before.
+func awaitReversed(ctx context.Context, grant func() error) error {
+	for i := 0; ; i++ {
+		err := grant()
+		if err == nil || i >= 20 || pgconn.SQLState(err) != "0LP01" || !strings.Contains(err.Error(), "is a member of role") {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }
 
 // MoveMembership revokes the membership of fromRole in fromGrantRole (what
@@ -102,6 +126,10 @@ func (c *Client) MoveMembership(ctx context.Context, fromRole, fromGrantRole str
 	if !caps.AtLeast(16) && (s.InheritOption != nil || s.SetOption != nil) {
 		return fmt.Errorf("inherit_option and set_option need PostgreSQL 16 or later; the server runs %s", caps.ServerVersion)
 	}
+	return awaitReversed(ctx, func() error { return c.moveMembership(ctx, caps, fromRole, fromGrantRole, s) })
+}
+
+func (c *Client) moveMembership(ctx context.Context, caps *pgconn.Capabilities, fromRole, fromGrantRole string, s MembershipSpec) error {
 	return c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
 		if err := revokeMembership(ctx, tx, caps, fromRole, fromGrantRole); err != nil {
 			return err

@@ -20,6 +20,40 @@ type ObjectTarget struct {
 	Schema     string // "" = resolved through search_path (or not schema-scoped)
 	Name       string
 	Column     string // object type "column" only: Name is then the table
+	// OID is the object's OID recorded at the last read (0: none): a role,
+	// database or schema that has another name now is followed by it
+	// (followed).
+	OID uint32
+}
+
+// renamedInPlace are the object types whose objects their own resources
+// rename in place (postgresql_role, postgresql_database, postgresql_schema),
+// with the query of an object's name by its OID.
+var renamedInPlace = map[string]string{
+	"role":     "SELECT rolname FROM pg_roles WHERE oid = $1",
+	"database": "SELECT datname FROM pg_database WHERE oid = $1",
+	"schema":   "SELECT nspname FROM pg_namespace WHERE oid = $1",
+}
+
+// followed is t, or, when no object has t's name and t is a role, database
+// or schema with a recorded OID, t under the current name of the object of
+// that OID (renamed outside Terraform, or by this apply): a comment removed
+// in the apply that renames its role back is removed from the role.
+func (t ObjectTarget) followed(ctx context.Context, q Querier) (ObjectTarget, error) {
+	query, ok := renamedInPlace[strings.ToLower(t.ObjectType)]
+	if !ok || t.OID == 0 || t.Schema != "" {
+		return t, nil
+	}
+	var now string
+	err := q.QueryRow(ctx, "SELECT coalesce(("+query+"), '')", t.OID).Scan(&now)
+	if err != nil || now == "" || now == t.Name {
+		return t, err
+	}
+	if _, _, _, found, err := t.address(ctx, q); err != nil || found {
+		return t, err // the name is taken: that object is the target
+	}
+	t.Name = now
+	return t, nil
 }
 
 // UnqualifiedObjectTypes are the object types whose objects are named

@@ -201,3 +201,65 @@ func revokeStatement(ctx context.Context, tx pgx.Tx, gone goneCheck, stmt string
 // before a revoke's statements (after the revoke has checked what it names):
 // tests drop the grantee there, as a concurrent destroy would.
 type beforeRevokeKey struct{}
+
+// ResolvedRole is a role that a resource names, found by name, or by the OID
+// recorded when it last read it (a role renamed since, outside Terraform or
+// by this apply).
+type ResolvedRole struct {
+	Name string // the role's name now ("" when it no longer exists)
+	OID  uint32
+}
+
+// ResolveRoles finds each of names ("" and PUBLIC aside) by name, or else
+// by oids[name], the OID recorded for it: a role renamed since is found
+// under its new name, a dropped one not at all (Name ""). Read-only, from the
+// role snapshot where there is one.
+func (c *Client) ResolveRoles(ctx context.Context, names []string, oids map[string]uint32) (map[string]ResolvedRole, error) {
+	out := map[string]ResolvedRole{}
+	var ask []string
+	var askOIDs []uint32
+	for _, n := range names {
+		if n == "" || IsPublic(n) || slices.Contains(ask, n) {
+			continue
+		}
+		ask, askOIDs = append(ask, n), append(askOIDs, oids[n])
+	}
+	if len(ask) == 0 {
+		return out, nil
+	}
+	if x, ok, err := c.roleSnapshot(ctx); ok {
+		if err != nil {
+			return nil, err
+		}
+		for i, n := range ask {
+			if r := x.byName[n]; r != nil {
+				out[n] = ResolvedRole{Name: r.Name, OID: r.OID}
+			} else if r := x.byOID[askOIDs[i]]; askOIDs[i] != 0 && r != nil {
+				out[n] = ResolvedRole{Name: r.Name, OID: r.OID}
+			} else {
+				out[n] = ResolvedRole{}
+			}
+		}
+		return out, nil
+	}
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		rows, err := q.Query(ctx, `SELECT a.n, coalesce(r1.rolname, r2.rolname, ''), coalesce(r1.oid, r2.oid, 0)
+FROM unnest($1::text[], $2::oid[]) AS a(n, o)
+LEFT JOIN pg_roles r1 ON r1.rolname = a.n
+LEFT JOIN pg_roles r2 ON r1.oid IS NULL AND a.o <> 0 AND r2.oid = a.o`, ask, askOIDs)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var n string
+			var r ResolvedRole
+			if err := rows.Scan(&n, &r.Name, &r.OID); err != nil {
+				return err
+			}
+			out[n] = r
+		}
+		return rows.Err()
+	})
+	return out, err
+}

@@ -613,19 +613,20 @@ func (c *Client) DropRole(ctx context.Context, name string, skipReassignOwned bo
 		type dbInfo struct {
 			name         string
 			allowConnect bool
+			oid          uint32
 		}
 		var dbs []dbInfo
 		var shared bool
 		err := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
 			rows, err := q.Query(ctx, `
-SELECT DISTINCT coalesce(d.datname, ''), coalesce(d.datallowconn, true) FROM pg_shdepend s LEFT JOIN pg_database d ON d.oid = s.dbid
+SELECT DISTINCT coalesce(d.datname, ''), coalesce(d.datallowconn, true), coalesce(d.oid, 0) FROM pg_shdepend s LEFT JOIN pg_database d ON d.oid = s.dbid
 WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 OR d.oid IS NOT NULL) ORDER BY 1`, r.OID)
 			if err != nil {
 				return err
 			}
 			dbs, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (dbInfo, error) {
 				var d dbInfo
-				return d, row.Scan(&d.name, &d.allowConnect)
+				return d, row.Scan(&d.name, &d.allowConnect, &d.oid)
 			})
 			return err
 		})
@@ -646,7 +647,9 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 		if shared && !slices.ContainsFunc(dbs, func(d dbInfo) bool { return d.name == def }) {
 			dbs = append([]dbInfo{{name: def, allowConnect: true}}, dbs...)
 		}
-		for _, d := range dbs {
+		renames := 0
+		for i := 0; i < len(dbs); i++ {
+			d := dbs[i]
 			if !d.allowConnect {
 				unreachable = append(unreachable, d.name)
 				continue
@@ -670,6 +673,24 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 					return err
 				})
 			})
+			if err != nil && pgconn.SQLState(err) == pgconn.CodeInvalidCatalogName && d.oid != 0 && renames < 3 {
+				// renamed or dropped since it was listed (a postgresql_database
+				// of the same apply; the walk, seed 10006 step 34 as the
+				// superuser on PostgreSQL 15): done under its new name, or
+				// nothing of the role is left there
+				var now string
+				if rerr := c.Do(ctx, "", func(ctx context.Context, q Querier) error {
+					return q.QueryRow(ctx, "SELECT coalesce((SELECT datname::text FROM pg_database WHERE oid = $1), '')", d.oid).Scan(&now)
+				}); rerr == nil {
+					if now == "" {
+						continue
+					}
+					renames++
+					dbs[i].name = now
+					i--
+					continue
+				}
+			}
 			if err != nil {
 				return fmt.Errorf("reassigning and dropping objects owned by role %q in database %q: %w", name, d.name, err)
 			}

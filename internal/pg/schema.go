@@ -24,7 +24,10 @@ type Schema struct {
 
 // SchemaGrant is what one grantee ("" = PUBLIC) holds on a schema.
 type SchemaGrant struct {
-	Role        string
+	Role string
+	// RoleOID is Role's OID when the resource last read it (0: unknown): the
+	// previous grants of UpdateSchema follow a role renamed since by it.
+	RoleOID     uint32
 	Usage       bool // USAGE without grant option
 	UsageGrant  bool // USAGE WITH GRANT OPTION
 	Create      bool
@@ -168,7 +171,7 @@ FROM pg_namespace n, pg_roles r WHERE n.nspname = $1 AND r.rolname = current_use
 	}
 	for _, p := range prev {
 		if !slices.ContainsFunc(want, func(w SchemaGrant) bool { return w.Role == p.Role }) {
-			if _, err := revokeStatement(ctx, tx, rolesGone(p.Role), "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role)); err != nil {
+			if err := revokeSchemaGrant(ctx, tx, q, p); err != nil {
 				return fmt.Errorf("revoking privileges on schema %q from %s: %w", schema, schemaGrantee(p.Role), err)
 			}
 			if p.Role != "" && p.Role == owner {
@@ -199,6 +202,38 @@ FROM pg_namespace n, pg_roles r WHERE n.nspname = $1 AND r.rolname = current_use
 		}
 	}
 	return nil
+}
+
+// revokeSchemaGrant revokes every privilege on schema q (quoted) from p's
+// role. A role of p.RoleOID renamed since the resource last read it (outside
+// Terraform, or by this apply, perhaps while this runs) is found by that OID:
+// the privileges went with it (found by the walk, seed 13501 step 31 as the
+// managed admin on PostgreSQL 18: a policy block removed while its role,
+// renamed outside Terraform, was renamed back). A role that no longer
+// exists has nothing left to revoke.
+func revokeSchemaGrant(ctx context.Context, tx pgx.Tx, q string, p SchemaGrant) error {
+	if p.RoleOID == 0 || p.Role == "" {
+		_, err := revokeStatement(ctx, tx, rolesGone(p.Role), "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role))
+		return err
+	}
+	var last error
+	for try := 0; try < 3; try++ {
+		name, err := followRole(ctx, tx, p.Role, p.RoleOID)
+		if err != nil {
+			return err
+		}
+		if name == "" {
+			return nil
+		}
+		// a rename between the lookup and the revoke fails it (the role is not
+		// gone): look again
+		_, err = revokeStatement(ctx, tx, roleOIDsGone(p.RoleOID), "REVOKE ALL ON SCHEMA "+q+" FROM "+pgconn.QuoteIdent(name))
+		if err == nil || !undefinedName(err) {
+			return err
+		}
+		last = err
+	}
+	return last
 }
 
 func lockSchema(ctx context.Context, tx pgx.Tx, name string) error {

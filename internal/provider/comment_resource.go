@@ -172,25 +172,42 @@ func (r *commentResource) factKey(m *commentModel) string {
 
 // DropObject removes the comment, unless another resource of this apply
 // states it (it moved to another address: pg/claims.go).
-func (r *commentResource) DropObject(ctx context.Context, _ *tfkit.Call, state *commentModel) diag.Diagnostics {
+// DropObject removes the comment. A role, database or schema renamed since
+// the last read is followed by the OID recorded then (a comment removed in
+// the apply that renames its role back, found by the walk), and a rename
+// that lands while the comment is removed is looked up again.
+func (r *commentResource) DropObject(ctx context.Context, c *tfkit.Call, state *commentModel) diag.Diagnostics {
 	claimed, release := r.client.Retract(r.factKey(state))
 	defer release()
 	if len(claimed) > 0 {
 		return nil
 	}
-	return tfkit.Failed("Could not remove comment", r.client.DropComment(ctx, databaseOf(r.client, state.Database), state.target()))
+	db, t := databaseOf(r.client, state.Database), state.target()
+	t.OID = privateOID(ctx, c, privateObjectOID)
+	for try := 0; ; try++ {
+		if err := r.client.DropComment(ctx, db, t); err != nil {
+			return tfkit.Failed("Could not remove comment", err)
+		}
+		left, err := r.client.ReadComment(ctx, db, t)
+		if err != nil || left == nil || try == 2 {
+			return tfkit.Failed("Could not remove comment", err)
+		}
+	}
 }
 
-func (r *commentResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *commentModel) (bool, diag.Diagnostics) {
-	db := databaseOf(r.client, m.Database)
-	c, err := r.client.ReadComment(ctx, db, m.target())
-	if err != nil || c == nil {
+// ReadObject reads the comment (following a role, database or schema
+// renamed since the last read by its OID) and records the object's OID.
+func (r *commentResource) ReadObject(ctx context.Context, c *tfkit.Call, m *commentModel) (bool, diag.Diagnostics) {
+	db, t := databaseOf(r.client, m.Database), m.target()
+	t.OID = privateOID(ctx, c, privateObjectOID)
+	found, err := r.client.ReadComment(ctx, db, t)
+	if err != nil || found == nil {
 		return notFound("Could not read comment", err)
 	}
 	m.Database = types.StringValue(db)
-	m.Comment = types.StringValue(c.Text)
+	m.Comment = types.StringValue(found.Text)
 	m.ID = m.computeID()
-	return true, nil
+	return true, savePrivateOID(ctx, c, privateObjectOID, found.OID)
 }
 
 // commentImport is the import ID of a comment.

@@ -143,28 +143,28 @@ func (r *databaseSettingResource) UpdateObject(ctx context.Context, _ *tfkit.Cal
 
 // DropObject resets the setting, unless another resource of this apply states
 // it (it moved to another address: pg/claims.go).
-func (r *databaseSettingResource) DropObject(ctx context.Context, _ *tfkit.Call, state *databaseSettingModel) diag.Diagnostics {
+func (r *databaseSettingResource) DropObject(ctx context.Context, c *tfkit.Call, state *databaseSettingModel) diag.Diagnostics {
 	claimed, release := r.client.Retract(state.factKey())
 	defer release()
 	if len(claimed) > 0 {
 		return nil
 	}
 	return tfkit.Failed("Could not reset database setting",
-		r.client.ResetRoleSetting(ctx, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
+		resetSetting(ctx, r.client, c, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
 }
 
 // ReadObject refreshes the value, keeping the model's spelling of a value that
 // means the same, and of the parameter's name in another letter case.
-func (r *databaseSettingResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *databaseSettingModel) (bool, diag.Diagnostics) {
-	s, err := r.client.ReadRoleSetting(ctx, m.Role.ValueString(), m.Database.ValueString(), m.Parameter.ValueString())
-	if err != nil || s == nil {
-		return notFound("Could not read database setting", err)
+func (r *databaseSettingResource) ReadObject(ctx context.Context, c *tfkit.Call, m *databaseSettingModel) (bool, diag.Diagnostics) {
+	s, diags := readSetting(ctx, r.client, c, m.Role.ValueString(), m.Database.ValueString(), m.Parameter.ValueString(), "Could not read database setting")
+	if s == nil {
+		return false, diags
 	}
 	if m.Value.IsNull() || m.Value.IsUnknown() || !pg.SettingValuesEqual(s.Info, s.Parameter, m.Value.ValueString(), s.Value) {
 		m.Value = types.StringValue(s.Value)
 	}
 	m.ID = types.StringValue(m.id())
-	return true, nil
+	return true, diags
 }
 
 func (m *databaseSettingModel) setting() pg.RoleSetting {

@@ -101,6 +101,7 @@ func (r *defaultPrivilegesAdditiveResource) namesUsed(m *defaultPrivilegesModel)
 }
 
 func (r *defaultPrivilegesAdditiveResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *defaultPrivilegesModel) diag.Diagnostics {
+	defer r.client.Claim(plan.target().FactKey(), pg.AdditiveParts(nil, r.privileges(ctx, plan), plan.WithGrantOption.ValueBool())...)()
 	return changeFailed("Could not alter default privileges", r.client.ChangeDefaultPrivileges(ctx, pg.DefaultPrivilegesChange{
 		Target: plan.target(), Grant: r.privileges(ctx, plan), WithGrantOption: plan.WithGrantOption.ValueBool(),
 	}), defaultPrivilegesArguments)
@@ -112,35 +113,66 @@ func (r *defaultPrivilegesAdditiveResource) CreateObject(ctx context.Context, _ 
 // old entry when another grantee, owner, schema or database that exists is
 // named (one that no longer exists under its old name was renamed: the
 // entry followed it).
-func (r *defaultPrivilegesAdditiveResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *defaultPrivilegesModel) diag.Diagnostics {
+func (r *defaultPrivilegesAdditiveResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *defaultPrivilegesModel) diag.Diagnostics {
 	t, old := plan.target(), state.target()
+	old.OwnerOID, old.GranteeOID = privateOID(ctx, c, privateOwnerOID), privateOID(ctx, c, privateGranteeOID)
 	oldPrivs, newPrivs := r.privileges(ctx, state), r.privileges(ctx, plan)
 	add := pg.DefaultPrivilegesChange{Target: t, Grant: newPrivs, WithGrantOption: plan.WithGrantOption.ValueBool()}
+	parts := pg.AdditiveParts(nil, newPrivs, add.WithGrantOption)
 	if !pg.SameDefaultPrivileges(old, t) {
 		from, err := r.client.DefaultPrivilegesFrom(ctx, old, t)
 		if err != nil {
 			return tfkit.Failed("Could not read default privileges", err)
 		}
 		if !pg.SameDefaultPrivileges(from, t) {
+			claimed, release := r.client.ClaimMove(t.FactKey(), parts, from.FactKey())
+			defer release()
 			return changeFailed("Could not alter default privileges", r.client.ChangeDefaultPrivileges(ctx,
-				pg.DefaultPrivilegesChange{Target: from, Revoke: oldPrivs, RevokeGrantOption: oldPrivs}, add), defaultPrivilegesArguments)
+				unclaimedDefaultPrivileges(claimed, pg.DefaultPrivilegesChange{Target: from, Revoke: oldPrivs, RevokeGrantOption: oldPrivs}), add), defaultPrivilegesArguments)
 		}
 	}
+	claimed, release := r.client.ClaimRetract(t.FactKey(), parts...)
+	defer release()
 	add.Revoke = slices.DeleteFunc(slices.Clone(oldPrivs), func(p string) bool { return slices.Contains(newPrivs, p) })
 	add.RevokeGrantOption = add.Revoke
 	if state.WithGrantOption.ValueBool() && !plan.WithGrantOption.ValueBool() {
 		add.RevokeGrantOption = slices.Concat(add.Revoke, newPrivs)
 	}
+	add = unclaimedDefaultPrivileges(claimed, add)
 	return changeFailed("Could not alter default privileges", r.client.ChangeDefaultPrivileges(ctx, add), defaultPrivilegesArguments)
 }
 
 // DropObject revokes the resource's privileges (and their grant option) from
 // the entry, only those; PostgreSQL removes the entry when what is left is
 // the built-in default.
-func (r *defaultPrivilegesAdditiveResource) DropObject(ctx context.Context, _ *tfkit.Call, state *defaultPrivilegesModel) diag.Diagnostics {
+//
+// What another resource of this apply states in the same entry (the
+// postgresql_default_privileges that replaces this one, or an additive one
+// given the same privilege) is left to it (pg/claims.go).
+func (r *defaultPrivilegesAdditiveResource) DropObject(ctx context.Context, c *tfkit.Call, state *defaultPrivilegesModel) diag.Diagnostics {
 	privs := r.privileges(ctx, state)
+	t := state.target()
+	t.OwnerOID, t.GranteeOID = privateOID(ctx, c, privateOwnerOID), privateOID(ctx, c, privateGranteeOID)
+	claimed, release := r.client.Retract(t.FactKey())
+	defer release()
 	return tfkit.Failed("Could not revoke default privileges", r.client.ChangeDefaultPrivileges(ctx,
-		pg.DefaultPrivilegesChange{Target: state.target(), Revoke: privs, RevokeGrantOption: privs}))
+		unclaimedDefaultPrivileges(claimed, pg.DefaultPrivilegesChange{Target: t, Revoke: privs, RevokeGrantOption: privs})))
+}
+
+// unclaimedDefaultPrivileges is ch without the revokes of what other
+// resources of this apply claimed in its entry (pg/claims.go): nothing when
+// an authoritative resource states the entry, else not the privileges
+// additive ones claimed (nor their grant option, when claimed with it).
+func unclaimedDefaultPrivileges(claimed map[string]bool, ch pg.DefaultPrivilegesChange) pg.DefaultPrivilegesChange {
+	whole, kept := pg.ClaimedPrivileges(claimed)
+	if len(whole) > 0 {
+		ch.Revoke, ch.RevokeGrantOption = nil, nil
+		return ch
+	}
+	k := kept[pg.ClaimAll]
+	ch.Revoke = slices.DeleteFunc(slices.Clone(ch.Revoke), func(p string) bool { _, ok := k[p]; return ok })
+	ch.RevokeGrantOption = slices.DeleteFunc(slices.Clone(ch.RevokeGrantOption), func(p string) bool { return k[p] })
+	return ch
 }
 
 type defaultPrivilegesAdditiveImportID struct {
@@ -201,12 +233,20 @@ func (r *defaultPrivilegesAdditiveResource) UpgradeState(context.Context) map[in
 // all); with_grant_option turns false when one lacks the grant option. An
 // import (with_grant_option unknown) of privileges the entry holds none of
 // finds nothing to import.
-func (r *defaultPrivilegesAdditiveResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *defaultPrivilegesModel) (bool, diag.Diagnostics) {
+func (r *defaultPrivilegesAdditiveResource) ReadObject(ctx context.Context, c *tfkit.Call, m *defaultPrivilegesModel) (bool, diag.Diagnostics) {
 	importing := m.WithGrantOption.IsNull()
-	st, err := r.client.ReadDefaultPrivileges(ctx, m.target())
+	// the owner's and grantee's OIDs at the last read, as for
+	// postgresql_default_privileges: a role renamed outside Terraform is
+	// followed, and removing the resource still revokes from it (found by
+	// the walk, seed 14000 step 17 as the superuser on PostgreSQL 15)
+	t := m.target()
+	t.OwnerOID, t.GranteeOID = privateOID(ctx, c, privateOwnerOID), privateOID(ctx, c, privateGranteeOID)
+	st, err := r.client.ReadDefaultPrivileges(ctx, t)
 	if err != nil || !st.Exists {
 		return false, tfkit.Failed("Could not read default privileges", err)
 	}
+	diags := savePrivateOID(ctx, c, privateOwnerOID, st.OwnerOID)
+	diags.Append(savePrivateOID(ctx, c, privateGranteeOID, st.GranteeOID)...)
 	want := r.privileges(ctx, m)
 	have := tfkit.Intersect([][]string{want, st.Held})
 	if importing && len(have) == 0 {
@@ -220,7 +260,7 @@ func (r *defaultPrivilegesAdditiveResource) ReadObject(ctx context.Context, _ *t
 		m.WithGrantOption = types.BoolValue(withGO)
 	}
 	m.ID = types.StringValue(defaultPrivilegesAdditiveID(ctx, m))
-	return true, nil
+	return true, diags
 }
 
 // defaultPrivilegesAdditiveID is the import ID of m (canonicalID: an unset

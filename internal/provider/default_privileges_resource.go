@@ -123,8 +123,10 @@ func (r *defaultPrivilegesResource) namesUsed(m *defaultPrivilegesModel) []pg.Re
 	return n
 }
 
-func (r *defaultPrivilegesResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *defaultPrivilegesModel) diag.Diagnostics {
-	defer r.client.Claim(plan.target().FactKey())()
+func (r *defaultPrivilegesResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *defaultPrivilegesModel) diag.Diagnostics {
+	if release := r.client.Claim(plan.target().FactKey()); !c.HoldUntilReadBack(release) {
+		defer release()
+	}
 	return r.set(ctx, plan)
 }
 
@@ -132,9 +134,11 @@ func (r *defaultPrivilegesResource) CreateObject(ctx context.Context, _ *tfkit.C
 // schema changed, those that no longer exist under their old names were
 // renamed (the entry followed them); when one still exists, another was
 // named, and the old entry is reset.
-func (r *defaultPrivilegesResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *defaultPrivilegesModel) diag.Diagnostics {
+func (r *defaultPrivilegesResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *defaultPrivilegesModel) diag.Diagnostics {
 	t, old := plan.target(), state.target()
-	defer r.client.Claim(t.FactKey())()
+	if release := r.client.Claim(t.FactKey()); !c.HoldUntilReadBack(release) {
+		defer release()
+	}
 	if !pg.SameDefaultPrivileges(old, t) {
 		from, err := r.client.DefaultPrivilegesFrom(ctx, old, t)
 		if err != nil {
@@ -165,8 +169,24 @@ func (r *defaultPrivilegesResource) DropObject(ctx context.Context, c *tfkit.Cal
 	t.OwnerOID, t.GranteeOID = privateOID(ctx, c, privateOwnerOID), privateOID(ctx, c, privateGranteeOID)
 	claimed, release := r.client.Retract(t.FactKey())
 	defer release()
-	if len(claimed) > 0 {
+	whole, kept := pg.ClaimedPrivileges(claimed)
+	if len(whole) > 0 {
 		return nil
+	}
+	if k := kept[pg.ClaimAll]; len(k) > 0 {
+		// additive resources of this apply state privileges in the entry
+		// (the additive form replacing this one): the rest goes
+		builtin := pg.BuiltinDefaultPrivileges(t)
+		ch := pg.DefaultPrivilegesChange{Target: t}
+		for _, p := range pg.ExpandDefaultPrivileges(t.ObjectType, serverMajor(ctx, r.client), []string{"ALL"}) {
+			if _, ok := k[p]; !ok && !slices.Contains(builtin, p) {
+				ch.Revoke = append(ch.Revoke, p)
+			}
+			if !k[p] {
+				ch.RevokeGrantOption = append(ch.RevokeGrantOption, p)
+			}
+		}
+		return tfkit.Failed("Could not reset default privileges", r.client.ChangeDefaultPrivileges(ctx, ch))
 	}
 	return tfkit.Failed("Could not reset default privileges", r.client.SetDefaultPrivileges(ctx, t, pg.BuiltinDefaultPrivileges(t), false, true))
 }

@@ -117,7 +117,37 @@ func (r *grantAdditiveResource) namesUsed(m *grantModel) []pg.Ref {
 
 func (r *grantAdditiveResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *grantModel) diag.Diagnostics {
 	spec := pg.GrantSpec{Target: r.target(ctx, plan), Privileges: r.privileges(ctx, plan), WithGrantOption: plan.WithGrantOption.ValueBool(), Additive: true}
+	defer r.client.Claim(spec.Target.FactKey(), additiveParts(spec)...)()
 	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, spec, false), grantArguments)
+}
+
+// additiveParts are the parts of its fact an additive grant claims while it
+// writes (pg/claims.go): its privileges on its objects. A grant of this
+// apply that takes privileges from the same grantee on the same objects (the
+// postgresql_grant this one replaces, another additive grant that gave the
+// same privilege) leaves them alone.
+func additiveParts(spec pg.GrantSpec) []string {
+	return pg.AdditiveParts(spec.Target.FactParts(), spec.Privileges, spec.WithGrantOption)
+}
+
+// retracted are the revokes of specs (additive, of one fact) without what
+// other resources of this apply claimed on it (retractedSpecs).
+func retracted(ctx context.Context, client *pg.Client, claimed map[string]bool, specs []pg.GrantSpec) ([]pg.GrantSpec, error) {
+	if len(claimed) == 0 {
+		return specs, nil
+	}
+	var out []pg.GrantSpec
+	for _, s := range specs {
+		if len(s.Revoke) == 0 {
+			continue // only a grant option: left alone while another resource claims the fact
+		}
+		more, err := retractedSpecs(ctx, client, s.Target, claimed, s.Revoke)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
 }
 
 // revokeSpec is the additive spec that takes privs (and their grant option)
@@ -133,8 +163,9 @@ func revokeSpec(t pg.GrantTarget, privs []string) pg.GrantSpec {
 // with_grant_option becomes false, and everything on the old grantee,
 // database or schema when another one that exists is named (one that no
 // longer exists under its old name was renamed: the privileges followed it).
-func (r *grantAdditiveResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *grantModel) diag.Diagnostics {
+func (r *grantAdditiveResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *grantModel) diag.Diagnostics {
 	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
+	oldT.GranteeOID = privateOID(ctx, c, privateGranteeOID)
 	oldPrivs, newPrivs := r.privileges(ctx, state), r.privileges(ctx, plan)
 	spec := pg.GrantSpec{Target: newT, Privileges: newPrivs, WithGrantOption: plan.WithGrantOption.ValueBool(), Additive: true}
 	if !pg.SameGrant(oldT, newT) {
@@ -143,10 +174,18 @@ func (r *grantAdditiveResource) UpdateObject(ctx context.Context, _ *tfkit.Call,
 			return tfkit.Failed("Could not read privileges", err)
 		}
 		if !pg.SameGrant(from, newT) {
-			return changeFailed("Could not move privileges", r.client.ChangeGrantSpecs(ctx, spec, revokeSpec(from, oldPrivs)), grantArguments)
+			claimed, release := r.client.ClaimMove(newT.FactKey(), additiveParts(spec), from.FactKey())
+			defer release()
+			revoke, err := retracted(ctx, r.client, claimed, []pg.GrantSpec{revokeSpec(from, oldPrivs)})
+			if err != nil {
+				return tfkit.Failed("Could not read privileges", err)
+			}
+			return changeFailed("Could not move privileges", r.client.ChangeGrantSpecs(ctx, spec, revoke...), grantArguments)
 		}
 		oldT.Database, oldT.Schema, oldT.Grantee = newT.Database, newT.Schema, newT.Grantee
 	}
+	claimed, release := r.client.ClaimRetract(newT.FactKey(), additiveParts(spec)...)
+	defer release()
 	var revoke []pg.GrantSpec
 	if gone := slices.DeleteFunc(slices.Clone(oldPrivs), func(p string) bool { return slices.Contains(newPrivs, p) }); len(gone) > 0 {
 		revoke = append(revoke, revokeSpec(oldT, gone))
@@ -173,6 +212,10 @@ func (r *grantAdditiveResource) UpdateObject(ctx context.Context, _ *tfkit.Call,
 	}
 	if state.WithGrantOption.ValueBool() && !plan.WithGrantOption.ValueBool() {
 		revoke = append(revoke, pg.GrantSpec{Target: newT, Additive: true, RevokeGrantOption: newPrivs})
+	}
+	revoke, err := retracted(ctx, r.client, claimed, revoke)
+	if err != nil {
+		return tfkit.Failed("Could not read privileges", err)
 	}
 	return changeFailed("Could not change privileges", r.client.ChangeGrantSpecs(ctx, spec, revoke...), grantArguments)
 }
@@ -218,8 +261,25 @@ func (r *grantAdditiveResource) removedObjects(ctx context.Context, oldT, newT p
 // objects, only those: what the grantee holds from other resources, or
 // from other grantors, stays. A grantee, database, schema or object that no
 // longer exists has nothing left to revoke.
-func (r *grantAdditiveResource) DropObject(ctx context.Context, _ *tfkit.Call, state *grantModel) diag.Diagnostics {
-	return tfkit.Failed("Could not revoke privileges", r.client.SetGrant(ctx, revokeSpec(r.target(ctx, state), r.privileges(ctx, state)), true))
+//
+// What another resource of this apply states on the same objects (the
+// postgresql_grant that replaces this one, or an additive grant given the
+// same privilege) is left to it (pg/claims.go).
+func (r *grantAdditiveResource) DropObject(ctx context.Context, c *tfkit.Call, state *grantModel) diag.Diagnostics {
+	t := r.target(ctx, state)
+	t.GranteeOID = privateOID(ctx, c, privateGranteeOID)
+	claimed, release := r.client.Retract(t.FactKey())
+	defer release()
+	specs, err := retracted(ctx, r.client, claimed, []pg.GrantSpec{revokeSpec(t, r.privileges(ctx, state))})
+	if err != nil {
+		return tfkit.Failed("Could not read privileges", err)
+	}
+	for _, spec := range specs {
+		if err := r.client.SetGrant(ctx, spec, true); err != nil {
+			return tfkit.Failed("Could not revoke privileges", err)
+		}
+	}
+	return nil
 }
 
 // grantAdditiveImportID is the JSON shape of the import ID: grantImportID
@@ -287,12 +347,19 @@ func (r *grantAdditiveResource) UpgradeState(context.Context) map[int64]resource
 // option. What else the grantee holds is not the resource's business. An
 // import (with_grant_option unknown) of privileges the grantee holds on none
 // of the objects finds nothing to import.
-func (r *grantAdditiveResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *grantModel) (bool, diag.Diagnostics) {
+func (r *grantAdditiveResource) ReadObject(ctx context.Context, c *tfkit.Call, m *grantModel) (bool, diag.Diagnostics) {
 	importing := m.WithGrantOption.IsNull()
+	// the grantee's OID at the last read, as for postgresql_grant: a grantee
+	// renamed outside Terraform is followed, and removing the resource still
+	// revokes from it
 	t := r.target(ctx, m)
+	t.GranteeOID = privateOID(ctx, c, privateGranteeOID)
 	st, err := r.client.ReadGrant(ctx, t)
 	if err != nil || !st.Exists {
 		return false, tfkit.Failed("Could not read privileges", err)
+	}
+	if d := savePrivateOID(ctx, c, privateGranteeOID, st.GranteeOID); d.HasError() {
+		return false, d
 	}
 	switch t.ObjectType {
 	case pg.ObjDatabase, pg.ObjSchema:

@@ -214,9 +214,11 @@ func (r *grantResource) namesUsed(m *grantModel) []pg.Ref {
 	return n
 }
 
-func (r *grantResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *grantModel) diag.Diagnostics {
+func (r *grantResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *grantModel) diag.Diagnostics {
 	t := r.target(ctx, plan)
-	defer r.client.Claim(t.FactKey(), t.FactParts()...)()
+	if release := r.client.Claim(t.FactKey(), t.FactParts()...); !c.HoldUntilReadBack(release) {
+		defer release()
+	}
 	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false), grantArguments)
 }
 
@@ -234,7 +236,6 @@ func (r *grantResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, s
 	}
 	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
 	oldT.GranteeOID = privateOID(ctx, c, privateGranteeOID)
-	defer r.client.Claim(newT.FactKey(), newT.FactParts()...)()
 	if !pg.SameGrant(oldT, newT) {
 		from, err := r.client.GrantFrom(ctx, oldT, newT)
 		if err != nil {
@@ -246,27 +247,20 @@ func (r *grantResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, s
 			// split off this one, or moved to it) is left to it, as a
 			// destroy leaves it (DropObject; found by the walk, seed 8002
 			// step 15 as the managed admin on PostgreSQL 18)
-			claimed, release := r.client.Retract(from.FactKey())
-			defer release()
-			var revoke []pg.GrantTarget
-			switch {
-			case claimed[pg.ClaimAll]:
-			case len(claimed) > 0:
-				left, err := r.unclaimed(ctx, from, claimed)
-				if err != nil {
-					return tfkit.Failed("Could not read privileges", err)
-				}
-				if len(left) > 0 {
-					f := from
-					f.Objects = left
-					revoke = append(revoke, f)
-				}
-			default:
-				revoke = append(revoke, from)
+			claimed, release := r.client.ClaimMove(newT.FactKey(), newT.FactParts(), from.FactKey())
+			if !c.HoldUntilReadBack(release) {
+				defer release()
 			}
-			return changeFailed("Could not move privileges", r.client.ChangeGrant(ctx, r.spec(ctx, plan), revoke...), grantArguments)
+			revoke, err := retractedSpecs(ctx, r.client, from, claimed, nil)
+			if err != nil {
+				return tfkit.Failed("Could not read privileges", err)
+			}
+			return changeFailed("Could not move privileges", r.client.ChangeGrantSpecs(ctx, r.spec(ctx, plan), revoke...), grantArguments)
 		}
 		oldT.Database, oldT.Schema, oldT.Grantee = newT.Database, newT.Schema, newT.Grantee
+	}
+	if release := r.client.Claim(newT.FactKey(), newT.FactParts()...); !c.HoldUntilReadBack(release) {
+		defer release()
 	}
 	var revoke []pg.GrantTarget
 	if len(newT.Objects) > 0 {
@@ -326,40 +320,96 @@ func (r *grantResource) DropObject(ctx context.Context, c *tfkit.Call, state *gr
 	t.GranteeOID = privateOID(ctx, c, privateGranteeOID)
 	claimed, release := r.client.Retract(t.FactKey())
 	defer release()
-	if claimed[pg.ClaimAll] {
-		return nil
+	specs, err := retractedSpecs(ctx, r.client, t, claimed, nil)
+	if err != nil {
+		return tfkit.Failed("Could not read privileges", err)
 	}
-	if len(claimed) > 0 {
-		left, err := r.unclaimed(ctx, t, claimed)
+	var d diag.Diagnostics
+	for _, spec := range specs {
+		err := r.client.SetGrant(ctx, spec, true)
+		var left *pg.NotRevokedError
+		if errors.As(err, &left) {
+			// as cyrilgdn's destroy, which ignored them silently: the grants of
+			// other roles stay, and the user is told which and how to revoke them
+			d.AddWarning("Privileges granted by other roles were left in place", left.Error())
+			continue
+		}
 		if err != nil {
-			return tfkit.Failed("Could not read privileges", err)
+			d.Append(tfkit.Failed("Could not revoke privileges", err)...)
+			return d
 		}
-		if len(left) == 0 {
-			return nil
-		}
-		t.Objects = left
 	}
-	err := r.client.SetGrant(ctx, pg.GrantSpec{Target: t}, true)
-	var left *pg.NotRevokedError
-	if errors.As(err, &left) {
-		// as cyrilgdn's destroy, which ignored them silently: the grants of
-		// other roles stay, and the user is told which and how to revoke them
-		var d diag.Diagnostics
-		d.AddWarning("Privileges granted by other roles were left in place", left.Error())
-		return d
-	}
-	return tfkit.Failed("Could not revoke privileges", err)
+	return d
 }
 
-// unclaimed are the objects of t (every object of its type in the schema when
-// it names none) that no other resource of this apply claimed; a column grant
+// retractedSpecs are the revokes that take privs (nil: every privilege, the
+// authoritative revoke) from t's grantee on t's objects (every object of
+// its type in the schema when it names none) and leave alone what other
+// resources of this apply claimed (pg/claims.go): the objects an
+// authoritative grant claimed, and on the others the privileges (with their
+// grant option, when asked for) additive grants claimed. A column grant
 // keeps an object while any of its columns is unclaimed (its revoke then
 // takes the claimed columns too: a claim of a column grant on an object that
-// another column grant leaves is rare enough to repair on the next apply).
-func (r *grantResource) unclaimed(ctx context.Context, t pg.GrantTarget, claimed map[string]bool) ([]string, error) {
+// another column grant leaves is rare enough to repair on the next apply);
+// additive claims of columns count as claims of the columns.
+func retractedSpecs(ctx context.Context, client *pg.Client, t pg.GrantTarget, claimed map[string]bool, privs []string) ([]pg.GrantSpec, error) {
+	full := func(t pg.GrantTarget) pg.GrantSpec {
+		if privs == nil {
+			return pg.GrantSpec{Target: t}
+		}
+		return revokeSpec(t, privs)
+	}
+	whole, kept := pg.ClaimedPrivileges(claimed)
+	if len(t.Columns) > 0 {
+		for part := range kept {
+			whole[part] = true
+		}
+		kept = nil
+	}
+	if whole[pg.ClaimAll] {
+		return nil, nil
+	}
+	// what additive grants keep on an object: their privileges on it and on every object
+	keep := func(o string) map[string]bool {
+		k := map[string]bool{}
+		for _, part := range []string{pg.ClaimAll, o} {
+			for p, wgo := range kept[part] {
+				k[p] = k[p] || wgo
+			}
+		}
+		return k
+	}
+	partial := func(t pg.GrantTarget, k map[string]bool) (pg.GrantSpec, bool) {
+		if len(k) == 0 {
+			return full(t), true
+		}
+		all := privs
+		if all == nil {
+			all = pg.ExpandPrivileges(t.ObjectType, serverMajor(ctx, client), []string{"ALL"})
+		}
+		spec := pg.GrantSpec{Target: t, Additive: true}
+		for _, p := range all {
+			if _, ok := k[p]; !ok {
+				spec.Revoke = append(spec.Revoke, p)
+			}
+			if !k[p] {
+				spec.RevokeGrantOption = append(spec.RevokeGrantOption, p)
+			}
+		}
+		return spec, len(spec.Revoke)+len(spec.RevokeGrantOption) > 0
+	}
+	_, onAll := kept[pg.ClaimAll]
+	if len(whole) == 0 && len(kept) == 0 || len(whole) == 0 && len(kept) == 1 && onAll {
+		// nothing claimed on single objects: one revoke on t
+		spec, ok := partial(t, keep(""))
+		if !ok {
+			return nil, nil
+		}
+		return []pg.GrantSpec{spec}, nil
+	}
 	objects := t.Objects
 	if len(objects) == 0 {
-		st, err := r.client.ReadGrant(ctx, t)
+		st, err := client.ReadGrant(ctx, t)
 		if err != nil {
 			return nil, err
 		}
@@ -367,17 +417,33 @@ func (r *grantResource) unclaimed(ctx context.Context, t pg.GrantTarget, claimed
 			objects = append(objects, o.Name)
 		}
 	}
-	var left []string
+	// the objects left to revoke on, grouped by what additive grants keep on them
+	var specs []pg.GrantSpec
+	group := map[string]int{}
 	for _, o := range objects {
-		keep := !claimed[o]
+		left := !whole[o]
 		if len(t.Columns) > 0 {
-			keep = slices.ContainsFunc(t.Columns, func(c string) bool { return !claimed[o+"\x00"+c] })
+			left = slices.ContainsFunc(t.Columns, func(c string) bool { return !whole[o+"\x00"+c] })
 		}
-		if keep {
-			left = append(left, o)
+		if !left {
+			continue
 		}
+		k := keep(o)
+		sig := fmt.Sprint(k)
+		if i, ok := group[sig]; ok {
+			specs[i].Target.Objects = append(specs[i].Target.Objects, o)
+			continue
+		}
+		ot := t
+		ot.Objects = []string{o}
+		spec, ok := partial(ot, k)
+		if !ok {
+			continue
+		}
+		group[sig] = len(specs)
+		specs = append(specs, spec)
 	}
-	return left, nil
+	return specs, nil
 }
 
 // grantImportID is the JSON shape of the import ID.

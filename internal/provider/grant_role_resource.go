@@ -206,10 +206,22 @@ func (r *grantRoleResource) CreateObject(ctx context.Context, _ *tfkit.Call, pla
 // longer exists under its old name was renamed (the membership followed it);
 // when it still exists, another role was named, and the old membership is
 // revoked in the same transaction.
-func (r *grantRoleResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *grantRoleModel) diag.Diagnostics {
+func (r *grantRoleResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *grantRoleModel) diag.Diagnostics {
 	role, grantRole := plan.Role.ValueString(), plan.GrantRole.ValueString()
 	defer r.client.Claim(pg.MembershipFactKey(role, grantRole))()
 	if oldRole, oldGrant := state.Role.ValueString(), state.GrantRole.ValueString(); oldRole != role || oldGrant != grantRole {
+		// the old roles followed by their OIDs: one renamed outside
+		// Terraform still holds the membership under its new name
+		member, group, err := membershipRoles(ctx, r.client, c, oldRole, oldGrant)
+		if err != nil {
+			return tfkit.Failed("Could not read role membership", err)
+		}
+		if member.Name != "" {
+			oldRole = member.Name
+		}
+		if group.Name != "" {
+			oldGrant = group.Name
+		}
 		fromRole, fromGrant, err := r.client.MembershipFrom(ctx, oldRole, oldGrant, role, grantRole)
 		if err != nil {
 			return tfkit.Failed("Could not read role membership", err)
@@ -224,20 +236,60 @@ func (r *grantRoleResource) UpdateObject(ctx context.Context, _ *tfkit.Call, pla
 // DropObject revokes the membership, unless another resource of this apply
 // states it (it moved to another address, or to a role's `roles`:
 // pg/claims.go).
-func (r *grantRoleResource) DropObject(ctx context.Context, _ *tfkit.Call, state *grantRoleModel) diag.Diagnostics {
+//
+// The roles are followed by their OIDs (membershipRoles): a destroy that runs
+// before a role's rename back (renamed outside Terraform, renamed back by its
+// postgresql_role in this apply) revokes under the role's current name, and
+// a rename that lands while the revoke runs is looked up again.
+func (r *grantRoleResource) DropObject(ctx context.Context, c *tfkit.Call, state *grantRoleModel) diag.Diagnostics {
 	claimed, release := r.client.Retract(pg.MembershipFactKey(state.Role.ValueString(), state.GrantRole.ValueString()))
 	defer release()
 	if len(claimed) > 0 {
 		return nil
 	}
-	return tfkit.Failed("Could not revoke role", r.client.RevokeMembership(ctx, state.Role.ValueString(), state.GrantRole.ValueString()))
+	for try := 0; ; try++ {
+		member, group, err := membershipRoles(ctx, r.client, c, state.Role.ValueString(), state.GrantRole.ValueString())
+		if err != nil || member.Name == "" || group.Name == "" {
+			return tfkit.Failed("Could not revoke role", err) // a role that is gone took the membership along
+		}
+		if err := r.client.RevokeMembership(ctx, member.Name, group.Name); err != nil {
+			return tfkit.Failed("Could not revoke role", err)
+		}
+		again, againGroup, err := membershipRoles(ctx, r.client, c, state.Role.ValueString(), state.GrantRole.ValueString())
+		if err != nil || again.Name == member.Name && againGroup.Name == group.Name || try == 2 {
+			return tfkit.Failed("Could not revoke role", err)
+		}
+	}
 }
 
-func (r *grantRoleResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *grantRoleModel) (bool, diag.Diagnostics) {
-	ms, rolesExist, err := r.client.ReadMembership(ctx, m.Role.ValueString(), m.GrantRole.ValueString())
+// membershipRoles is the current name and OID of a membership's member
+// (role) and group (grant_role): by name, or by the OID recorded in private
+// state at the last read when no role has that name (renamed outside
+// Terraform, or by this apply); Name "" for one that is gone. Found by the
+// walk's membership check (a postgresql_grant_role removed in the apply that
+// renames its member back left the membership).
+func membershipRoles(ctx context.Context, client *pg.Client, c *tfkit.Call, role, grantRole string) (member, group pg.ResolvedRole, err error) {
+	found, err := client.ResolveRoles(ctx, []string{role, grantRole},
+		map[string]uint32{role: privateOID(ctx, c, privateRoleOID), grantRole: privateOID(ctx, c, privateGrantRoleOID)})
+	if err != nil {
+		return member, group, err
+	}
+	return found[role], found[grantRole], nil
+}
+
+// ReadObject reads the membership of the roles followed by their OIDs
+// (membershipRoles) and records the OIDs; the model keeps the names.
+func (r *grantRoleResource) ReadObject(ctx context.Context, c *tfkit.Call, m *grantRoleModel) (bool, diag.Diagnostics) {
+	member, group, err := membershipRoles(ctx, r.client, c, m.Role.ValueString(), m.GrantRole.ValueString())
+	if err != nil || member.Name == "" || group.Name == "" || member.OID == group.OID {
+		return notFound("Could not read role membership", err)
+	}
+	ms, rolesExist, err := r.client.ReadMembership(ctx, member.Name, group.Name)
 	if err != nil || !rolesExist || !ms.Exists {
 		return notFound("Could not read role membership", err)
 	}
+	diags := savePrivateOID(ctx, c, privateRoleOID, member.OID)
+	diags.Append(savePrivateOID(ctx, c, privateGrantRoleOID, group.OID)...)
 	m.WithAdminOption = types.BoolValue(ms.AdminOption)
 	if major := serverMajor(ctx, r.client); major >= 16 {
 		m.InheritOption, m.SetOption = types.BoolValue(ms.InheritOption), types.BoolValue(ms.SetOption)
@@ -245,7 +297,7 @@ func (r *grantRoleResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *gr
 		m.InheritOption, m.SetOption = types.BoolNull(), types.BoolNull()
 	}
 	m.ID = types.StringValue(m.id())
-	return true, nil
+	return true, diags
 }
 
 // stateBool is an attribute of the prior state, nil when there is none.

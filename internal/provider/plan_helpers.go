@@ -170,7 +170,14 @@ func checkSettingAtPlan(ctx context.Context, c *pg.Client, parameter, value type
 // back revokes from it instead of finding no role of the old name.
 const (
 	privateGranteeOID = "grantee_oid"
-	privateOwnerOID   = "owner_oid"
+	// privateRoleOID: the role of a postgresql_role_setting or
+	// postgresql_database_setting, the member of a postgresql_grant_role
+	privateRoleOID = "role_oid"
+	// privateGrantRoleOID: the group of a postgresql_grant_role
+	privateGrantRoleOID = "grant_role_oid"
+	privateOwnerOID     = "owner_oid"
+	// privateObjectOID: the object of a postgresql_comment
+	privateObjectOID = "object_oid"
 )
 
 // privateOID is the OID recorded under key in the private state (0 when

@@ -20,9 +20,11 @@ import (
 // (rolled back) to normalise expressions: with a session holding a lock on the
 // table, `terraform plan` waited for the lock timeout and then showed a false
 // diff. Here a session holds ACCESS EXCLUSIVE on the table while Terraform
-// plans a policy, a grant and a function on it: the plan must finish in
-// seconds with no changes, and the server's statement log must show no DDL,
-// DCL, write or read-write transaction from the provider during it.
+// plans a policy, a grant and a function on it: the plan must show no
+// changes, and the server's log must show no DDL, DCL, write or read-write
+// transaction from the provider during it, and no wait for a lock (the
+// server logs every wait longer than deadlock_timeout; a time limit on the
+// plan failed on a loaded machine).
 func TestAccPlan_regressionLockedTableDDLAtPlan(t *testing.T) {
 	logPath := os.Getenv("PGTF_SERVER_LOG")
 	if logPath == "" {
@@ -90,9 +92,7 @@ resource "postgresql_function" "test" {
 		if lock != nil {
 			_ = lock.Close(context.Background())
 		}
-		if elapsed > 40*time.Second {
-			t.Errorf("planning with the table locked took %s", elapsed)
-		}
+		t.Logf("planning with the table locked took %s", elapsed)
 		if bad := statementsBetweenMarkers(t, logPath, db, "pgtf-plan-begin-"+marker, "pgtf-plan-end-"+marker); len(bad) > 0 {
 			t.Errorf("statements that plan and refresh must not run:\n%s", strings.Join(bad, "\n"))
 		}
@@ -126,9 +126,15 @@ resource "postgresql_function" "test" {
 // open a read-write transaction.
 var forbiddenAtPlan = regexp.MustCompile(`(?is)^\s*(CREATE|ALTER|DROP|GRANT|REVOKE|LOCK|COMMENT|SECURITY\s+LABEL|REASSIGN|TRUNCATE|INSERT|UPDATE|DELETE|MERGE|COPY|VACUUM|ANALYZE|CLUSTER|REINDEX|REFRESH|IMPORT|SET\s+(SESSION\s+)?ROLE|RESET\s+ROLE|SET\s+SESSION\s+AUTHORIZATION|DO|CALL|PREPARE\s+TRANSACTION|BEGIN(\s+ISOLATION\s+LEVEL\s+\w+(\s+\w+)?)?\s*;?\s*$|START\s+TRANSACTION\s*;?\s*$|SAVEPOINT)\b|pg_advisory|txid_current\(\)|FOR\s+(UPDATE|SHARE|NO\s+KEY\s+UPDATE|KEY\s+SHARE)\b`)
 
+// lockWait matches the server's report of a session that waited for a lock
+// longer than deadlock_timeout (log_lock_waits = on in scripts/testdb).
+var lockWait = regexp.MustCompile(`^process \d+ (still waiting|acquired) `)
+
 // statementsBetweenMarkers returns the statements of database db that the
 // server logged (log_statement = all) between the lines holding the markers
-// begin and end and that forbiddenAtPlan matches.
+// begin and end and that forbiddenAtPlan matches, and the server's reports of
+// a session of db that waited for a lock there (log_lock_waits): planning
+// never waits for a lock, whatever the machine's load.
 func statementsBetweenMarkers(t *testing.T, logPath, db, begin, end string) []string {
 	t.Helper()
 	f, err := os.Open(logPath)
@@ -164,6 +170,8 @@ func statementsBetweenMarkers(t *testing.T, logPath, db, begin, end string) []st
 			}
 			if s := stmt.FindStringSubmatch(m[3]); s != nil && m[2] == "LOG" {
 				cur = &logEntry{db: m[1], text: s[1]}
+			} else if m[2] == "LOG" && lockWait.MatchString(m[3]) {
+				cur = &logEntry{db: m[1], text: m[3]}
 			}
 			continue
 		}
@@ -177,7 +185,7 @@ func statementsBetweenMarkers(t *testing.T, logPath, db, begin, end string) []st
 	}
 	var bad []string
 	for _, e := range entries {
-		if e.db == db && forbiddenAtPlan.MatchString(e.text) {
+		if e.db == db && (forbiddenAtPlan.MatchString(e.text) || lockWait.MatchString(e.text)) {
 			bad = append(bad, "  "+strings.ReplaceAll(e.text, "\n", " "))
 		}
 	}
@@ -197,6 +205,8 @@ func TestStatementsBetweenMarkers(t *testing.T) {
 2026-01-01 00:00:00.004 UTC [2] db=other user=u LOG:  statement: DROP TABLE x
 2026-01-01 00:00:00.005 UTC [2] db=d user=u LOG:  statement: begin
 2026-01-01 00:00:00.006 UTC [2] db=d user=u LOG:  statement: SELECT has_table_privilege('x', 'SELECT')
+2026-01-01 00:00:00.006 UTC [2] db=d user=u LOG:  process 2 still waiting for AccessShareLock on relation 16384 of database 5 after 1000.081 ms
+2026-01-01 00:00:00.006 UTC [2] db=d user=u DETAIL:  Process holding the lock: 1. Wait queue: 2.
 2026-01-01 00:00:00.007 UTC [1] db=d user=u LOG:  statement: SELECT 'e'
 2026-01-01 00:00:00.008 UTC [2] db=d user=u LOG:  statement: DROP TABLE y
 `
@@ -205,7 +215,7 @@ func TestStatementsBetweenMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := statementsBetweenMarkers(t, p, "d", "'b'", "'e'")
-	want := []string{"  SELECT p.oid 	FROM pg_policy p WHERE x FOR UPDATE", "  CREATE POLICY pgtf_normalize ON t USING (true)", "  begin"}
+	want := []string{"  SELECT p.oid 	FROM pg_policy p WHERE x FOR UPDATE", "  CREATE POLICY pgtf_normalize ON t USING (true)", "  begin", "  process 2 still waiting for AccessShareLock on relation 16384 of database 5 after 1000.081 ms"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -165,29 +165,29 @@ func (r *roleSettingResource) UpdateObject(ctx context.Context, _ *tfkit.Call, p
 
 // DropObject resets the setting, unless another resource of this apply states
 // it (it moved to another address: pg/claims.go).
-func (r *roleSettingResource) DropObject(ctx context.Context, _ *tfkit.Call, state *roleSettingModel) diag.Diagnostics {
+func (r *roleSettingResource) DropObject(ctx context.Context, c *tfkit.Call, state *roleSettingModel) diag.Diagnostics {
 	claimed, release := r.client.Retract(state.factKey())
 	defer release()
 	if len(claimed) > 0 {
 		return nil
 	}
 	return tfkit.Failed("Could not reset role setting",
-		r.client.ResetRoleSetting(ctx, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
+		resetSetting(ctx, r.client, c, state.Role.ValueString(), state.Database.ValueString(), state.Parameter.ValueString()))
 }
 
 // ReadObject refreshes the value, keeping the model's spelling of a value that
 // means the same (a list with the same elements, the same amount in other
 // units, another letter case of a boolean or enum).
-func (r *roleSettingResource) ReadObject(ctx context.Context, _ *tfkit.Call, m *roleSettingModel) (bool, diag.Diagnostics) {
-	s, err := r.client.ReadRoleSetting(ctx, m.Role.ValueString(), m.Database.ValueString(), m.Parameter.ValueString())
-	if err != nil || s == nil {
-		return notFound("Could not read role setting", err)
+func (r *roleSettingResource) ReadObject(ctx context.Context, c *tfkit.Call, m *roleSettingModel) (bool, diag.Diagnostics) {
+	s, diags := readSetting(ctx, r.client, c, m.Role.ValueString(), m.Database.ValueString(), m.Parameter.ValueString(), "Could not read role setting")
+	if s == nil {
+		return false, diags
 	}
 	if m.Value.IsNull() || m.Value.IsUnknown() || !pg.SettingValuesEqual(s.Info, s.Parameter, m.Value.ValueString(), s.Value) {
 		m.Value = types.StringValue(s.Value)
 	}
 	m.ID = types.StringValue(m.id())
-	return true, nil
+	return true, diags
 }
 
 func (m *roleSettingModel) setting() pg.RoleSetting {
@@ -214,4 +214,64 @@ type roleSettingModel struct {
 	Database  types.String `tfsdk:"database"`
 	Parameter types.String `tfsdk:"parameter"`
 	Value     types.String `tfsdk:"value"`
+}
+
+// settingRole is the current name and OID of a setting's role ("" for a
+// database's setting for every role): by name, or by the OID recorded in
+// private state at the last read when no role has that name (renamed
+// outside Terraform, or by this apply). Name "" with ok: the role is gone.
+func settingRole(ctx context.Context, client *pg.Client, c *tfkit.Call, role string) (name string, oid uint32, err error) {
+	if role == "" {
+		return "", 0, nil
+	}
+	found, err := client.ResolveRoles(ctx, []string{role}, map[string]uint32{role: privateOID(ctx, c, privateRoleOID)})
+	if err != nil {
+		return "", 0, err
+	}
+	r, ok := found[role]
+	if !ok {
+		return role, 0, nil // PUBLIC: no such setting target, left to the statement
+	}
+	return r.Name, r.OID, nil
+}
+
+// readSetting reads a setting of role (followed by its OID, settingRole: a
+// destroy after a rename outside Terraform still resets it; found by the
+// walk, seed 14500 step 37 as the managed admin on PostgreSQL 18) in
+// database and records the role's OID; nil when it does not exist (summary:
+// the error's).
+func readSetting(ctx context.Context, client *pg.Client, c *tfkit.Call, role, database, parameter, summary string) (*pg.RoleSetting, diag.Diagnostics) {
+	name, oid, err := settingRole(ctx, client, c, role)
+	if err != nil || (name == "" && role != "") {
+		_, d := notFound(summary, err)
+		return nil, d
+	}
+	s, err := client.ReadRoleSetting(ctx, name, database, parameter)
+	if err != nil || s == nil {
+		_, d := notFound(summary, err)
+		return nil, d
+	}
+	return s, savePrivateOID(ctx, c, privateRoleOID, oid)
+}
+
+// resetSetting resets a setting of role (followed by its OID, settingRole)
+// in database: a role renamed while the reset runs (by this apply) is looked
+// up again, a role that is gone took its settings along.
+func resetSetting(ctx context.Context, client *pg.Client, c *tfkit.Call, role, database, parameter string) error {
+	for try := 0; ; try++ {
+		name, _, err := settingRole(ctx, client, c, role)
+		if err != nil {
+			return err
+		}
+		if role != "" && name == "" {
+			return nil
+		}
+		if err := client.ResetRoleSetting(ctx, name, database, parameter); err != nil {
+			return err
+		}
+		again, _, err := settingRole(ctx, client, c, role)
+		if err != nil || again == name || try == 2 {
+			return err
+		}
+	}
 }

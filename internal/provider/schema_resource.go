@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -314,7 +315,7 @@ func (r *schemaResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *
 	return tfkit.Failed("Could not create schema", r.client.CreateSchema(ctx, plan.Database.ValueString(), spec, plan.IfNotExists.ValueBool()))
 }
 
-func (r *schemaResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, state *schemaModel) diag.Diagnostics {
+func (r *schemaResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *schemaModel) diag.Diagnostics {
 	db := plan.Database.ValueString()
 	diags := checkSameDatabase(ctx, r.client, db, state.Database.ValueString(), state.DatabaseOID)
 	spec, d := plan.spec(ctx)
@@ -323,6 +324,10 @@ func (r *schemaResource) UpdateObject(ctx context.Context, _ *tfkit.Call, plan, 
 	diags.Append(d...)
 	if diags.HasError() {
 		return diags
+	}
+	oids := policyRoleOIDs(ctx, c)
+	for i := range prev {
+		prev[i].RoleOID = oids[prev[i].Role]
 	}
 	if plan.Owner.IsUnknown() {
 		spec.Owner = ""
@@ -379,15 +384,31 @@ func (r *schemaResource) ReadObject(ctx context.Context, c *tfkit.Call, m *schem
 	// A block whose role no longer exists is gone with its privileges (the
 	// role was dropped, perhaps by the apply that removed the block): kept,
 	// it would plan a revoke from a role that cannot be named.
+	// A role renamed since the last read (outside Terraform, or by this
+	// apply) is found by the OID recorded then (private state): its block
+	// stays, read under the role's new name, so that removing the block still
+	// revokes what it gave.
 	roles := make([]string, 0, len(raw))
 	for _, p := range raw {
 		roles = append(roles, policyRole(p.Role))
 	}
-	gone, err := r.client.MissingRoles(ctx, roles)
+	found, err := r.client.ResolveRoles(ctx, roles, policyRoleOIDs(ctx, c))
 	if err != nil {
 		return false, tfkit.Failed("Could not read roles", err)
 	}
-	raw = slices.DeleteFunc(raw, func(p schemaPolicyModel) bool { return slices.Contains(gone, policyRole(p.Role)) })
+	raw = slices.DeleteFunc(raw, func(p schemaPolicyModel) bool {
+		rr, ok := found[policyRole(p.Role)]
+		return ok && rr.Name == ""
+	})
+	oids := map[string]uint32{}
+	for n, rr := range found {
+		if rr.Name != "" {
+			oids[n] = rr.OID
+		}
+	}
+	if c != nil && (len(oids) > 0 || len(c.PrivateKey(ctx, privatePolicyRoleOIDs)) > 0) {
+		diags.Append(c.SetPrivateJSON(ctx, privatePolicyRoleOIDs, oids, "the OIDs of the policy blocks' roles")...)
+	}
 	want := map[string]pg.SchemaGrant{}
 	for _, w := range mergePolicies(raw) {
 		want[w.Role] = w
@@ -395,7 +416,11 @@ func (r *schemaResource) ReadObject(ctx context.Context, c *tfkit.Call, m *schem
 	out := make([]schemaPolicyModel, 0, len(raw))
 	for _, p := range raw {
 		key := policyRole(p.Role)
-		g, w := s.Grants[key], want[key]
+		now := key
+		if rr := found[key]; rr.Name != "" {
+			now = rr.Name
+		}
+		g, w := s.Grants[now], want[key]
 		out = append(out, schemaPolicyModel{
 			Role: p.Role,
 			// USAGE held with grant option satisfies usage = true too.
@@ -409,6 +434,23 @@ func (r *schemaResource) ReadObject(ctx context.Context, c *tfkit.Call, m *schem
 	m.Policy, d2 = policySet(out)
 	diags.Append(d2...)
 	return true, diags
+}
+
+// privatePolicyRoleOIDs is the private-state key of the OIDs of the policy
+// blocks' roles (by the names in the state) when last read.
+const privatePolicyRoleOIDs = "policy_role_oids"
+
+// policyRoleOIDs are the OIDs recorded under privatePolicyRoleOIDs (none
+// when nothing was recorded: a state from before, or an import).
+func policyRoleOIDs(ctx context.Context, c *tfkit.Call) map[string]uint32 {
+	out := map[string]uint32{}
+	if c == nil {
+		return out
+	}
+	if b := c.PrivateKey(ctx, privatePolicyRoleOIDs); len(b) > 0 {
+		_ = json.Unmarshal(b, &out)
+	}
+	return out
 }
 
 func policySet(ps []schemaPolicyModel) (types.Set, diag.Diagnostics) {

@@ -208,6 +208,31 @@ type Call struct {
 	Config tfsdk.Config // the configuration: Create and Update only
 	get    PrivateGetter
 	set    PrivateSetter
+	held   []func()
+}
+
+// HoldUntilReadBack keeps release (of a claim on what the write states) to
+// be called once Create or Update has read back what it wrote, so that the
+// state records what this write left and not what a concurrent write of the
+// same apply changed meanwhile (two authoritative grants of one role on one
+// table fight: each must record its own result, and the next plan shows the
+// fight, not "inconsistent result after apply"). False (nil c, a Read or a
+// Delete): not held, the caller releases it.
+func (c *Call) HoldUntilReadBack(release func()) bool {
+	if c == nil || (c.Op != OpCreate && c.Op != OpUpdate) {
+		return false
+	}
+	c.held = append(c.held, release)
+	return true
+}
+
+// releaseHeld calls what HoldUntilReadBack held, the newest first: after the
+// read back, and before a write is tried again.
+func (c *Call) releaseHeld() {
+	for i := len(c.held) - 1; i >= 0; i-- {
+		c.held[i]()
+	}
+	c.held = nil
 }
 
 // ReadCall is the Call of a read outside the skeleton (a listed object),
@@ -328,6 +353,7 @@ func (l Lifecycle[M]) Create(ctx context.Context, req resource.CreateRequest, re
 		return
 	}
 	c := &Call{Op: OpCreate, Config: req.Config, set: resp.Private}
+	defer c.releaseHeld()
 	adopted := false
 	d := l.write(ctx, OpCreate, &plan, nil, func(ctx context.Context) diag.Diagnostics {
 		var d diag.Diagnostics
@@ -372,6 +398,7 @@ func (l Lifecycle[M]) createSettled(ctx context.Context, c *Call, plan *M) (d di
 	d = l.obj.CreateObject(ctx, c, plan)
 	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
 		outcome.Reset()
+		c.releaseHeld()
 		// The connection broke after the create was sent: the catalog says
 		// whether it happened. Found: adopt it (and bring it to the plan,
 		// should the create have had several steps). Not found: create again.
@@ -403,6 +430,7 @@ func (l Lifecycle[M]) Update(ctx context.Context, req resource.UpdateRequest, re
 		return
 	}
 	c := &Call{Op: OpUpdate, Config: req.Config, get: req.Private, set: resp.Private}
+	defer c.releaseHeld()
 	d := l.write(ctx, OpUpdate, &plan, &state, func(ctx context.Context) diag.Diagnostics { return l.updateSettled(ctx, c, &plan, &state) })
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
@@ -429,6 +457,7 @@ func (l Lifecycle[M]) updateSettled(ctx context.Context, c *Call, plan, state *M
 	d := l.obj.UpdateObject(ctx, c, plan, state)
 	for try := 0; try < maxSettle && d.HasError() && outcome.Unknown(); try++ {
 		outcome.Reset()
+		c.releaseHeld()
 		// The connection broke after a change was sent: update once more
 		// from what the catalog holds now (by the state's identity, or the
 		// plan's when a rename went through).

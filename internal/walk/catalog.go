@@ -2,6 +2,7 @@ package walk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Conn runs SQL on the test cluster as the superuser, one session per
@@ -56,6 +58,10 @@ func (k Conn) Exec(ctx context.Context, stmts []Stmt) error {
 		err := k.with(ctx, stmts[i].DB, func(conn *pgx.Conn) error {
 			for _, s := range stmts[i:j] {
 				if _, err := conn.Exec(ctx, s.SQL); err != nil {
+					var pgErr *pgconn.PgError
+					if errors.As(err, &pgErr) && pgErr.Detail != "" {
+						return fmt.Errorf("%s: %w (%s)", s.SQL, err, pgErr.Detail)
+					}
 					return fmt.Errorf("%s: %w", s.SQL, err)
 				}
 			}
@@ -275,20 +281,30 @@ func (ck *checker) run(ctx context.Context) error {
 	for _, r := range rows {
 		held[r[0]+"\x00"+r[1]] = r[2]
 	}
+	// a role is a member of exactly the groups its roles name where it is
+	// set, else of those its postgresql_grant_role resources name (nothing
+	// else in the walk makes memberships between walk roles)
 	for _, r := range c.Roles {
-		if !r.ManageRoles {
-			continue
-		}
 		got, want = nil, nil
 		for k := range held {
 			if m, g, _ := strings.Cut(k, "\x00"); m == e.Name(r.Name) {
 				got = append(got, g)
 			}
 		}
-		for _, g := range r.Roles {
-			want = append(want, n.roleName(g))
+		source := "grant_role"
+		if r.ManageRoles {
+			source = "roles"
+			for _, g := range r.Roles {
+				want = append(want, n.roleName(g))
+			}
+		} else {
+			for _, m := range c.Members {
+				if m.Role == r.Key {
+					want = append(want, n.roleName(m.Group))
+				}
+			}
 		}
-		ck.compareSets(fmt.Sprintf("memberships of %q (roles)", e.Name(r.Name)), got, want)
+		ck.compareSets(fmt.Sprintf("memberships of %q (%s)", e.Name(r.Name), source), got, want)
 	}
 	for _, m := range c.Members {
 		a, ok := held[n.roleName(m.Role)+"\x00"+n.roleName(m.Group)]
@@ -566,7 +582,10 @@ func (ck *checker) defaultPrivileges(ctx context.Context, db string) error {
 		if wantOf[en] == nil {
 			wantOf[en] = map[string]privSet{}
 		}
-		ps := privSet{}
+		ps := wantOf[en][n.roleName(d.Role)] // additive ones compose
+		if ps == nil {
+			ps = privSet{}
+		}
 		for _, p := range expand(d.Type, d.Privs, ck.e.Major) {
 			ps.add(p, d.WGO)
 		}

@@ -35,6 +35,27 @@ type Stmt struct {
 	SQL string `json:"sql"`
 }
 
+// DriftFor is Drift(prev) without a function dropped in a schema that a
+// grant on all its functions covers in prev or next: the step creates the
+// function again, before or after the grant was read or applied, and the
+// next plan grants it (a function created later, as documented; the rule
+// of keepNewFunctionsOutOfAllFunctionGrants; the walk, seed 10509 step 15
+// as the managed admin on PostgreSQL 18).
+func (g *Gen) DriftFor(prev, next *Config) []Drift {
+	covered := func(schema string) bool {
+		return slices.ContainsFunc([]*Config{prev, next}, func(x *Config) bool {
+			return slices.ContainsFunc(x.Grants, func(gr *Grant) bool { return gr.Type == "function" && len(gr.Objects) == 0 && gr.Schema == schema })
+		})
+	}
+	return slices.DeleteFunc(g.Drift(prev), func(d Drift) bool {
+		if d.Op != "dropfunc" {
+			return false
+		}
+		f, n := find(prev.Functions, d.Key, func(x *Function) string { return x.Key }), find(next.Functions, d.Key, func(x *Function) string { return x.Key })
+		return f != nil && covered(f.Schema) || n != nil && covered(n.Schema)
+	})
+}
+
 // Drift picks zero to two changes to make outside Terraform to the objects
 // of c (the configuration last applied).
 func (g *Gen) Drift(c *Config) []Drift {
@@ -43,7 +64,7 @@ func (g *Gen) Drift(c *Config) []Drift {
 		if gr.Role != Public && (gr.Type != "table" && gr.Type != "sequence" || gr.Schema == FixtureSchema) {
 			cands = append(cands, Drift{Op: "revoke", Key: gr.Key})
 		}
-		if gr.Role != Public && gr.Type == "table" && gr.Schema == FixtureSchema && !slices.Contains(gr.Privs, "ALL") && !slices.Contains(gr.Privs, "TRUNCATE") {
+		if gr.Role != Public && !gr.Additive && gr.Type == "table" && gr.Schema == FixtureSchema && !slices.Contains(gr.Privs, "ALL") && !slices.Contains(gr.Privs, "TRUNCATE") {
 			cands = append(cands, Drift{Op: "extra", Key: gr.Key})
 		}
 	}
@@ -68,11 +89,22 @@ func (g *Gen) Drift(c *Config) []Drift {
 	for _, m := range c.Members {
 		cands = append(cands, Drift{Op: "unmember", Key: m.Key})
 	}
+	// a grant on the database or schema to the role it is given to (AvoidGiveTableToItsGrantee)
+	givenToGrantee := func(typ, key, to string) bool {
+		return g.sw.AvoidGiveTableToItsGrantee && slices.ContainsFunc(c.Grants, func(gr *Grant) bool {
+			return gr.Role == to && gr.Type == typ && (typ == "database" && gr.DB == key || typ == "schema" && gr.Schema == key)
+		})
+	}
 	for _, d := range c.Databases {
-		cands = append(cands, Drift{Op: "dbowner", Key: d.Key, Arg: g.otherOwner(c, d.Owner)})
+		if to := g.otherOwner(c, d.Owner); !givenToGrantee("database", d.Key, to) {
+			cands = append(cands, Drift{Op: "dbowner", Key: d.Key, Arg: to})
+		}
 	}
 	for _, s := range c.Schemas {
-		cands = append(cands, Drift{Op: "schemaowner", Key: s.Key, Arg: g.otherOwner(c, s.Owner)}, Drift{Op: "dropschema", Key: s.Key})
+		if to := g.otherOwner(c, s.Owner); !givenToGrantee("schema", s.Key, to) {
+			cands = append(cands, Drift{Op: "schemaowner", Key: s.Key, Arg: to})
+		}
+		cands = append(cands, Drift{Op: "dropschema", Key: s.Key})
 	}
 	for _, f := range c.Functions {
 		cands = append(cands, Drift{Op: "dropfunc", Key: f.Key})
@@ -113,7 +145,12 @@ func (g *Gen) Drift(c *Config) []Drift {
 	var out []Drift
 	for range n {
 		d := pick(g, cands)
-		if !slices.ContainsFunc(out, func(o Drift) bool { return o.Key == d.Key }) {
+		// two memberships granted in one step may not make a cycle (each
+		// was checked against c alone: seed 18508 step 8 as the managed
+		// admin on PostgreSQL 18 granted bob to frank and frank to bob)
+		if !slices.ContainsFunc(out, func(o Drift) bool {
+			return o.Key == d.Key || o.Op == "member" && d.Op == "member" && o.Key == d.Arg && o.Arg == d.Key
+		}) {
 			out = append(out, d)
 		}
 	}

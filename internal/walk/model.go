@@ -125,6 +125,16 @@ type Grant struct {
 	Objects []string `json:"objects,omitempty"`
 	Privs   []string `json:"privileges"`
 	WGO     bool     `json:"with_grant_option,omitempty"`
+	// Additive makes it a postgresql_grant_additive (never to PUBLIC).
+	Additive bool `json:"additive,omitempty"`
+}
+
+// ResourceType is the grant's resource type.
+func (x *Grant) ResourceType() string {
+	if x.Additive {
+		return "postgresql_grant_additive"
+	}
+	return "postgresql_grant"
 }
 
 // DefaultPriv is a postgresql_default_privileges.
@@ -137,6 +147,16 @@ type DefaultPriv struct {
 	Type   string   `json:"object_type"`
 	Privs  []string `json:"privileges"`
 	WGO    bool     `json:"with_grant_option,omitempty"`
+	// Additive makes it a postgresql_default_privileges_additive (never to PUBLIC).
+	Additive bool `json:"additive,omitempty"`
+}
+
+// ResourceType is the resource type of the default privileges.
+func (x *DefaultPriv) ResourceType() string {
+	if x.Additive {
+		return "postgresql_default_privileges_additive"
+	}
+	return "postgresql_default_privileges"
 }
 
 // RoleSetting is a postgresql_role_setting; DB is AllDatabases, "" (the base
@@ -381,10 +401,10 @@ func (c *Config) Kind(key string) string {
 		check(x.Key, "postgresql_schema")
 	}
 	for _, x := range c.Grants {
-		check(x.Key, "postgresql_grant")
+		check(x.Key, x.ResourceType())
 	}
 	for _, x := range c.DefaultPrivs {
-		check(x.Key, "postgresql_default_privileges")
+		check(x.Key, x.ResourceType())
 	}
 	for _, x := range c.RoleSettings {
 		check(x.Key, "postgresql_role_setting")

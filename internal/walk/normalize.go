@@ -180,7 +180,9 @@ func Normalize(c *Config) {
 		}
 		return true
 	})
-	c.Grants = uniqueBy(c.Grants, func(g *Grant) string { return g.Role + "\x00" + g.DB + "\x00" + g.Type + "\x00" + g.Schema })
+	c.Grants = oneOwnerOfEachPrivilege(c.Grants, func(g *Grant) (string, bool, string, *[]string) {
+		return g.Role + "\x00" + g.DB + "\x00" + g.Type + "\x00" + g.Schema, g.Additive, g.Role, &g.Privs
+	})
 	// an extension is not put in a schema a grant covers all the functions
 	// of: created in either order at -parallelism 20, its functions were
 	// or were not the grant's, and the next plan showed the difference (the
@@ -207,8 +209,8 @@ func Normalize(c *Config) {
 		}
 		return false
 	})
-	c.DefaultPrivs = uniqueBy(c.DefaultPrivs, func(d *DefaultPriv) string {
-		return d.Owner + "\x00" + d.Role + "\x00" + d.DB + "\x00" + d.Schema + "\x00" + d.Type
+	c.DefaultPrivs = oneOwnerOfEachPrivilege(c.DefaultPrivs, func(d *DefaultPriv) (string, bool, string, *[]string) {
+		return d.Owner + "\x00" + d.Role + "\x00" + d.DB + "\x00" + d.Schema + "\x00" + d.Type, d.Additive, d.Role, &d.Privs
 	})
 
 	// settings
@@ -266,6 +268,49 @@ func uniqueBy[T any](s []T, key func(T) string) []T {
 		seen[k] = true
 		return false
 	})
+}
+
+// oneOwnerOfEachPrivilege keeps one authoritative resource per key (the
+// first), and additive ones (never to PUBLIC) only on keys no authoritative
+// resource has, each privilege in one of them (two that give the same
+// privilege share it, as documented: destroying one takes it from both).
+// of returns a resource's key, whether it is additive, its grantee and its
+// privileges (trimmed in place).
+func oneOwnerOfEachPrivilege[T any](s []T, of func(T) (key string, additive bool, grantee string, privs *[]string)) []T {
+	s = uniqueBy(s, func(x T) string {
+		k, additive, _, _ := of(x)
+		if additive {
+			return fmt.Sprintf("+%p", any(x))
+		}
+		return k
+	})
+	authoritative := map[string]bool{}
+	for _, x := range s {
+		if k, additive, _, _ := of(x); !additive {
+			authoritative[k] = true
+		}
+	}
+	given := map[string][]string{}
+	return slices.DeleteFunc(s, func(x T) bool {
+		k, additive, grantee, privs := of(x)
+		if !additive {
+			return false
+		}
+		if grantee == Public || authoritative[k] {
+			return true
+		}
+		*privs = disjoint(*privs, given[k])
+		given[k] = append(given[k], *privs...)
+		return len(*privs) == 0
+	})
+}
+
+// disjoint is privs without those given already (none when either has ALL).
+func disjoint(privs, given []string) []string {
+	if len(given) > 0 && (slices.Contains(privs, "ALL") || slices.Contains(given, "ALL")) {
+		return nil
+	}
+	return slices.DeleteFunc(slices.Clone(privs), func(p string) bool { return slices.Contains(given, p) })
 }
 
 func dedupe(s []string) []string {

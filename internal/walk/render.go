@@ -50,7 +50,7 @@ func Render(c *Config, e Env) string {
 		if x.Schema != "" {
 			schema = r.schemaRef(x.Schema)
 		}
-		r.block("postgresql_default_privileges", x.Key, "database", r.dbRef(x.DB), "owner", r.roleRef(x.Owner),
+		r.block(x.ResourceType(), x.Key, "database", r.dbRef(x.DB), "owner", r.roleRef(x.Owner),
 			"role", r.roleRef(x.Role), "schema", schema, "object_type", q(x.Type), "privileges", list(quoted(x.Privs)),
 			"with_grant_option", boolAttr(x.WGO))
 	}
@@ -204,7 +204,7 @@ func (r renderer) grant(x *Grant) {
 	if len(x.Objects) == 0 {
 		objects = ""
 	}
-	r.open("postgresql_grant", x.Key, "database", r.dbRef(x.DB), "role", r.roleRef(x.Role), "schema", schema,
+	r.open(x.ResourceType(), x.Key, "database", r.dbRef(x.DB), "role", r.roleRef(x.Role), "schema", schema,
 		"object_type", q(x.Type), "objects", objects, "privileges", list(quoted(x.Privs)), "with_grant_option", boolAttr(x.WGO))
 	if x.Type == "function" && len(x.Objects) > 0 {
 		// a function replaced (another signature) is a new object under the
@@ -264,8 +264,16 @@ func (r renderer) comment(x *Comment) {
 			}
 		}
 	}
-	r.block("postgresql_comment", x.Key, "object_type", q(x.Kind), "database", db, "schema", schema, "object_name", name,
+	r.open("postgresql_comment", x.Key, "object_type", q(x.Kind), "database", db, "schema", schema, "object_name", name,
 		"comment", q(x.Text))
+	if x.Kind == "function" {
+		// a function replaced (another signature) is a new object under the
+		// same name, without the old one's comment: the comment is replaced
+		// with it, as the comment's documentation advises (seed 17002 step
+		// 40 as the superuser on PostgreSQL 15)
+		fmt.Fprintf(r.b, "\n  lifecycle {\n    replace_triggered_by = [postgresql_function.%s.oid]\n  }\n", x.Target)
+	}
+	r.b.WriteString("}\n\n")
 }
 
 // roleRef is the HCL expression naming a role: a reference to its resource,

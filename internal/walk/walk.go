@@ -226,7 +226,7 @@ func Run(t *testing.T, opts Options) (res Result) {
 		} else {
 			next = g.Next(w.prev)
 			if g.chance(opts.DriftRate) {
-				drift = g.Drift(w.prev)
+				drift = g.DriftFor(w.prev, next)
 			}
 		}
 		t0 := time.Now()

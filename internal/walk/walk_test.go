@@ -18,6 +18,7 @@ import (
 // its drift has SQL, and a seed always makes the same walk.
 func TestWalk_generator(t *testing.T) {
 	e := Env{Prefix: "wkunit00", Admin: "admin", Major: 18}
+	seen := map[string]int{} // resource types the walks make
 	for seed := uint64(1); seed <= 40; seed++ {
 		var first []string
 		for round := range 2 {
@@ -32,12 +33,15 @@ func TestWalk_generator(t *testing.T) {
 				if strings.Contains(hcl, "?") {
 					t.Fatalf("seed %d step %d: a reference names nothing:\n%s", seed, step, hcl)
 				}
-				for _, d := range g.Drift(c) {
+				for _, d := range g.DriftFor(c, c) {
 					if _, err := DriftSQL(d, c, e); err != nil {
 						t.Fatalf("seed %d step %d: %v", seed, step, err)
 					}
 				}
 				trace = append(trace, c.JSON())
+				for _, k := range c.Keys() {
+					seen[c.Kind(k)]++
+				}
 				c = g.Next(c)
 			}
 			if round == 0 {
@@ -47,6 +51,44 @@ func TestWalk_generator(t *testing.T) {
 			}
 		}
 	}
+	// every resource type of the universe is walked through
+	for _, typ := range []string{"postgresql_role", "postgresql_grant_role", "postgresql_database", "postgresql_schema",
+		"postgresql_grant", "postgresql_grant_additive", "postgresql_default_privileges", "postgresql_default_privileges_additive",
+		"postgresql_role_setting", "postgresql_database_setting", "postgresql_extension", "postgresql_function",
+		"postgresql_publication", "postgresql_comment", "postgresql_table_rls", "postgresql_policy"} {
+		if seen[typ] == 0 {
+			t.Errorf("no walk of seeds 1 to 40 makes a %s", typ)
+		}
+	}
+	t.Logf("resource-steps by type: %v", seen)
+}
+
+// TestWalk_driftMembershipsMakeNoCycle: the memberships one step's drift
+// grants make no cycle with each other (each is checked against the
+// configuration alone; seed 18508 step 8 granted bob to frank and frank to
+// bob, and PostgreSQL refused the second).
+func TestWalk_driftMembershipsMakeNoCycle(t *testing.T) {
+	c := &Config{Roles: []*Role{{Key: "role1", Name: "alice", ManageRoles: true}, {Key: "role2", Name: "bob", ManageRoles: true},
+		{Key: "role3", Name: "carol", ManageRoles: true}}}
+	both := 0
+	for seed := uint64(1); seed <= 500; seed++ {
+		var granted [][2]string
+		for _, d := range NewGen(seed, DefaultSwitches()).Drift(c) {
+			if d.Op == "member" {
+				granted = append(granted, [2]string{d.Key, d.Arg})
+			}
+		}
+		if len(granted) == 2 {
+			both++
+			if granted[0][0] == granted[1][1] && granted[0][1] == granted[1][0] {
+				t.Fatalf("seed %d: the drift grants %s to %s and %s to %s", seed, granted[0][1], granted[0][0], granted[1][1], granted[1][0])
+			}
+		}
+	}
+	if both == 0 {
+		t.Fatal("no drift of seeds 1 to 500 granted two memberships: the test proves nothing")
+	}
+	t.Logf("%d of 500 drifts granted two memberships", both)
 }
 
 // TestWalk_shrinkRemoval checks that removing resources from a pair keeps both
@@ -296,10 +338,24 @@ func seedRange(seeds []uint64) string {
 	return strings.Join(parts, ",")
 }
 
-// replayPair replays the pair in testdata/pairs/<name>.json rounds times
-// from a fresh start (races need several): every round must pass.
+// replayPair replays the pair in testdata/pairs/<name>.json from a fresh
+// start, every round of which must pass. make test replays each pair once (the
+// CI run's hour); rounds is how many rounds the pair needed to show its
+// defect (Terraform's order varies from run to run), which
+// PGTF_WALK_ROUNDS=full replays, and PGTF_WALK_ROUNDS=N replays N.
 func replayPair(t *testing.T, name string, rounds int) {
 	t.Helper()
+	switch v := os.Getenv("PGTF_WALK_ROUNDS"); v {
+	case "":
+		rounds = 1
+	case "full":
+	default:
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("PGTF_WALK_ROUNDS=%q: want full or a number of rounds", v)
+		}
+		rounds = n
+	}
 	acctest.PreCheck(t)
 	b, err := os.ReadFile(filepath.Join("testdata", "pairs", name+".json"))
 	if err != nil {
@@ -454,4 +510,172 @@ func TestAccWalk_regressionPolicyOfDroppedOnlyRole(t *testing.T) {
 // read and revoked under that name (a rename is not a drop).
 func TestAccWalk_regressionGrantOfRenamedGranteeReplaced(t *testing.T) {
 	replayPair(t, "grant_of_renamed_grantee_replaced", 1)
+}
+
+// A postgresql_grant replaced in one apply by a postgresql_grant_additive of
+// the same grantee on some of its objects (a user adopting the additive
+// form), and the reverse; the same for default privileges. Terraform
+// destroys the old resource and creates the new one in no particular order:
+// the old one's revoke, run after the new one's grant, took away what the
+// new one gives ("Provider produced inconsistent result after apply" for
+// the additive one, or a next plan that grants it again). Additive
+// resources now claim their privileges while they write (pg/claims.go), and
+// a revoke leaves what the apply claims. Found when the additive resources
+// joined the walk; the pair holds the four changes of form (three of them
+// failed within six rounds without the fix, the pair in its first round; the
+// order varies, so one round here, more with a loop of -count).
+func TestAccWalk_regressionGrantsChangeForm(t *testing.T) {
+	replayPair(t, "grants_change_form", 1)
+}
+
+// Two grants exchanging their grantees in one apply (alice's grant given to
+// bob and bob's to alice; the same for two additive grants): each update
+// claimed its new grantee's fact, then waited for the old one, which the
+// other update could hold: once the two overlapped, the apply never ended
+// (TestClaims_regressionMovesInOppositeDirections shows the wait; two rounds
+// of this pair did not hit it before the fix). Both facts are now taken in
+// one order (pg.Client.ClaimMove); the pair checks that the exchange leaves
+// each grantee what the configuration says.
+func TestAccWalk_regressionGrantsExchangeGrantees(t *testing.T) {
+	replayPair(t, "grants_exchange_grantees", 1)
+}
+
+// As the managed admin, a postgresql_grant on an object another role owns
+// was recorded by PostgreSQL as granted by the first of the admin's roles
+// holding the grant option (select_best_grantor), here a role a schema
+// policy gives USAGE WITH GRANT OPTION, not the owner: DROP OWNED BY the
+// grantee could not revoke it and DROP ROLE failed ("cannot be dropped
+// because some objects depend on it"), and a revoke of that role's grant
+// option would fail on the dependent privilege. Grants are now made as the
+// objects' owner (pg.actAsOwner), as TestAccWalk_regressionSchemaGrantorIsOwner
+// made the schema's policy blocks. Found by the walk, seed 9507 step 7 as the
+// managed admin on PostgreSQL 18 (the superuser grants as the owner already).
+func TestAccWalk_regressionGrantGrantorIsOwner(t *testing.T) {
+	replayPair(t, "grant_grantor_is_owner", 1)
+}
+
+// Dropping a role while a database it owns objects in is renamed in the
+// same apply: the role's destroy listed the databases, then connected to
+// the old name and failed ("database ... does not exist"). It now finds the
+// database again by OID (pg.DropRole). Found by the walk, seed 10006 step
+// 34 as the superuser on PostgreSQL 15; the order varies, so the pair may
+// pass without the fix.
+func TestAccWalk_regressionRoleDroppedWhileDatabaseRenamed(t *testing.T) {
+	replayPair(t, "role_dropped_while_database_renamed", 1)
+}
+
+// A membership reversed in one apply (carol in frank becomes frank in
+// carol, two postgresql_grant_role): Terraform ran the new grant before the
+// old one's revoke, and PostgreSQL refused the circular membership ("role
+// ... is a member of role ..."). The grant now tries again for a few seconds
+// (pg.awaitReversed). Found by the walk, seed 12003 step 10 as the superuser
+// on PostgreSQL 15 (the walk's pair failed once; this minimal pair passed
+// two rounds without the fix too: the order varies).
+func TestAccWalk_regressionMembershipReversed(t *testing.T) {
+	replayPair(t, "membership_reversed", 2)
+}
+
+// As the managed admin, a grant on tables of two owners was made as the
+// admin (pg.actAsOwner acted only for one owner), and PostgreSQL recorded
+// one owner as the grantor of one table's privilege; a later revoke with
+// other objects chose another grantor and took nothing back ("it was
+// granted by role ..."). Each owner's objects are now granted and revoked
+// as that owner (pg.applyByOwner). Found by the walk, seed 12506 step 36 as
+// the managed admin on PostgreSQL 18 (the replay passes with the fix; it was
+// not run without it).
+func TestAccWalk_regressionGrantOfTwoOwners(t *testing.T) {
+	replayPair(t, "grant_of_two_owners", 1)
+}
+
+// A schema's policy block removed while its role, renamed outside Terraform,
+// is renamed back by its postgresql_role: the refresh took the block's role
+// for dropped (no role had its name) and left the block out of the state, so
+// the plan changed nothing on the schema and the role kept USAGE and CREATE
+// on it ("privileges of ..._alice on schema ...: {CREATE USAGE}, want {}").
+// Found by the long walk, seed 13501 step 31 as the managed admin on
+// PostgreSQL 18. Fixed: the schema records its blocks' role OIDs (private
+// state) and follows a renamed role by its OID, on refresh and on revoke.
+func TestAccWalk_regressionSchemaPolicyOfRenamedRole(t *testing.T) {
+	replayPair(t, "schema_policy_of_renamed_role", 1)
+}
+
+// A postgresql_default_privileges_additive removed while its grantee, renamed
+// outside Terraform, is renamed back by its postgresql_role (and its schema
+// renamed) in the same apply: the refresh read the entry by the grantee's old
+// name, found nothing and dropped the resource from the state, so nothing
+// revoked its privileges ("default privileges ... to ..._carol: {INSERT*
+// SELECT* TRIGGER* TRUNCATE*}, want {}"). Found by the long walk, seed 14000
+// step 17 as the superuser on PostgreSQL 15. Fixed: the additive resources
+// record the grantee's (and owner's) OID in private state and follow it, as
+// the authoritative ones do.
+func TestAccWalk_regressionAdditiveDefaultPrivilegesOfRenamedGrantee(t *testing.T) {
+	replayPair(t, "additive_default_privileges_of_renamed_grantee", 1)
+}
+
+// The same for postgresql_grant_additive, by hand: an additive grant removed
+// while its grantee, renamed outside Terraform, is renamed back. Fixed with
+// TestAccWalk_regressionAdditiveDefaultPrivilegesOfRenamedGrantee.
+func TestAccWalk_regressionAdditiveGrantOfRenamedGrantee(t *testing.T) {
+	replayPair(t, "additive_grant_of_renamed_grantee", 1)
+}
+
+// An additive grant moved to another grantee while its old grantee is
+// renamed by its postgresql_role in the same apply: when the rename ran
+// first, the update found no role of the old name, took it as renamed to the
+// new grantee and revoked nothing, and the renamed role kept the privileges
+// (the additive form of TestAccWalk_regressionGrantMovedFromRenamedGrantee).
+// Found by the long walk, seed 14004 step 3 as the superuser on PostgreSQL
+// 15; failed in 2 of 2 rounds without the fix. Fixed with
+// TestAccWalk_regressionAdditiveDefaultPrivilegesOfRenamedGrantee: the old
+// grantee is followed by its OID.
+func TestAccWalk_regressionAdditiveGrantMovedFromRenamedGrantee(t *testing.T) {
+	replayPair(t, "additive_grant_moved_from_renamed_grantee", 2)
+}
+
+// A postgresql_role_setting removed while its role, renamed outside
+// Terraform, is renamed back by its postgresql_role: the refresh looked the
+// role up by its old name, took the setting for gone, and nothing reset it
+// ("setting: unexpected ... lock_timeout=5s"). Found by the long walk, seed
+// 14500 step 37 as the managed admin on PostgreSQL 18. Fixed: the role and
+// database settings record the role's OID in private state and follow it.
+func TestAccWalk_regressionRoleSettingOfRenamedRole(t *testing.T) {
+	replayPair(t, "role_setting_of_renamed_role", 1)
+}
+
+// postgresql_grant_role resources removed while their role, renamed outside
+// Terraform, is renamed back by its postgresql_role: the refresh looked both
+// roles up by name, took the memberships for gone, and nothing revoked them
+// ("memberships of ..._alice (grant_role): unexpected ..._bob"). Found when
+// the walk's catalog check learned to compare the memberships of roles that
+// leave roles unset (it compared only those a grant_role names); a hand pair.
+// Fixed: the member and the group are followed by the OIDs recorded in
+// private state.
+func TestAccWalk_regressionGrantRoleOfRenamedRole(t *testing.T) {
+	replayPair(t, "grant_role_of_renamed_role", 1)
+}
+
+// A postgresql_comment on a role removed while the role, renamed outside
+// Terraform, is renamed back: the refresh found no role of the old name,
+// took the comment for gone, and the comment stayed ("comment: unexpected
+// role ..._alice"). A hand pair, from reading the resources the renamed-role
+// defects had not reached yet. Fixed: the comment records its object's OID
+// and follows a role, database or schema renamed since.
+func TestAccWalk_regressionCommentOfRenamedRole(t *testing.T) {
+	replayPair(t, "comment_of_renamed_role", 1)
+}
+
+// A database given outside Terraform to the grantee of a postgresql_grant
+// on it, and given back by its postgresql_database: the grantee's CREATE and
+// TEMPORARY are gone after the apply and the next plan grants them again
+// (found by the long walk, seed 15504 step 38 as the managed admin on
+// PostgreSQL 18; the pair fails on every replay). The limitation of
+// TestAccWalk_knownDefectTableGivenToItsGrantee: ALTER DATABASE ... OWNER TO
+// the grantee merged its CREATE and TEMPORARY into the owner's entry, and
+// the change back took that entry to the configured owner; what the grantee
+// held is not in the catalog any more, and the next apply grants it. The
+// walk steers around it (Switches.AvoidGiveTableToItsGrantee); documented
+// on the postgresql_grant page.
+func TestAccWalk_knownDefectDatabaseGivenToItsGrantee(t *testing.T) {
+	knownDefect(t, "a database given to the grantee of a grant on it outside Terraform and given back leaves the grant short until the next apply", "nobody (a known limitation)")
+	replayPair(t, "database_given_to_its_grantee", 1)
 }
