@@ -40,6 +40,14 @@ import (
 //     R's membership in A out, lends A the membership in R, and gives both
 //     back (with the ADMIN OPTION R had) before it ends.
 //
+// The privileges of R that A has only through other roles (A a member of
+// a role that is a member of R) count as none when A can get a membership
+// of its own: another session (a postgresql_grant_role or a role's `roles`
+// destroyed in the same apply) may revoke a link of that chain at any
+// moment, and a session sees it gone when it next reads invalidations, in
+// the middle of its transaction too. When A cannot grant itself R, the
+// chain is relied on, as nothing better is possible.
+//
 // Each borrowing decides from one catalog check (decide, unit-tested over
 // every state in borrow_test.go):
 //
@@ -187,6 +195,10 @@ func decide(m membership, inTx bool) (step, error) {
 		return stepNone, nil
 	case m.lasting:
 		return stepCatchUp, nil
+	case m.indirect && (m.partial || !m.canGrant):
+		// the privileges come only through other roles, and the connected
+		// role cannot get a membership of its own: the chain is all there is
+		return stepNone, nil
 	case m.partial:
 		return stepRefuse, fmt.Errorf("role %s needs the privileges of role %s for this change; it holds a membership in it that it granted "+
 			"itself without INHERIT or SET (for example through createrole_self_grant): grant it WITH INHERIT TRUE, SET TRUE "+
@@ -259,11 +271,25 @@ func borrowRoles(ctx context.Context, q Querier, roles ...string) (*loan, error)
 // a role whose privileges it may need.
 type membership struct {
 	role string
-	// has: the connected role has the privileges of the role already, as
-	// its session's caches say (on 16+ USAGE and SET: it needs the role's
-	// privileges (INHERIT) and the right to SET ROLE to it (giving it
-	// objects)); true for no such role
+	// has: the connected role has the privileges of the role already,
+	// through a membership of its own in it (a row of pg_auth_members with
+	// it as the member, whoever granted it), and its session's caches say
+	// so (on 16+ USAGE and SET: it needs the role's privileges (INHERIT)
+	// and the right to SET ROLE to it (giving it objects)); true for no
+	// such role. Privileges that come only through other roles do not
+	// count: another session may revoke a link of that chain at any time
+	// (a postgresql_grant_role or a role's `roles` destroyed in the same
+	// apply), and a statement relying on it then fails ("permission denied
+	// to change default privileges"); see indirect.
 	has bool
+	// indirect: the session has the privileges, but only through other
+	// roles; the borrowing takes a membership of its own when it can
+	// (canGrant), and relies on the chain otherwise
+	indirect bool
+	// canGrant: the connected role can grant itself membership in the role
+	// (16+: it holds ADMIN OPTION on it; 15 and older: it has CREATEROLE
+	// and the role is no superuser)
+	canGrant bool
 	// lasting: the catalog holds a membership the connected role granted
 	// itself (on 16+ WITH INHERIT TRUE, SET TRUE): a lasting one, or one lent
 	// by this very transaction
@@ -285,22 +311,27 @@ type membership struct {
 // every version: inherit_option and set_option exist from 16 on.
 func checkMembership(ctx context.Context, q Querier, r string) (membership, error) {
 	m := membership{role: r}
-	err := q.QueryRow(ctx, `WITH me AS (SELECT oid, rolsuper FROM pg_roles WHERE rolname = current_user),
+	err := q.QueryRow(ctx, `WITH me AS (SELECT oid, rolsuper, rolcreaterole FROM pg_roles WHERE rolname = current_user),
   target AS (SELECT oid, rolsuper FROM pg_roles WHERE rolname = $1),
-  own AS (SELECT coalesce((to_jsonb(m) ->> 'inherit_option')::bool, true) AND coalesce((to_jsonb(m) ->> 'set_option')::bool, true) AS usable
-    FROM pg_auth_members m, me, target WHERE m.roleid = target.oid AND m.member = me.oid AND m.grantor = me.oid)
-SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM target) THEN true
-  WHEN current_setting('server_version_num')::int >= 160000
-    THEN pg_has_role(current_user, $1::text, 'USAGE') AND pg_has_role(current_user, $1::text, 'SET')
-  ELSE pg_has_role(current_user, $1::text, 'MEMBER') END,
-  EXISTS (SELECT 1 FROM own WHERE usable), EXISTS (SELECT 1 FROM own WHERE NOT usable),
+  rows AS (SELECT m.grantor = me.oid AS self,
+      coalesce((to_jsonb(m) ->> 'inherit_option')::bool, true) AND coalesce((to_jsonb(m) ->> 'set_option')::bool, true) AS usable
+    FROM pg_auth_members m, me, target WHERE m.roleid = target.oid AND m.member = me.oid),
+  cached AS (SELECT CASE WHEN current_setting('server_version_num')::int >= 160000
+      THEN pg_has_role(current_user, $1::text, 'USAGE') AND pg_has_role(current_user, $1::text, 'SET')
+    ELSE pg_has_role(current_user, $1::text, 'MEMBER') END AS has FROM target)
+SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM target) OR (SELECT oid FROM target) = (SELECT oid FROM me) THEN true
+  ELSE EXISTS (SELECT 1 FROM rows WHERE usable) AND (SELECT has FROM cached) END,
+  EXISTS (SELECT 1 FROM target WHERE oid <> (SELECT oid FROM me)) AND NOT EXISTS (SELECT 1 FROM rows WHERE usable) AND coalesce((SELECT has FROM cached), false),
+  EXISTS (SELECT 1 FROM rows WHERE self AND usable), EXISTS (SELECT 1 FROM rows WHERE self AND NOT usable),
   current_setting('server_version_num')::int >= 160000, current_user,
   coalesce((SELECT rolsuper FROM target), false),
   coalesce((SELECT oid FROM target), 0),
   coalesce((SELECT NOT rolsuper AND pg_has_role(oid, current_user, 'MEMBER') FROM target), false),
   (SELECT bool_or(m.admin_option) FROM pg_auth_members m, me, target WHERE m.member = target.oid AND m.roleid = me.oid),
-  coalesce((SELECT rolsuper FROM me), false)`, r).Scan(
-		&m.has, &m.lasting, &m.partial, &m.v16, &m.me, &m.super, &m.oid, &m.loop, &m.direct, &m.meSuper)
+  coalesce((SELECT rolsuper FROM me), false),
+  coalesce((SELECT CASE WHEN current_setting('server_version_num')::int >= 160000 THEN pg_has_role(current_user, t.oid, 'MEMBER WITH ADMIN OPTION')
+    ELSE NOT t.rolsuper AND (SELECT rolcreaterole FROM me) END FROM target t), false)`, r).Scan(
+		&m.has, &m.indirect, &m.lasting, &m.partial, &m.v16, &m.me, &m.super, &m.oid, &m.loop, &m.direct, &m.meSuper, &m.canGrant)
 	if err != nil {
 		return m, fmt.Errorf("checking membership in role %q: %w", r, err)
 	}

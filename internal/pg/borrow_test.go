@@ -43,6 +43,13 @@ func TestBorrowDecide(t *testing.T) {
 		{"direct member of the admin", with(func(m *membership) { m.loop = true; m.direct = &yes })},
 		{"direct member of the admin without ADMIN OPTION", with(func(m *membership) { m.loop = true; m.direct = &no })},
 		{"indirect member of the admin", with(func(m *membership) { m.loop = true })},
+		{"privileges through other roles only", with(func(m *membership) { m.indirect = true; m.canGrant = true })},
+		{"privileges through other roles only, no membership of its own possible", with(func(m *membership) { m.indirect = true })},
+		{"privileges through other roles only, own membership without INHERIT or SET", with(func(m *membership) {
+			m.indirect = true
+			m.canGrant = true
+			m.partial = true
+		})},
 	}
 	// want[state][v16][inTx]
 	want := map[string][2][2]step{
@@ -57,6 +64,11 @@ func TestBorrowDecide(t *testing.T) {
 		"direct member of the admin":                      {{stepRefuse, stepSuspend}, {stepRefuse, stepRefuse}},
 		"direct member of the admin without ADMIN OPTION": {{stepRefuse, stepSuspend}, {stepRefuse, stepRefuse}},
 		"indirect member of the admin":                    {{stepRefuse, stepRefuse}, {stepRefuse, stepRefuse}},
+		// a chain of other roles can be cut by another session at any time:
+		// the borrowing takes a membership of its own when it can
+		"privileges through other roles only":                                        {{stepTake, stepLend}, {stepTake, stepTake}},
+		"privileges through other roles only, no membership of its own possible":     {{stepNone, stepNone}, {stepNone, stepNone}},
+		"privileges through other roles only, own membership without INHERIT or SET": {{stepNone, stepNone}, {stepNone, stepNone}},
 	}
 	for _, s := range states {
 		for v, v16 := range []bool{false, true} {
