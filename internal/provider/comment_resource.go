@@ -171,8 +171,7 @@ func (r *commentResource) factKey(m *commentModel) string {
 }
 
 // DropObject removes the comment, unless another resource of this apply
-// states it (it moved to another address: pg/claims.go).
-// DropObject removes the comment. A role, database or schema renamed since
+// states it (it moved to another address: pg/claims.go). A role, database or schema renamed since
 // the last read is followed by the OID recorded then (a comment removed in
 // the apply that renames its role back, found by the walk), and a rename
 // that lands while the comment is removed is looked up again.

@@ -344,3 +344,74 @@ func TestCommentImportReadings(t *testing.T) {
 		}
 	}
 }
+
+// TestAccComment_regressionCommentOfRenamedDatabaseOrSchema: the comment on a
+// database or a schema is removed in the apply that renames the object back
+// after a rename outside Terraform, whichever of the two runs first: the
+// comment follows the object by the OID recorded at its last read (as for a
+// role, TestAccWalk_regressionCommentOfRenamedRole). Before, a removal that
+// ran while the object had its other name found nothing under the
+// configured one, and the comment stayed on the object.
+func TestAccComment_regressionCommentOfRenamedDatabaseOrSchema(t *testing.T) {
+	acctest.PreCheck(t)
+	db, schemaName := acctest.RandName("cmren"), acctest.RandName("cmren_s")
+	addrDB, addrSchema := "postgresql_comment.db", "postgresql_comment.schema"
+	cfg := func(dbComment, schemaComment bool) string {
+		c := acctest.Config(`resource "postgresql_database" "d" { name = %q }
+resource "postgresql_schema" "s" {
+  database = postgresql_database.d.name
+  name     = %q
+}
+`, db, schemaName)
+		if dbComment {
+			c += acctest.Resource("postgresql_comment", "db", "object_type", `"database"`, "object_name", "postgresql_database.d.name", "comment", `"a database"`)
+		}
+		if schemaComment {
+			c += acctest.Resource("postgresql_comment", "schema", "database", "postgresql_database.d.name", "object_type", `"schema"`,
+				"object_name", "postgresql_schema.s.name", "comment", `"a schema"`)
+		}
+		return c
+	}
+	dbComment := func() string {
+		return acctest.QueryString(t, "", "SELECT coalesce(shobj_description((SELECT oid FROM pg_database WHERE datname = $1), 'pg_database'), '<none>')", db)
+	}
+	schemaComment := func() string {
+		return acctest.QueryString(t, db, "SELECT coalesce(obj_description((SELECT oid FROM pg_namespace WHERE nspname = $1), 'pg_namespace'), '<none>')", schemaName)
+	}
+	want := func(what string, got func() string, w string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if g := got(); g != w {
+				return fmt.Errorf("comment on the %s: %q, want %q", what, g, w)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(true, true),
+				Check:  resource.ComposeTestCheckFunc(want("database", dbComment, "a database"), want("schema", schemaComment, "a schema")),
+			},
+			{ // the schema renamed outside Terraform; its comment removed from the configuration
+				PreConfig: acctest.ExecFunc(t, db, "ALTER SCHEMA "+acctest.QI(schemaName)+" RENAME TO "+acctest.QI(schemaName+"_x")),
+				Config:    cfg(true, false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_schema.s", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(addrSchema, plancheck.ResourceActionDestroy),
+				}},
+				Check: want("schema", schemaComment, "<none>"),
+			},
+			{ // the database, likewise
+				PreConfig: acctest.ExecFunc(t, "", "ALTER DATABASE "+acctest.QI(db)+" RENAME TO "+acctest.QI(db+"_x")),
+				Config:    cfg(false, false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_database.d", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(addrDB, plancheck.ResourceActionDestroy),
+				}},
+				Check: want("database", dbComment, "<none>"),
+			},
+			{Config: cfg(false, false), PlanOnly: true},
+		},
+	})
+}
