@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	pgxconn "github.com/jackc/pgx/v5/pgconn"
 )
 
 func TestNotFoundMessages(t *testing.T) {
@@ -36,5 +38,28 @@ func TestNotFoundMessages(t *testing.T) {
 	}
 	if err := missingError(target(ObjTable, nil, nil), nil, nil); err != nil {
 		t.Errorf("every table of a schema: no object is named, none is missing: %v", err)
+	}
+}
+
+// TestUndefinedName_regressionCacheLookupFailed: a routine dropped by
+// another session while a revoke resolved it ("cache lookup failed for
+// aggregate", XX000, walk pair grant_grantor_is_owner) counts as a name
+// that no longer resolves, so the revoke checks what is gone and retries;
+// another internal error does not.
+func TestUndefinedName_regressionCacheLookupFailed(t *testing.T) {
+	for _, c := range []struct {
+		code, msg string
+		want      bool
+	}{
+		{"XX000", "cache lookup failed for aggregate 20504", true},
+		{"XX000", "cache lookup failed for function 16999", true},
+		{"XX000", "could not open file", false},
+		{"42883", "function f() does not exist", true},
+		{"42501", "permission denied", false},
+	} {
+		err := fmt.Errorf("revoking: %w", &pgxconn.PgError{Code: c.code, Message: c.msg})
+		if got := undefinedName(err); got != c.want {
+			t.Errorf("undefinedName(%s %q) = %v, want %v", c.code, c.msg, got, c.want)
+		}
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
+	pgxconn "github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
@@ -146,10 +148,19 @@ func (c *Client) MissingRoles(ctx context.Context, names []string) ([]string, er
 // undefinedName reports whether err is PostgreSQL's refusal of a name that
 // does not resolve: a role or other object (42704), a schema (3F000), a
 // relation (42P01), a routine (42883), a database (3D000).
+//
+// It also covers an object dropped by another session between the moment
+// PostgreSQL resolved its name and the moment it read its catalog row (GRANT
+// and REVOKE take no lock on routines): "cache lookup failed for aggregate
+// 20504" (XX000, walk pair grant_grantor_is_owner, superuser, PostgreSQL 15,
+// at its destroy; TestAccWalk_regressionGrantGrantorIsOwner).
 func undefinedName(err error) bool {
 	switch pgconn.SQLState(err) {
 	case pgconn.CodeUndefinedObject, pgconn.CodeInvalidSchemaName, pgconn.CodeInvalidCatalogName, "42P01", "42883":
 		return true
+	case "XX000":
+		var pgErr *pgxconn.PgError
+		return errors.As(err, &pgErr) && strings.HasPrefix(pgErr.Message, "cache lookup failed for ")
 	}
 	return false
 }

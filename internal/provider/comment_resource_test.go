@@ -1,9 +1,11 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -403,7 +405,7 @@ resource "postgresql_schema" "s" {
 				Check: want("schema", schemaComment, "<none>"),
 			},
 			{ // the database, likewise
-				PreConfig: acctest.ExecFunc(t, "", "ALTER DATABASE "+acctest.QI(db)+" RENAME TO "+acctest.QI(db+"_x")),
+				PreConfig: func() { renameDatabaseOutOfBand(t, db, db+"_x") },
 				Config:    cfg(false, false),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("postgresql_database.d", plancheck.ResourceActionUpdate),
@@ -414,4 +416,28 @@ resource "postgresql_schema" "s" {
 			{Config: cfg(false, false), PlanOnly: true},
 		},
 	})
+}
+
+// renameDatabaseOutOfBand renames database from to to as a DBA would:
+// PostgreSQL refuses while sessions are connected to it (the in-process
+// provider of the previous step may still hold pooled connections), so they
+// are terminated first, and the rename is tried again until they are gone.
+func renameDatabaseOutOfBand(t *testing.T, from, to string) {
+	t.Helper()
+	ctx := context.Background()
+	conn := acctest.SuperConn(t, "")
+	defer conn.Close(ctx)
+	for try := 0; ; try++ {
+		if _, err := conn.Exec(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", from); err != nil {
+			t.Fatalf("terminating the sessions of database %s: %v", from, err)
+		}
+		_, err := conn.Exec(ctx, "ALTER DATABASE "+acctest.QI(from)+" RENAME TO "+acctest.QI(to))
+		if err == nil {
+			return
+		}
+		if pgconn.SQLState(err) != "55006" || try == 50 {
+			t.Fatalf("renaming database %s to %s: %v", from, to, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
