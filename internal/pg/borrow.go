@@ -332,6 +332,12 @@ SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM target) OR (SELECT oid FROM target) =
   coalesce((SELECT CASE WHEN current_setting('server_version_num')::int >= 160000 THEN pg_has_role(current_user, t.oid, 'MEMBER WITH ADMIN OPTION')
     ELSE NOT t.rolsuper AND (SELECT rolcreaterole FROM me) END FROM target t), false)`, r).Scan(
 		&m.has, &m.indirect, &m.lasting, &m.partial, &m.v16, &m.me, &m.super, &m.oid, &m.loop, &m.direct, &m.meSuper, &m.canGrant)
+	if pgconn.SQLState(err) == pgconn.CodeUndefinedObject {
+		// dropped by another session between the lookups of the query
+		// (pg_has_role resolves the name afresh): as no such role, the
+		// statement that needs it fails with its own error
+		return membership{role: r, has: true}, nil
+	}
 	if err != nil {
 		return m, fmt.Errorf("checking membership in role %q: %w", r, err)
 	}

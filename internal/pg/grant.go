@@ -1043,7 +1043,9 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 		// a revoke: its grantee (or schema) may be dropped meanwhile by
 		// another session, which leaves nothing to revoke (revoke.go)
 		var err error
-		gone, err = revoking(ctx, tx, grantGone(t), apply)
+		gone, err = revoking(ctx, tx, grantGone(t), func(tx pgx.Tx) error {
+			return revokeOwnersSettled(ctx, tx, objs, apply, func() ([]objectRow, error) { return readObjects(ctx, tx, t, gOID, sigs) })
+		})
 		if err != nil && undefinedName(err) {
 			// or one of its objects, which leaves the others to revoke:
 			// the transaction is tried again, and the retry skips it
@@ -1576,4 +1578,43 @@ WHERE n.nspname = $1 AND t.typtype IN (` + kinds + `) AND NOT (t.typcategory = '
 		return nil, nil
 	}
 	return c.listNames(ctx, db, query+` ORDER BY 1`, args...)
+}
+
+// revokeOwnersSettled runs apply, a revoke's statements, in a savepoint of
+// tx. When PostgreSQL refuses it (insufficient privilege) because an object
+// changed owner since it was read (a postgresql_role of the same apply
+// dropping the owner: REASSIGN OWNED gives its objects to the provider's
+// role, and a revoke made as the old owner is refused: "permission denied
+// for schema", TestAccGrant_regressionStringNamesCreatedInSameApplyRace,
+// managed admin), the transaction is retried, and the retry reads the new
+// owner. Any other refusal stands.
+func revokeOwnersSettled(ctx context.Context, tx pgx.Tx, objs []objectRow, apply func(pgx.Tx) error, reread func() ([]objectRow, error)) error {
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	err = apply(sp)
+	if err == nil {
+		return sp.Commit(ctx)
+	}
+	if pgconn.SQLState(err) != "42501" {
+		return err
+	}
+	if rerr := sp.Rollback(ctx); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	now, rerr := reread()
+	if rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	owners := map[uint32]uint32{}
+	for _, o := range objs {
+		owners[o.oid] = o.owner
+	}
+	for _, o := range now {
+		if was, ok := owners[o.oid]; ok && was != o.owner {
+			return &pgconn.TransientError{Err: err}
+		}
+	}
+	return err
 }
