@@ -1052,6 +1052,14 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 			if now, rerr := readObjects(ctx, tx, t, gOID, sigs); rerr == nil && len(now) < len(objs) {
 				return &pgconn.TransientError{Err: err}
 			}
+			// or the grantee, renamed by another session since its name
+			// was read after the locks (a postgresql_role of this apply):
+			// the retry names it as it is now
+			if !t.IsPublic() {
+				if n, rerr := renamedRole(ctx, tx, gOID); rerr == nil && n != "" && n != t.Grantee {
+					return &pgconn.TransientError{Err: err}
+				}
+			}
 		}
 		return err
 	})
