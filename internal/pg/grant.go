@@ -1215,19 +1215,29 @@ func ownersToJoin(ctx context.Context, tx pgx.Tx, owners map[uint32]grantObject,
 		// only through other roles can be revoked by another session at any
 		// time (borrow.go, membership.has), so the owner is borrowed then,
 		// unless the connected role cannot grant itself a membership
-		var usage, member, viaOthers, canGrant bool
+		var usage, member, viaOthers bool
 		if err := tx.QueryRow(ctx, `WITH own AS (SELECT coalesce((to_jsonb(m) ->> 'inherit_option')::bool, true) AS inherit
   FROM pg_auth_members m JOIN pg_roles me ON me.oid = m.member AND me.rolname = current_user WHERE m.roleid = $1::oid)
 SELECT pg_has_role(current_user, $1::oid, 'USAGE') AND (EXISTS (SELECT 1 FROM own WHERE inherit) OR $1::oid = (SELECT oid FROM pg_roles WHERE rolname = current_user)),
   pg_has_role(current_user, $1::oid, 'MEMBER') AND (EXISTS (SELECT 1 FROM own) OR $1::oid = (SELECT oid FROM pg_roles WHERE rolname = current_user)),
-  pg_has_role(current_user, $1::oid, CASE WHEN $2 THEN 'MEMBER' ELSE 'USAGE' END),
-  CASE WHEN current_setting('server_version_num')::int >= 160000 THEN pg_has_role(current_user, $1::oid, 'MEMBER WITH ADMIN OPTION')
-    ELSE (SELECT rolcreaterole AND NOT (SELECT rolsuper FROM pg_roles WHERE oid = $1::oid) FROM pg_roles WHERE rolname = current_user) END`,
-			o.owner, memberOnly).Scan(&usage, &member, &viaOthers, &canGrant); err != nil {
+  pg_has_role(current_user, $1::oid, CASE WHEN $2 THEN 'MEMBER' ELSE 'USAGE' END)`,
+			o.owner, memberOnly).Scan(&usage, &member, &viaOthers); err != nil {
 			return nil, err
 		}
-		if usage || (memberOnly && member) || (viaOthers && !canGrant) {
+		if usage || (memberOnly && member) {
 			continue
+		}
+		if viaOthers {
+			canGrant := !o.ownerSU && !reservedRole(o.ownerName)
+			if canGrant {
+				var err error
+				if canGrant, err = canGrantItself(ctx, tx, o.owner); err != nil {
+					return nil, err
+				}
+			}
+			if !canGrant {
+				continue // the chain is all there is
+			}
 		}
 		if asSelf != nil {
 			// The owners that can be borrowed are (the grants made before
