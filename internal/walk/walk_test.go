@@ -587,6 +587,20 @@ func TestAccWalk_regressionGrantOfTwoOwners(t *testing.T) {
 	replayPair(t, "grant_of_two_owners", 1)
 }
 
+// A policy's only role removed while a postgresql_object_owner gives the
+// policy's table to another role: Terraform updates the policy after the
+// role's destroy, and when the owner changed first, the managed admin's DROP
+// OWNED left the policy (PostgreSQL takes a role out of a policy only as the
+// table's owner, and otherwise warns), so DROP ROLE failed ("cannot be
+// dropped because objects depend on it: 1 object in database ..."). The drop
+// now borrows the owners of the tables whose policies name the role
+// (pg.policyTableOwners; TestAccDropRole_regressionPolicyOnTableOfAnotherOwner
+// reproduces it without timing). Found by the long walk, seed 19502 step 30
+// as the managed admin on PostgreSQL 15; this pair is its shrunk form.
+func TestAccWalk_regressionPolicyRoleDroppedTableOfAnotherOwner(t *testing.T) {
+	replayPair(t, "policy_role_dropped_table_of_another_owner", 2)
+}
+
 // A schema's policy block removed while its role, renamed outside Terraform,
 // is renamed back by its postgresql_role: the refresh took the block's role
 // for dropped (no role had its name) and left the block out of the state, so
