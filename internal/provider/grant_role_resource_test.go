@@ -216,3 +216,56 @@ resource "postgresql_grant_role" "back" {
 		Steps:                    steps,
 	})
 }
+
+// A membership whose member was renamed outside Terraform, then given to
+// another role in the configuration: the update follows the old member by
+// its OID (recorded at the last read) and moves the membership from the
+// role under its new name. Looked up by the old name, which no role has any
+// more, the renamed role kept the membership beside the new member's.
+func TestAccGrantRole_regressionMemberRenamedOutsideThenChanged(t *testing.T) {
+	base := acctest.RandName("gro_ren")
+	old, renamed, next, group := base+"_old", base+"_renamed", base+"_next", base+"_grp"
+	// made by the provider's role: a managed admin manages them (ADMIN OPTION on 16+)
+	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(old), "CREATE ROLE "+acctest.QI(next), "CREATE ROLE "+acctest.QI(group))
+	t.Cleanup(func() {
+		for _, r := range []string{old, renamed, next, group} {
+			acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(r))
+		}
+	})
+	config := func(member string) string {
+		return acctest.Config(`
+resource "postgresql_grant_role" "m" {
+  role       = %[1]s
+  grant_role = %[2]s
+}`, acctest.QuoteHCL(member), acctest.QuoteHCL(group))
+	}
+	members := func(want string) func(*terraform.State) error {
+		return func(*terraform.State) error {
+			got := acctest.QueryString(t, "", `SELECT coalesce(string_agg(r.rolname, ',' ORDER BY r.rolname), '')
+FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member
+WHERE m.roleid = (SELECT oid FROM pg_roles WHERE rolname = $1) AND r.rolname <> $2`, group, acctest.AdminUser()) // the admin that made it (16+)
+			if got != want {
+				return fmt.Errorf("members of %q: %q, want %q", group, got, want)
+			}
+			return nil
+		}
+	}
+	addr := "postgresql_grant_role.m"
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config(old), Check: members(old)},
+			{
+				PreConfig:        acctest.ExecFunc(t, "", "ALTER ROLE "+acctest.QI(old)+" RENAME TO "+acctest.QI(renamed)),
+				Config:           config(next),
+				ConfigPlanChecks: expectUpdate(addr),
+				Check:            members(next),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact(next)),
+				},
+			},
+			{Config: config(next), ResourceName: addr, ImportState: true, ImportStateVerify: true},
+		},
+	})
+}
