@@ -253,7 +253,14 @@ func (c *Client) CreatePublication(ctx context.Context, db string, s Publication
 			stmt += " FOR " + publicationObjects(s.Tables, s.Schemas)
 		}
 		stmt += " WITH (" + publicationWith(s) + ")"
-		if _, err := tx.Exec(ctx, stmt); err != nil {
+		owners, err := publishedTableOwners(ctx, tx, s.Tables)
+		if err != nil {
+			return err
+		}
+		if err := withRoles(ctx, tx, owners, func() error {
+			_, err := tx.Exec(ctx, stmt)
+			return err
+		}); err != nil {
 			return fmt.Errorf("creating publication %q: %w", s.Name, err)
 		}
 		if err := setPublicationOwner(ctx, tx, s.Name, s.Owner); err != nil {
@@ -262,6 +269,37 @@ func (c *Client) CreatePublication(ctx context.Context, db string, s Publication
 		return tx.QueryRow(ctx, `SELECT oid FROM pg_publication WHERE pubname = $1`, s.Name).Scan(&oid)
 	})
 	return oid, err
+}
+
+// publishedTableOwners are the owners of tables, sorted (those that exist:
+// for a missing table the statement says so in its own words). PostgreSQL
+// adds a table to a publication (CREATE PUBLICATION ... FOR TABLE, ALTER
+// PUBLICATION ... ADD TABLE) only for the table's owner: a role that is not
+// the owner (a managed admin) borrows the owners' privileges (withRoles,
+// which does nothing for a superuser or for the connected role itself).
+// Found by the long walk (seeds 20001, 20002 and 20006 as the managed admin
+// on PostgreSQL 15: "must be owner of table orders" for a table that a
+// postgresql_object_owner gave to another role).
+func publishedTableOwners(ctx context.Context, q Querier, tables []QualifiedName) ([]string, error) {
+	if len(tables) == 0 {
+		return nil, nil
+	}
+	schemas, names := make([]string, len(tables)), make([]string, len(tables))
+	for i, t := range tables {
+		schemas[i], names[i] = t.Schema, t.Name
+	}
+	rows, err := q.Query(ctx, `SELECT DISTINCT pg_get_userbyid(c.relowner)::text
+FROM unnest($1::text[], $2::text[]) AS t(sch, rel)
+JOIN pg_namespace n ON n.nspname = t.sch JOIN pg_class c ON c.relnamespace = n.oid AND c.relname = t.rel
+ORDER BY 1`, schemas, names)
+	if err != nil {
+		return nil, fmt.Errorf("reading the owners of the published tables: %w", err)
+	}
+	owners, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("reading the owners of the published tables: %w", err)
+	}
+	return owners, nil
 }
 
 func setPublicationOwner(ctx context.Context, tx pgx.Tx, pub, owner string) error {
@@ -336,7 +374,14 @@ func alterPublication(ctx context.Context, tx pgx.Tx, cur *Publication, s Public
 				}
 			}
 			if len(add)+len(addS) > 0 {
-				if _, err := tx.Exec(ctx, "ALTER PUBLICATION "+name+" ADD "+publicationObjects(add, addS)); err != nil {
+				owners, err := publishedTableOwners(ctx, tx, add)
+				if err != nil {
+					return err
+				}
+				if err := withRoles(ctx, tx, owners, func() error {
+					_, err := tx.Exec(ctx, "ALTER PUBLICATION "+name+" ADD "+publicationObjects(add, addS))
+					return err
+				}); err != nil {
 					return fmt.Errorf("adding tables to publication %q: %w", s.Name, err)
 				}
 			}

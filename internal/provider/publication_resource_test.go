@@ -323,3 +323,63 @@ resource "postgresql_publication" "test" {
 		},
 	})
 }
+
+// A publication of tables another role owns: PostgreSQL adds a table to a
+// publication only for its owner, so a managed admin borrows the owners'
+// privileges to create the publication and to add tables to it. Before, as
+// the managed admin, both failed with "must be owner of table ..." (the long
+// walk, seeds 20001, 20002 and 20006 on PostgreSQL 15: tables given to
+// another role by a postgresql_object_owner).
+func TestAccPublication_regressionTablesOfAnotherOwner(t *testing.T) {
+	db := acctest.RandName("pubdb_own")
+	name := acctest.RandName("pub_own")
+	tblOwner := acctest.RandName("pub_tblowner")
+	addr := "postgresql_publication.test"
+	cfg := func(tables string) string {
+		return acctest.Config(`
+resource "postgresql_publication" "test" {
+  name     = %q
+  database = %q
+  tables   = %s
+}`, name, db, tables)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			// a role the admin made (on PostgreSQL 16+ a managed admin borrows
+			// only roles it holds ADMIN OPTION on)
+			acctest.AdminExec(t, "", "CREATE ROLE "+pgconn.QuoteIdent(tblOwner))
+			t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+pgconn.QuoteIdent(tblOwner)) })
+			publicationTestDatabase(t, db)
+			// as the superuser: the admin keeps no membership in the owner
+			acctest.Exec(t, db, "ALTER TABLE public.t1 OWNER TO "+pgconn.QuoteIdent(tblOwner),
+				"ALTER TABLE app.t2 OWNER TO "+pgconn.QuoteIdent(tblOwner))
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkPublicationGone(t, db, name),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(`["public.t1"]`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tables"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("public.t1")})),
+				},
+			},
+			{
+				Config:           cfg(`["public.t1", "app.t2"]`),
+				ConfigPlanChecks: expectUpdate(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("tables"), knownvalue.SetExact([]knownvalue.Check{
+						knownvalue.StringExact("public.t1"), knownvalue.StringExact("app.t2")})),
+				},
+				Check: func(*terraform.State) error {
+					got := acctest.QueryString(t, db, "SELECT string_agg(schemaname || '.' || tablename, ',' ORDER BY schemaname, tablename) FROM pg_publication_tables WHERE pubname = $1", name)
+					if got != "app.t2,public.t1" {
+						return fmt.Errorf("published tables %q, want app.t2,public.t1", got)
+					}
+					return nil
+				},
+			},
+			{Config: cfg(`["public.t1", "app.t2"]`), ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"drop_cascade"}},
+		},
+	})
+}
