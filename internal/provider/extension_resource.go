@@ -186,6 +186,7 @@ func (r *extensionResource) namesUsed(m *extensionModel) []pg.Ref {
 func (r *extensionResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *extensionModel) diag.Diagnostics {
 	db := plan.Database.ValueString()
 	spec := plan.spec()
+	defer r.client.Claim(extensionFactKey(databaseOf(r.client, plan.Database), spec.Name))()
 	err := r.client.CreateExtension(ctx, db, spec, plan.CreateCascade.ValueBool())
 	if err == nil {
 		return nil
@@ -208,10 +209,27 @@ func (r *extensionResource) UpdateObject(ctx context.Context, _ *tfkit.Call, pla
 	return tfkit.Failed("Could not update extension", r.client.UpdateExtension(ctx, db, plan.spec()))
 }
 
+// extensionFactKey is an extension's fact (pg/claims.go): create installs an
+// extension that is missing and adopts one that is there (CREATE EXTENSION IF
+// NOT EXISTS, as cyrilgdn), so an extension moved to another address without
+// a moved block is created by its new address while its old one is destroyed,
+// in either order.
+func extensionFactKey(db, name string) string { return pg.FactKey("extension", db, name) }
+
+// DropObject drops the extension, unless a create of this apply states it
+// (moved to another address without a moved block: extensionFactKey). Found
+// by the long walk, seed 20508 step 24 on PostgreSQL 18 in both admin modes:
+// the old address's drop ran after the new one's create, and the extension
+// was gone ("Created object vanished", or a plan to create it again).
 func (r *extensionResource) DropObject(ctx context.Context, _ *tfkit.Call, state *extensionModel) diag.Diagnostics {
 	d, err := currentDatabase(ctx, r.client, state.Database, state.DatabaseOID)
 	if err != nil || d == nil {
 		return tfkit.Failed("Could not read database", err) // none: the database is gone, and the extension with it
+	}
+	claimed, release := r.client.Retract(extensionFactKey(d.Name, state.Name.ValueString()))
+	defer release()
+	if len(claimed) > 0 {
+		return nil
 	}
 	return tfkit.Failed("Could not drop extension", r.client.DropExtension(ctx, d.Name, state.Name.ValueString(), state.DropCascade.ValueBool()))
 }

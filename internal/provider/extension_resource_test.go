@@ -310,3 +310,41 @@ resource "postgresql_extension" "fdw" {
 		Steps:                    steps,
 	})
 }
+
+// An extension moved to another address without a moved block: the new
+// address's create (which adopts an installed extension, as cyrilgdn's) and
+// the old one's destroy run in the same apply, in no set order. The destroy
+// leaves the extension to the create (pg/claims.go); before, when it ran
+// second it dropped the extension the create had just adopted ("Created
+// object vanished", or a plan to create it again). Found by the long walk,
+// seed 20508 step 24 on PostgreSQL 18, both admin modes; without the fix
+// this test failed 3 runs of 6.
+func TestAccExtension_regressionMovedWithoutMovedBlock(t *testing.T) {
+	db := acctest.RandName("edb_mv")
+	config := func(addr string) string {
+		return acctest.Config(`
+resource "postgresql_extension" %[1]q {
+  name         = "hstore"
+  database     = %[2]q
+  drop_cascade = true
+}`, addr, db)
+	}
+	installed := func(*terraform.State) error {
+		if !acctest.QueryBool(t, db, "SELECT exists(SELECT 1 FROM pg_extension WHERE extname = 'hstore')") {
+			return fmt.Errorf("hstore is not installed in %q", db)
+		}
+		return nil
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.Database(t, db, acctest.AdminUser())
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config("a"), Check: installed},
+			{Config: config("b"), Check: installed}, // and the plan after it is empty
+			{Config: config("a"), Check: installed},
+		},
+	})
+}
