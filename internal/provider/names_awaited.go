@@ -28,6 +28,12 @@ type namesUser[M any] interface {
 	namesUsed(m *M) []pg.Ref
 }
 
+// namesUpdateUser is a namesUser whose update needs fewer names than its
+// create: namesUsedUpdating(plan, state) replaces namesUsed on update.
+type namesUpdateUser[M any] interface {
+	namesUsedUpdating(plan, state *M) []pg.Ref
+}
+
 // namesMaker is a resource whose write brings roles, databases or schemas
 // into being: namesMade lists those plan creates, or renames an object to
 // (state: nil on create).
@@ -48,7 +54,9 @@ func writeHooks[M any](obj tfkit.Object[M]) *tfkit.Hooks {
 		p, _ := plan.(*M)
 		s, _ := state.(*M)
 		var used, made []pg.Ref
-		if uses {
+		if updater, ok := obj.(namesUpdateUser[M]); ok && s != nil {
+			used = updater.namesUsedUpdating(p, s)
+		} else if uses {
 			used = user.namesUsed(p)
 		}
 		if makes {

@@ -518,6 +518,28 @@ func (r *roleResource) namesUsed(m *roleModel) []pg.Ref {
 	return n
 }
 
+// namesUsedUpdating: the roles an update makes it a member of, those of the
+// plan that the state (read from the server) does not list. A membership the
+// state lists exists, and PostgreSQL follows its roles by OID; with `roles`
+// left out of the configuration the plan is the state, and the update grants
+// nothing. Waiting for those names failed an update (a rename) whose role
+// was a member, through a postgresql_grant_role, of a role dropped in the
+// same apply: "role ... does not exist; waited 2s for this apply to create
+// it" (the long walk, seed 20509 step 34 on PostgreSQL 18, both modes).
+func (r *roleResource) namesUsedUpdating(plan, state *roleModel) []pg.Ref {
+	used := r.namesUsed(plan)
+	if state.Roles.IsNull() || state.Roles.IsUnknown() {
+		return used
+	}
+	had := map[string]bool{}
+	for _, e := range state.Roles.Elements() {
+		if v, ok := e.(types.String); ok && isKnown(v) {
+			had[v.ValueString()] = true
+		}
+	}
+	return slices.DeleteFunc(used, func(ref pg.Ref) bool { return had[ref.Name] })
+}
+
 // namesMade: the role, when created or renamed (awaitNames).
 func (r *roleResource) namesMade(plan, state *roleModel) []pg.Ref {
 	if !renamedOrNew(plan.Name, stateName(state, func(m *roleModel) *types.String { return &m.Name })) {

@@ -786,3 +786,55 @@ func TestAccRole_membershipGrantedBySuperuserManaged(t *testing.T) {
 		},
 	})
 }
+
+// A role left without `roles` in its configuration, a member (through a
+// postgresql_grant_role) of a role that the apply drops, renamed in that
+// apply: the rename waited for the dropped role as a name it needed, since
+// its planned `roles` (the server's, kept) listed it, and failed with "role
+// ... does not exist; waited 2s for this apply to create it". An update now
+// waits only for the roles it makes the role a member of. Found by the long
+// walk, seed 20509 step 34 on PostgreSQL 18, both admin modes; without the
+// fix this test failed on 18 as the managed admin, and passed once on 15 as
+// the superuser (Terraform's order varies).
+func TestAccRole_regressionRenamedMemberOfRoleDroppedSameApply(t *testing.T) {
+	base := acctest.RandName("role_rnm")
+	member, renamed, group := base+"_bob", base+"_read-only", base+"_carol"
+	before := acctest.Config(`
+resource "postgresql_role" "group" {
+  name  = %[1]q
+  roles = []
+}
+resource "postgresql_role" "member" {
+  name = %[2]q
+}
+resource "postgresql_grant_role" "m" {
+  role              = postgresql_role.member.name
+  grant_role        = postgresql_role.group.name
+  with_admin_option = true
+}`, group, member)
+	after := acctest.Config(`
+resource "postgresql_role" "member" {
+  name = %[1]q
+}`, renamed)
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkRoleGone(t, member, renamed, group),
+		Steps: []resource.TestStep{
+			{Config: before},
+			{
+				Config: after,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_role.member", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("postgresql_role.group", plancheck.ResourceActionDestroy),
+				}},
+				Check: func(*terraform.State) error {
+					if acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = ANY($1))", []string{member, group}) {
+						return fmt.Errorf("%q or %q still exists", member, group)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
