@@ -339,3 +339,40 @@ func TestAccRevoke_raceWithDropRole(t *testing.T) {
 		t.Logf("%d failures in %d rounds", failures, rounds)
 	}
 }
+
+// A role's `roles` emptied while another session renames one of its groups,
+// after the update read the memberships and before it revokes them: the
+// revoke under the old name finds no such role and takes it for dropped, so
+// the membership stayed under the new name, and Terraform reported
+// "Provider produced inconsistent result after apply: .roles: length changed
+// from 0 to 1" (the long walk, seed 20511 step 20 as the managed admin on
+// PostgreSQL 18). The update now retries, and revokes it under the new name.
+func TestAccUpdateRole_regressionGroupRenamedMeanwhile(t *testing.T) {
+	c := testClient(t, 5, "")
+	m, grp, other := revokeRole(t, "rv_rnmember"), revokeRole(t, "rv_rngroup"), revokeRole(t, "rv_rnother")
+	renamed := grp + "_renamed"
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(renamed)) })
+	acctest.AdminExec(t, "", "GRANT "+acctest.QI(grp)+" TO "+acctest.QI(m), "GRANT "+acctest.QI(other)+" TO "+acctest.QI(m))
+	cur, err := c.ReadRole(context.Background(), m)
+	if err != nil || cur == nil {
+		t.Fatalf("reading role %s: %v", m, err)
+	}
+	ran := false
+	ctx := withBeforeRevoke(context.Background(), func() {
+		if !ran {
+			ran = true
+			acctest.Exec(t, "", "ALTER ROLE "+acctest.QI(grp)+" RENAME TO "+acctest.QI(renamed))
+		}
+	})
+	if err := c.UpdateRole(ctx, m, RoleSpec{Name: m, RoleOptions: cur.RoleOptions, MemberOf: []string{}}, PasswordChange{}); err != nil {
+		t.Fatalf("taking a role out of its groups, one renamed meanwhile: %v", err)
+	}
+	if !ran {
+		t.Fatal("the revoke ran no statement: the group was never renamed under it")
+	}
+	left := acctest.QueryString(t, "", `SELECT coalesce(string_agg(g.rolname, ','), '') FROM pg_auth_members a
+JOIN pg_roles g ON g.oid = a.roleid WHERE a.member = (SELECT oid FROM pg_roles WHERE rolname = $1)`, m)
+	if left != "" {
+		t.Fatalf("role %s is still a member of %s", m, left)
+	}
+}

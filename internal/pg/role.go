@@ -388,7 +388,39 @@ func setMemberships(ctx context.Context, tx pgx.Tx, member string, have, want []
 			return fmt.Errorf("revoking role %q from %q: %w", r, member, err)
 		}
 	}
+	if err := checkRenamedGroups(ctx, tx, member, have, want); err != nil {
+		return err
+	}
 	return checkRevokedMemberships(ctx, tx, member, revoke)
+}
+
+// checkRenamedGroups retries the transaction (pgconn.TransientError) when
+// member is now a member of a role that neither the memberships read at its
+// start (have) nor want name: one of have renamed by another session since
+// (a postgresql_role of this apply), whose revoke under its old name found
+// no such role and took it for dropped (revokeStatement). The retry reads the
+// memberships under their names of now. Found by the long walk, seed 20511
+// step 20 as the managed admin on PostgreSQL 18: a role's `roles` emptied in
+// the apply that renames one of its roles, and the read-back found the
+// membership under the new name ("Provider produced inconsistent result
+// after apply: .roles: length changed from 0 to 1").
+func checkRenamedGroups(ctx context.Context, tx pgx.Tx, member string, have, want []string) error {
+	rows, err := tx.Query(ctx, `SELECT g.rolname::text FROM pg_auth_members a JOIN pg_roles g ON g.oid = a.roleid
+WHERE a.member = (SELECT oid FROM pg_roles WHERE rolname = $1)`, member)
+	if err != nil {
+		return fmt.Errorf("reading the memberships of role %q: %w", member, err)
+	}
+	now, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("reading the memberships of role %q: %w", member, err)
+	}
+	for _, g := range now {
+		if !slices.Contains(have, g) && !slices.Contains(want, g) {
+			return &pgconn.TransientError{Err: fmt.Errorf("role %q is a member of role %q, which it was not when the change began "+
+				"(renamed or granted by another session meanwhile)", member, g)}
+		}
+	}
+	return nil
 }
 
 // checkRevokedMemberships makes sure the memberships of member just revoked
