@@ -1013,6 +1013,7 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 	if err != nil {
 		return err
 	}
+	before := objs
 	if objs, err = readObjects(ctx, tx, t, gOID, sigs); err != nil {
 		return err
 	}
@@ -1028,6 +1029,9 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 			t.Grantee = name
 			spec.Target = t
 		}
+	}
+	if hook, ok := ctx.Value(beforeGrantKey{}).(func()); ok {
+		hook()
 	}
 	gone := false
 	apply := func(tx pgx.Tx) error {
@@ -1067,6 +1071,16 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 		return err
 	}
 	if err := checkApplied(ctx, tx, spec, gOID, sigs, objs); err != nil {
+		// an object that changed owner since it was first read (a
+		// postgresql_object_owner of this apply): the grant was made as the
+		// owner read then, without the new owner's grant options, and
+		// PostgreSQL granted nothing with a mere warning. The transaction is
+		// tried again, and the retry acts as the new owner. Found by the
+		// long walk, seed 21002 step 1 as the managed admin on PostgreSQL 15
+		// (TestAccGrant_regressionOwnerChangedMeanwhile).
+		if now, rerr := readObjects(ctx, tx, t, gOID, sigs); rerr == nil && ownersChanged(before, now) {
+			return &pgconn.TransientError{Err: err}
+		}
 		if left != nil {
 			*left = err
 			return nil
@@ -1606,6 +1620,25 @@ WHERE n.nspname = $1 AND t.typtype IN (` + kinds + `) AND NOT (t.typcategory = '
 // for schema", TestAccGrant_regressionStringNamesCreatedInSameApplyRace,
 // managed admin), the transaction is retried, and the retry reads the new
 // owner. Any other refusal stands.
+// beforeGrantKey is the context key of a test's hook, which setGrant runs
+// after its locks and its second read of the objects, before its statements:
+// tests change an object's owner there, as another resource of the apply may.
+type beforeGrantKey struct{}
+
+// ownersChanged reports whether an object of was has another owner in now.
+func ownersChanged(was, now []objectRow) bool {
+	owners := map[uint32]uint32{}
+	for _, o := range was {
+		owners[o.oid] = o.owner
+	}
+	for _, o := range now {
+		if w, ok := owners[o.oid]; ok && w != o.owner {
+			return true
+		}
+	}
+	return false
+}
+
 func revokeOwnersSettled(ctx context.Context, tx pgx.Tx, objs []objectRow, apply func(pgx.Tx) error, reread func() ([]objectRow, error)) error {
 	sp, err := tx.Begin(ctx)
 	if err != nil {
@@ -1625,14 +1658,8 @@ func revokeOwnersSettled(ctx context.Context, tx pgx.Tx, objs []objectRow, apply
 	if rerr != nil {
 		return errors.Join(err, rerr)
 	}
-	owners := map[uint32]uint32{}
-	for _, o := range objs {
-		owners[o.oid] = o.owner
-	}
-	for _, o := range now {
-		if was, ok := owners[o.oid]; ok && was != o.owner {
-			return &pgconn.TransientError{Err: err}
-		}
+	if ownersChanged(objs, now) {
+		return &pgconn.TransientError{Err: err}
 	}
 	return err
 }

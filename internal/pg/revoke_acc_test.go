@@ -376,3 +376,37 @@ JOIN pg_roles g ON g.oid = a.roleid WHERE a.member = (SELECT oid FROM pg_roles W
 		t.Fatalf("role %s is still a member of %s", m, left)
 	}
 }
+
+// A grant on a table that another session gives to another role (a
+// postgresql_object_owner of the same apply) after the grant read its owner:
+// the managed admin granted as the old owner (itself), without the new
+// owner's grant options, and PostgreSQL granted nothing with a warning, so
+// the apply failed with "... did not give PUBLIC those privileges" (the long
+// walk, seed 21002 step 1 as the managed admin on PostgreSQL 15). The grant
+// now retries, and acts as the new owner.
+func TestAccGrant_regressionOwnerChangedMeanwhile(t *testing.T) {
+	c := testClient(t, 4, "grant-owner-changed")
+	managedOnly(t)
+	db, owner := acctest.RandName("gr_oc_db"), revokeRole(t, "gr_oc_owner")
+	acctest.Database(t, db, acctest.AdminUser())
+	// the owner can name its table (a grant made as the owner needs USAGE)
+	acctest.AdminExec(t, db, "CREATE SCHEMA s", "CREATE TABLE s.t (a int)", "GRANT USAGE ON SCHEMA s TO "+acctest.QI(owner))
+	ran := false
+	ctx := context.WithValue(context.Background(), beforeGrantKey{}, func() {
+		if !ran {
+			ran = true
+			acctest.Exec(t, db, "ALTER TABLE s.t OWNER TO "+acctest.QI(owner))
+		}
+	})
+	spec := GrantSpec{Target: GrantTarget{Database: db, Schema: "s", ObjectType: ObjTable, Grantee: PublicGrantee},
+		Privileges: []string{"REFERENCES", "TRIGGER", "TRUNCATE"}}
+	if err := c.SetGrant(ctx, spec, false); err != nil {
+		t.Fatalf("granting on a table given to another role meanwhile: %v", err)
+	}
+	if !ran {
+		t.Fatal("the grant ran no statement: the owner never changed under it")
+	}
+	if !acctest.QueryBool(t, db, "SELECT has_table_privilege('public', 's.t', 'TRUNCATE') AND has_table_privilege('public', 's.t', 'TRIGGER')") {
+		t.Fatal("PUBLIC lacks the privileges granted")
+	}
+}
