@@ -216,10 +216,22 @@ func (r *grantResource) namesUsed(m *grantModel) []pg.Ref {
 
 func (r *grantResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *grantModel) diag.Diagnostics {
 	t := r.target(ctx, plan)
-	if release := r.client.Claim(t.FactKey(), t.FactParts()...); !c.HoldUntilReadBack(release) {
+	if release := r.client.Claim(t.FactKey(), authoritativeParts(r.spec(ctx, plan))...); !c.HoldUntilReadBack(release) {
 		defer release()
 	}
 	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false), grantArguments)
+}
+
+// authoritativeParts are the parts of its fact an authoritative grant claims
+// while it writes (pg/claims.go): its objects, whole (a retraction by
+// another resource of the apply leaves them alone), and its privileges on
+// them as an additive grant claims them, which a retraction ignores beside
+// the whole objects but postgresql_object_owner reads: a table given away by
+// the grantee, which held the privileges as its owner, has them granted
+// again after the ALTER ... OWNER TO (pg.SetObjectOwner).
+func authoritativeParts(spec pg.GrantSpec) []string {
+	parts := spec.Target.FactParts()
+	return append(parts, pg.AdditiveParts(parts, spec.Privileges, spec.WithGrantOption)...)
 }
 
 // UpdateObject revokes the privileges on the objects or columns dropped from the
@@ -247,7 +259,7 @@ func (r *grantResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, s
 			// split off this one, or moved to it) is left to it, as a
 			// destroy leaves it (DropObject; found by the walk, seed 8002
 			// step 15 as the managed admin on PostgreSQL 18)
-			claimed, release := r.client.ClaimMove(newT.FactKey(), newT.FactParts(), from.FactKey())
+			claimed, release := r.client.ClaimMove(newT.FactKey(), authoritativeParts(r.spec(ctx, plan)), from.FactKey())
 			if !c.HoldUntilReadBack(release) {
 				defer release()
 			}
@@ -259,7 +271,7 @@ func (r *grantResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, s
 		}
 		oldT.Database, oldT.Schema, oldT.Grantee = newT.Database, newT.Schema, newT.Grantee
 	}
-	if release := r.client.Claim(newT.FactKey(), newT.FactParts()...); !c.HoldUntilReadBack(release) {
+	if release := r.client.Claim(newT.FactKey(), authoritativeParts(r.spec(ctx, plan))...); !c.HoldUntilReadBack(release) {
 		defer release()
 	}
 	var revoke []pg.GrantTarget
