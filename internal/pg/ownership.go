@@ -203,6 +203,8 @@ func (c *Client) keptGrantsOfOldOwner(ctx context.Context, db string, t ObjectTa
 // superuser (actAsOwner: the new owner is the grantor, as when a superuser
 // grants, and a later revoke by the owner takes them back).
 func regrantToOldOwner(ctx context.Context, tx pgx.Tx, kept keptGrants, newOwner string) error {
+	var owner grantObject
+	read := false
 	for i, r := range kept.rels {
 		if len(kept.privs[i]) == 0 {
 			continue
@@ -215,11 +217,14 @@ func regrantToOldOwner(ctx context.Context, tx pgx.Tx, kept keptGrants, newOwner
 				plain = append(plain, p)
 			}
 		}
-		var o grantObject
-		if err := tx.QueryRow(ctx, "SELECT oid, rolsuper FROM pg_catalog.pg_roles WHERE rolname = $1", newOwner).Scan(&o.owner, &o.ownerSU); err != nil {
-			return fmt.Errorf("reading role %q: %w", newOwner, err)
+		if !read { // once, for the first relation with privileges to grant again
+			if err := tx.QueryRow(ctx, "SELECT oid, rolsuper FROM pg_catalog.pg_roles WHERE rolname = $1", newOwner).Scan(&owner.owner, &owner.ownerSU); err != nil {
+				return fmt.Errorf("reading role %q: %w", newOwner, err)
+			}
+			owner.ownerName, read = newOwner, true
 		}
-		o.ownerName, o.name = newOwner, r.name
+		o := owner
+		o.name = r.name
 		back, err := actAsOwner(ctx, tx, map[uint32]grantObject{o.owner: o})
 		if err != nil {
 			return err

@@ -405,16 +405,11 @@ func setMemberships(ctx context.Context, tx pgx.Tx, member string, have, want []
 // membership under the new name ("Provider produced inconsistent result
 // after apply: .roles: length changed from 0 to 1").
 func checkRenamedGroups(ctx context.Context, tx pgx.Tx, member string, have, want []string) error {
-	rows, err := tx.Query(ctx, `SELECT g.rolname::text FROM pg_auth_members a JOIN pg_roles g ON g.oid = a.roleid
-WHERE a.member = (SELECT oid FROM pg_roles WHERE rolname = $1)`, member)
-	if err != nil {
-		return fmt.Errorf("reading the memberships of role %q: %w", member, err)
+	r, err := readRole(ctx, tx, "WHERE r.rolname = $1", member)
+	if err != nil || r == nil {
+		return err
 	}
-	now, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return fmt.Errorf("reading the memberships of role %q: %w", member, err)
-	}
-	for _, g := range now {
+	for _, g := range r.MemberOf {
 		if !slices.Contains(have, g) && !slices.Contains(want, g) {
 			return &pgconn.TransientError{Err: fmt.Errorf("role %q is a member of role %q, which it was not when the change began "+
 				"(renamed or granted by another session meanwhile)", member, g)}

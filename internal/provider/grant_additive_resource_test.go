@@ -454,32 +454,16 @@ func TestAccGrantAdditive_regressionTableGivenAwayByGrantee(t *testing.T) {
 	f := newAdditiveFixture()
 	const addr = "postgresql_grant_additive.all"
 	grant := tableGrant("postgresql_grant_additive", "all", "", "[]", `["ALL"]`)
-	after := f.tableGivenAwayByGrantee("local.owner", grant, addr)
-	resource.ParallelTest(t, resource.TestCase{
-		PreCheck: func() {
-			acctest.PreCheck(t)
-			f.setup(t)
-			// the managed admin gives the table to the grantee: an owner needs CREATE on the schema
-			acctest.Exec(t, f.db, "GRANT CREATE ON SCHEMA "+acctest.QI(f.schema)+" TO PUBLIC")
+	f.testTableGivenAwayByGrantee(t, grant, addr, resource.TestStep{
+		Check: func(*terraform.State) error {
+			// on foo what it holds on bar, which it never owned: every privilege
+			if foo, bar := sortedList(f.relACL(t, "foo")), sortedList(f.relACL(t, "bar")); foo != bar || foo == "" {
+				return fmt.Errorf("foo: privileges %q, want %q (those on bar)", foo, bar)
+			}
+			return nil
 		},
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             checkRoleGone(t, f.grantee),
-		Steps: []resource.TestStep{
-			{Config: f.ownerLocal() + f.tableGivenAwayByGrantee("postgresql_role.g.name", "", "")},
-			{
-				Config: f.ownerLocal() + after,
-				Check: func(*terraform.State) error {
-					// on foo what it holds on bar, which it never owned: every privilege
-					if foo, bar := sortedList(f.relACL(t, "foo")), sortedList(f.relACL(t, "bar")); foo != bar || foo == "" {
-						return fmt.Errorf("foo: privileges %q, want %q (those on bar)", foo, bar)
-					}
-					return nil
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("privileges"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("ALL")})),
-				},
-			},
-			{Config: f.ownerLocal() + after, PlanOnly: true},
+		ConfigStateChecks: []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("privileges"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("ALL")})),
 		},
 	})
 }
@@ -491,19 +475,28 @@ func TestAccGrant_regressionTableGivenAwayByGrantee(t *testing.T) {
 	f := newAdditiveFixture()
 	const addr = "postgresql_grant.foo"
 	grant := tableGrant("postgresql_grant", "foo", "", `["foo"]`, `["INSERT", "SELECT"]`)
-	after := f.tableGivenAwayByGrantee("local.owner", grant, addr)
+	f.testTableGivenAwayByGrantee(t, grant, addr, resource.TestStep{Check: f.acls(t, map[string]string{"foo": "INSERT,SELECT"})})
+}
+
+// testTableGivenAwayByGrantee runs the table-given-away case for grant (at
+// addr): the grantee owns foo, then grant and the owner change land in one
+// apply (check: its checks), then the plan is empty.
+func (f additiveFixture) testTableGivenAwayByGrantee(t *testing.T, grant, addr string, check resource.TestStep) {
+	after := f.ownerLocal() + f.tableGivenAwayByGrantee("local.owner", grant, addr)
+	check.Config = after
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck: func() {
 			acctest.PreCheck(t)
 			f.setup(t)
+			// the managed admin gives the table to the grantee: an owner needs CREATE on the schema
 			acctest.Exec(t, f.db, "GRANT CREATE ON SCHEMA "+acctest.QI(f.schema)+" TO PUBLIC")
 		},
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             checkRoleGone(t, f.grantee),
 		Steps: []resource.TestStep{
 			{Config: f.ownerLocal() + f.tableGivenAwayByGrantee("postgresql_role.g.name", "", "")},
-			{Config: f.ownerLocal() + after, Check: f.acls(t, map[string]string{"foo": "INSERT,SELECT"})},
-			{Config: f.ownerLocal() + after, PlanOnly: true},
+			check,
+			{Config: after, PlanOnly: true},
 		},
 	})
 }
