@@ -120,3 +120,47 @@ func TestClaims_regressionMovesInOppositeDirections(t *testing.T) {
 	_, release = c.ClaimMove(a, nil, a)
 	release()
 }
+
+// A policy block removed from postgresql_schema revokes what no other
+// resource of the apply states for its role (claimSchemaGrants).
+func TestRevokedSchemaPrivileges(t *testing.T) {
+	for _, tc := range []struct {
+		kept  []string
+		privs string
+		ok    bool
+	}{
+		{nil, "ALL", true},
+		{[]string{ClaimAll}, "", false},
+		{[]string{"USAGE"}, "CREATE", true},
+		{[]string{"create"}, "USAGE", true},
+		{[]string{"USAGE", "CREATE"}, "", false},
+	} {
+		privs, ok := revokedSchemaPrivileges(tc.kept)
+		if privs != tc.privs || ok != tc.ok {
+			t.Errorf("revokedSchemaPrivileges(%v) = %q, %v, want %q, %v", tc.kept, privs, ok, tc.privs, tc.ok)
+		}
+	}
+}
+
+// The claims of a schema's policy blocks are the facts of grants of
+// object_type schema: a grant to PUBLIC retracting after a PUBLIC block
+// claimed leaves it all, and a removed block's retraction learns the
+// privileges an additive grant claims.
+func TestClaimSchemaGrants(t *testing.T) {
+	c := &Client{claims: &claims{}}
+	_, release := c.claimSchemaGrants("db", "s", nil, []SchemaGrant{{Usage: true}})
+	release()
+	pub := GrantTarget{Database: "db", Schema: "s", ObjectType: ObjSchema, Grantee: "PUBLIC"}
+	claimed, release := c.Retract(pub.FactKey())
+	release()
+	if !claimed[ClaimAll] {
+		t.Errorf("a grant to PUBLIC retracting learnt %v, want the whole fact", claimed)
+	}
+	add := GrantTarget{Database: "db", Schema: "s", ObjectType: ObjSchema, Grantee: "r"}
+	c.Claim(add.FactKey(), AdditiveParts(add.FactParts(), []string{"USAGE"}, false)...)()
+	kept, release := c.claimSchemaGrants("db", "s", []SchemaGrant{{Role: "r", Usage: true, Create: true}, {Role: "q"}}, nil)
+	release()
+	if !slices.Equal(kept["r"], []string{"USAGE"}) || len(kept["q"]) != 0 {
+		t.Errorf("kept = %v, want r: USAGE", kept)
+	}
+}

@@ -1,6 +1,7 @@
 package pg
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -147,7 +148,7 @@ func schemaGrantee(role string) string {
 // the owner's own privileges (USAGE and CREATE), which no block states:
 // revoking them would leave the owner unable to create objects in its own
 // schema (found by the walk, TestAccWalk_regressionPolicyOfNewOwnerRemoved).
-func applySchemaGrants(ctx context.Context, tx pgx.Tx, schema string, prev, want []SchemaGrant) error {
+func applySchemaGrants(ctx context.Context, tx pgx.Tx, schema string, prev, want []SchemaGrant, kept map[string][]string) error {
 	q := pgconn.QuoteIdent(schema)
 	var owner, me string
 	var asOwner bool
@@ -171,7 +172,11 @@ FROM pg_namespace n, pg_roles r WHERE n.nspname = $1 AND r.rolname = current_use
 	}
 	for _, p := range prev {
 		if !slices.ContainsFunc(want, func(w SchemaGrant) bool { return w.Role == p.Role }) {
-			if err := revokeSchemaGrant(ctx, tx, q, p); err != nil {
+			privs, ok := revokedSchemaPrivileges(kept[p.Role])
+			if !ok {
+				continue // another resource of this apply states them all
+			}
+			if err := revokeSchemaGrant(ctx, tx, q, p, privs); err != nil {
 				return fmt.Errorf("revoking privileges on schema %q from %s: %w", schema, schemaGrantee(p.Role), err)
 			}
 			if p.Role != "" && p.Role == owner {
@@ -211,9 +216,9 @@ FROM pg_namespace n, pg_roles r WHERE n.nspname = $1 AND r.rolname = current_use
 // managed admin on PostgreSQL 18: a policy block removed while its role,
 // renamed outside Terraform, was renamed back). A role that no longer
 // exists has nothing left to revoke.
-func revokeSchemaGrant(ctx context.Context, tx pgx.Tx, q string, p SchemaGrant) error {
+func revokeSchemaGrant(ctx context.Context, tx pgx.Tx, q string, p SchemaGrant, privs string) error {
 	if p.RoleOID == 0 || p.Role == "" {
-		_, err := revokeStatement(ctx, tx, rolesGone(p.Role), "REVOKE ALL ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role))
+		_, err := revokeStatement(ctx, tx, rolesGone(p.Role), "REVOKE "+privs+" ON SCHEMA "+q+" FROM "+schemaGrantee(p.Role))
 		return err
 	}
 	var last error
@@ -227,13 +232,93 @@ func revokeSchemaGrant(ctx context.Context, tx pgx.Tx, q string, p SchemaGrant) 
 		}
 		// a rename between the lookup and the revoke fails it (the role is not
 		// gone): look again
-		_, err = revokeStatement(ctx, tx, roleOIDsGone(p.RoleOID), "REVOKE ALL ON SCHEMA "+q+" FROM "+pgconn.QuoteIdent(name))
+		_, err = revokeStatement(ctx, tx, roleOIDsGone(p.RoleOID), "REVOKE "+privs+" ON SCHEMA "+q+" FROM "+pgconn.QuoteIdent(name))
 		if err == nil || !undefinedName(err) {
 			return err
 		}
 		last = err
 	}
 	return last
+}
+
+// revokedSchemaPrivileges is what the revoke of a policy block removed from
+// the configuration takes, given the privileges kept (claimSchemaGrants):
+// "ALL" when none is kept; ok false when every privilege is.
+func revokedSchemaPrivileges(kept []string) (privs string, ok bool) {
+	if len(kept) == 0 {
+		return "ALL", true
+	}
+	var out []string
+	for _, p := range []string{"USAGE", "CREATE"} {
+		if !slices.ContainsFunc(kept, func(k string) bool { return k == ClaimAll || strings.EqualFold(k, p) }) {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ", "), len(out) > 0
+}
+
+// schemaGrantFactKey is the fact (pg/claims.go) of what grantee role (""
+// PUBLIC) holds on schema: the fact of a postgresql_grant of object_type
+// schema, which a policy block of postgresql_schema states as well.
+func schemaGrantFactKey(db, schema, role string) string {
+	if role == "" {
+		role = PublicGrantee
+	}
+	return GrantTarget{Database: db, Schema: schema, ObjectType: ObjSchema, Grantee: role}.FactKey()
+}
+
+// claimSchemaGrants claims, while the policy blocks of a schema are
+// written, what each grantee of want holds on the schema (the block states
+// all of it), and retracts what the grantees of prev no longer listed hold.
+// A fact can move between a block and a postgresql_grant (or
+// postgresql_grant_additive) in one apply, and the two write in no particular
+// order: a grant moved off PUBLIC revoked what a new PUBLIC block had just
+// granted (found by the walk, seed 22500 step 23 on PostgreSQL 18,
+// TestAccWalk_regressionSchemaPolicyBesideGrantMoved). kept are, by role, the
+// privileges another resource of this apply states for a grantee whose
+// block was removed (ClaimAll: all of them), which its revoke leaves alone.
+// The facts are taken in the order of their keys, as ClaimMove takes its two.
+func (c *Client) claimSchemaGrants(db, schema string, prev, want []SchemaGrant) (kept map[string][]string, release func()) {
+	if c.claims == nil || db == "" {
+		return nil, func() {}
+	}
+	type fact struct {
+		role  string
+		claim bool
+	}
+	facts := map[string]fact{}
+	for _, p := range prev {
+		facts[schemaGrantFactKey(db, schema, p.Role)] = fact{role: p.Role}
+	}
+	for _, w := range want {
+		facts[schemaGrantFactKey(db, schema, w.Role)] = fact{role: w.Role, claim: true}
+	}
+	var releases []func()
+	kept = map[string][]string{}
+	for _, key := range slices.Sorted(maps.Keys(facts)) {
+		f := facts[key]
+		if f.claim {
+			releases = append(releases, c.Claim(key))
+			continue
+		}
+		claimed, rel := c.Retract(key)
+		releases = append(releases, rel)
+		whole, privs := ClaimedPrivileges(claimed)
+		if len(whole) > 0 {
+			kept[f.role] = []string{ClaimAll}
+			continue
+		}
+		for _, ps := range privs {
+			for p := range ps {
+				kept[f.role] = append(kept[f.role], p)
+			}
+		}
+	}
+	return kept, func() {
+		for i := len(releases) - 1; i >= 0; i-- {
+			releases[i]()
+		}
+	}
 }
 
 func lockSchema(ctx context.Context, tx pgx.Tx, name string) error {
@@ -251,6 +336,8 @@ func lockSchema(ctx context.Context, tx pgx.Tx, name string) error {
 // CreateSchema creates a schema in database db in one transaction (with
 // ifNotExists an existing schema is adopted and given the wanted owner).
 func (c *Client) CreateSchema(ctx context.Context, db string, s SchemaSpec, ifNotExists bool) error {
+	_, release := c.claimSchemaGrants(cmp.Or(db, c.DefaultDatabase()), s.Name, nil, s.Grants)
+	defer release()
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		var curOwner string
 		if ifNotExists {
@@ -281,7 +368,7 @@ func (c *Client) CreateSchema(ctx context.Context, db string, s SchemaSpec, ifNo
 				return fmt.Errorf("changing the owner of existing schema %q: %w", s.Name, err)
 			}
 		}
-		if err := applySchemaGrants(ctx, tx, s.Name, nil, s.Grants); err != nil {
+		if err := applySchemaGrants(ctx, tx, s.Name, nil, s.Grants, nil); err != nil {
 			return err
 		}
 		return returnRoles(ctx, tx, granted)
@@ -291,6 +378,12 @@ func (c *Client) CreateSchema(ctx context.Context, db string, s SchemaSpec, ifNo
 // UpdateSchema renames (when oldName differs), changes the owner of and sets
 // the grants on a schema of database db in one transaction.
 func (c *Client) UpdateSchema(ctx context.Context, db, oldName string, s SchemaSpec, prevGrants []SchemaGrant) error {
+	var kept map[string][]string
+	if s.Grants != nil {
+		var release func()
+		kept, release = c.claimSchemaGrants(cmp.Or(db, c.DefaultDatabase()), s.Name, prevGrants, s.Grants)
+		defer release()
+	}
 	return c.Tx(ctx, db, func(ctx context.Context, tx pgx.Tx) error {
 		if err := lockSchema(ctx, tx, oldName); err != nil {
 			return err
@@ -324,7 +417,7 @@ func (c *Client) UpdateSchema(ctx context.Context, db, oldName string, s SchemaS
 			}
 		}
 		if s.Grants != nil {
-			if err := applySchemaGrants(ctx, tx, s.Name, prevGrants, s.Grants); err != nil {
+			if err := applySchemaGrants(ctx, tx, s.Name, prevGrants, s.Grants, kept); err != nil {
 				return err
 			}
 		}

@@ -710,3 +710,15 @@ func TestAccWalk_knownDefectDatabaseGivenToItsGrantee(t *testing.T) {
 func TestAccWalk_regressionTableGivenAwayByItsGrantee(t *testing.T) {
 	replayPair(t, "table_given_away_by_its_grantee", 2)
 }
+
+// PUBLIC's privileges on a schema moved in one apply from a postgresql_grant
+// (which moves to a role) to a new PUBLIC policy block of the schema: the
+// grant's revoke from PUBLIC ran after the block's grant and took it back,
+// and the next plan granted it again (long walk seed 22500 step 23 on
+// PostgreSQL 18, in both admin modes; shrunk from 24+25 resources; fails on
+// every replay without the fix). Policy blocks now claim and retract the
+// fact of a grant of object_type schema (pg.claimSchemaGrants);
+// TestAccSchema_regressionPolicyBesideGrantMoved moves it both ways.
+func TestAccWalk_regressionSchemaPolicyBesideGrantMoved(t *testing.T) {
+	replayPair(t, "schema_policy_public_beside_grant_moved", 2)
+}
