@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
@@ -122,6 +123,56 @@ type GrantTarget struct {
 	// and revoked under its current name (a rename is not a drop: its
 	// privileges stay with it).
 	GranteeOID uint32
+	// Written, when set, restricts a read of every object of the type in
+	// the schema (no Objects) to the objects a write covered
+	// (WithWrittenObjects): the read back of that write.
+	Written *WrittenObjects
+}
+
+// WrittenObjects are the objects a grant's write covered, by OID: a grant
+// on every object of a type in a schema covers those that exist when it
+// runs, and its read back leaves out one created meanwhile by another
+// resource of the apply (a function beside a grant on all the functions of
+// its schema, with no dependency between them: the long walk, seed 23507
+// step 1 on PostgreSQL 18), which the write could not cover and the
+// framework would take for an inconsistent result. The next refresh reads
+// every object, and the plan covers the new one.
+type WrittenObjects struct {
+	mu   sync.Mutex
+	oids map[uint32]bool
+}
+
+type writtenObjectsKey struct{}
+
+// WithWrittenObjects returns ctx carrying w, which a grant's write in that
+// context fills with the objects it covered.
+func WithWrittenObjects(ctx context.Context) (context.Context, *WrittenObjects) {
+	w := &WrittenObjects{}
+	return context.WithValue(ctx, writtenObjectsKey{}, w), w
+}
+
+// record replaces the objects covered (a retried write records again).
+func (w *WrittenObjects) record(objs []objectRow) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.oids = make(map[uint32]bool, len(objs))
+	for _, o := range objs {
+		w.oids[o.oid] = true
+	}
+}
+
+// covers reports whether the write covered oid (true when nothing was
+// recorded: no write, or one that never reached its objects).
+func (w *WrittenObjects) covers(oid uint32) bool {
+	if w == nil {
+		return true
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.oids == nil || w.oids[oid]
 }
 
 // IsPublic reports whether the grantee is PUBLIC.
@@ -476,6 +527,9 @@ func (c *Client) readGrant(ctx context.Context, t GrantTarget) (*GrantState, err
 		st.Exists, st.GranteeOID = true, gOID
 		st.Objects = st.Objects[:0]
 		for _, o := range objs {
+			if len(t.Objects) == 0 && !t.Written.covers(o.oid) {
+				continue
+			}
 			st.Objects = append(st.Objects, GrantObjectState{
 				Name: o.name, Column: o.column,
 				OwnedBy: !t.IsPublic() && o.owner == gOID, Held: o.held, Grantable: o.grantable,
@@ -983,6 +1037,10 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 	objs, err := readObjects(ctx, tx, t, gOID, sigs)
 	if err != nil {
 		return err
+	}
+	if !missingOK {
+		w, _ := ctx.Value(writtenObjectsKey{}).(*WrittenObjects)
+		w.record(objs)
 	}
 	if err := missingError(t, objs, sigs); err != nil && !missingOK {
 		return err

@@ -696,6 +696,13 @@ WHERE s.refclassid = 'pg_authid'::regclass AND s.refobjid = $1 AND (s.dbid = 0 O
 						return err
 					}
 					lenders = append(lenders, owners...)
+					dbo, err := schemaReassignLender(ctx, tx, r.OID)
+					if err != nil {
+						return err
+					}
+					if dbo != "" {
+						lenders = append(lenders, dbo)
+					}
 				}
 				return withRoles(ctx, tx, lenders, func() error {
 					if _, err := tx.Exec(ctx, "REASSIGN OWNED BY "+pgconn.QuoteIdent(name)+" TO CURRENT_USER"); err != nil {
@@ -858,6 +865,24 @@ ORDER BY 1`, role)
 		return nil, fmt.Errorf("finding the owners of the tables whose policies name role %d: %w", role, err)
 	}
 	return owners, nil
+}
+
+// schemaReassignLender is the role whose privileges REASSIGN OWNED needs to
+// give the connected role the schemas role (an OID) owns in the current
+// database: ALTER SCHEMA ... OWNER TO needs CREATE on the database for the
+// new owner, which a managed admin lacks in a database of another owner
+// (createLender); "" when role owns no schema there, or nothing is needed.
+// Found by the long walk (seed 23001 step 32 as the managed admin on
+// PostgreSQL 15: TestAccDropRole_regressionOwnsSchemaInDatabaseOfAnotherOwner).
+func schemaReassignLender(ctx context.Context, q Querier, role uint32) (string, error) {
+	var owns bool
+	if err := q.QueryRow(ctx, "SELECT exists(SELECT 1 FROM pg_namespace WHERE nspowner = $1)", role).Scan(&owns); err != nil {
+		return "", fmt.Errorf("finding the schemas role %d owns: %w", role, err)
+	}
+	if !owns {
+		return "", nil
+	}
+	return createLender(ctx, q)
 }
 
 // heldGrantors are the grantors of held that the connected role (me) can

@@ -120,3 +120,30 @@ func TestAccDropRole_regressionPolicyOnTableOfAnotherOwner(t *testing.T) {
 		t.Error("the admin kept the owner's privileges after the drop")
 	}
 }
+
+// A role that owns a schema in a database of another owner, where the
+// managed admin has no CREATE, is dropped: REASSIGN OWNED gives the schema
+// to the admin, and ALTER SCHEMA ... OWNER TO needs CREATE on the database
+// for the new owner ("permission denied for database ..."). The drop
+// borrows the database's owner there. Found by the long walk (seed 23001
+// step 32 as the managed admin on PostgreSQL 15: a role removed in the apply
+// that gives its schema to the admin; Terraform destroys the role before the
+// schema's update).
+func TestAccDropRole_regressionOwnsSchemaInDatabaseOfAnotherOwner(t *testing.T) {
+	c := testClient(t, 5, "")
+	managedOnly(t)
+	role, dbOwner, db := acctest.RandName("dr_sowner"), acctest.RandName("dr_dbowner"), acctest.RandName("dr_db")
+	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(role), "CREATE ROLE "+acctest.QI(dbOwner))
+	t.Cleanup(func() {
+		acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(role), "DROP ROLE IF EXISTS "+acctest.QI(dbOwner))
+	})
+	acctest.Database(t, db, dbOwner)
+	acctest.Exec(t, db, "CREATE SCHEMA sales AUTHORIZATION "+acctest.QI(role))
+	if acctest.QueryBool(t, db, "SELECT has_database_privilege($1::name, current_database(), 'CREATE')", acctest.AdminUser()) {
+		t.Fatal("the admin has CREATE on the database: the test is not about what it says")
+	}
+	dropAndCheckGone(context.Background(), t, c, role)
+	if got := acctest.QueryString(t, db, "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'sales'"); got != acctest.AdminUser() {
+		t.Errorf("schema sales is owned by %q, want the admin %q", got, acctest.AdminUser())
+	}
+}

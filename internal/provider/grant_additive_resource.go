@@ -115,7 +115,8 @@ func (r *grantAdditiveResource) namesUsed(m *grantModel) []pg.Ref {
 	return n
 }
 
-func (r *grantAdditiveResource) CreateObject(ctx context.Context, _ *tfkit.Call, plan *grantModel) diag.Diagnostics {
+func (r *grantAdditiveResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *grantModel) diag.Diagnostics {
+	ctx = keepWrittenObjects(ctx, c)
 	spec := pg.GrantSpec{Target: r.target(ctx, plan), Privileges: r.privileges(ctx, plan), WithGrantOption: plan.WithGrantOption.ValueBool(), Additive: true}
 	defer r.client.Claim(spec.Target.FactKey(), additiveParts(spec)...)()
 	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, spec, false), grantArguments)
@@ -164,6 +165,7 @@ func revokeSpec(t pg.GrantTarget, privs []string) pg.GrantSpec {
 // database or schema when another one that exists is named (one that no
 // longer exists under its old name was renamed: the privileges followed it).
 func (r *grantAdditiveResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *grantModel) diag.Diagnostics {
+	ctx = keepWrittenObjects(ctx, c)
 	oldT, newT := r.target(ctx, state), r.target(ctx, plan)
 	oldT.GranteeOID = privateOID(ctx, c, privateGranteeOID)
 	oldPrivs, newPrivs := r.privileges(ctx, state), r.privileges(ctx, plan)
@@ -354,6 +356,7 @@ func (r *grantAdditiveResource) ReadObject(ctx context.Context, c *tfkit.Call, m
 	// revokes from it
 	t := r.target(ctx, m)
 	t.GranteeOID = privateOID(ctx, c, privateGranteeOID)
+	t.Written = writtenObjects(c)
 	st, err := r.client.ReadGrant(ctx, t)
 	if err != nil || !st.Exists {
 		return false, tfkit.Failed("Could not read privileges", err)

@@ -215,11 +215,36 @@ func (r *grantResource) namesUsed(m *grantModel) []pg.Ref {
 }
 
 func (r *grantResource) CreateObject(ctx context.Context, c *tfkit.Call, plan *grantModel) diag.Diagnostics {
+	ctx = keepWrittenObjects(ctx, c)
 	t := r.target(ctx, plan)
 	if release := r.client.Claim(t.FactKey(), authoritativeParts(r.spec(ctx, plan))...); !c.HoldUntilReadBack(release) {
 		defer release()
 	}
 	return changeFailed("Could not grant privileges", r.client.SetGrant(ctx, r.spec(ctx, plan), false), grantArguments)
+}
+
+// writtenObjectsKey is the tfkit.Call key of the objects a grant's write
+// covered (pg.WrittenObjects).
+type writtenObjectsKey struct{}
+
+// keepWrittenObjects returns ctx in which a grant's write records the
+// objects it covers, kept in c for its read back (writtenObjects): a grant
+// on every object of a type in a schema reads back those it covered, not one
+// that another resource of the apply created meanwhile (pg.WrittenObjects).
+func keepWrittenObjects(ctx context.Context, c *tfkit.Call) context.Context {
+	ctx, w := pg.WithWrittenObjects(ctx)
+	c.Keep(writtenObjectsKey{}, w)
+	return ctx
+}
+
+// writtenObjects are the objects the write of c covered, for its read back
+// (nil: a read that reads back no write).
+func writtenObjects(c *tfkit.Call) *pg.WrittenObjects {
+	if c == nil || !c.Wrote() {
+		return nil
+	}
+	w, _ := c.Kept(writtenObjectsKey{}).(*pg.WrittenObjects)
+	return w
 }
 
 // authoritativeParts are the parts of its fact an authoritative grant claims
@@ -241,6 +266,7 @@ func authoritativeParts(spec pg.GrantSpec) []string {
 // revoke); when one still exists, another was named, and the privileges move
 // to the new one.
 func (r *grantResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *grantModel) diag.Diagnostics {
+	ctx = keepWrittenObjects(ctx, c)
 	if !slices.Contains(grantSchemaTypes, plan.ObjectType.ValueString()) && plan.Role.Equal(state.Role) && plan.Database.Equal(state.Database) &&
 		plan.ObjectType.Equal(state.ObjectType) && plan.Objects.Equal(state.Objects) && plan.Columns.Equal(state.Columns) &&
 		plan.Privileges.Equal(state.Privileges) && plan.WithGrantOption.Equal(state.WithGrantOption) {
@@ -709,6 +735,7 @@ func (r *grantResource) ReadObject(ctx context.Context, c *tfkit.Call, m *grantM
 	// Terraform is read (and destroyed) under its new name, the state
 	// keeping the configured one (its postgresql_role renames it back)
 	t.GranteeOID = privateOID(ctx, c, privateGranteeOID)
+	t.Written = writtenObjects(c)
 	st, err := r.client.ReadGrant(ctx, t)
 	if err != nil || !st.Exists {
 		return false, tfkit.Failed("Could not read privileges", err)

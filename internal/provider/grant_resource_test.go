@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -501,6 +502,86 @@ WHERE m.roleid = (SELECT oid FROM pg_roles WHERE rolname = $1) AND m.member = (S
 					}
 					return nil
 				},
+			},
+		},
+	})
+}
+
+// A grant on all the functions of a schema, and a function created in that
+// schema by another resource of the apply while the grant runs (the two with
+// no dependency between them): the grant covered the functions there when it
+// ran, and its read back found the new one without the privileges,
+// "Provider produced inconsistent result after apply" (the long walk, seed
+// 23507 step 1 on PostgreSQL 18: postgresql_function beside a grant of
+// PUBLIC on all the functions of its schema). The read back now covers the
+// objects the write covered; the next plan grants on the new function, as
+// the grant's page says.
+func TestAccGrant_regressionFunctionCreatedDuringGrant(t *testing.T) {
+	testFunctionCreatedDuringGrant(t, "postgresql_grant")
+}
+
+// The same for postgresql_grant_additive.
+func TestAccGrantAdditive_regressionFunctionCreatedDuringGrant(t *testing.T) {
+	testFunctionCreatedDuringGrant(t, "postgresql_grant_additive")
+}
+
+func testFunctionCreatedDuringGrant(t *testing.T, typ string) {
+	base := acctest.RandName("fnmid")
+	schema, role := base+"_s", base+"_r"
+	db := acctest.DefaultDatabase()
+	// without PUBLIC's EXECUTE, so that the role's is the grant's
+	acctest.AdminExec(t, db, "CREATE SCHEMA "+acctest.QI(schema),
+		"CREATE FUNCTION "+acctest.QI(schema)+".f1() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+		"REVOKE EXECUTE ON FUNCTION "+acctest.QI(schema)+".f1() FROM PUBLIC")
+	t.Cleanup(func() { acctest.Exec(t, db, "DROP SCHEMA IF EXISTS "+acctest.QI(schema)+" CASCADE") })
+	var once sync.Once
+	created := false
+	fault := func(what string) error {
+		if strings.Contains(what, schema) {
+			once.Do(func() {
+				acctest.AdminExec(t, db, "CREATE FUNCTION "+acctest.QI(schema)+".f2() RETURNS int LANGUAGE sql AS 'SELECT 2'",
+					"REVOKE EXECUTE ON FUNCTION "+acctest.QI(schema)+".f2() FROM PUBLIC")
+				created = true
+			})
+		}
+		return nil
+	}
+	config := fmt.Sprintf(`
+resource "postgresql_role" "r" { name = %[1]q }
+resource %[4]q "g" {
+  database    = %[2]q
+  role        = postgresql_role.r.name
+  schema      = %[3]q
+  object_type = "function"
+  privileges  = ["EXECUTE"]
+}
+`, role, db, schema, typ)
+	execute := func(fn string, want bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if !created {
+				return fmt.Errorf("no function was created during the grant: the test is not about what it says")
+			}
+			if got := acctest.QueryBool(t, db, "SELECT has_function_privilege($1, $2, 'EXECUTE')", role, acctest.QI(schema)+"."+fn+"()"); got != want {
+				return fmt.Errorf("%s holds EXECUTE on %s: %v, want %v", role, fn, got, want)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: testFactories(WithReadBackFault(fault)),
+		Steps: []resource.TestStep{
+			{ // the apply goes through; the next plan covers the new function
+				Config:             config,
+				Check:              resource.ComposeTestCheckFunc(execute("f1", true), execute("f2", false)),
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: config,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(typ+".g", plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeTestCheckFunc(execute("f1", true), execute("f2", true)),
 			},
 		},
 	})

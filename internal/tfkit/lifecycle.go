@@ -209,6 +209,27 @@ type Call struct {
 	get    PrivateGetter
 	set    PrivateSetter
 	held   []func()
+	kept   map[any]any
+}
+
+// Keep stores v under key for the rest of the operation: what a write
+// learnt that its read back must know (the objects a grant's write covered).
+func (c *Call) Keep(key, v any) {
+	if c == nil {
+		return
+	}
+	if c.kept == nil {
+		c.kept = map[any]any{}
+	}
+	c.kept[key] = v
+}
+
+// Kept is what Keep stored under key in this operation (nil: nothing).
+func (c *Call) Kept(key any) any {
+	if c == nil {
+		return nil
+	}
+	return c.kept[key]
 }
 
 // HoldUntilReadBack keeps release (of a claim on what the write states) to

@@ -144,6 +144,12 @@ func (g *Gen) Initial() *Config {
 		g.add(c, prev)
 		Normalize(c)
 	}
+	// the rules of Next that hold for a first apply too (long walk seed
+	// 23507 step 1 on PostgreSQL 18 created a function beside a grant on
+	// all the functions of its schema)
+	dropAllFunctionGrantsOverExtensions(c)
+	keepNewFunctionsOutOfAllFunctionGrants(c, prev)
+	Normalize(c)
 	return c
 }
 
@@ -889,15 +895,25 @@ func dropExtensionsOfDroppedSchemas(c, prev *Config) {
 }
 
 // keepOutOfNewDatabases moves no schema or extension of prev into a database
-// that c creates: it stays in its database, or goes when that database goes.
-// Not a defect but the provider's design (docs/resources/schema.md, "Changing
-// the database"): the first plan cannot tell that move from a rename of the
-// object's database in the same apply, so it plans an update, and the apply
-// refuses it without changing anything ("Moved to another database ... run
-// plan again"); the next plan replaces. A move into a database that exists
-// already is planned as the replacement it is, and the walk makes those.
+// that c creates or renames: it stays in its database, or goes when that
+// database goes. Not a defect but the provider's design
+// (docs/resources/schema.md, "Renaming the database keeps the schema"): the
+// first plan cannot tell that move from a rename of the object's own
+// database in the same apply (the name it moves to does not exist yet), so
+// it plans an update, and the apply refuses it without changing anything
+// ("Moved to another database ... run plan again"); the next plan replaces
+// (long walk seeds 23002 and 23005 on PostgreSQL 15: a move into a database
+// renamed in the same step). A move into a database that exists already
+// under its name is planned as the replacement it is, and the walk makes
+// those.
 func keepOutOfNewDatabases(c, prev *Config) {
-	created := func(db string) bool { return db != "" && prev.Database(db) == nil }
+	created := func(db string) bool {
+		if db == "" {
+			return false
+		}
+		p, n := prev.Database(db), c.Database(db)
+		return p == nil || (n != nil && n.Name != p.Name)
+	}
 	kept := func(db string) bool { return db == "" || c.Database(db) != nil }
 	c.Schemas = slices.DeleteFunc(c.Schemas, func(s *Schema) bool {
 		p := find(prev.Schemas, s.Key, func(x *Schema) string { return x.Key })

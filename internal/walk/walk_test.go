@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,6 +118,29 @@ func TestWalk_shrinkRemoval(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// A schema does not move into a database created or renamed in the same
+// step (keepOutOfNewDatabases): the provider refuses that move at apply, by
+// design. Long walk seeds 23002 and 23005 moved schemas into a database
+// renamed in the step.
+func TestWalk_keepOutOfRenamedDatabases(t *testing.T) {
+	prev := &Config{
+		Databases: []*Database{{Key: "db1", Name: "app"}, {Key: "db2", Name: "Shop"}},
+		Schemas:   []*Schema{{Key: "s1", Name: "a", DB: "db2"}, {Key: "s2", Name: "b", DB: "db2"}, {Key: "s3", Name: "c"}},
+	}
+	c := &Config{
+		Databases: []*Database{{Key: "db1", Name: "data"}, {Key: "db2", Name: "Shop"}, {Key: "db3", Name: "new"}},
+		Schemas:   []*Schema{{Key: "s1", Name: "a", DB: "db1"}, {Key: "s2", Name: "b", DB: "db3"}, {Key: "s3", Name: "c", DB: "db2"}},
+	}
+	keepOutOfNewDatabases(c, prev)
+	var got []string
+	for _, s := range c.Schemas {
+		got = append(got, s.Key+":"+s.DB)
+	}
+	if want := []string{"s1:db2", "s2:db2", "s3:db2"}; !slices.Equal(got, want) {
+		t.Errorf("schemas in %v, want %v", got, want)
 	}
 }
 
