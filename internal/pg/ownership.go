@@ -86,14 +86,16 @@ func (c *Client) SetObjectOwner(ctx context.Context, db string, t ObjectTarget, 
 		if cur == role {
 			return nil
 		}
-		return withRoles(ctx, tx, []string{cur, role}, func() error {
-			if _, err := tx.Exec(ctx, "ALTER "+t.SQL()+" OWNER TO "+pgconn.QuoteIdent(role)); err != nil {
-				return err
-			}
-			if kept.owner != cur {
-				return nil // another owner than the one read before (not the grants' grantee)
-			}
-			return regrantToOldOwner(ctx, tx, kept, role)
+		return ownerSettled(ctx, tx, cur, func() (string, error) { return objectOwner(ctx, tx, classID, objID) }, func() error {
+			return withRoles(ctx, tx, []string{cur, role}, func() error {
+				if _, err := tx.Exec(ctx, "ALTER "+t.SQL()+" OWNER TO "+pgconn.QuoteIdent(role)); err != nil {
+					return err
+				}
+				if kept.owner != cur {
+					return nil // another owner than the one read before (not the grants' grantee)
+				}
+				return regrantToOldOwner(ctx, tx, kept, role)
+			})
 		})
 	})
 	if err != nil {

@@ -152,18 +152,15 @@ func (c *Client) CreatePolicy(ctx context.Context, db string, s PolicySpec) (*Po
 		if s.WithCheck != "" {
 			stmt += " WITH CHECK (" + s.WithCheck + ")"
 		}
-		owner, err := tableOwner(ctx, tx, 0, s.Schema, s.Table)
-		if err != nil {
-			return err
-		}
 		// tx.Exec runs exactly one statement (extended protocol): the
 		// expressions cannot smuggle in another one
-		if err := withRoles(ctx, tx, []string{owner}, func() error {
+		if err := asTableOwner(ctx, tx, 0, s.Schema, s.Table, func() error {
 			_, err := tx.Exec(ctx, stmt)
 			return err
 		}); err != nil {
 			return fmt.Errorf("creating policy %q on %s: %w", s.Name, pgconn.QuoteQualified(s.Schema, s.Table), err)
 		}
+		var err error
 		out, err = readPolicyByOIDOrName(ctx, tx, true, 0, s.Schema, s.Table, s.Name)
 		return err
 	})
@@ -198,11 +195,7 @@ func (c *Client) UpdatePolicy(ctx context.Context, db string, oid uint32, s Poli
 			return fmt.Errorf("policy %q on %s: %w", s.Name, pgconn.QuoteQualified(s.Schema, s.Table), ErrPolicyGone)
 		}
 		table := pgconn.QuoteQualified(cur.Schema, cur.Table)
-		owner, err := tableOwner(ctx, tx, 0, cur.Schema, cur.Table)
-		if err != nil {
-			return err
-		}
-		if err := withRoles(ctx, tx, []string{owner}, func() error {
+		if err := asTableOwner(ctx, tx, 0, cur.Schema, cur.Table, func() error {
 			if cur.Name != s.Name {
 				if _, err := tx.Exec(ctx, "ALTER POLICY "+pgconn.QuoteIdent(cur.Name)+" ON "+table+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
 					return fmt.Errorf("renaming policy %q on %s to %q: %w", cur.Name, table, s.Name, err)
@@ -235,11 +228,7 @@ func (c *Client) DropPolicy(ctx context.Context, db string, oid uint32, schema, 
 		if err != nil || cur == nil {
 			return err
 		}
-		owner, err := tableOwner(ctx, tx, 0, cur.Schema, cur.Table)
-		if err != nil {
-			return err
-		}
-		return withRoles(ctx, tx, []string{owner}, func() error {
+		return asTableOwner(ctx, tx, 0, cur.Schema, cur.Table, func() error {
 			_, err := tx.Exec(ctx, "DROP POLICY IF EXISTS "+pgconn.QuoteIdent(cur.Name)+" ON "+pgconn.QuoteQualified(cur.Schema, cur.Table))
 			return err
 		})
@@ -328,12 +317,8 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 			}
 		}
 		if len(actions) > 0 {
-			owner, err := tableOwner(ctx, tx, cur.OID, "", "")
-			if err != nil {
-				return err
-			}
 			stmt := "ALTER TABLE " + pgconn.QuoteQualified(cur.Schema, cur.Table) + " " + strings.Join(actions, ", ")
-			if err := withRoles(ctx, tx, []string{owner}, func() error {
+			if err := asTableOwner(ctx, tx, cur.OID, "", "", func() error {
 				_, err := tx.Exec(ctx, stmt)
 				return err
 			}); err != nil {
@@ -347,6 +332,53 @@ func (c *Client) SetTableRLS(ctx context.Context, db string, oid uint32, schema,
 		return nil, nil
 	}
 	return out, err
+}
+
+// asTableOwner runs fn (statements in tx) with the privileges of the owner
+// of the table with OID oid (when not 0) or named schema.table, borrowed
+// (borrow.go). A table given to another role between the read of its owner
+// and fn (postgresql_object_owner in the same apply) fails fn with "must be
+// owner of table": fn ran in a savepoint, and the transaction is retried
+// (pgconn.TransientError) as the new owner. Found by the long walk (seed
+// 24002 step 1 as the managed admin on PostgreSQL 15: a policy created
+// while its table was given away).
+func asTableOwner(ctx context.Context, tx pgx.Tx, oid uint32, schema, table string, fn func() error) error {
+	owner, err := tableOwner(ctx, tx, oid, schema, table)
+	if err != nil {
+		return err
+	}
+	reread := func() (string, error) { return tableOwner(ctx, tx, oid, schema, table) }
+	return ownerSettled(ctx, tx, owner, reread, func() error { return withRoles(ctx, tx, []string{owner}, fn) })
+}
+
+// ownerSettled runs fn, a change made with the privileges of owner (the
+// object's owner as read before: borrowed, borrow.go), in a savepoint of tx.
+// When fn fails for want of privileges ("must be owner of ...") and the
+// object's owner is no longer owner by that name (reread: given to another
+// role, or the owner renamed, by another resource of the apply since the
+// read; borrowing a role by a name that is gone borrows nothing), the
+// transaction is retried (pgconn.TransientError): the retry borrows the
+// owner as it is then. Found by the long walk (seeds 24002 and 24003 as the
+// managed admin on PostgreSQL 15).
+func ownerSettled(ctx context.Context, tx pgx.Tx, owner string, reread func() (string, error), fn func() error) error {
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	err = fn()
+	if err == nil {
+		return sp.Commit(ctx)
+	}
+	if pgconn.SQLState(err) != pgconn.CodeInsufficientPriv {
+		return err
+	}
+	if rerr := sp.Rollback(ctx); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	if now, rerr := reread(); rerr == nil && now != owner {
+		return &pgconn.TransientError{Err: err}
+	}
+	return err
 }
 
 // tableOwner returns the owner of the table with OID oid (when not 0) or

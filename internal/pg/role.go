@@ -950,7 +950,16 @@ func revokeHeldGrantOptions(ctx context.Context, tx pgx.Tx, role uint32, name st
 		_, err := revoking(ctx, tx, gone, func(tx pgx.Tx) error {
 			if h.grantor != me {
 				if _, err := tx.Exec(ctx, "SET LOCAL ROLE "+pgconn.QuoteIdent(h.grantor)); err != nil {
-					return fmt.Errorf("acting as role %q, which granted role %q privileges: %w", h.grantor, name, err)
+					err = fmt.Errorf("acting as role %q, which granted role %q privileges: %w", h.grantor, name, err)
+					if s := pgconn.SQLState(err); s == "22023" || s == pgconn.CodeUndefinedObject {
+						// the grantor was dropped (or renamed) by another
+						// resource of the apply since the privileges were
+						// read: what it granted has another grantor now, and
+						// the transaction is retried to read it (the long
+						// walk, seed 24010 step 5 on PostgreSQL 15)
+						return &pgconn.TransientError{Err: err}
+					}
+					return err
 				}
 			}
 			if _, err := tx.Exec(ctx, stmt); err != nil {

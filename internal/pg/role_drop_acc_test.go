@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
@@ -145,5 +146,33 @@ func TestAccDropRole_regressionOwnsSchemaInDatabaseOfAnotherOwner(t *testing.T) 
 	dropAndCheckGone(context.Background(), t, c, role)
 	if got := acctest.QueryString(t, db, "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'sales'"); got != acctest.AdminUser() {
 		t.Errorf("schema sales is owned by %q, want the admin %q", got, acctest.AdminUser())
+	}
+}
+
+// A role that holds privileges WITH GRANT OPTION is dropped by a managed
+// admin while the role that granted them is dropped by another resource of
+// the apply (after the drop read them, before it acts as their grantor):
+// "SET ROLE" to the grantor failed with "role ... does not exist" (the long
+// walk, seed 24010 step 5 as the managed admin on PostgreSQL 15). The
+// privileges have another grantor by then (the object's new owner), and the
+// drop is retried to read it.
+func TestAccDropRole_regressionGrantorDroppedMeanwhile(t *testing.T) {
+	c := testClient(t, 5, "")
+	managedOnly(t)
+	grantee, schema := grantOptionHolder(t)
+	owner := acctest.QueryString(t, "", "SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = $1", schema)
+	var once sync.Once
+	dropped := false
+	ctx := withBorrowHooks(context.Background(), borrowHooks{checked: func(role string) {
+		if role == grantee {
+			once.Do(func() {
+				acctest.Exec(t, "", "ALTER SCHEMA "+acctest.QI(schema)+" OWNER TO "+acctest.QI(acctest.AdminUser()), "DROP ROLE "+acctest.QI(owner))
+				dropped = true
+			})
+		}
+	}})
+	dropAndCheckGone(ctx, t, c, grantee)
+	if !dropped {
+		t.Fatal("the grantor was not dropped during the drop: the test is not about what it says")
 	}
 }

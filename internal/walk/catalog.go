@@ -168,11 +168,13 @@ type Inherited map[string]map[string]privSet
 // Update forgets the schemas next no longer has (or moves to another
 // database, where a new schema is made) and records, for each schema next
 // makes, what the default privileges of prev or next for its owner in its
-// database may give it.
-func (h Inherited) Update(prev, next *Config, major int) {
+// database may give it. A schema the step's drift dropped is made again
+// (long walk seed 24509 step 20 on PostgreSQL 18).
+func (h Inherited) Update(prev, next *Config, major int, drift []Drift) {
 	moved := func(k string) bool {
 		p, s := prev.Schema(k), next.Schema(k)
-		return p == nil || s == nil || p.DB != s.DB
+		return p == nil || s == nil || p.DB != s.DB ||
+			slices.ContainsFunc(drift, func(d Drift) bool { return d.Op == "dropschema" && d.Key == k })
 	}
 	for k := range h {
 		if next.Schema(k) == nil || moved(k) {

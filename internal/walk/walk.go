@@ -297,7 +297,7 @@ func runStep(ctx context.Context, dir *acctest.Workdir, e Env, prev *Config, dri
 		}
 		return f
 	}
-	inh.Update(prev, next, e.Major)
+	inh.Update(prev, next, e.Major, drift)
 	diffs, err := Check(ctx, superConn(), next, e, inh)
 	if err != nil {
 		f.Phase, f.Detail = "check", "reading the catalog: "+err.Error()
