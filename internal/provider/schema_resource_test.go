@@ -638,34 +638,20 @@ FROM pg_namespace n, aclexplode(n.nspacl) a WHERE n.nspname = $1 AND a.grantee =
 			c += "  policy {\n    usage  = true\n    create = true\n  }\n"
 		}
 		c += "}\n"
-		switch grant {
-		case "public":
-			c += fmt.Sprintf(`resource "postgresql_grant" "g" {
+		grants := map[string][3]string{ // resource type, grantee, privilege
+			"public":   {"postgresql_grant", `"public"`, "CREATE"},
+			"role":     {"postgresql_grant", "postgresql_role.r.name", "USAGE"},
+			"additive": {"postgresql_grant_additive", `"public"`, "USAGE"},
+		}
+		if g, ok := grants[grant]; ok {
+			c += fmt.Sprintf(`resource %q "g" {
   database    = %q
-  role        = "public"
+  role        = %s
   schema      = postgresql_schema.s.name
   object_type = "schema"
-  privileges  = ["CREATE"]
+  privileges  = [%q]
 }
-`, acctest.DefaultDatabase())
-		case "role":
-			c += fmt.Sprintf(`resource "postgresql_grant" "g" {
-  database    = %q
-  role        = postgresql_role.r.name
-  schema      = postgresql_schema.s.name
-  object_type = "schema"
-  privileges  = ["USAGE"]
-}
-`, acctest.DefaultDatabase())
-		case "additive":
-			c += fmt.Sprintf(`resource "postgresql_grant_additive" "a" {
-  database    = %q
-  role        = "public"
-  schema      = postgresql_schema.s.name
-  object_type = "schema"
-  privileges  = ["USAGE"]
-}
-`, acctest.DefaultDatabase())
+`, g[0], acctest.DefaultDatabase(), g[1], g[2])
 		}
 		return c
 	}
