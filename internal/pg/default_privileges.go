@@ -1,6 +1,7 @@
 package pg
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -272,12 +273,31 @@ func (c *Client) MoveDefaultPrivileges(ctx context.Context, from, t DefaultPrivi
 // grantee and schema, each taken as renamed to t's when it no longer exists
 // under its old name (pg_default_acl is keyed by OIDs: the entry followed
 // the rename). When the result is t, the entry is already where it belongs.
+// An owner or grantee with a recorded OID (OwnerOID, GranteeOID) is followed
+// by it, as GrantFrom follows a grantee: renamed outside Terraform (and
+// perhaps being renamed back by this apply), the role still holds the entry
+// under its other name, and the entry is moved from there (the long walk,
+// seed 25007 step 17 as the managed admin on PostgreSQL 15: the entry stayed
+// with the renamed grantee).
 func (c *Client) DefaultPrivilegesFrom(ctx context.Context, from, t DefaultPrivilegesTarget) (DefaultPrivilegesTarget, error) {
 	out := from
 	var dbOK, ownerOK, granteeOK bool
+	var ownerNow, granteeNow string
 	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
-		return q.QueryRow(ctx, `SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1), exists(SELECT 1 FROM pg_roles WHERE rolname = $2),
+		err := q.QueryRow(ctx, `SELECT exists(SELECT 1 FROM pg_database WHERE datname = $1), exists(SELECT 1 FROM pg_roles WHERE rolname = $2),
   $4 OR exists(SELECT 1 FROM pg_roles WHERE rolname = $3)`, from.Database, from.Owner, from.Grantee, from.isPublic()).Scan(&dbOK, &ownerOK, &granteeOK)
+		if err != nil {
+			return err
+		}
+		if !ownerOK && from.OwnerOID != 0 {
+			if ownerNow, err = renamedRole(ctx, q, from.OwnerOID); err != nil {
+				return err
+			}
+		}
+		if !granteeOK && from.GranteeOID != 0 && !from.isPublic() {
+			granteeNow, err = renamedRole(ctx, q, from.GranteeOID)
+		}
+		return err
 	})
 	if err != nil {
 		return out, err
@@ -286,10 +306,10 @@ func (c *Client) DefaultPrivilegesFrom(ctx context.Context, from, t DefaultPrivi
 		out.Database = t.Database
 	}
 	if from.Owner != t.Owner && !ownerOK {
-		out.Owner = t.Owner
+		out.Owner = cmp.Or(ownerNow, t.Owner)
 	}
 	if from.Grantee != t.Grantee && (!from.isPublic() || !t.isPublic()) && !granteeOK {
-		out.Grantee = t.Grantee
+		out.Grantee = cmp.Or(granteeNow, t.Grantee)
 	}
 	if from.Schema != t.Schema && from.Schema != "" && t.Schema != "" {
 		var ok bool

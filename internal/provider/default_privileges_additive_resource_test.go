@@ -109,3 +109,71 @@ WHERE d.defaclrole = (SELECT oid FROM pg_roles WHERE rolname = $1) AND d.defacln
 		},
 	})
 }
+
+// Default privileges moved to another grantee while the old grantee is
+// renamed outside Terraform: the move took the old grantee's name, which no
+// longer existed, for a rename to the new grantee and left the entry with
+// the renamed role (the long walk, seed 25007 step 17 as the managed admin on
+// PostgreSQL 15). The old grantee is now followed by the OID recorded at the
+// last read, as grants follow theirs. Both forms of the resource.
+func TestAccDefaultPrivilegesAdditive_regressionMovedFromRenamedGrantee(t *testing.T) {
+	testDefaultPrivilegesMovedFromRenamedGrantee(t, "postgresql_default_privileges_additive")
+}
+
+// The same for postgresql_default_privileges.
+func TestAccDefaultPrivileges_regressionMovedFromRenamedGrantee(t *testing.T) {
+	testDefaultPrivilegesMovedFromRenamedGrantee(t, "postgresql_default_privileges")
+}
+
+func testDefaultPrivilegesMovedFromRenamedGrantee(t *testing.T, typ string) {
+	base := acctest.RandName("dpren")
+	owner, a, b := base+"_owner", base+"_a", base+"_b"
+	db := acctest.DefaultDatabase()
+	config := func(grantee string) string {
+		return fmt.Sprintf(`
+resource %q "d" {
+  database    = %q
+  owner       = %q
+  role        = %q
+  object_type = "type"
+  privileges  = ["USAGE"]
+}
+`, typ, db, owner, grantee)
+	}
+	// entry is what role holds in owner's default privileges for types
+	entry := func(role string) string {
+		return acctest.QueryString(t, db, `SELECT coalesce(string_agg(a.privilege_type, ',' ORDER BY 1), '')
+FROM pg_default_acl d, aclexplode(d.defaclacl) a
+WHERE d.defaclrole = $1::regrole AND d.defaclnamespace = 0 AND d.defaclobjtype = 'T' AND a.grantee = $2::regrole`, acctest.QI(owner), acctest.QI(role))
+	}
+	expect := func(role, want string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if got := entry(role); got != want {
+				return fmt.Errorf("%s holds %q in the default privileges, want %q", role, got, want)
+			}
+			return nil
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck: func() {
+			acctest.PreCheck(t)
+			acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(owner), "CREATE ROLE "+acctest.QI(a), "CREATE ROLE "+acctest.QI(b))
+			t.Cleanup(func() {
+				for _, r := range []string{owner, a, a + "-moved", b} {
+					if acctest.QueryBool(t, "", "SELECT exists(SELECT 1 FROM pg_roles WHERE rolname = $1)", r) {
+						acctest.Exec(t, db, "DROP OWNED BY "+acctest.QI(r)+" CASCADE", "DROP ROLE "+acctest.QI(r))
+					}
+				}
+			})
+		},
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: config(a), Check: expect(a, "USAGE")},
+			{
+				PreConfig: acctest.ExecFunc(t, "", "ALTER ROLE "+acctest.QI(a)+" RENAME TO "+acctest.QI(a+"-moved")),
+				Config:    config(b),
+				Check:     resource.ComposeTestCheckFunc(expect(a+"-moved", ""), expect(b, "USAGE")),
+			},
+		},
+	})
+}

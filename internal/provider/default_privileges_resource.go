@@ -136,6 +136,7 @@ func (r *defaultPrivilegesResource) CreateObject(ctx context.Context, c *tfkit.C
 // named, and the old entry is reset.
 func (r *defaultPrivilegesResource) UpdateObject(ctx context.Context, c *tfkit.Call, plan, state *defaultPrivilegesModel) diag.Diagnostics {
 	t, old := plan.target(), state.target()
+	old.OwnerOID, old.GranteeOID = privateOID(ctx, c, privateOwnerOID), privateOID(ctx, c, privateGranteeOID)
 	if release := r.client.Claim(t.FactKey()); !c.HoldUntilReadBack(release) {
 		defer release()
 	}
