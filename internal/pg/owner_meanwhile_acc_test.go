@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
@@ -95,5 +96,23 @@ func TestAccObjectOwner_regressionOwnerRenamedMeanwhile(t *testing.T) {
 	}
 	if got := acctest.QueryString(t, "", "SELECT pg_get_userbyid(relowner) FROM pg_class WHERE oid = $1::regclass", tbl); got != newOwner {
 		t.Errorf("the table is owned by %q, want %q", got, newOwner)
+	}
+}
+
+// A database the managed admin cannot connect to (PUBLIC's CONNECT taken
+// away, the admin neither its owner nor a holder of the owner's privileges):
+// the error says why and what to do (the long walk, seeds 26008 and 26508: a
+// known limitation, the managed-services guide).
+func TestAccClient_noConnectExplained(t *testing.T) {
+	c := testClient(t, 5, "")
+	managedOnly(t)
+	owner, db := acctest.RandName("nc_owner"), acctest.RandName("nc_db")
+	acctest.Exec(t, "", "CREATE ROLE "+acctest.QI(owner))
+	t.Cleanup(func() { acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(owner)) })
+	acctest.Database(t, db, owner)
+	acctest.Exec(t, "", "REVOKE CONNECT ON DATABASE "+acctest.QI(db)+" FROM PUBLIC")
+	_, err := c.ReadSchema(context.Background(), db, 0, "public")
+	if err == nil || !strings.Contains(err.Error(), "has no CONNECT on database") || !strings.Contains(err.Error(), "managed-services guide") {
+		t.Fatalf("reading a schema of a database the admin cannot connect to: %v, want the explanation", err)
 	}
 }

@@ -926,13 +926,28 @@ func (c *Client) retryOn(ctx context.Context, db string, readOnly bool, fn func(
 	if readOnly {
 		key = readOnlyKey(db)
 	}
-	return c.retry(ctx, func() error {
+	err := c.retry(ctx, func() error {
 		err := fn()
 		if isTooManyConnections(err) {
 			c.closeIdleOfDatabase(ctx, db, key)
 		}
 		return err
 	})
+	return explainNoConnect(db, err)
+}
+
+// explainNoConnect adds to a connection that the server refused for want of
+// CONNECT on database db what the user can do: a managed administrator that
+// reaches a database only through its owner's privileges (PUBLIC's CONNECT
+// taken away) loses it when the database is given to a role whose
+// privileges it does not have (the long walk, seeds 26008 and 26508).
+func explainNoConnect(db string, err error) error {
+	var connectErr *pgconn.ConnectError
+	if err == nil || !errors.As(err, &connectErr) || SQLState(err) != CodeInsufficientPriv {
+		return err
+	}
+	return fmt.Errorf("%w (the provider's role has no CONNECT on database %s: not PUBLIC's, not its own, and not its owner's; "+
+		"grant it CONNECT on the database, see the managed-services guide, \"Databases without PUBLIC's CONNECT\")", err, QuoteIdent(db))
 }
 
 // retryLoop is retry's loop, apart for unit tests: delay is the first
