@@ -24,6 +24,7 @@ func TestIsTransient(t *testing.T) {
 		{&pgconn.PgError{Code: CodeInternalError, Message: "could not find tuple for default ACL 16544"}, true},
 		{&pgconn.PgError{Code: CodeInternalError, Message: "cache lookup failed for namespace 16531"}, true},
 		{&pgconn.PgError{Code: CodeInternalError, Message: "cache lookup failed for schema 16495"}, true},
+		{&pgconn.PgError{Code: CodeInternalError, Message: "cache lookup failed for type 21246"}, true},
 		{&pgconn.PgError{Code: CodeInternalError, Message: "something else"}, false},
 		{&pgconn.PgError{Code: CodeInsufficientPriv}, false},
 		{fmt.Errorf("tls: %w", x509.UnknownAuthorityError{}), false},
