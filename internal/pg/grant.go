@@ -1106,7 +1106,10 @@ func setGrant(ctx context.Context, tx pgx.Tx, superuser bool, spec GrantSpec, si
 		// another session, which leaves nothing to revoke (revoke.go)
 		var err error
 		gone, err = revoking(ctx, tx, grantGone(t), func(tx pgx.Tx) error {
-			return revokeOwnersSettled(ctx, tx, objs, apply, func() ([]objectRow, error) { return readObjects(ctx, tx, t, gOID, sigs) })
+			return ownerSettled(ctx, tx, apply, func() (bool, error) {
+				now, err := readObjects(ctx, tx, t, gOID, sigs)
+				return ownersChanged(objs, now), err
+			})
 		})
 		if err != nil && undefinedName(err) {
 			// or one of its objects, which leaves the others to revoke:
@@ -1697,7 +1700,17 @@ func ownersChanged(was, now []objectRow) bool {
 	return false
 }
 
-func revokeOwnersSettled(ctx context.Context, tx pgx.Tx, objs []objectRow, apply func(pgx.Tx) error, reread func() ([]objectRow, error)) error {
+// ownerSettled runs apply, a change made with the privileges of the owners
+// of its objects as read before (borrowed, borrow.go), in a savepoint of tx.
+// When it fails for want of privileges ("must be owner of ...") and changed
+// reports that an owner is no longer the one read (given to another role, or
+// renamed, by another resource of the apply since the read: borrowing a
+// role by a name that is gone borrows nothing), the transaction is retried
+// (pgconn.TransientError) and the retry borrows the owners as they are then.
+// Grants and revokes (seed 21002 step 1), policies and row-level security
+// (asTableOwner, seed 24002 step 1) and owner changes (SetObjectOwner, seed
+// 24003 step 23) go through it.
+func ownerSettled(ctx context.Context, tx pgx.Tx, apply func(pgx.Tx) error, changed func() (bool, error)) error {
 	sp, err := tx.Begin(ctx)
 	if err != nil {
 		return err
@@ -1706,17 +1719,17 @@ func revokeOwnersSettled(ctx context.Context, tx pgx.Tx, objs []objectRow, apply
 	if err == nil {
 		return sp.Commit(ctx)
 	}
-	if pgconn.SQLState(err) != "42501" {
+	if pgconn.SQLState(err) != pgconn.CodeInsufficientPriv {
 		return err
 	}
 	if rerr := sp.Rollback(ctx); rerr != nil {
 		return errors.Join(err, rerr)
 	}
-	now, rerr := reread()
+	moved, rerr := changed()
 	if rerr != nil {
 		return errors.Join(err, rerr)
 	}
-	if ownersChanged(objs, now) {
+	if moved {
 		return &pgconn.TransientError{Err: err}
 	}
 	return err

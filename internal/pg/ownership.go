@@ -86,7 +86,7 @@ func (c *Client) SetObjectOwner(ctx context.Context, db string, t ObjectTarget, 
 		if cur == role {
 			return nil
 		}
-		return ownerSettled(ctx, tx, cur, func() (string, error) { return objectOwner(ctx, tx, classID, objID) }, func() error {
+		return ownerSettled(ctx, tx, func(pgx.Tx) error {
 			return withRoles(ctx, tx, []string{cur, role}, func() error {
 				if _, err := tx.Exec(ctx, "ALTER "+t.SQL()+" OWNER TO "+pgconn.QuoteIdent(role)); err != nil {
 					return err
@@ -96,6 +96,9 @@ func (c *Client) SetObjectOwner(ctx context.Context, db string, t ObjectTarget, 
 				}
 				return regrantToOldOwner(ctx, tx, kept, role)
 			})
+		}, func() (bool, error) {
+			now, err := objectOwner(ctx, tx, classID, objID)
+			return now != cur, err
 		})
 	})
 	if err != nil {

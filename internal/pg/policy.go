@@ -347,38 +347,10 @@ func asTableOwner(ctx context.Context, tx pgx.Tx, oid uint32, schema, table stri
 	if err != nil {
 		return err
 	}
-	reread := func() (string, error) { return tableOwner(ctx, tx, oid, schema, table) }
-	return ownerSettled(ctx, tx, owner, reread, func() error { return withRoles(ctx, tx, []string{owner}, fn) })
-}
-
-// ownerSettled runs fn, a change made with the privileges of owner (the
-// object's owner as read before: borrowed, borrow.go), in a savepoint of tx.
-// When fn fails for want of privileges ("must be owner of ...") and the
-// object's owner is no longer owner by that name (reread: given to another
-// role, or the owner renamed, by another resource of the apply since the
-// read; borrowing a role by a name that is gone borrows nothing), the
-// transaction is retried (pgconn.TransientError): the retry borrows the
-// owner as it is then. Found by the long walk (seeds 24002 and 24003 as the
-// managed admin on PostgreSQL 15).
-func ownerSettled(ctx context.Context, tx pgx.Tx, owner string, reread func() (string, error), fn func() error) error {
-	sp, err := tx.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	err = fn()
-	if err == nil {
-		return sp.Commit(ctx)
-	}
-	if pgconn.SQLState(err) != pgconn.CodeInsufficientPriv {
-		return err
-	}
-	if rerr := sp.Rollback(ctx); rerr != nil {
-		return errors.Join(err, rerr)
-	}
-	if now, rerr := reread(); rerr == nil && now != owner {
-		return &pgconn.TransientError{Err: err}
-	}
-	return err
+	return ownerSettled(ctx, tx, func(pgx.Tx) error { return withRoles(ctx, tx, []string{owner}, fn) }, func() (bool, error) {
+		now, err := tableOwner(ctx, tx, oid, schema, table)
+		return now != owner, err
+	})
 }
 
 // tableOwner returns the owner of the table with OID oid (when not 0) or
