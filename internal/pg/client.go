@@ -49,6 +49,7 @@ func SharedClient(cfg pgconn.Config, opts ...pgconn.Option) *Client {
 // snapshot of the process, and turn off snap (the view's own; nil: none);
 // pend is the view's registry of creates (nil: none).
 func catalogView(conn *pgconn.Client, snap *snapshot, pend *pending) *Client {
+	conn.SetConnectLender(lendDatabaseOwner)
 	c := &Client{snap: snap, claims: &claims{}, pend: pend}
 	c.Client = conn.OnWrite(c.wrote)
 	return c

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
+	"github.com/pgtf/terraform-provider-postgresql/internal/pgconn"
 )
 
 // A table given to another role (postgresql_object_owner in the same apply)
@@ -100,9 +101,11 @@ func TestAccObjectOwner_regressionOwnerRenamedMeanwhile(t *testing.T) {
 }
 
 // A database the managed admin cannot connect to (PUBLIC's CONNECT taken
-// away, the admin neither its owner nor a holder of the owner's privileges):
-// the error says why and what to do (the long walk, seeds 26008 and 26508: a
-// known limitation, the managed-services guide).
+// away, the admin neither its owner nor a holder of the owner's privileges),
+// owned by a role it cannot take (a role made by a superuser, on 16+ where
+// CREATEROLE alone does not let it grant itself that role): the error says
+// why and what to do. On 15 and older CREATEROLE grants any non-superuser
+// role: a read says the next write will take the owner's privileges.
 func TestAccClient_noConnectExplained(t *testing.T) {
 	c := testClient(t, 5, "")
 	managedOnly(t)
@@ -112,7 +115,60 @@ func TestAccClient_noConnectExplained(t *testing.T) {
 	acctest.Database(t, db, owner)
 	acctest.Exec(t, "", "REVOKE CONNECT ON DATABASE "+acctest.QI(db)+" FROM PUBLIC")
 	_, err := c.ReadSchema(context.Background(), db, 0, "public")
-	if err == nil || !strings.Contains(err.Error(), "has no CONNECT on database") || !strings.Contains(err.Error(), "managed-services guide") {
-		t.Fatalf("reading a schema of a database the admin cannot connect to: %v, want the explanation", err)
+	v16 := acctest.QueryBool(t, "", "SELECT current_setting('server_version_num')::int >= 160000")
+	want := "which it cannot take; grant it CONNECT on the database"
+	if !v16 {
+		want = "the next change the provider makes in that database takes them"
+	}
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "managed-services guide") {
+		t.Fatalf("reading a schema of a database the admin cannot connect to: %v, want the explanation (%q)", err, want)
+	}
+	if !v16 {
+		return
+	}
+	err = c.CreateSchema(context.Background(), db, SchemaSpec{Name: "s"}, false)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("creating a schema in a database the admin cannot connect to: %v, want the explanation (%q)", err, want)
+	}
+}
+
+// A database given outside Terraform to a role whose privileges the managed
+// admin does not hold, while PUBLIC has no CONNECT on it: the admin reached
+// it through the old owner's privileges, and could no longer connect
+// ("permission denied for database"; the long walk, seeds 26008 and 26508,
+// both as the managed admin, on 15 and 18). A read (plan, refresh) changes
+// nothing: it says that the next write takes the owner's privileges, and
+// IsLendableNoConnect tells it, for the refresh to keep the state. A write
+// takes them (a lasting membership, as every borrowing outside a
+// transaction) and connects.
+func TestAccClient_regressionDatabaseGivenAwayWithoutPublicConnect(t *testing.T) {
+	c := testClient(t, 5, "")
+	managedOnly(t)
+	o1, o2, db := acctest.RandName("ncg_o1"), acctest.RandName("ncg_o2"), acctest.RandName("ncg_db")
+	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(o1), "CREATE ROLE "+acctest.QI(o2))
+	t.Cleanup(func() {
+		acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(o1), "DROP ROLE IF EXISTS "+acctest.QI(o2))
+	})
+	acctest.Database(t, db, o1)
+	acctest.Exec(t, "", "REVOKE CONNECT, TEMPORARY ON DATABASE "+acctest.QI(db)+" FROM PUBLIC")
+	acctest.AdminExec(t, "", "GRANT "+acctest.QI(o1)+" TO CURRENT_USER") // as the provider borrows it
+	ctx := context.Background()
+	if _, err := c.ReadSchema(ctx, db, 0, "public"); err != nil {
+		t.Fatalf("reading through the owner's privileges: %v", err)
+	}
+	acctest.Exec(t, "", "ALTER DATABASE "+acctest.QI(db)+" OWNER TO "+acctest.QI(o2))
+	c.ClosePool(db)
+	_, err := c.ReadSchema(ctx, db, 0, "public")
+	if !pgconn.IsLendableNoConnect(err) || !strings.Contains(err.Error(), "the next change the provider makes in that database takes them") {
+		t.Fatalf("reading once the database was given away: %v, want a read refused that the next write overcomes", err)
+	}
+	if acctest.QueryBool(t, "", "SELECT pg_has_role($1, $2, 'USAGE')", acctest.AdminUser(), o2) {
+		t.Fatal("the read took the new owner's privileges: a read must change nothing")
+	}
+	if err := c.CreateSchema(ctx, db, SchemaSpec{Name: "s", Owner: o2}, false); err != nil {
+		t.Fatalf("creating a schema once the database was given away: %v", err)
+	}
+	if _, err := c.ReadSchema(ctx, db, 0, "s"); err != nil {
+		t.Fatalf("reading after the write took the owner's privileges: %v", err)
 	}
 }

@@ -156,6 +156,11 @@ type clientCore struct {
 
 	values sync.Map // Values
 
+	// lender lets the provider's role take the privileges of a database's
+	// owner when the server refuses it a connection for want of CONNECT
+	// (SetConnectLender); nil: none
+	lender atomic.Pointer[ConnectLender]
+
 	dials     atomic.Int64 // server connections opened, for tests and benchmarks
 	connected atomic.Bool  // a connection to the server succeeded once
 	retries   atomic.Int64 // operations retried after a connection failure
@@ -917,7 +922,11 @@ func (c *Client) retry(ctx context.Context, fn func() error) error {
 // retryOn is retry for fn using a pool of database db (read-only or not).
 // When the server refuses one of its connections for a connection limit, the
 // idle connections of the database's other pool are closed before the next
-// attempt, to make room.
+// attempt, to make room. When it refuses the connection for want of CONNECT
+// on db, a write (or a read of a write: a context of TrackOutcome) takes the
+// privileges of db's owner through the client's ConnectLender and tries
+// again; a read only asks the lender whether that could be done, for its error
+// (NoConnectError).
 func (c *Client) retryOn(ctx context.Context, db string, readOnly bool, fn func() error) error {
 	if db == "" {
 		db = c.cfg.Database
@@ -926,28 +935,95 @@ func (c *Client) retryOn(ctx context.Context, db string, readOnly bool, fn func(
 	if readOnly {
 		key = readOnlyKey(db)
 	}
-	err := c.retry(ctx, func() error {
-		err := fn()
-		if isTooManyConnections(err) {
-			c.closeIdleOfDatabase(ctx, db, key)
-		}
-		return err
-	})
-	return explainNoConnect(db, err)
-}
-
-// explainNoConnect adds to a connection that the server refused for want of
-// CONNECT on database db what the user can do: a managed administrator that
-// reaches a database only through its owner's privileges (PUBLIC's CONNECT
-// taken away) loses it when the database is given to a role whose
-// privileges it does not have (the long walk, seeds 26008 and 26508).
-func explainNoConnect(db string, err error) error {
-	var connectErr *pgconn.ConnectError
-	if err == nil || !errors.As(err, &connectErr) || SQLState(err) != CodeInsufficientPriv {
+	attempt := func() error {
+		return c.retry(ctx, func() error {
+			err := fn()
+			if isTooManyConnections(err) {
+				c.closeIdleOfDatabase(ctx, db, key)
+			}
+			return err
+		})
+	}
+	err := attempt()
+	if !refusedConnect(err) {
 		return err
 	}
-	return fmt.Errorf("%w (the provider's role has no CONNECT on database %s: not PUBLIC's, not its own, and not its owner's; "+
-		"grant it CONNECT on the database, see the managed-services guide, \"Databases without PUBLIC's CONNECT\")", err, QuoteIdent(db))
+	lender := c.lender.Load()
+	if lender == nil || db == c.cfg.Database || ctx.Value(lendingKey{}) != nil {
+		return &NoConnectError{Database: db, Err: err}
+	}
+	_, writing := ctx.Value(outcomeKey{}).(*OutcomeTracker)
+	take := !readOnly || writing
+	lent, lendErr := (*lender)(context.WithValue(ctx, lendingKey{}, true), c, db, take)
+	switch {
+	case lendErr != nil:
+		return &NoConnectError{Database: db, Err: errors.Join(err, lendErr)}
+	case lent && take:
+		if err = attempt(); refusedConnect(err) {
+			return &NoConnectError{Database: db, Err: err}
+		}
+		return err
+	default:
+		return &NoConnectError{Database: db, Err: err, Lendable: lent}
+	}
+}
+
+// ConnectLender gives the provider's role, refused a connection to database
+// db for want of CONNECT, the privileges of db's owner (a committed
+// membership), when take is set and its role can, reporting whether it did;
+// when take is not set it changes nothing (a plan or refresh) and reports
+// whether it could. c is the client whose connection was refused. Package pg
+// sets it (SetConnectLender): the catalog is its business.
+type ConnectLender func(ctx context.Context, c *Client, db string, take bool) (bool, error)
+
+// lendingKey marks the context of a ConnectLender, whose own connections are
+// never lent for (the default database's, which the lender uses).
+type lendingKey struct{}
+
+// SetConnectLender sets the client's ConnectLender, unless it has one.
+func (c *Client) SetConnectLender(l ConnectLender) { c.lender.CompareAndSwap(nil, &l) }
+
+// refusedConnect reports whether err is the server's refusal of a connection
+// for want of the CONNECT privilege.
+func refusedConnect(err error) bool {
+	var connectErr *pgconn.ConnectError
+	return err != nil && errors.As(err, &connectErr) && SQLState(err) == CodeInsufficientPriv
+}
+
+// NoConnectError is a connection that the server refused for want of CONNECT
+// on Database. A managed administrator reaches a database whose PUBLIC has
+// no CONNECT through its owner's privileges, and loses them when the database
+// is given to another role outside Terraform (the long walk, seeds 26008 and
+// 26508). A write takes the new owner's privileges when the provider's role
+// can grant itself that role (ConnectLender); a read cannot (plan and refresh
+// change nothing), and says whether the apply will (Lendable).
+type NoConnectError struct {
+	Database string
+	Err      error
+	// Lendable: a read was refused, and the provider's role can take the
+	// owner's privileges, which the next write in the database does
+	Lendable bool
+}
+
+func (e *NoConnectError) Error() string {
+	if e.Lendable {
+		return fmt.Sprintf("%v (the provider's role has no CONNECT on database %s, neither PUBLIC's nor its own, and not its owner's "+
+			"privileges; a plan or refresh changes nothing, so it cannot take them, but its role can: the next change the provider "+
+			"makes in that database takes them, or grant it CONNECT, see the managed-services guide, \"Databases without PUBLIC's CONNECT\")",
+			e.Err, QuoteIdent(e.Database))
+	}
+	return fmt.Sprintf("%v (the provider's role has no CONNECT on database %s: not PUBLIC's, not its own, and not its owner's, "+
+		"which it cannot take; grant it CONNECT on the database, see the managed-services guide, \"Databases without PUBLIC's CONNECT\")",
+		e.Err, QuoteIdent(e.Database))
+}
+
+func (e *NoConnectError) Unwrap() error { return e.Err }
+
+// IsLendableNoConnect reports whether err is a read's NoConnectError that
+// the next write in its database overcomes (Lendable).
+func IsLendableNoConnect(err error) bool {
+	var e *NoConnectError
+	return errors.As(err, &e) && e.Lendable
 }
 
 // retryLoop is retry's loop, apart for unit tests: delay is the first

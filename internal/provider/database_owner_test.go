@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/pgtf/terraform-provider-postgresql/internal/acctest"
@@ -454,4 +455,114 @@ resource "postgresql_extension" "citext" {
 	f.test(t, f.expect(t, "extension", ext, "<none>"),
 		lifecycle(config, f.expect(t, "extension", ext, "citext@public"),
 			imported{name: "postgresql_extension.citext", id: f.db + ".citext", ignore: []string{"drop_cascade", "create_cascade"}})...)
+}
+
+// A database without PUBLIC's CONNECT (a postgresql_grant to PUBLIC on the
+// database without it), given outside Terraform to another role: the
+// managed admin had reached it through its owner's privileges and could no
+// longer connect, so the refresh of every object in it failed ("permission
+// denied for database") and every plan with it; the user was stuck until
+// someone granted the admin CONNECT (the long walk, seeds 26008 and 26508,
+// as the managed admin on 15 and 18). The refresh now keeps the state of
+// what it cannot see, with a warning, the apply gives the database back, and
+// a destroy in the database takes the new owner's privileges to connect.
+func TestAccDatabase_regressionGivenAwayWithoutPublicConnect(t *testing.T) {
+	acctest.PreCheck(t)
+	base := acctest.RandName("ncd")
+	o1, o2, o3, o4, db := base+"_o1", base+"_o2", base+"_o3", base+"_o4", base+"_db"
+	config := func(withS2 bool) string {
+		s2 := ""
+		if withS2 {
+			s2 = `
+resource "postgresql_schema" "s2" {
+  name     = "s2"
+  database = postgresql_database.db.name
+}`
+		}
+		return acctest.Config(`
+resource "postgresql_role" "o1" { name = %q }
+resource "postgresql_role" "o2" { name = %q }
+resource "postgresql_role" "o3" { name = %q }
+resource "postgresql_role" "o4" { name = %q }
+resource "postgresql_database" "db" {
+  name  = %q
+  owner = postgresql_role.o1.name
+}
+resource "postgresql_grant" "public" {
+  database    = postgresql_database.db.name
+  role        = "public"
+  object_type = "database"
+  privileges  = ["CREATE"]
+}
+resource "postgresql_schema" "s1" {
+  name     = "s1"
+  database = postgresql_database.db.name
+}%s
+`, o1, o2, o3, o4, db, s2)
+	}
+	giveTo := func(role string) func() {
+		// and ends the sessions in it, which the provider's pools (shared by
+		// the provider instances of this test process) would go on using
+		return func() {
+			acctest.Exec(t, "", "ALTER DATABASE "+acctest.QI(db)+" OWNER TO "+acctest.QI(role),
+				"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '"+db+"' AND pid <> pg_backend_pid()")
+		}
+	}
+	ownedBy := func(role string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if got := acctest.QueryString(t, "", "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = $1", db); got != role {
+				return fmt.Errorf("database %s is owned by %s, want %s", db, got, role)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(*terraform.State) error {
+			if err := acctest.CheckDatabasesGone(t, db); err != nil {
+				return err
+			}
+			return checkRoleGone(t, o1, o2, o3, o4)(nil)
+		},
+		Steps: []resource.TestStep{
+			{Config: config(true), Check: ownedBy(o1)},
+			{
+				// the refresh cannot see s1 and s2: their state is kept
+				PreConfig: giveTo(o2),
+				Config:    config(true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_database.db", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("postgresql_schema.s1", plancheck.ResourceActionNoop),
+				}},
+				Check: ownedBy(o1),
+			},
+			{
+				// the destroy of s2 connects with o3's privileges
+				PreConfig: giveTo(o3),
+				Config:    config(false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("postgresql_database.db", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("postgresql_schema.s2", plancheck.ResourceActionDestroy),
+				}},
+				Check: resource.ComposeTestCheckFunc(ownedBy(o1), func(*terraform.State) error {
+					if acctest.QueryBool(t, db, "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = 's2')") {
+						return fmt.Errorf("schema s2 is still there")
+					}
+					return nil
+				}),
+			},
+			{Config: config(false), PlanOnly: true},
+			{
+				// an import has no state to keep: it fails, saying why
+				PreConfig:     giveTo(o4),
+				Config:        config(false),
+				ResourceName:  "postgresql_schema.s1",
+				ImportState:   true,
+				ImportStateId: db + ".s1",
+				ExpectError:   regexp.MustCompile(`permission\s+denied\s+for\s+database`),
+			},
+			{Config: config(false), Check: ownedBy(o1)},
+			{Config: config(false), PlanOnly: true},
+		},
+	})
 }

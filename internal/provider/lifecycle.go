@@ -57,6 +57,7 @@ var skeletonHooks = &tfkit.Hooks{
 	ProviderTypeName: providerTypeName,
 	TrackOutcome:     func(ctx context.Context) (context.Context, tfkit.Outcome) { return pgconn.TrackOutcome(ctx) },
 	IsDuplicate:      pgconn.IsDuplicate,
+	Unseen:           pgconn.IsLendableNoConnect,
 	EmptyIsUnset:     planmod.IsEmptyIsUnset,
 	CheckPlan:        checkExpectedVersion,
 	Seams: func(obj any) tfkit.Seams {

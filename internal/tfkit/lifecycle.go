@@ -122,6 +122,11 @@ type Hooks struct {
 	TrackOutcome func(context.Context) (context.Context, Outcome)
 	// IsDuplicate tells an error saying that the object exists already.
 	IsDuplicate func(error) bool
+	// Unseen tells an error of a read that could not see the object, which
+	// the next write can (a connection the server refuses to a read, and
+	// that a write opens by taking privileges a read must not take): the
+	// refresh keeps the state as last read, with a warning of the error.
+	Unseen func(error) bool
 	// EmptyIsUnset tells the plan modifier marking a string argument whose
 	// "" means unset (see empty_unset.go).
 	EmptyIsUnset func(planmodifier.String) bool
@@ -304,7 +309,18 @@ func (l Lifecycle[M]) Read(ctx context.Context, req resource.ReadRequest, resp *
 		return
 	}
 	c := &Call{Op: OpRead, get: req.Private, set: resp.Private}
+	imported, d := req.Private.GetKey(ctx, privateImported)
+	resp.Diagnostics.Append(d...)
+	if len(imported) > 0 {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, nil)...)
+	}
 	found, d := l.obj.ReadObject(ctx, c, &state)
+	if len(imported) == 0 && l.unseen(d) {
+		// resp.State and resp.Private are the prior ones: kept as they were
+		resp.Diagnostics.Append(asWarnings(d, "; the state is kept as it was last read, and the refresh will read the object again "+
+			"once it can")...)
+		return
+	}
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -331,12 +347,48 @@ func (l Lifecycle[M]) ImportState(ctx context.Context, req resource.ImportStateR
 		}
 		req.ID = v.ValueString()
 	}
+	// the read that follows an import has no state to keep
+	if resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateImported, []byte("true"))...)
+	}
 	if ImportByIdentity(ctx, l.obj, req, resp) {
 		return
 	}
 	if imp, ok := l.obj.(IDImporter); ok {
 		imp.ImportByID(ctx, req, resp)
 	}
+}
+
+// privateImported is the private state key marking a state that an import
+// made and no read has completed yet (Read never keeps such a state).
+const privateImported = "tfkit_imported"
+
+// unseen reports whether every error of d is a Failed one that
+// Hooks.Unseen tells (and there is one).
+func (l Lifecycle[M]) unseen(d diag.Diagnostics) bool {
+	if l.hooks.Unseen == nil || !d.HasError() {
+		return false
+	}
+	for _, x := range d.Errors() {
+		f, ok := x.(failedDiag)
+		if !ok || !l.hooks.Unseen(f.err) {
+			return false
+		}
+	}
+	return true
+}
+
+// asWarnings returns d with its errors turned into warnings, whose detail
+// ends with more.
+func asWarnings(d diag.Diagnostics, more string) diag.Diagnostics {
+	out := make(diag.Diagnostics, 0, len(d))
+	for _, x := range d {
+		if x.Severity() == diag.SeverityError {
+			x = diag.NewWarningDiagnostic(x.Summary(), x.Detail()+more)
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // trackOutcome is Hooks.TrackOutcome, or an outcome never unknown.

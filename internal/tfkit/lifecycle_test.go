@@ -3,6 +3,7 @@ package tfkit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -40,6 +41,7 @@ type kitObject struct {
 	lose, fail int
 	tracker    *kitOutcome
 	writes     []string
+	unseen     error // the error of every read (nil: none)
 }
 
 type kitOutcome struct{ unknown bool }
@@ -47,13 +49,17 @@ type kitOutcome struct{ unknown bool }
 func (o *kitOutcome) Unknown() bool { return o.unknown }
 func (o *kitOutcome) Reset()        { o.unknown = false }
 
-var errKitDuplicate = errors.New("already exists")
+var (
+	errKitDuplicate = errors.New("already exists")
+	errKitUnseen    = errors.New("cannot connect to read it")
+)
 
 func newKitObject() *kitObject {
 	o := &kitObject{objects: map[string]string{}, tracker: &kitOutcome{}}
 	hooks := &Hooks{
 		TrackOutcome: func(ctx context.Context) (context.Context, Outcome) { return ctx, o.tracker },
 		IsDuplicate:  func(err error) bool { return errors.Is(err, errKitDuplicate) },
+		Unseen:       func(err error) bool { return errors.Is(err, errKitUnseen) },
 	}
 	o.Lifecycle = NewLifecycle[kitModel](o, "kit", kitSchema, hooks, "name")
 	return o
@@ -83,6 +89,10 @@ func (o *kitObject) write(what string, f func() error) diag.Diagnostics {
 func (o *kitObject) Describe(m *kitModel) string { return "kit " + m.Name.ValueString() }
 
 func (o *kitObject) ReadObject(_ context.Context, _ *Call, m *kitModel) (bool, diag.Diagnostics) {
+	if o.unseen != nil {
+		m.Value = types.StringValue("half-read")
+		return false, Failed("Could not read kit", o.unseen)
+	}
 	v, ok := o.objects[m.Name.ValueString()]
 	if ok {
 		m.Value = StringOrNull(v)
@@ -204,5 +214,36 @@ func TestLifecycle_noHooks(t *testing.T) {
 	o.lose = 1 // without TrackOutcome the skeleton cannot know the outcome: the error stands
 	if resp := o.create(t, "a", "x"); !resp.Diagnostics.HasError() {
 		t.Error("a lost create succeeded without an outcome hook")
+	}
+}
+
+func (o *kitObject) read(t *testing.T, name, value string) *resource.ReadResponse {
+	t.Helper()
+	s := kitSchema()
+	req := resource.ReadRequest{State: tfsdk.State{Schema: s, Raw: kitValue(name, value)}}
+	resp := &resource.ReadResponse{State: tfsdk.State{Schema: s, Raw: kitValue(name, value)}}
+	o.Read(context.Background(), req, resp)
+	return resp
+}
+
+// A read that cannot see the object (Hooks.Unseen: the server refuses the
+// read's connection, which the next write opens) keeps the state as it was,
+// with the error as a warning; any other read error stays an error.
+func TestLifecycle_unseenReadKeepsState(t *testing.T) {
+	o := newKitObject()
+	o.unseen = fmt.Errorf("permission denied for database: %w", errKitUnseen)
+	resp := o.read(t, "a", "x")
+	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 {
+		t.Fatalf("diagnostics %v, want one warning", resp.Diagnostics)
+	}
+	if w := resp.Diagnostics.Warnings()[0]; !strings.Contains(w.Detail(), "permission denied for database") || !strings.Contains(w.Detail(), "kept as it was last read") {
+		t.Errorf("warning %q", w.Detail())
+	}
+	if !resp.State.Raw.Equal(kitValue("a", "x")) {
+		t.Errorf("state %v, want the prior state", resp.State.Raw)
+	}
+	o.unseen = errors.New("permission denied for table")
+	if resp := o.read(t, "a", "x"); !resp.Diagnostics.HasError() {
+		t.Errorf("any other read error: diagnostics %v, want it as an error", resp.Diagnostics)
 	}
 }
