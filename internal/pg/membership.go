@@ -239,7 +239,40 @@ func (c *Client) RevokeMembership(ctx context.Context, role, grantRole string) e
 }
 
 // revokeMembership is RevokeMembership in transaction tx.
+//
+// A role renamed by another session while the revoke runs (its
+// postgresql_role in the same apply) makes REVOKE find no role of the old
+// name, which it takes for a dropped role (the membership went with it): the
+// membership, recorded by OIDs, stayed under the new name (the long walk,
+// seed 27007 step 17 as the managed admin on PostgreSQL 15: a
+// postgresql_grant_role moved to another member while its old member was
+// renamed). So the roles' OIDs are read first, and the revoke runs again
+// under their new names while the membership is still there.
 func revokeMembership(ctx context.Context, tx pgx.Tx, caps *pgconn.Capabilities, role, grantRole string) error {
+	var roleOID, grantOID *uint32
+	if err := tx.QueryRow(ctx, "SELECT (SELECT oid FROM pg_roles WHERE rolname = $1), (SELECT oid FROM pg_roles WHERE rolname = $2)",
+		role, grantRole).Scan(&roleOID, &grantOID); err != nil {
+		return err
+	}
+	for try := 0; ; try++ {
+		if err := revokeMembershipOnce(ctx, tx, caps, role, grantRole); err != nil || roleOID == nil || grantOID == nil || try == 2 {
+			return err
+		}
+		var still bool
+		var nowRole, nowGrant *string
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_auth_members WHERE member = $1 AND roleid = $2),
+  (SELECT rolname FROM pg_roles WHERE oid = $1), (SELECT rolname FROM pg_roles WHERE oid = $2)`, *roleOID, *grantOID).Scan(&still, &nowRole, &nowGrant); err != nil {
+			return err
+		}
+		if !still || nowRole == nil || nowGrant == nil || *nowRole == role && *nowGrant == grantRole {
+			return nil
+		}
+		role, grantRole = *nowRole, *nowGrant
+	}
+}
+
+// revokeMembershipOnce is one attempt of revokeMembership.
+func revokeMembershipOnce(ctx context.Context, tx pgx.Tx, caps *pgconn.Capabilities, role, grantRole string) error {
 	if err := lockRoles(ctx, tx, []string{role, grantRole}); err != nil {
 		return err
 	}

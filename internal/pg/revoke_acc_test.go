@@ -410,3 +410,37 @@ func TestAccGrant_regressionOwnerChangedMeanwhile(t *testing.T) {
 		t.Fatal("PUBLIC lacks the privileges granted")
 	}
 }
+
+// A postgresql_grant_role moved to another member while its old member is
+// renamed by its postgresql_role in the same apply: the REVOKE ran under the
+// old name just after the rename, found no such role, took it for dropped,
+// and the membership stayed with the renamed role (the long walk, seed 27007
+// step 17 as the managed admin on PostgreSQL 15: "memberships of ...:
+// unexpected ..."). The rename lands here just before the revoke's statement.
+func TestAccMoveMembership_regressionOldMemberRenamedMeanwhile(t *testing.T) {
+	c := testClient(t, 5, "")
+	old, renamed, member, group := acctest.RandName("mv_old"), acctest.RandName("mv_renamed"), acctest.RandName("mv_new"), acctest.RandName("mv_group")
+	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(old), "CREATE ROLE "+acctest.QI(member), "CREATE ROLE "+acctest.QI(group),
+		"GRANT "+acctest.QI(group)+" TO "+acctest.QI(old)+" WITH ADMIN OPTION")
+	t.Cleanup(func() {
+		for _, r := range []string{old, renamed, member, group} {
+			acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(r))
+		}
+	})
+	var once sync.Once
+	ctx := withBeforeRevoke(context.Background(), func() {
+		once.Do(func() { acctest.Exec(t, "", "ALTER ROLE "+acctest.QI(old)+" RENAME TO "+acctest.QI(renamed)) })
+	})
+	if err := c.MoveMembership(ctx, old, group, MembershipSpec{Role: member, GrantRole: group, AdminOption: true}); err != nil {
+		t.Fatalf("moving the membership: %v", err)
+	}
+	if acctest.QueryBool(t, "", "SELECT NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)", renamed) {
+		t.Fatal("the old member was not renamed during the move: the test is not about what it says")
+	}
+	if acctest.QueryBool(t, "", "SELECT pg_has_role($1, $2, 'MEMBER')", renamed, group) {
+		t.Errorf("the renamed old member %s is still a member of %s", renamed, group)
+	}
+	if !acctest.QueryBool(t, "", "SELECT pg_has_role($1, $2, 'MEMBER')", member, group) {
+		t.Errorf("%s is not a member of %s", member, group)
+	}
+}
