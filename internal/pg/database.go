@@ -160,6 +160,16 @@ func (c *Client) CreateDatabase(ctx context.Context, s DatabaseSpec) (created bo
 	return created, err
 }
 
+// onlyOwnRoleConnected reports whether every session connected to database
+// db is one of the provider's role (false when that cannot be read).
+func (c *Client) onlyOwnRoleConnected(ctx context.Context, db string) bool {
+	var own bool
+	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
+		return q.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND usename IS DISTINCT FROM current_user)`, db).Scan(&own)
+	})
+	return err == nil && own
+}
+
 // UpdateDatabase renames (when oldName differs) and alters a database. Rename,
 // owner and options change in one transaction on the provider's database; the
 // tablespace (which PostgreSQL moves outside a transaction) follows; with
@@ -169,7 +179,14 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 	if oldName != s.Name || (s.Tablespace != "" && s.Tablespace != cur.Tablespace) {
 		c.ClosePool(oldName) // PostgreSQL refuses while sessions are connected to it
 	}
+	attempt := 0
 	err := c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+		if attempt++; attempt > 1 && oldName != s.Name {
+			// a session of this provider connected to it meanwhile (a role's
+			// destroy in the same apply visits every database): closed again,
+			// before this transaction holds a lock another session may want
+			c.ClosePool(oldName)
+		}
 		if err := pgconn.LockObjects(ctx, tx, []pgconn.AdvisoryLockKey{{ClassID: ClassDatabase, ObjID: cur.OID}}); err != nil {
 			return err
 		}
@@ -184,7 +201,15 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 		if oldName != s.Name {
 			if _, err := tx.Exec(ctx, "ALTER DATABASE "+pgconn.QuoteIdent(oldName)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
 				if pgconn.SQLState(err) == pgconn.CodeObjectInUse {
-					return fmt.Errorf("renaming database %q to %q: other sessions are connected to it; PostgreSQL renames a database only when nobody is connected: %w", oldName, s.Name, err)
+					err = fmt.Errorf("renaming database %q to %q: other sessions are connected to it; "+
+						"PostgreSQL renames a database only when nobody is connected: %w", oldName, s.Name, err)
+					// PostgreSQL waited 5 seconds for them to leave. Sessions
+					// of the provider's role only may be this provider's own,
+					// which ClosePool ends: retried (Tx) a few times.
+					if attempt < 4 && c.onlyOwnRoleConnected(ctx, oldName) {
+						return &pgconn.TransientError{Err: err}
+					}
+					return err
 				}
 				return fmt.Errorf("renaming database %q to %q: %w", oldName, s.Name, err)
 			}

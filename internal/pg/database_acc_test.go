@@ -3,6 +3,7 @@ package pg
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,5 +82,53 @@ FROM pg_stat_activity WHERE datname = $1`, name)
 	}
 	if acctest.DatabaseExists(t, name) {
 		t.Fatalf("database %s still exists", name)
+	}
+}
+
+// A rename that meets a session connected meanwhile: a role's destroy in the
+// same apply visits every database, through a pool of this provider that the
+// rename's ClosePool had closed already, and the pool keeps its connection
+// idle. PostgreSQL waits 5 seconds for it to leave, then the rename failed
+// with "is being accessed by other users"
+// (TestAccWalk_regressionRoleDroppedWhileDatabaseRenamed, once in CI on
+// PostgreSQL 18 as the managed admin). It is retried, closing the pools
+// again. Another client of the same server reads the database here every
+// 20 ms during the first second of the rename, as that destroy would.
+func TestAccUpdateDatabase_regressionRenameWhileProviderConnects(t *testing.T) {
+	c, other := testClient(t, 4, ""), testClient(t, 4, "")
+	ctx := context.Background()
+	name := acctest.RandName("rn_busy")
+	renamed := name + "_new"
+	acctest.Database(t, name, acctest.AdminUser())
+	t.Cleanup(func() {
+		if acctest.DatabaseExists(t, renamed) {
+			acctest.Exec(t, "", "DROP DATABASE "+acctest.QI(renamed)+" WITH (FORCE)")
+		}
+	})
+	cur, err := c.ReadDatabase(ctx, name)
+	if err != nil || cur == nil {
+		t.Fatalf("reading database %s: %v", name, err)
+	}
+	var read atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if _, err := other.ReadSchema(ctx, name, 0, "public"); err == nil {
+				read.Add(1)
+			}
+		}
+	}()
+	time.Sleep(100 * time.Millisecond) // the reader is connected
+	err = c.UpdateDatabase(ctx, name, cur, DatabaseSpec{Name: renamed, DatabaseSettings: cur.DatabaseSettings}, false)
+	<-done
+	if err != nil {
+		t.Fatalf("renaming database %s while the provider connects to it: %v", name, err)
+	}
+	if read.Load() < 2 {
+		t.Fatalf("the reader read %d times: the test is not about what it says", read.Load())
+	}
+	if !acctest.DatabaseExists(t, renamed) {
+		t.Fatalf("database %s was not renamed to %s", name, renamed)
 	}
 }

@@ -516,7 +516,7 @@ resource "postgresql_schema" "s1" {
 			return nil
 		}
 	}
-	resource.Test(t, resource.TestCase{
+	tc := resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy: func(*terraform.State) error {
 			if err := acctest.CheckDatabasesGone(t, db); err != nil {
@@ -552,7 +552,12 @@ resource "postgresql_schema" "s1" {
 				}),
 			},
 			{Config: config(false), PlanOnly: true},
-			{
+		},
+	}
+	if acctest.Managed() {
+		// a superuser connects anyway
+		tc.Steps = append(tc.Steps,
+			resource.TestStep{
 				// an import has no state to keep: it fails, saying why
 				PreConfig:     giveTo(o4),
 				Config:        config(false),
@@ -561,8 +566,9 @@ resource "postgresql_schema" "s1" {
 				ImportStateId: db + ".s1",
 				ExpectError:   regexp.MustCompile(`permission\s+denied\s+for\s+database`),
 			},
-			{Config: config(false), Check: ownedBy(o1)},
-			{Config: config(false), PlanOnly: true},
-		},
-	})
+			resource.TestStep{Config: config(false), Check: ownedBy(o1)},
+			resource.TestStep{Config: config(false), PlanOnly: true},
+		)
+	}
+	resource.Test(t, tc)
 }
