@@ -160,6 +160,41 @@ func (c *Client) CreateDatabase(ctx context.Context, s DatabaseSpec) (created bo
 	return created, err
 }
 
+// alterDatabase runs UpdateDatabase's statements in tx (a savepoint): the
+// rename, the owner change (when setOwner) and the options; attempt is
+// UpdateDatabase's attempt.
+func alterDatabase(ctx context.Context, tx pgx.Tx, c *Client, oldName string, cur *Database, s DatabaseSpec, setOwner bool, owner string, attempt int) error {
+	if oldName != s.Name {
+		if _, err := tx.Exec(ctx, "ALTER DATABASE "+pgconn.QuoteIdent(oldName)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
+			if pgconn.SQLState(err) == pgconn.CodeObjectInUse {
+				err = fmt.Errorf("renaming database %q to %q: other sessions are connected to it; "+
+					"PostgreSQL renames a database only when nobody is connected: %w", oldName, s.Name, err)
+				// PostgreSQL waited 5 seconds for them to leave. Sessions
+				// of the provider's role only may be this provider's own,
+				// which ClosePool ends: retried (Tx) a few times.
+				if attempt < 4 && c.onlyOwnRoleConnected(ctx, oldName) {
+					return &pgconn.TransientError{Err: err}
+				}
+				return err
+			}
+			return fmt.Errorf("renaming database %q to %q: %w", oldName, s.Name, err)
+		}
+	}
+	q := pgconn.QuoteIdent(s.Name)
+	if setOwner {
+		if _, err := tx.Exec(ctx, "ALTER DATABASE "+q+" OWNER TO "+pgconn.QuoteIdent(owner)); err != nil {
+			return fmt.Errorf("changing the owner of database %q: %w", s.Name, err)
+		}
+	}
+	if s.ConnLimit != cur.ConnLimit || s.AllowConn != cur.AllowConn || s.IsTemplate != cur.IsTemplate {
+		stmt := fmt.Sprintf("ALTER DATABASE %s WITH ALLOW_CONNECTIONS %t CONNECTION LIMIT %d IS_TEMPLATE %t", q, s.AllowConn, s.ConnLimit, s.IsTemplate)
+		if _, err := tx.Exec(ctx, stmt); err != nil {
+			return fmt.Errorf("altering database %q: %w", s.Name, err)
+		}
+	}
+	return nil
+}
+
 // onlyOwnRoleConnected reports whether every session connected to database
 // db is one of the provider's role (false when that cannot be read).
 func (c *Client) onlyOwnRoleConnected(ctx context.Context, db string) bool {
@@ -180,7 +215,7 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 		c.ClosePool(oldName) // PostgreSQL refuses while sessions are connected to it
 	}
 	attempt := 0
-	err := c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) error {
+	err := c.Tx(ctx, "", func(ctx context.Context, tx pgx.Tx) (err error) {
 		if attempt++; attempt > 1 && oldName != s.Name {
 			// a session of this provider connected to it meanwhile (a role's
 			// destroy in the same apply visits every database): closed again,
@@ -190,41 +225,38 @@ func (c *Client) UpdateDatabase(ctx context.Context, oldName string, cur *Databa
 		if err := pgconn.LockObjects(ctx, tx, []pgconn.AdvisoryLockKey{{ClassID: ClassDatabase, ObjID: cur.OID}}); err != nil {
 			return err
 		}
-		owner := cur.Owner
+		// the owner as it is now, by OID: another resource of the apply may
+		// have renamed it since cur was read, and borrowing a role by a name
+		// that is gone borrows nothing (the long walk, seed 29005 step 2 as
+		// the managed admin on PostgreSQL 15: "must be owner of database")
+		var nowOwner string
+		ownerNow := func() (string, error) {
+			var o string
+			err := tx.QueryRow(ctx, "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE oid = $1", cur.OID).Scan(&o)
+			return o, err
+		}
+		if nowOwner, err = ownerNow(); err != nil {
+			return fmt.Errorf("reading the owner of database %q: %w", oldName, err)
+		}
+		owner := nowOwner
 		if s.Owner != "" {
 			owner = s.Owner
 		}
-		granted, err := borrowRoles(ctx, tx, cur.Owner, owner)
+		granted, err := borrowRoles(ctx, tx, nowOwner, owner)
 		if err != nil {
 			return err
 		}
-		if oldName != s.Name {
-			if _, err := tx.Exec(ctx, "ALTER DATABASE "+pgconn.QuoteIdent(oldName)+" RENAME TO "+pgconn.QuoteIdent(s.Name)); err != nil {
-				if pgconn.SQLState(err) == pgconn.CodeObjectInUse {
-					err = fmt.Errorf("renaming database %q to %q: other sessions are connected to it; "+
-						"PostgreSQL renames a database only when nobody is connected: %w", oldName, s.Name, err)
-					// PostgreSQL waited 5 seconds for them to leave. Sessions
-					// of the provider's role only may be this provider's own,
-					// which ClosePool ends: retried (Tx) a few times.
-					if attempt < 4 && c.onlyOwnRoleConnected(ctx, oldName) {
-						return &pgconn.TransientError{Err: err}
-					}
-					return err
-				}
-				return fmt.Errorf("renaming database %q to %q: %w", oldName, s.Name, err)
-			}
-		}
-		q := pgconn.QuoteIdent(s.Name)
-		if owner != cur.Owner {
-			if _, err := tx.Exec(ctx, "ALTER DATABASE "+q+" OWNER TO "+pgconn.QuoteIdent(owner)); err != nil {
-				return fmt.Errorf("changing the owner of database %q: %w", s.Name, err)
-			}
-		}
-		if s.ConnLimit != cur.ConnLimit || s.AllowConn != cur.AllowConn || s.IsTemplate != cur.IsTemplate {
-			stmt := fmt.Sprintf("ALTER DATABASE %s WITH ALLOW_CONNECTIONS %t CONNECTION LIMIT %d IS_TEMPLATE %t", q, s.AllowConn, s.ConnLimit, s.IsTemplate)
-			if _, err := tx.Exec(ctx, stmt); err != nil {
-				return fmt.Errorf("altering database %q: %w", s.Name, err)
-			}
+		// renamed (or given away) between that read and the borrowing: the
+		// statements fail for want of privileges, and the transaction is
+		// retried with the owner as it is then (ownerSettled)
+		err = ownerSettled(ctx, tx, func(tx pgx.Tx) error {
+			return alterDatabase(ctx, tx, c, oldName, cur, s, owner != nowOwner, owner, attempt)
+		}, func() (bool, error) {
+			o, err := ownerNow()
+			return o != nowOwner, err
+		})
+		if err != nil {
+			return err
 		}
 		return returnRoles(ctx, tx, granted)
 	})

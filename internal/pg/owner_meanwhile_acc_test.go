@@ -172,3 +172,51 @@ func TestAccClient_regressionDatabaseGivenAwayWithoutPublicConnect(t *testing.T)
 		t.Fatalf("reading after the write took the owner's privileges: %v", err)
 	}
 }
+
+// A database given back to the managed admin while its owner, given it by
+// drift, is renamed by its postgresql_role in the same apply: the owner read
+// before the change was borrowed by a name that no longer existed (nothing
+// borrowed), and ALTER DATABASE ... OWNER TO failed with "must be owner of
+// database" (the long walk, seed 29005 step 2 as the managed admin on
+// PostgreSQL 15). The owner is now read by OID in the change's transaction,
+// and the change is retried when it was renamed meanwhile (ownerSettled). The
+// rename lands here once the admin's own role, whose name sorts first, has
+// been checked, before the owner is.
+func TestAccUpdateDatabase_regressionOwnerRenamedMeanwhile(t *testing.T) {
+	c := testClient(t, 5, "")
+	managedOnly(t)
+	old, db := acctest.RandName("udb_z_old"), acctest.RandName("udb_db")
+	if acctest.AdminUser() > old {
+		t.Skipf("the admin's name %q sorts after %q: the rename would land too late", acctest.AdminUser(), old)
+	}
+	acctest.AdminExec(t, "", "CREATE ROLE "+acctest.QI(old))
+	t.Cleanup(func() {
+		acctest.Exec(t, "", "DROP ROLE IF EXISTS "+acctest.QI(old), "DROP ROLE IF EXISTS "+acctest.QI(old+"-moved"))
+	})
+	acctest.Database(t, db, old)
+	cur, err := c.ReadDatabase(context.Background(), db)
+	if err != nil || cur == nil {
+		t.Fatalf("reading database %s: %v", db, err)
+	}
+	var once sync.Once
+	renamed := false
+	ctx := withBorrowHooks(context.Background(), borrowHooks{checked: func(role string) {
+		if role == acctest.AdminUser() {
+			once.Do(func() {
+				acctest.Exec(t, "", "ALTER ROLE "+acctest.QI(old)+" RENAME TO "+acctest.QI(old+"-moved"))
+				renamed = true
+			})
+		}
+	}})
+	spec := DatabaseSpec{Name: db, DatabaseSettings: cur.DatabaseSettings}
+	spec.Owner = acctest.AdminUser()
+	if err := c.UpdateDatabase(ctx, db, cur, spec, false); err != nil {
+		t.Fatalf("giving the database back: %v", err)
+	}
+	if !renamed {
+		t.Fatal("the owner was not renamed during the change: the test is not about what it says")
+	}
+	if got := acctest.QueryString(t, "", "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = $1", db); got != acctest.AdminUser() {
+		t.Errorf("database %s is owned by %q, want %q", db, got, acctest.AdminUser())
+	}
+}
