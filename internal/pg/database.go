@@ -169,10 +169,10 @@ func alterDatabase(ctx context.Context, tx pgx.Tx, c *Client, oldName string, cu
 			if pgconn.SQLState(err) == pgconn.CodeObjectInUse {
 				err = fmt.Errorf("renaming database %q to %q: other sessions are connected to it; "+
 					"PostgreSQL renames a database only when nobody is connected: %w", oldName, s.Name, err)
-				// PostgreSQL waited 5 seconds for them to leave. Sessions
-				// of the provider's role only may be this provider's own,
-				// which ClosePool ends: retried (Tx) a few times.
-				if attempt < 4 && c.onlyOwnRoleConnected(ctx, oldName) {
+				// PostgreSQL waited 5 seconds for them to leave. The
+				// provider's own sessions ClosePool ends: retried (Tx) a
+				// few times when no other is connected.
+				if attempt < 4 && c.onlyOwnConnected(ctx, oldName) {
 					return &pgconn.TransientError{Err: err}
 				}
 				return err
@@ -195,14 +195,12 @@ func alterDatabase(ctx context.Context, tx pgx.Tx, c *Client, oldName string, cu
 	return nil
 }
 
-// onlyOwnRoleConnected reports whether every session connected to database
-// db is one of the provider's role (false when that cannot be read).
-func (c *Client) onlyOwnRoleConnected(ctx context.Context, db string) bool {
-	var own bool
-	err := c.Read(ctx, "", func(ctx context.Context, q Querier) error {
-		return q.QueryRow(ctx, `SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = $1 AND usename IS DISTINCT FROM current_user)`, db).Scan(&own)
-	})
-	return err == nil && own
+// onlyOwnConnected reports whether every session connected to database db
+// is one of this provider's (ReadDatabaseActivity: by application_name;
+// false when that cannot be read).
+func (c *Client) onlyOwnConnected(ctx context.Context, db string) bool {
+	a, err := c.ReadDatabaseActivity(ctx, db)
+	return err == nil && a.Connections == 0
 }
 
 // UpdateDatabase renames (when oldName differs) and alters a database. Rename,
